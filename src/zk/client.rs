@@ -1,0 +1,1 @@
+//! Async ZooKeeper client over any AsyncRead + AsyncWrite (H4).

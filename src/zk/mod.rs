@@ -1,0 +1,5 @@
+//! Simulated ZooKeeper: wire codec, sans-IO server core, async client.
+
+pub mod client;
+pub mod proto;
+pub mod server;
