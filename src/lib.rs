@@ -2,4 +2,9 @@
 
 pub mod check;
 pub mod history;
+pub mod params;
+pub mod recipes;
+pub mod sim;
+pub mod store;
+pub mod workload;
 pub mod zk;

@@ -44,9 +44,19 @@ impl ServerConfig {
 /// A change to the tree, reported so the driver can record it in the history.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
-    Created { path: String, session: i64, zxid: i64 },
-    Deleted { path: String, session: i64, zxid: i64 },
-    SessionExpired { session: i64 },
+    Created {
+        path: String,
+        session: i64,
+        zxid: i64,
+    },
+    Deleted {
+        path: String,
+        session: i64,
+        zxid: i64,
+    },
+    SessionExpired {
+        session: i64,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,9 +75,14 @@ pub enum Output {
         err: ErrorCode,
         body: Option<Response>,
     },
-    Notify { conn: ConnId, event: WatcherEvent },
+    Notify {
+        conn: ConnId,
+        event: WatcherEvent,
+    },
     /// The server closes this connection (after closeSession's reply, for example).
-    Close { conn: ConnId },
+    Close {
+        conn: ConnId,
+    },
     Changed(Change),
 }
 
@@ -84,7 +99,13 @@ impl Server {
         todo!("H2")
     }
 
-    pub fn handle_request(&mut self, now: Now, conn: ConnId, xid: i32, req: Request) -> Vec<Output> {
+    pub fn handle_request(
+        &mut self,
+        now: Now,
+        conn: ConnId,
+        xid: i32,
+        req: Request,
+    ) -> Vec<Output> {
         let _ = (now, conn, xid, req);
         todo!("H2")
     }

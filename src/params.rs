@@ -1,0 +1,304 @@
+//! Scenario parameters: typed, with documented defaults, overridable by `--set key=value`
+//! and stored whole in trace files so a replay does not depend on today's defaults.
+
+use crate::sim::swarm::FaultKind;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// The default time scale is small so an exploration runs thousands of seeds a minute:
+/// 1 ms turmoil ticks, 1-3 ms links, a 20 ms ZooKeeper tick and 200 ms sessions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Params {
+    pub clients: u32,
+    pub rounds: u32,
+    pub hold_ms: u64,
+    pub session_timeout_ms: u64,
+    pub zk_tick_ms: u64,
+    pub latency_min_ms: u64,
+    pub latency_max_ms: u64,
+    pub fencing: bool,
+    pub faults: String,
+    pub fault_phase_ms: u64,
+    pub partition_max_ms: u64,
+    pub pause_max_ms: u64,
+    pub crash_down_max_ms: u64,
+    pub delay_max_ms: u64,
+    pub clock_jump_max_ms: u64,
+    pub clock_drift_max_ppm: u64,
+    pub faults_per_kind_max: u32,
+    pub liveness_bound_ms: u64,
+    pub run_limit_ms: u64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            clients: 5,
+            rounds: 3,
+            hold_ms: 10,
+            session_timeout_ms: 200,
+            zk_tick_ms: 20,
+            latency_min_ms: 1,
+            latency_max_ms: 3,
+            fencing: false,
+            faults: "all".into(),
+            fault_phase_ms: 1000,
+            partition_max_ms: 50,
+            pause_max_ms: 100,
+            crash_down_max_ms: 300,
+            delay_max_ms: 10,
+            clock_jump_max_ms: 10_000,
+            clock_drift_max_ppm: 20_000,
+            faults_per_kind_max: 3,
+            liveness_bound_ms: 0,
+            run_limit_ms: 0,
+        }
+    }
+}
+
+/// One line of `locksim list` per parameter.
+pub const DOCS: &[(&str, &str)] = &[
+    (
+        "clients",
+        "number of client hosts c1..cN contending for the lock",
+    ),
+    ("rounds", "lock acquisitions each client makes"),
+    ("hold_ms", "time a holder works inside its critical section"),
+    (
+        "session_timeout_ms",
+        "ZooKeeper session timeout the clients request",
+    ),
+    (
+        "zk_tick_ms",
+        "ZooKeeper tickTime (sessions expire on tick boundaries; clamp 2..20 ticks)",
+    ),
+    ("latency_min_ms", "minimum one-way network latency"),
+    ("latency_max_ms", "maximum one-way network latency"),
+    (
+        "fencing",
+        "the store rejects writes whose token is below the highest it accepted",
+    ),
+    (
+        "faults",
+        "fault kinds the swarm may use: all, none, or a comma list (partition,loss,delay,crash,pause,clock_jump,clock_drift,lose_reply)",
+    ),
+    (
+        "fault_phase_ms",
+        "faults start within this window; then the heal phase repairs everything",
+    ),
+    (
+        "partition_max_ms",
+        "longest partition or loss burst between a client and a server",
+    ),
+    (
+        "pause_max_ms",
+        "longest client process pause (above session_timeout_ms a holder can expire)",
+    ),
+    (
+        "crash_down_max_ms",
+        "longest time a crashed server stays down",
+    ),
+    ("delay_max_ms", "largest extra link delay"),
+    (
+        "clock_jump_max_ms",
+        "largest wall clock step, either direction",
+    ),
+    ("clock_drift_max_ppm", "largest clock drift rate"),
+    (
+        "faults_per_kind_max",
+        "most occurrences of one fault kind in a run",
+    ),
+    (
+        "liveness_bound_ms",
+        "a wanting client must get the lock within this after healing (0: derived)",
+    ),
+    (
+        "run_limit_ms",
+        "hard end of the run in simulated time (0: derived)",
+    ),
+];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamError {
+    Syntax(String),
+    Unknown(String),
+    BadValue {
+        key: String,
+        value: String,
+        reason: String,
+    },
+    Invalid(String),
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::Syntax(s) => write!(f, "expected key=value, got '{s}'"),
+            ParamError::Unknown(k) => {
+                write!(
+                    f,
+                    "unknown parameter '{k}' (see `locksim list` for the parameters)"
+                )
+            }
+            ParamError::BadValue { key, value, reason } => {
+                write!(f, "bad value '{value}' for {key}: {reason}")
+            }
+            ParamError::Invalid(s) => write!(f, "invalid parameters: {s}"),
+        }
+    }
+}
+
+impl Params {
+    /// Applies one `key=value` override, parsing the value as the parameter's type.
+    pub fn set(&mut self, assignment: &str) -> Result<(), ParamError> {
+        let (key, raw) = assignment
+            .split_once('=')
+            .ok_or_else(|| ParamError::Syntax(assignment.to_string()))?;
+        let (key, raw) = (key.trim(), raw.trim());
+        let mut map = match serde_json::to_value(&*self) {
+            Ok(Value::Object(map)) => map,
+            _ => unreachable!("Params serialises to an object"),
+        };
+        let bad = |reason: &str| ParamError::BadValue {
+            key: key.to_string(),
+            value: raw.to_string(),
+            reason: reason.to_string(),
+        };
+        let value = match map.get(key) {
+            None => return Err(ParamError::Unknown(key.to_string())),
+            Some(Value::Bool(_)) => {
+                Value::Bool(raw.parse().map_err(|_| bad("expected true or false"))?)
+            }
+            Some(Value::Number(_)) => Value::Number(
+                raw.parse::<u64>()
+                    .map_err(|_| bad("expected a non-negative integer"))?
+                    .into(),
+            ),
+            Some(_) => Value::String(raw.to_string()),
+        };
+        map.insert(key.to_string(), value);
+        let next: Params =
+            serde_json::from_value(Value::Object(map)).map_err(|e| bad(&e.to_string()))?;
+        next.validate()?;
+        *self = next;
+        Ok(())
+    }
+
+    /// Reads a trace file's params object: missing keys take defaults, unknown keys fail.
+    pub fn from_json(value: &Value) -> Result<Params, ParamError> {
+        let params: Params = serde_json::from_value(value.clone())
+            .map_err(|e| ParamError::Invalid(e.to_string()))?;
+        params.validate()?;
+        Ok(params)
+    }
+
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let invalid = |s: &str| Err(ParamError::Invalid(s.to_string()));
+        if !(1..=32).contains(&self.clients) {
+            return invalid("clients must be within 1..=32");
+        }
+        if self.latency_min_ms > self.latency_max_ms {
+            return invalid("latency_min_ms must not exceed latency_max_ms");
+        }
+        if self.zk_tick_ms == 0 || self.session_timeout_ms == 0 {
+            return invalid("zk_tick_ms and session_timeout_ms must be positive");
+        }
+        self.fault_kinds().map(|_| ())
+    }
+
+    pub fn fault_kinds(&self) -> Result<Vec<FaultKind>, ParamError> {
+        match self.faults.as_str() {
+            "all" => Ok(FaultKind::ALL.to_vec()),
+            "none" | "" => Ok(Vec::new()),
+            list => list
+                .split(',')
+                .map(|k| k.trim().parse())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|reason| ParamError::BadValue {
+                    key: "faults".into(),
+                    value: list.into(),
+                    reason,
+                }),
+        }
+    }
+
+    pub fn client_names(&self) -> Vec<String> {
+        (1..=self.clients).map(|i| format!("c{i}")).collect()
+    }
+
+    /// How long a client that wants the lock may wait once faults are healed: its session
+    /// and any orphaned predecessor's session can take two timeouts to resolve, then every
+    /// other client may hold the lock once before it (with a few round trips each).
+    pub fn liveness_bound(&self) -> u64 {
+        if self.liveness_bound_ms > 0 {
+            return self.liveness_bound_ms;
+        }
+        let per_holder = self.hold_ms + 12 * self.latency_max_ms + 2 * self.zk_tick_ms;
+        3 * self.session_timeout_ms + u64::from(self.clients) * per_holder
+    }
+
+    /// When the run stops if the workload has not finished: after the fault phase, long
+    /// enough for every remaining round to complete and for one liveness bound to pass.
+    pub fn run_limit(&self) -> u64 {
+        if self.run_limit_ms > 0 {
+            return self.run_limit_ms;
+        }
+        let work =
+            u64::from(self.clients * self.rounds) * (self.hold_ms + 12 * self.latency_max_ms);
+        self.fault_phase_ms + self.liveness_bound() + work + self.session_timeout_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn set_parses_by_type_and_rejects_unknown() {
+        let mut p = Params::default();
+        p.set("clients=3").unwrap();
+        p.set("fencing=true").unwrap();
+        p.set("faults=pause,lose_reply").unwrap();
+        assert_eq!((p.clients, p.fencing), (3, true));
+        assert_eq!(
+            p.fault_kinds().unwrap(),
+            vec![FaultKind::Pause, FaultKind::LoseReply]
+        );
+        assert_eq!(p.set("nope=1"), Err(ParamError::Unknown("nope".into())));
+        assert!(matches!(
+            p.set("clients=-1"),
+            Err(ParamError::BadValue { .. })
+        ));
+        assert!(matches!(p.set("clients=0"), Err(ParamError::Invalid(_))));
+        assert!(matches!(
+            p.set("faults=meteor"),
+            Err(ParamError::BadValue { .. })
+        ));
+        assert!(matches!(p.set("clients"), Err(ParamError::Syntax(_))));
+        assert_eq!(
+            p.clients, 3,
+            "a rejected override leaves the params unchanged"
+        );
+    }
+
+    #[test]
+    fn every_param_is_documented() {
+        let Value::Object(map) = serde_json::to_value(Params::default()).unwrap() else {
+            panic!("not an object")
+        };
+        let keys: Vec<_> = map.keys().cloned().collect();
+        let mut documented: Vec<_> = DOCS.iter().map(|(k, _)| k.to_string()).collect();
+        documented.sort();
+        assert_eq!(keys, documented);
+    }
+
+    #[test]
+    fn json_takes_defaults_and_rejects_unknown_keys() {
+        let p = Params::from_json(&serde_json::json!({"clients": 2})).unwrap();
+        assert_eq!(p.clients, 2);
+        assert_eq!(p.hold_ms, Params::default().hold_ms);
+        assert!(Params::from_json(&serde_json::json!({"client": 2})).is_err());
+    }
+}

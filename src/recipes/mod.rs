@@ -1,0 +1,59 @@
+//! Coordination recipes: each keeps its decisions in a pure core and does I/O in a thin
+//! async driver. The workload drives every lock recipe through the `Lock` trait.
+
+pub mod zk;
+
+use std::fmt;
+
+/// What a successful acquire hands the holder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grant {
+    /// Fencing token, for recipes that have one (ZooKeeper: the lock node's czxid).
+    pub token: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LockError {
+    /// The session is gone: this lock object is dead; a new session is needed.
+    SessionExpired,
+    /// The outcome is unknown (the connection dropped mid-request); retrying may help.
+    ConnectionLoss,
+    /// Any other server answer the recipe cannot handle.
+    Unexpected(String),
+}
+
+impl LockError {
+    pub fn needs_new_session(&self) -> bool {
+        matches!(self, LockError::SessionExpired)
+    }
+}
+
+impl fmt::Display for LockError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LockError::SessionExpired => f.write_str("session expired"),
+            LockError::ConnectionLoss => f.write_str("connection loss"),
+            LockError::Unexpected(s) => write!(f, "unexpected: {s}"),
+        }
+    }
+}
+
+/// What a recipe reports while it works, so the history shows queue order and wake-ups.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Observation {
+    Enqueued { node: String, seq: Option<i64> },
+    Woken { path: String, event: String },
+}
+
+pub type Observer = std::rc::Rc<dyn Fn(Observation)>;
+
+/// A lock recipe bound to one session.
+#[allow(async_fn_in_trait)]
+pub trait Lock {
+    async fn acquire(&mut self) -> Result<Grant, LockError>;
+    async fn release(&mut self) -> Result<(), LockError>;
+    /// Completes once the recipe learns a lock it holds is lost (its session expired).
+    async fn lost(&self);
+    /// Ends the session (releasing whatever it still holds).
+    async fn close(self);
+}

@@ -1,0 +1,3 @@
+//! The ZooKeeper lock recipe and its flawed variants.
+
+pub mod decide;

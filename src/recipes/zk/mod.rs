@@ -1,0 +1,3 @@
+//! ZooKeeper recipes.
+
+pub mod lock;

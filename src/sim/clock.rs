@@ -1,0 +1,71 @@
+//! Per-node clocks. Checkers judge by true simulated time; a node only ever sees its own
+//! clocks: a monotonic one (drifts, never jumps) and a wall clock (drifts and jumps).
+
+/// The Unix time (ms) at which every simulated wall clock starts: 2024-01-01T00:00:00Z.
+pub const EPOCH_MS: i64 = 1_704_067_200_000;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Sum of every wall clock jump so far.
+    jumps_ms: i64,
+    /// Current drift rate, parts per million (positive runs fast).
+    drift_ppm: i64,
+    /// True time at which the current drift rate took effect.
+    drift_since_ms: u64,
+    /// Drift accumulated before `drift_since_ms`, in µs.
+    drift_before_us: i64,
+}
+
+impl Clock {
+    fn drift_us(&self, true_ms: u64) -> i64 {
+        let span = true_ms.saturating_sub(self.drift_since_ms) as i64;
+        self.drift_before_us + span * self.drift_ppm / 1000
+    }
+
+    /// The node's monotonic clock, ms since the run started (drift only).
+    pub fn mono_ms(&self, true_ms: u64) -> u64 {
+        (true_ms as i64 + self.drift_us(true_ms) / 1000).max(0) as u64
+    }
+
+    /// The node's wall clock, ms since the Unix epoch (drift and jumps).
+    pub fn wall_ms(&self, true_ms: u64) -> i64 {
+        EPOCH_MS + true_ms as i64 + self.drift_us(true_ms) / 1000 + self.jumps_ms
+    }
+
+    /// Steps the wall clock by `by_ms` (negative steps back), as NTP or an operator might.
+    pub fn jump(&mut self, by_ms: i64) {
+        self.jumps_ms += by_ms;
+    }
+
+    /// From `true_ms` on, the clock runs `ppm` parts per million fast (or slow if negative).
+    pub fn set_drift(&mut self, true_ms: u64, ppm: i64) {
+        self.drift_before_us = self.drift_us(true_ms);
+        self.drift_since_ms = true_ms;
+        self.drift_ppm = ppm;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jumps_move_wall_clock_only() {
+        let mut c = Clock::default();
+        c.jump(10_000);
+        assert_eq!(c.wall_ms(5), EPOCH_MS + 10_005);
+        assert_eq!(c.mono_ms(5), 5);
+        c.jump(-20_000);
+        assert_eq!(c.wall_ms(5), EPOCH_MS - 9_995);
+    }
+
+    #[test]
+    fn drift_accumulates_piecewise() {
+        let mut c = Clock::default();
+        c.set_drift(1_000, 100_000); // 10% fast from t=1s
+        assert_eq!(c.mono_ms(2_000), 2_100);
+        c.set_drift(2_000, 0);
+        assert_eq!(c.mono_ms(10_000), 10_100);
+        assert_eq!(c.wall_ms(10_000), EPOCH_MS + 10_100);
+    }
+}

@@ -1,0 +1,264 @@
+//! Faults are data: a FaultPlan is an explicit, timed list. Random generation (swarm.rs)
+//! only ever produces plans, so every failure can be shrunk, saved and replayed.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// A request kind whose reply the server can lose after applying it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplyOp {
+    Create,
+    Delete,
+    SetData,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "fault", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Fault {
+    /// Cut both directions between two hosts.
+    Partition {
+        a: String,
+        b: String,
+    },
+    /// Cut one direction only.
+    PartitionOneway {
+        from: String,
+        to: String,
+    },
+    Repair {
+        a: String,
+        b: String,
+    },
+    RepairAll,
+    /// Drop each message between a and b with probability `rate` for `for_ms`.
+    Loss {
+        a: String,
+        b: String,
+        rate: f64,
+        for_ms: u64,
+    },
+    /// Messages between a and b take `ms` for `for_ms`.
+    Delay {
+        a: String,
+        b: String,
+        ms: u64,
+        for_ms: u64,
+    },
+    /// Stop a server host (its state survives as a transaction log would, for ZooKeeper).
+    Crash {
+        node: String,
+    },
+    Restart {
+        node: String,
+    },
+    /// Freeze every task of a host for `for_ms`.
+    Pause {
+        node: String,
+        for_ms: u64,
+    },
+    /// Step a node's wall clock by `by_ms` (may be negative).
+    ClockJump {
+        node: String,
+        by_ms: i64,
+    },
+    /// From now on the node's clocks run `ppm` parts per million fast (negative: slow).
+    ClockDrift {
+        node: String,
+        ppm: i64,
+    },
+    /// Server `node` applies the next `op` request from `client`, then drops the connection
+    /// instead of replying.
+    LoseReply {
+        node: String,
+        op: ReplyOp,
+        client: String,
+    },
+}
+
+impl Fault {
+    /// Every host this fault names, for validation against a scenario's hosts.
+    pub fn nodes(&self) -> Vec<&str> {
+        match self {
+            Fault::Partition { a, b }
+            | Fault::Repair { a, b }
+            | Fault::Loss { a, b, .. }
+            | Fault::Delay { a, b, .. } => vec![a, b],
+            Fault::PartitionOneway { from, to } => vec![from, to],
+            Fault::RepairAll => vec![],
+            Fault::Crash { node }
+            | Fault::Restart { node }
+            | Fault::Pause { node, .. }
+            | Fault::ClockJump { node, .. }
+            | Fault::ClockDrift { node, .. } => vec![node],
+            Fault::LoseReply { node, client, .. } => vec![node, client],
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Fault::Partition { .. } => "partition",
+            Fault::PartitionOneway { .. } => "partition_oneway",
+            Fault::Repair { .. } => "repair",
+            Fault::RepairAll => "repair_all",
+            Fault::Loss { .. } => "loss",
+            Fault::Delay { .. } => "delay",
+            Fault::Crash { .. } => "crash",
+            Fault::Restart { .. } => "restart",
+            Fault::Pause { .. } => "pause",
+            Fault::ClockJump { .. } => "clock_jump",
+            Fault::ClockDrift { .. } => "clock_drift",
+            Fault::LoseReply { .. } => "lose_reply",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Partition { a, b } => write!(f, "partition {a} <-> {b}"),
+            Fault::PartitionOneway { from, to } => write!(f, "partition {from} -> {to}"),
+            Fault::Repair { a, b } => write!(f, "repair {a} <-> {b}"),
+            Fault::RepairAll => write!(f, "repair all links"),
+            Fault::Loss { a, b, rate, for_ms } => {
+                write!(f, "loss {a} <-> {b} rate {rate} for {for_ms} ms")
+            }
+            Fault::Delay { a, b, ms, for_ms } => {
+                write!(f, "delay {a} <-> {b} by {ms} ms for {for_ms} ms")
+            }
+            Fault::Crash { node } => write!(f, "crash {node}"),
+            Fault::Restart { node } => write!(f, "restart {node}"),
+            Fault::Pause { node, for_ms } => write!(f, "pause {node} for {for_ms} ms"),
+            Fault::ClockJump { node, by_ms } => write!(f, "clock of {node} jumps {by_ms:+} ms"),
+            Fault::ClockDrift { node, ppm } => write!(f, "clock of {node} drifts {ppm:+} ppm"),
+            Fault::LoseReply { node, op, client } => {
+                write!(f, "{node} loses the reply to {client}'s next {op:?}")
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TimedFault {
+    pub at_ms: u64,
+    #[serde(flatten)]
+    pub fault: Fault,
+}
+
+/// An explicit, timed list of faults, applied in `at_ms` order (ties in list order).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FaultPlan(pub Vec<TimedFault>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlanError {
+    UnknownNode { index: usize, node: String },
+    BadRate { index: usize },
+}
+
+impl fmt::Display for PlanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlanError::UnknownNode { index, node } => {
+                write!(f, "fault #{index} names unknown node '{node}'")
+            }
+            PlanError::BadRate { index } => {
+                write!(f, "fault #{index}: loss rate must be within 0..=1")
+            }
+        }
+    }
+}
+
+impl FaultPlan {
+    /// Sorts by time, keeping list order among equal times.
+    pub fn sorted(mut self) -> Self {
+        self.0.sort_by_key(|f| f.at_ms);
+        self
+    }
+
+    /// Checks that every named node is one of `hosts` and every rate is a probability.
+    pub fn validate(&self, hosts: &BTreeSet<String>) -> Result<(), PlanError> {
+        for (index, timed) in self.0.iter().enumerate() {
+            if let Some(node) = timed
+                .fault
+                .nodes()
+                .into_iter()
+                .find(|n| !hosts.contains(*n))
+            {
+                return Err(PlanError::UnknownNode {
+                    index,
+                    node: node.to_string(),
+                });
+            }
+            if let Fault::Loss { rate, .. } = timed.fault {
+                if !(0.0..=1.0).contains(&rate) {
+                    return Err(PlanError::BadRate { index });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_file_shapes_parse() {
+        let json = r#"[
+            {"at_ms": 10, "fault": "partition", "a": "c1", "b": "zk1"},
+            {"at_ms": 20, "fault": "partition_oneway", "from": "c1", "to": "zk1"},
+            {"at_ms": 30, "fault": "repair_all"},
+            {"at_ms": 40, "fault": "loss", "a": "c1", "b": "zk1", "rate": 0.5, "for_ms": 100},
+            {"at_ms": 50, "fault": "delay", "a": "c1", "b": "zk1", "ms": 90, "for_ms": 100},
+            {"at_ms": 60, "fault": "crash", "node": "zk1"},
+            {"at_ms": 70, "fault": "restart", "node": "zk1"},
+            {"at_ms": 80, "fault": "pause", "node": "c2", "for_ms": 500},
+            {"at_ms": 90, "fault": "clock_jump", "node": "zk1", "by_ms": -10000},
+            {"at_ms": 95, "fault": "clock_drift", "node": "zk1", "ppm": 200},
+            {"at_ms": 99, "fault": "lose_reply", "node": "zk1", "op": "create", "client": "c1"}
+        ]"#;
+        let plan: FaultPlan = serde_json::from_str(json).unwrap();
+        assert_eq!(plan.0.len(), 11);
+        assert_eq!(
+            plan.0[10].fault,
+            Fault::LoseReply {
+                node: "zk1".into(),
+                op: ReplyOp::Create,
+                client: "c1".into()
+            }
+        );
+        let back: FaultPlan = serde_json::from_str(&serde_json::to_string(&plan).unwrap()).unwrap();
+        assert_eq!(back, plan);
+    }
+
+    #[test]
+    fn unknown_fault_and_missing_field_are_errors() {
+        assert!(serde_json::from_str::<FaultPlan>(r#"[{"at_ms":1,"fault":"meteor"}]"#).is_err());
+        assert!(
+            serde_json::from_str::<FaultPlan>(r#"[{"at_ms":1,"fault":"pause","node":"c1"}]"#)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn validate_rejects_unknown_nodes_and_rates() {
+        let hosts: BTreeSet<String> = ["c1", "zk1"].iter().map(|s| s.to_string()).collect();
+        let plan: FaultPlan =
+            serde_json::from_str(r#"[{"at_ms":1,"fault":"crash","node":"zk9"}]"#).unwrap();
+        assert_eq!(
+            plan.validate(&hosts),
+            Err(PlanError::UnknownNode {
+                index: 0,
+                node: "zk9".into()
+            })
+        );
+        let plan: FaultPlan = serde_json::from_str(
+            r#"[{"at_ms":1,"fault":"loss","a":"c1","b":"zk1","rate":2.0,"for_ms":5}]"#,
+        )
+        .unwrap();
+        assert_eq!(plan.validate(&hosts), Err(PlanError::BadRate { index: 0 }));
+    }
+}

@@ -1,0 +1,51 @@
+//! What a simulated host's software sees of the world: its name, its own clock, its pause
+//! gate, and the recorder it appends events to.
+
+use crate::history::{Event, Kind, Op, Recorder};
+use crate::sim::clock::Clock;
+use crate::sim::pause::PauseGate;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub name: String,
+    pub clock: Rc<RefCell<Clock>>,
+    pub gate: PauseGate,
+    pub recorder: Recorder,
+}
+
+impl Node {
+    /// True simulated time in ms (for the history only: node logic must use its clocks).
+    pub fn true_ms() -> u64 {
+        turmoil::sim_elapsed().map_or(0, |d| d.as_millis() as u64)
+    }
+
+    pub fn wall_ms(&self) -> i64 {
+        self.clock.borrow().wall_ms(Self::true_ms())
+    }
+
+    pub fn mono_ms(&self) -> u64 {
+        self.clock.borrow().mono_ms(Self::true_ms())
+    }
+
+    pub fn record(&self, kind: Kind, op: Op) {
+        let time_ms = Self::true_ms();
+        self.recorder.record(Event {
+            time_ms,
+            clock_ms: self.clock.borrow().wall_ms(time_ms),
+            node: self.name.clone(),
+            kind,
+            op,
+        });
+    }
+
+    /// Spawns a task of this host behind its pause gate.
+    pub fn spawn<F>(&self, fut: F) -> tokio::task::JoinHandle<F::Output>
+    where
+        F: std::future::Future + 'static,
+        F::Output: 'static,
+    {
+        tokio::task::spawn_local(self.gate.gate(fut))
+    }
+}

@@ -1,0 +1,294 @@
+//! Fault-plan generation: the swarm generator (per seed, which kinds are on and how often)
+//! and proptest strategies over the same knobs. Both only produce explicit FaultPlans.
+
+use crate::sim::fault::{Fault, FaultPlan, ReplyOp, TimedFault};
+use proptest::prelude::*;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Fault kinds the generators know, named as in trace files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultKind {
+    Partition,
+    Loss,
+    Delay,
+    Crash,
+    Pause,
+    ClockJump,
+    ClockDrift,
+    LoseReply,
+}
+
+impl FaultKind {
+    pub const ALL: [FaultKind; 8] = [
+        FaultKind::Partition,
+        FaultKind::Loss,
+        FaultKind::Delay,
+        FaultKind::Crash,
+        FaultKind::Pause,
+        FaultKind::ClockJump,
+        FaultKind::ClockDrift,
+        FaultKind::LoseReply,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Partition => "partition",
+            FaultKind::Loss => "loss",
+            FaultKind::Delay => "delay",
+            FaultKind::Crash => "crash",
+            FaultKind::Pause => "pause",
+            FaultKind::ClockJump => "clock_jump",
+            FaultKind::ClockDrift => "clock_drift",
+            FaultKind::LoseReply => "lose_reply",
+        }
+    }
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for FaultKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        FaultKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = FaultKind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown fault kind '{s}' (known: {})", names.join(", "))
+            })
+    }
+}
+
+/// The knobs of plan generation, taken from a scenario's parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwarmConfig {
+    pub kinds: Vec<FaultKind>,
+    /// Faults start within [0, fault_phase_ms); the heal phase follows.
+    pub fault_phase_ms: u64,
+    pub clients: Vec<String>,
+    pub servers: Vec<String>,
+    pub partition_max_ms: u64,
+    pub pause_max_ms: u64,
+    pub crash_down_max_ms: u64,
+    pub delay_max_ms: u64,
+    pub clock_jump_max_ms: u64,
+    pub clock_drift_max_ppm: u64,
+    /// At most this many occurrences of one kind per run.
+    pub per_kind_max: u32,
+}
+
+/// One fault occurrence drawn from the knobs: it may expand to a fault and its undoing.
+fn occurrence(
+    cfg: &SwarmConfig,
+    kind: FaultKind,
+    at_ms: u64,
+    rng: &mut ChaCha8Rng,
+) -> Vec<TimedFault> {
+    let client = cfg.clients[rng.random_range(0..cfg.clients.len())].clone();
+    let server = cfg.servers[rng.random_range(0..cfg.servers.len())].clone();
+    let at = |at_ms, fault| TimedFault { at_ms, fault };
+    let mut span = |max: u64| rng.random_range(1..=max.max(1));
+    match kind {
+        FaultKind::Partition => {
+            let d = span(cfg.partition_max_ms);
+            vec![
+                at(
+                    at_ms,
+                    Fault::Partition {
+                        a: client.clone(),
+                        b: server.clone(),
+                    },
+                ),
+                at(
+                    at_ms + d,
+                    Fault::Repair {
+                        a: client,
+                        b: server,
+                    },
+                ),
+            ]
+        }
+        FaultKind::Loss => {
+            let for_ms = span(cfg.partition_max_ms);
+            let rate = f64::from(rng.random_range(1..=50u32)) / 100.0;
+            vec![at(
+                at_ms,
+                Fault::Loss {
+                    a: client,
+                    b: server,
+                    rate,
+                    for_ms,
+                },
+            )]
+        }
+        FaultKind::Delay => {
+            let ms = span(cfg.delay_max_ms);
+            let for_ms = span(cfg.partition_max_ms.max(cfg.delay_max_ms) * 4);
+            vec![at(
+                at_ms,
+                Fault::Delay {
+                    a: client,
+                    b: server,
+                    ms,
+                    for_ms,
+                },
+            )]
+        }
+        FaultKind::Crash => {
+            let d = span(cfg.crash_down_max_ms);
+            vec![
+                at(
+                    at_ms,
+                    Fault::Crash {
+                        node: server.clone(),
+                    },
+                ),
+                at(at_ms + d, Fault::Restart { node: server }),
+            ]
+        }
+        FaultKind::Pause => {
+            let for_ms = span(cfg.pause_max_ms);
+            vec![at(
+                at_ms,
+                Fault::Pause {
+                    node: client,
+                    for_ms,
+                },
+            )]
+        }
+        FaultKind::ClockJump => {
+            let max = cfg.clock_jump_max_ms.max(1) as i64;
+            let node = if rng.random_bool(0.5) { client } else { server };
+            let by_ms = rng.random_range(-max..=max);
+            vec![at(at_ms, Fault::ClockJump { node, by_ms })]
+        }
+        FaultKind::ClockDrift => {
+            let max = cfg.clock_drift_max_ppm.max(1) as i64;
+            let node = if rng.random_bool(0.5) { client } else { server };
+            let ppm = rng.random_range(-max..=max);
+            vec![at(at_ms, Fault::ClockDrift { node, ppm })]
+        }
+        FaultKind::LoseReply => {
+            vec![at(
+                at_ms,
+                Fault::LoseReply {
+                    node: server,
+                    op: ReplyOp::Create,
+                    client,
+                },
+            )]
+        }
+    }
+}
+
+/// Swarm testing: each seed turns on a random subset of the configured kinds, each with its
+/// own intensity, so some runs hammer one fault and others mix several.
+pub fn swarm(cfg: &SwarmConfig, rng: &mut ChaCha8Rng) -> FaultPlan {
+    let mut faults = Vec::new();
+    if cfg.clients.is_empty() || cfg.servers.is_empty() || cfg.fault_phase_ms == 0 {
+        return FaultPlan(faults);
+    }
+    for &kind in &cfg.kinds {
+        if !rng.random_bool(0.5) {
+            continue;
+        }
+        let count = rng.random_range(1..=cfg.per_kind_max.max(1));
+        for _ in 0..count {
+            let at_ms = rng.random_range(0..cfg.fault_phase_ms);
+            faults.extend(occurrence(cfg, kind, at_ms, rng));
+        }
+    }
+    FaultPlan(faults).sorted()
+}
+
+/// A proptest strategy over plans with the same knobs: a list of occurrences, each a kind,
+/// a start time and a seed for its details. Shrinking drops occurrences and moves them.
+pub fn plan_strategy(cfg: SwarmConfig) -> impl Strategy<Value = FaultPlan> {
+    let kinds = cfg.kinds.clone();
+    let max_len = (cfg.per_kind_max as usize * kinds.len()).max(1);
+    let phase = cfg.fault_phase_ms.max(1);
+    let one = (0..kinds.len().max(1), 0..phase, any::<u64>());
+    proptest::collection::vec(one, 0..=max_len).prop_map(move |picks| {
+        if cfg.kinds.is_empty() || cfg.clients.is_empty() || cfg.servers.is_empty() {
+            return FaultPlan::default();
+        }
+        let faults = picks
+            .into_iter()
+            .flat_map(|(k, at_ms, detail)| {
+                let mut rng = rand::SeedableRng::seed_from_u64(detail);
+                occurrence(&cfg, cfg.kinds[k], at_ms, &mut rng)
+            })
+            .collect();
+        FaultPlan(faults).sorted()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::seed::Seeds;
+
+    fn cfg() -> SwarmConfig {
+        SwarmConfig {
+            kinds: FaultKind::ALL.to_vec(),
+            fault_phase_ms: 1000,
+            clients: vec!["c1".into(), "c2".into()],
+            servers: vec!["zk1".into()],
+            partition_max_ms: 50,
+            pause_max_ms: 100,
+            crash_down_max_ms: 200,
+            delay_max_ms: 20,
+            clock_jump_max_ms: 5000,
+            clock_drift_max_ppm: 1000,
+            per_kind_max: 3,
+        }
+    }
+
+    #[test]
+    fn swarm_is_a_function_of_the_seed() {
+        let a = swarm(&cfg(), &mut Seeds::new(7).stream("faults"));
+        let b = swarm(&cfg(), &mut Seeds::new(7).stream("faults"));
+        assert_eq!(a, b);
+        let differs = (0..20).any(|s| swarm(&cfg(), &mut Seeds::new(s).stream("faults")) != a);
+        assert!(differs);
+    }
+
+    #[test]
+    fn swarm_respects_kinds_phase_and_bounds() {
+        let mut c = cfg();
+        c.kinds = vec![FaultKind::Pause];
+        for seed in 0..50 {
+            let plan = swarm(&c, &mut Seeds::new(seed).stream("faults"));
+            for f in &plan.0 {
+                assert!(f.at_ms < 1000);
+                match &f.fault {
+                    Fault::Pause { for_ms, .. } => assert!((1..=100).contains(for_ms)),
+                    other => panic!("kind not enabled: {other}"),
+                }
+            }
+            assert!(plan.0.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+        }
+    }
+
+    #[test]
+    fn partitions_are_repaired_and_crashes_restarted() {
+        let mut c = cfg();
+        c.kinds = vec![FaultKind::Partition, FaultKind::Crash];
+        let plan = (0..20)
+            .map(|s| swarm(&c, &mut Seeds::new(s).stream("faults")))
+            .find(|p| !p.0.is_empty())
+            .unwrap();
+        let count = |name: &str| plan.0.iter().filter(|f| f.fault.name() == name).count();
+        assert_eq!(count("partition"), count("repair"));
+        assert_eq!(count("crash"), count("restart"));
+    }
+}

@@ -1,0 +1,149 @@
+//! The protected resource: a register on the `store` host. A holder reads it, works, and
+//! writes value + 1; with fencing on, a write carrying a token below the highest accepted
+//! one is rejected, which is what keeps a paused ex-holder from doing damage.
+
+use crate::history::{Kind, Op};
+use crate::sim::node::Node;
+use serde::{Deserialize, Serialize};
+use std::io;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use turmoil::net::{TcpListener, TcpStream};
+
+pub const PORT: u16 = 7000;
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreRequest {
+    Read,
+    Write {
+        based_on: i64,
+        value: i64,
+        token: Option<i64>,
+    },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreReply {
+    Value(i64),
+    Accepted(bool),
+}
+
+/// The register's pure state.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Register {
+    pub value: i64,
+    pub highest_token: Option<i64>,
+    pub fencing: bool,
+}
+
+impl Register {
+    pub fn new(fencing: bool) -> Self {
+        Register {
+            fencing,
+            ..Register::default()
+        }
+    }
+
+    /// Applies a write; returns whether it was accepted.
+    pub fn write(&mut self, value: i64, token: Option<i64>) -> bool {
+        if self.fencing {
+            match (token, self.highest_token) {
+                (None, _) => return false,
+                (Some(t), Some(h)) if t < h => return false,
+                _ => self.highest_token = token,
+            }
+        }
+        self.value = value;
+        true
+    }
+}
+
+/// The `store` host's software: one JSON line in, one JSON line out, per connection.
+pub async fn serve(node: Node, fencing: bool) -> turmoil::Result {
+    let listener = TcpListener::bind(("0.0.0.0", PORT)).await?;
+    let register = std::rc::Rc::new(std::cell::RefCell::new(Register::new(fencing)));
+    loop {
+        let (stream, peer) = listener.accept().await?;
+        let client = turmoil::reverse_lookup(peer.ip()).unwrap_or_else(|| peer.ip().to_string());
+        let (node, register) = (node.clone(), register.clone());
+        tokio::task::spawn_local(async move {
+            let _ = answer(stream, &client, &node, &register).await;
+        });
+    }
+}
+
+async fn answer(
+    stream: TcpStream,
+    client: &str,
+    node: &Node,
+    register: &std::cell::RefCell<Register>,
+) -> io::Result<()> {
+    let (read, mut write) = stream.into_split();
+    let mut lines = BufReader::new(read).lines();
+    while let Some(line) = lines.next_line().await? {
+        let request: StoreRequest = serde_json::from_str(&line)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+        let reply = match request {
+            StoreRequest::Read => StoreReply::Value(register.borrow().value),
+            StoreRequest::Write {
+                based_on,
+                value,
+                token,
+            } => {
+                let current = register.borrow().value;
+                let accepted = register.borrow_mut().write(value, token);
+                node.record(
+                    Kind::Info,
+                    Op::StoreWrite {
+                        client: client.to_string(),
+                        based_on,
+                        current,
+                        value,
+                        token,
+                        accepted,
+                    },
+                );
+                StoreReply::Accepted(accepted)
+            }
+        };
+        let mut out = serde_json::to_vec(&reply).expect("reply serialises");
+        out.push(b'\n');
+        write.write_all(&out).await?;
+    }
+    Ok(())
+}
+
+/// One request over a fresh connection (so a broken stream never outlives one operation).
+pub async fn call(request: &StoreRequest) -> io::Result<StoreReply> {
+    let stream = TcpStream::connect(("store", PORT)).await?;
+    let (read, mut write) = stream.into_split();
+    let mut out = serde_json::to_vec(request).expect("request serialises");
+    out.push(b'\n');
+    write.write_all(&out).await?;
+    let line = BufReader::new(read)
+        .lines()
+        .next_line()
+        .await?
+        .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
+    serde_json::from_str(&line).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fencing_rejects_lower_tokens_only_when_on() {
+        let mut r = Register::new(true);
+        assert!(r.write(1, Some(34)));
+        assert!(!r.write(2, Some(33)), "token 33 after 34 must be rejected");
+        assert!(r.write(2, Some(34)), "the same holder may write again");
+        assert!(!r.write(3, None), "a fenced store needs a token");
+        assert_eq!(r.value, 2);
+        let mut open = Register::new(false);
+        assert!(open.write(1, Some(34)));
+        assert!(open.write(2, Some(33)));
+        assert_eq!(open.value, 2);
+    }
+}

@@ -1,0 +1,124 @@
+//! What every client host does: acquire the lock, read the register, work, write value + 1,
+//! release; `rounds` times. Each step is recorded as invoke / ok / fail / info.
+
+use crate::history::{Kind, Op};
+use crate::recipes::{Grant, Lock, LockError};
+use crate::sim::node::Node;
+use crate::store::{self, StoreReply, StoreRequest};
+use std::time::Duration;
+
+/// Pause between a failed attempt and the next, so a client does not spin.
+const RETRY_MS: u64 = 5;
+
+pub struct Workload {
+    pub lock_name: String,
+    pub rounds: u32,
+    pub hold_ms: u64,
+}
+
+/// Runs the workload. `connect` opens a new session and returns a lock bound to it; it is
+/// called again whenever the session is lost.
+pub async fn run_client<L: Lock>(
+    node: &Node,
+    work: &Workload,
+    mut connect: impl AsyncFnMut() -> Result<L, LockError>,
+) {
+    let mut lock = reconnect(&mut connect).await;
+    let lock_op = || Op::Acquire {
+        lock: work.lock_name.clone(),
+        token: None,
+    };
+    for _ in 0..work.rounds {
+        let grant = loop {
+            node.record(Kind::Invoke, lock_op());
+            match lock.acquire().await {
+                Ok(grant) => {
+                    node.record(
+                        Kind::Ok,
+                        Op::Acquire {
+                            lock: work.lock_name.clone(),
+                            token: grant.token,
+                        },
+                    );
+                    break grant;
+                }
+                Err(e) => {
+                    node.record(Kind::Fail, lock_op());
+                    if e.needs_new_session() {
+                        lock = reconnect(&mut connect).await;
+                    }
+                    tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
+                }
+            }
+        };
+        let lost = tokio::select! {
+            biased;
+            _ = lock.lost() => true,
+            _ = critical_section(node, work.hold_ms, grant) => false,
+        };
+        let release = Op::Release {
+            lock: work.lock_name.clone(),
+        };
+        if lost {
+            node.record(
+                Kind::Info,
+                Op::Lost {
+                    lock: work.lock_name.clone(),
+                },
+            );
+            lock = reconnect(&mut connect).await;
+            continue;
+        }
+        node.record(Kind::Invoke, release.clone());
+        match lock.release().await {
+            Ok(()) => node.record(Kind::Ok, release),
+            Err(e) => {
+                node.record(Kind::Info, release);
+                if e.needs_new_session() {
+                    lock = reconnect(&mut connect).await;
+                }
+            }
+        }
+    }
+    lock.close().await;
+}
+
+async fn reconnect<L: Lock>(connect: &mut impl AsyncFnMut() -> Result<L, LockError>) -> L {
+    loop {
+        if let Ok(lock) = connect().await {
+            return lock;
+        }
+        tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
+    }
+}
+
+/// Read, work, write value + 1 carrying the fencing token.
+async fn critical_section(node: &Node, hold_ms: u64, grant: Grant) {
+    node.record(Kind::Invoke, Op::Read { value: None });
+    let based_on = match store::call(&StoreRequest::Read).await {
+        Ok(StoreReply::Value(v)) => {
+            node.record(Kind::Ok, Op::Read { value: Some(v) });
+            v
+        }
+        _ => {
+            node.record(Kind::Fail, Op::Read { value: None });
+            return;
+        }
+    };
+    tokio::time::sleep(Duration::from_millis(hold_ms)).await;
+    let write = Op::Write {
+        value: based_on + 1,
+        token: grant.token,
+    };
+    node.record(Kind::Invoke, write.clone());
+    let request = StoreRequest::Write {
+        based_on,
+        value: based_on + 1,
+        token: grant.token,
+    };
+    match store::call(&request).await {
+        Ok(StoreReply::Accepted(true)) => node.record(Kind::Ok, write),
+        Ok(_) => node.record(Kind::Fail, write),
+        Err(_) => node.record(Kind::Info, write),
+    }
+}
