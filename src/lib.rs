@@ -1,10 +1,14 @@
 //! locksim: deterministic simulation of distributed coordination recipes.
 
 pub mod check;
+pub mod cli;
+pub mod explore;
 pub mod history;
 pub mod params;
 pub mod recipes;
+pub mod scenario;
 pub mod sim;
 pub mod store;
+pub mod trace;
 pub mod workload;
 pub mod zk;

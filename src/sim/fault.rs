@@ -155,6 +155,9 @@ pub struct FaultPlan(pub Vec<TimedFault>);
 pub enum PlanError {
     UnknownNode { index: usize, node: String },
     BadRate { index: usize },
+    AfterFaultPhase { index: usize, at_ms: u64, phase_ms: u64 },
+    NotAServer { index: usize, node: String },
+    SameNode { index: usize },
 }
 
 impl fmt::Display for PlanError {
@@ -166,6 +169,14 @@ impl fmt::Display for PlanError {
             PlanError::BadRate { index } => {
                 write!(f, "fault #{index}: loss rate must be within 0..=1")
             }
+            PlanError::AfterFaultPhase { index, at_ms, phase_ms } => write!(
+                f,
+                "fault #{index} at {at_ms} ms is not within the fault phase (fault_phase_ms={phase_ms}); the heal phase admits no faults"
+            ),
+            PlanError::NotAServer { index, node } => {
+                write!(f, "fault #{index}: '{node}' is not a server (only servers crash, restart or lose replies)")
+            }
+            PlanError::SameNode { index } => write!(f, "fault #{index} names the same node twice"),
         }
     }
 }

@@ -4,6 +4,7 @@ pub mod clock;
 pub mod fault;
 pub mod node;
 pub mod pause;
+pub mod run;
 pub mod seed;
 pub mod swarm;
 pub mod zk_host;

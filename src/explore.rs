@@ -1,0 +1,162 @@
+//! Exploration: run many seeds of a scenario in parallel (one simulation per thread), stop
+//! at the lowest failing seed, shrink its fault plan, and hand back a replayable finding.
+
+use crate::check::Property;
+use crate::params::Params;
+use crate::scenario::Scenario;
+use crate::sim::run::{self, RunError, RunReport, RunSpec};
+use std::ops::Range;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+#[derive(Debug, Clone)]
+pub struct ExploreSpec {
+    pub scenario: &'static Scenario,
+    pub params: Params,
+    pub properties: Vec<Property>,
+    pub seeds: Range<u64>,
+    pub jobs: usize,
+    /// Run every seed twice and compare history digests.
+    pub check_determinism: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// The run with its shrunk plan, and its report.
+    pub spec: RunSpec,
+    pub report: RunReport,
+    /// How many faults the generated plan had before shrinking.
+    pub original_faults: usize,
+}
+
+#[derive(Debug)]
+pub enum Outcome {
+    /// Every seed ran clean.
+    Clean,
+    Violation(Box<Finding>),
+    /// The harness itself failed on a seed (a bug in locksim, not in the recipe).
+    HarnessError { seed: u64, error: RunError },
+    /// The same seed produced two different histories: a determinism bug in locksim.
+    Nondeterminism { seed: u64, detail: String },
+}
+
+/// What one seed showed.
+enum SeedResult {
+    Clean,
+    Failed(Result<RunReport, RunError>),
+    Diverged(String),
+}
+
+#[derive(Debug)]
+pub struct Exploration {
+    /// Seeds that ran to completion (all seeds below a failing one always do).
+    pub seeds_run: u64,
+    pub outcome: Outcome,
+}
+
+impl ExploreSpec {
+    fn spec_for(&self, seed: u64) -> RunSpec {
+        RunSpec {
+            properties: self.properties.clone(),
+            ..RunSpec::generated(self.scenario, self.params.clone(), seed)
+        }
+    }
+}
+
+/// Runs the seeds; the result is the same whatever `jobs` is: the lowest failing seed wins,
+/// because every seed below it is always run.
+pub fn explore(spec: &ExploreSpec) -> Exploration {
+    let next = AtomicU64::new(spec.seeds.start);
+    let stop = AtomicU64::new(spec.seeds.end);
+    let failures: Mutex<Vec<(u64, SeedResult)>> = Mutex::new(Vec::new());
+    let ran = AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..spec.jobs.max(1) {
+            scope.spawn(|| loop {
+                let seed = next.fetch_add(1, Ordering::SeqCst);
+                if seed >= stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let result = run_seed(spec, seed);
+                ran.fetch_add(1, Ordering::SeqCst);
+                if !matches!(result, SeedResult::Clean) {
+                    stop.fetch_min(seed + 1, Ordering::SeqCst);
+                    failures.lock().expect("no thread panics holding it").push((seed, result));
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().expect("no thread panicked");
+    failures.sort_by_key(|(seed, _)| *seed);
+    let Some((seed, result)) = failures.into_iter().next() else {
+        return Exploration { seeds_run: ran.into_inner(), outcome: Outcome::Clean };
+    };
+    let seeds_run = seed - spec.seeds.start + 1;
+    let outcome = match result {
+        SeedResult::Clean => unreachable!("only failures are kept"),
+        SeedResult::Diverged(detail) => Outcome::Nondeterminism { seed, detail },
+        SeedResult::Failed(Err(error)) => Outcome::HarnessError { seed, error },
+        SeedResult::Failed(Ok(report)) => {
+            Outcome::Violation(Box::new(shrink(spec.spec_for(seed), report)))
+        }
+    };
+    Exploration { seeds_run, outcome }
+}
+
+fn run_seed(spec: &ExploreSpec, seed: u64) -> SeedResult {
+    let run_spec = spec.spec_for(seed);
+    let first = run::run(&run_spec);
+    if spec.check_determinism {
+        if let (Ok(a), Ok(b)) = (&first, &run::run(&run_spec)) {
+            if let Some(detail) = divergence(a, b) {
+                return SeedResult::Diverged(detail);
+            }
+        }
+    }
+    match first {
+        Ok(report) if report.violations.is_empty() => SeedResult::Clean,
+        other => SeedResult::Failed(other),
+    }
+}
+
+/// Describes the first differing event of two runs of one spec, if they differ.
+pub fn divergence(a: &RunReport, b: &RunReport) -> Option<String> {
+    if a.digest == b.digest {
+        return None;
+    }
+    let (index, x, y) = crate::history::first_difference(&a.history, &b.history)?;
+    let show = |e: Option<&crate::history::Event>| {
+        e.map_or("nothing".to_string(), |e| serde_json::to_string(e).expect("event serialises"))
+    };
+    Some(format!("digests {} and {} differ at event #{index}: {} vs {}", a.digest, b.digest, show(x), show(y)))
+}
+
+/// Most runs the shrinker may spend.
+const SHRINK_BUDGET: usize = 150;
+
+/// Removes faults one at a time while the run still breaks one of the same properties, until
+/// no single removal keeps it failing (or the budget is spent).
+pub fn shrink(spec: RunSpec, report: RunReport) -> Finding {
+    let original_faults = spec.plan.0.len();
+    let wanted: Vec<Property> = report.violations.iter().map(|v| v.property).collect();
+    let mut best = (spec, report);
+    let mut budget = SHRINK_BUDGET;
+    let mut progress = true;
+    while progress && budget > 0 {
+        progress = false;
+        let mut i = 0;
+        while i < best.0.plan.0.len() && budget > 0 {
+            let mut candidate = best.0.clone();
+            candidate.plan.0.remove(i);
+            budget -= 1;
+            match run::run(&candidate) {
+                Ok(r) if r.violations.iter().any(|v| wanted.contains(&v.property)) => {
+                    best = (candidate, r);
+                    progress = true;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+    Finding { spec: best.0, report: best.1, original_faults }
+}
