@@ -21,68 +21,31 @@ pub enum Kind {
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Op {
     /// Client: acquire `lock`. Ok carries the fencing token when the recipe has one.
-    Acquire {
-        lock: String,
-        token: Option<i64>,
-    },
+    Acquire { lock: String, token: Option<i64> },
     /// Client: release `lock` (invoke when it starts, ok/fail/info when it ends; a client
     /// stops believing it holds the lock at the invoke).
-    Release {
-        lock: String,
-    },
+    Release { lock: String },
     /// Client (info): it learned it no longer holds `lock` (its session expired).
-    Lost {
-        lock: String,
-    },
+    Lost { lock: String },
     /// Client (info): its place in line, once its lock node exists. `seq` is the parsed
     /// sequence suffix; None for recipes without one (order then is the event's time).
-    Enqueued {
-        lock: String,
-        node: String,
-        seq: Option<i64>,
-    },
+    Enqueued { lock: String, node: String, seq: Option<i64> },
     /// Client (info): a watch fired and woke the recipe up while waiting for `lock`.
-    Wake {
-        lock: String,
-        path: String,
-        event: String,
-    },
+    Wake { lock: String, path: String, event: String },
     /// Client: read the protected register (ok carries the value).
-    Read {
-        value: Option<i64>,
-    },
+    Read { value: Option<i64> },
     /// Client: write `value` (with the fencing token if any); ok = accepted, fail = rejected.
-    Write {
-        value: i64,
-        token: Option<i64>,
-    },
+    Write { value: i64, token: Option<i64> },
     /// Store (info): what it did with a write. `based_on` is the value the writer read,
     /// `current` the register's value when the write arrived.
-    StoreWrite {
-        client: String,
-        based_on: i64,
-        current: i64,
-        value: i64,
-        token: Option<i64>,
-        accepted: bool,
-    },
+    StoreWrite { client: String, based_on: i64, current: i64, value: i64, token: Option<i64>, accepted: bool },
     /// ZooKeeper server (info): a node was created or deleted (by `session`).
-    ZnodeCreated {
-        path: String,
-        session: i64,
-    },
-    ZnodeDeleted {
-        path: String,
-        session: i64,
-    },
+    ZnodeCreated { path: String, session: i64 },
+    ZnodeDeleted { path: String, session: i64 },
     /// ZooKeeper server (info): a session expired.
-    SessionExpired {
-        session: i64,
-    },
+    SessionExpired { session: i64 },
     /// Harness (info): a fault from the plan was applied.
-    Fault {
-        fault: String,
-    },
+    Fault { fault: String },
     /// Harness (info): the heal phase began (faults repaired, no new ones).
     Heal,
     /// Harness (info): the run ended (workload done or time limit).
