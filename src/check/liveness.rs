@@ -157,6 +157,23 @@ mod tests {
     }
 
     #[test]
+    fn a_retry_after_a_fail_keeps_the_want_open_to_the_end() {
+        let mut h = HistoryBuilder::default();
+        h.at(1500, "harness").info(Op::Heal);
+        h.at(1600, "c1").invoke(acquire(L1));
+        h.at(2000, "c1").fail(acquire(L1));
+        h.at(2100, "c1").invoke(acquire(L1));
+        h.at(9000, "harness").info(Op::End);
+        let v = check(&h.build(), BOUND);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].times_ms, [1600, 1500, 9000]);
+        assert!(
+            v[0].detail
+                .ends_with("(still waiting at the end at 9000 ms)")
+        );
+    }
+
+    #[test]
     fn giving_up_after_waiting_past_the_bound_is_reported_at_the_fail() {
         let mut h = HistoryBuilder::default();
         h.at(100, "c3").invoke(acquire(L1));
