@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
+use std::io;
 use std::rc::Rc;
 
 /// What an event says about an operation. `Info` means the outcome is unknown or the event
@@ -106,6 +107,79 @@ pub struct History {
     pub events: Vec<Event>,
 }
 
+impl History {
+    /// A fingerprint of the whole run for determinism checks: 64-bit FNV-1a over each event's
+    /// JSON followed by a newline, as 16 lowercase hex digits. FNV rather than std's hasher
+    /// because std's algorithm is explicitly unspecified and may change between releases;
+    /// the newline cannot occur inside an event's JSON, so the encoding is unambiguous.
+    pub fn digest(&self) -> String {
+        let mut hasher = Fnv1a::new();
+        for event in &self.events {
+            // Neither can fail: the writer never errors and every field serialises (no maps
+            // with non-string keys, no non-finite floats).
+            serde_json::to_writer(&mut hasher, event).expect("an Event always serialises");
+            io::Write::write_all(&mut hasher, b"\n").expect("hashing never fails");
+        }
+        format!("{:016x}", hasher.0)
+    }
+
+    /// True time at which the run ended: the End marker's, or the last event's if the run
+    /// stopped without one (0 for an empty history).
+    pub fn end_ms(&self) -> u64 {
+        self.events
+            .iter()
+            .find(|e| e.op == Op::End)
+            .or(self.events.last())
+            .map_or(0, |e| e.time_ms)
+    }
+
+    /// True time at which the heal phase began, if it did.
+    pub fn heal_ms(&self) -> Option<u64> {
+        self.events
+            .iter()
+            .find(|e| e.op == Op::Heal)
+            .map(|e| e.time_ms)
+    }
+}
+
+/// The first index at which two histories differ, with the event each has there (None where
+/// one history is shorter). None when they are equal. Used to report a determinism failure
+/// by its first diverging event rather than by two opaque digests.
+pub fn first_difference<'a>(
+    a: &'a History,
+    b: &'a History,
+) -> Option<(usize, Option<&'a Event>, Option<&'a Event>)> {
+    let len = a.events.len().max(b.events.len());
+    (0..len)
+        .map(|i| (i, a.events.get(i), b.events.get(i)))
+        .find(|(_, x, y)| x != y)
+}
+
+/// 64-bit FNV-1a, fed through `io::Write` so events can be serialised straight into it.
+struct Fnv1a(u64);
+
+impl Fnv1a {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+
+    fn new() -> Self {
+        Fnv1a(Self::OFFSET_BASIS)
+    }
+}
+
+impl io::Write for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(Self::PRIME);
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Shared, append-only sink that every simulated node writes into. The simulation is
 /// single-threaded, so an Rc<RefCell> is enough.
 #[derive(Debug, Clone, Default)]
@@ -118,5 +192,137 @@ impl Recorder {
 
     pub fn snapshot(&self) -> History {
         self.0.borrow().clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(time_ms: u64, node: &str, kind: Kind, op: Op) -> Event {
+        Event {
+            time_ms,
+            clock_ms: time_ms as i64,
+            node: node.to_string(),
+            kind,
+            op,
+        }
+    }
+
+    fn sample() -> History {
+        let acquire = Op::Acquire {
+            lock: "/locks/l1".to_string(),
+            token: None,
+        };
+        History {
+            events: vec![
+                event(0, "c1", Kind::Invoke, acquire.clone()),
+                event(12, "c1", Kind::Ok, acquire),
+                event(500, "harness", Kind::Info, Op::Heal),
+                event(900, "harness", Kind::Info, Op::End),
+            ],
+        }
+    }
+
+    #[test]
+    fn fnv1a_matches_published_vectors() {
+        let mut empty = Fnv1a::new();
+        io::Write::write_all(&mut empty, b"").unwrap();
+        assert_eq!(empty.0, 0xcbf2_9ce4_8422_2325);
+        let mut a = Fnv1a::new();
+        io::Write::write_all(&mut a, b"a").unwrap();
+        assert_eq!(a.0, 0xaf63_dc4c_8601_ec8c);
+        let mut foobar = Fnv1a::new();
+        io::Write::write_all(&mut foobar, b"foobar").unwrap();
+        assert_eq!(foobar.0, 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn digest_is_sixteen_lowercase_hex_digits() {
+        let digest = sample().digest();
+        assert_eq!(digest.len(), 16);
+        assert!(digest.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')));
+        assert_eq!(History::default().digest(), "cbf29ce484222325");
+    }
+
+    #[test]
+    fn digest_is_stable_for_equal_histories() {
+        assert_eq!(sample().digest(), sample().digest());
+        assert_eq!(sample().digest(), sample().clone().digest());
+    }
+
+    #[test]
+    fn digest_changes_when_one_field_of_one_event_changes() {
+        let base = sample().digest();
+        let mut time = sample();
+        time.events[1].time_ms = 13;
+        let mut clock = sample();
+        clock.events[1].clock_ms = 13;
+        let mut node = sample();
+        node.events[1].node = "c2".to_string();
+        let mut kind = sample();
+        kind.events[1].kind = Kind::Fail;
+        let mut token = sample();
+        token.events[1].op = Op::Acquire {
+            lock: "/locks/l1".to_string(),
+            token: Some(1),
+        };
+        for changed in [time, clock, node, kind, token] {
+            assert_ne!(changed.digest(), base, "{changed:?}");
+        }
+    }
+
+    #[test]
+    fn digest_depends_on_event_order() {
+        let mut swapped = sample();
+        swapped.events.swap(0, 1);
+        assert_ne!(swapped.digest(), sample().digest());
+    }
+
+    #[test]
+    fn first_difference_finds_the_changed_event() {
+        let a = sample();
+        let mut b = sample();
+        b.events[2].node = "other".to_string();
+        let (index, left, right) = first_difference(&a, &b).unwrap();
+        assert_eq!(index, 2);
+        assert_eq!(left, Some(&a.events[2]));
+        assert_eq!(right, Some(&b.events[2]));
+    }
+
+    #[test]
+    fn first_difference_reports_a_missing_tail() {
+        let a = sample();
+        let mut b = sample();
+        b.events.truncate(3);
+        assert_eq!(
+            first_difference(&a, &b),
+            Some((3, Some(&a.events[3]), None))
+        );
+        assert_eq!(
+            first_difference(&b, &a),
+            Some((3, None, Some(&a.events[3])))
+        );
+    }
+
+    #[test]
+    fn first_difference_of_equal_histories_is_none() {
+        assert_eq!(first_difference(&sample(), &sample()), None);
+        assert_eq!(
+            first_difference(&History::default(), &History::default()),
+            None
+        );
+    }
+
+    #[test]
+    fn end_and_heal_times() {
+        let h = sample();
+        assert_eq!(h.end_ms(), 900);
+        assert_eq!(h.heal_ms(), Some(500));
+        let mut no_markers = sample();
+        no_markers.events.truncate(2);
+        assert_eq!(no_markers.end_ms(), 12);
+        assert_eq!(no_markers.heal_ms(), None);
+        assert_eq!(History::default().end_ms(), 0);
     }
 }

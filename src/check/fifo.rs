@@ -1,0 +1,197 @@
+//! FIFO: a lock is granted in queue order among the clients still contending for it (the
+//! ordering the ZooKeeper lock recipe promises; Z5 and Z6 break it).
+//!
+//! A client's Enqueued marks its place; re-enqueuing replaces it. Places compare by sequence
+//! number when both have one, otherwise by the true time they were enqueued (same-millisecond
+//! places are unordered, so never blamed). A place stops contending once its client is
+//! granted, its lock node is deleted (session expiry, release, cleanup), or its acquire
+//! fails: passing it then is correct, not a violation.
+
+use super::{Property, Violation};
+use crate::history::{History, Kind, Op};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy)]
+struct Place<'a> {
+    time_ms: u64,
+    /// Bare node name, e.g. "lock-0000000003"; matched against the end of deleted paths.
+    node: &'a str,
+    seq: Option<i64>,
+}
+
+/// One violation per grant and each live contender it jumped; `clients` is
+/// `[granted, passed over]`, `times_ms` is `[grant, when the passed-over client enqueued]`.
+pub fn check(history: &History) -> Vec<Violation> {
+    // lock -> client -> its live place in line
+    let mut queues: BTreeMap<&str, BTreeMap<&str, Place>> = BTreeMap::new();
+    let mut violations = Vec::new();
+    for event in &history.events {
+        let client = event.node.as_str();
+        match (&event.op, event.kind) {
+            (Op::Enqueued { lock, node, seq }, _) => {
+                let place = Place {
+                    time_ms: event.time_ms,
+                    node,
+                    seq: *seq,
+                };
+                queues.entry(lock).or_default().insert(client, place);
+            }
+            (Op::ZnodeDeleted { path, .. }, _) => {
+                for queue in queues.values_mut() {
+                    queue.retain(|_, place| !is_node_of(path, place.node));
+                }
+            }
+            (Op::Acquire { lock, .. }, Kind::Fail) => {
+                if let Some(queue) = queues.get_mut(lock.as_str()) {
+                    queue.remove(client);
+                }
+            }
+            (Op::Acquire { lock, .. }, Kind::Ok) => {
+                let Some(queue) = queues.get_mut(lock.as_str()) else {
+                    continue;
+                };
+                let Some(mine) = queue.remove(client) else {
+                    continue;
+                };
+                for (other, theirs) in queue.iter() {
+                    if let Some(why) = ahead(theirs, &mine) {
+                        violations.push(Violation {
+                            property: Property::Fifo,
+                            clients: vec![client.to_string(), other.to_string()],
+                            times_ms: vec![event.time_ms, theirs.time_ms],
+                            detail: format!(
+                                "{client} was granted {lock} at {} ms ahead of {other} \
+                                 (enqueued earlier, {why})",
+                                event.time_ms
+                            ),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    violations
+}
+
+/// Why `theirs` is ahead of `mine` in line, if it is.
+fn ahead(theirs: &Place, mine: &Place) -> Option<String> {
+    match (theirs.seq, mine.seq) {
+        (Some(a), Some(b)) => (a < b).then(|| format!("seq {a} < {b}")),
+        _ => (theirs.time_ms < mine.time_ms)
+            .then(|| format!("at {} ms < {} ms", theirs.time_ms, mine.time_ms)),
+    }
+}
+
+/// Whether deleting `path` removes the lock node named `node`.
+fn is_node_of(path: &str, node: &str) -> bool {
+    path.strip_suffix(node)
+        .is_some_and(|dir| dir.ends_with('/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::test_history::*;
+
+    fn wait(h: &mut HistoryBuilder, t: u64, client: &str, node: &str, seq: Option<i64>) {
+        h.at(t, client).invoke(acquire(L1));
+        h.at(t + 1, client).info(enqueued(L1, node, seq));
+    }
+
+    #[test]
+    fn granting_a_later_sequence_ahead_of_a_live_earlier_one_is_reported() {
+        // Z6: after the counter wrapped, c3's node sorts first although c2 is ahead.
+        let mut h = HistoryBuilder::default();
+        wait(&mut h, 100, "c2", "lock-0000000003", Some(3));
+        wait(&mut h, 110, "c3", "lock-0000000005", Some(5));
+        h.at(900, "c3").ok(acquire(L1));
+        let v = check(&h.build());
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].property, Property::Fifo);
+        assert_eq!(v[0].clients, ["c3", "c2"]);
+        assert_eq!(v[0].times_ms, [900, 101]);
+        assert_eq!(
+            v[0].detail,
+            "c3 was granted /locks/l1 at 900 ms ahead of c2 (enqueued earlier, seq 3 < 5)"
+        );
+    }
+
+    #[test]
+    fn without_sequence_numbers_enqueue_time_decides() {
+        let mut h = HistoryBuilder::default();
+        wait(&mut h, 100, "c1", "a", None);
+        wait(&mut h, 200, "c2", "b", Some(1));
+        wait(&mut h, 300, "c3", "c", None);
+        h.at(400, "c3").ok(acquire(L1));
+        let v = check(&h.build());
+        let passed: Vec<_> = v.iter().map(|v| v.clients[1].as_str()).collect();
+        assert_eq!(passed, ["c1", "c2"]);
+        assert!(
+            v[0].detail
+                .ends_with("(enqueued earlier, at 101 ms < 301 ms)"),
+            "{}",
+            v[0].detail
+        );
+    }
+
+    #[test]
+    fn a_predecessor_whose_node_was_deleted_by_session_expiry_is_skipped() {
+        let mut h = HistoryBuilder::default();
+        wait(&mut h, 100, "c1", "lock-0000000001", Some(1));
+        wait(&mut h, 110, "c2", "lock-0000000002", Some(2));
+        h.at(500, "zk1").info(Op::SessionExpired { session: 1 });
+        h.at(500, "zk1").info(deleted("/locks/l1/lock-0000000001"));
+        h.at(510, "c2").ok(acquire(L1));
+        assert_eq!(check(&h.build()), []);
+    }
+
+    #[test]
+    fn grants_in_order_failed_contenders_and_re_enqueued_places_are_fine() {
+        let mut h = HistoryBuilder::default();
+        wait(&mut h, 100, "c1", "lock-0000000001", Some(1));
+        wait(&mut h, 110, "c2", "lock-0000000002", Some(2));
+        wait(&mut h, 120, "c3", "lock-0000000003", Some(3));
+        wait(&mut h, 130, "c4", "lock-0000000004", Some(4));
+        h.at(200, "c1").ok(acquire(L1));
+        // c2 gave up; c3 lost its session and queued again behind c4.
+        h.at(210, "c2").fail(acquire(L1));
+        h.at(220, "c3")
+            .info(enqueued(L1, "lock-0000000007", Some(7)));
+        h.at(300, "c1").invoke(release(L1));
+        h.at(301, "zk1").info(deleted("/locks/l1/lock-0000000001"));
+        h.at(302, "c4").ok(acquire(L1));
+        h.at(400, "c4").invoke(release(L1));
+        h.at(401, "zk1").info(deleted("/locks/l1/lock-0000000004"));
+        h.at(402, "c3").ok(acquire(L1));
+        assert_eq!(check(&h.build()), []);
+    }
+
+    #[test]
+    fn same_millisecond_places_without_sequence_are_unordered() {
+        let mut h = HistoryBuilder::default();
+        h.at(100, "c1").info(enqueued(L1, "a", None));
+        h.at(100, "c2").info(enqueued(L1, "b", None));
+        h.at(100, "c2").invoke(acquire(L1));
+        h.at(150, "c2").ok(acquire(L1));
+        assert_eq!(check(&h.build()), []);
+    }
+
+    #[test]
+    fn other_locks_queues_are_independent() {
+        let mut h = HistoryBuilder::default();
+        wait(&mut h, 100, "c1", "lock-0000000001", Some(1));
+        h.at(110, "c2")
+            .info(enqueued(L2, "lock-0000000009", Some(9)));
+        h.at(120, "c2").invoke(acquire(L2));
+        h.at(130, "c2").ok(acquire(L2));
+        assert_eq!(check(&h.build()), []);
+    }
+
+    #[test]
+    fn node_matching_needs_a_whole_name() {
+        assert!(is_node_of("/locks/l1/lock-0000000001", "lock-0000000001"));
+        assert!(!is_node_of("/locks/l1/xlock-0000000001", "lock-0000000001"));
+        assert!(!is_node_of("/locks/l1/lock-0000000001", ""));
+    }
+}

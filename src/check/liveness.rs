@@ -1,0 +1,242 @@
+//! Liveness: once the heal phase begins (faults repaired, no new ones), every client that
+//! wants a lock gets it within a bound (Z1, Z4, Z7, Z9, R7).
+//!
+//! A client wants a lock from its first Acquire invoke until an Acquire ok; a fail (or an
+//! unknown outcome) followed by another invoke keeps it wanting, since the recipe is
+//! retrying; one not followed by an invoke ends the want there, as the client gave up. Only
+//! time after the heal counts against the bound: before it, faults may legitimately block
+//! progress. Wants are tracked per client and lock, so wanting one lock after getting
+//! another is a new want.
+
+use super::{Property, Violation};
+use crate::history::{History, Kind, Op};
+use std::collections::BTreeMap;
+
+/// One violation per want whose post-heal wait exceeded `bound_ms`; `times_ms` is
+/// `[wanted from, heal, wait ended]`. Events after the End marker are not considered.
+pub fn check(history: &History, bound_ms: u64) -> Vec<Violation> {
+    let Some(heal_ms) = history.heal_ms() else {
+        return Vec::new();
+    };
+    let judge = Judge { heal_ms, bound_ms };
+    let mut wants: BTreeMap<(&str, &str), Want> = BTreeMap::new();
+    let mut violations = Vec::new();
+    for event in &history.events {
+        let lock = match &event.op {
+            Op::Acquire { lock, .. } => lock.as_str(),
+            Op::End => break,
+            _ => continue,
+        };
+        let key = (event.node.as_str(), lock);
+        let t = event.time_ms;
+        match event.kind {
+            Kind::Invoke => {
+                wants
+                    .entry(key)
+                    .or_insert(Want {
+                        since_ms: t,
+                        gave_up_ms: None,
+                    })
+                    .gave_up_ms = None;
+            }
+            Kind::Ok => {
+                if let Some(want) = wants.remove(&key) {
+                    violations.extend(judge.wait(key, want.since_ms, t, Ending::Granted));
+                }
+            }
+            Kind::Fail | Kind::Info => {
+                if let Some(want) = wants.get_mut(&key) {
+                    want.gave_up_ms = Some(t);
+                }
+            }
+        }
+    }
+    let end_ms = history.end_ms();
+    for (key, want) in wants {
+        let (until_ms, ending) = match want.gave_up_ms {
+            Some(gave_up_ms) => (gave_up_ms, Ending::GaveUp),
+            None => (end_ms, Ending::StillWaiting),
+        };
+        violations.extend(judge.wait(key, want.since_ms, until_ms, ending));
+    }
+    violations
+}
+
+struct Want {
+    since_ms: u64,
+    /// When its latest attempt failed, if no attempt followed yet.
+    gave_up_ms: Option<u64>,
+}
+
+enum Ending {
+    Granted,
+    GaveUp,
+    StillWaiting,
+}
+
+struct Judge {
+    heal_ms: u64,
+    bound_ms: u64,
+}
+
+impl Judge {
+    fn wait(
+        &self,
+        (client, lock): (&str, &str),
+        since_ms: u64,
+        until_ms: u64,
+        ending: Ending,
+    ) -> Option<Violation> {
+        let counted_from = since_ms.max(self.heal_ms);
+        if until_ms.saturating_sub(counted_from) <= self.bound_ms {
+            return None;
+        }
+        let how = match ending {
+            Ending::Granted => "granted",
+            Ending::GaveUp => "gave up",
+            Ending::StillWaiting => "still waiting at the end",
+        };
+        Some(Violation {
+            property: Property::Liveness,
+            clients: vec![client.to_string()],
+            times_ms: vec![since_ms, self.heal_ms, until_ms],
+            detail: format!(
+                "{client} wanted {lock} from {since_ms} ms (heal at {} ms) and did not get it \
+                 within {} ms ({how} at {until_ms} ms)",
+                self.heal_ms, self.bound_ms
+            ),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::test_history::*;
+
+    const BOUND: u64 = 2000;
+
+    #[test]
+    fn waiter_blocked_by_an_orphan_node_is_reported() {
+        // Z1: c1's create reply was lost; its orphan node blocks c2 forever.
+        let mut h = HistoryBuilder::default();
+        h.at(1200, "c2").invoke(acquire(L1));
+        h.at(1500, "harness").info(Op::Heal);
+        h.at(9000, "harness").info(Op::End);
+        let v = check(&h.build(), BOUND);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].property, Property::Liveness);
+        assert_eq!(v[0].clients, ["c2"]);
+        assert_eq!(v[0].times_ms, [1200, 1500, 9000]);
+        assert_eq!(
+            v[0].detail,
+            "c2 wanted /locks/l1 from 1200 ms (heal at 1500 ms) and did not get it within \
+             2000 ms (still waiting at the end at 9000 ms)"
+        );
+    }
+
+    #[test]
+    fn late_grant_and_retries_after_failures_count_from_the_first_invoke() {
+        let mut h = HistoryBuilder::default();
+        h.at(1500, "harness").info(Op::Heal);
+        h.at(1600, "c1").invoke(acquire(L1));
+        h.at(2000, "c1").fail(acquire(L1));
+        h.at(2100, "c1").invoke(acquire(L1));
+        h.at(3000, "c1").info(acquire(L1));
+        h.at(3100, "c1").invoke(acquire(L1));
+        h.at(3700, "c1").ok(acquire(L1));
+        let v = check(&h.build(), BOUND);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].clients, ["c1"]);
+        assert_eq!(v[0].times_ms, [1600, 1500, 3700]);
+        assert!(
+            v[0].detail.ends_with("(granted at 3700 ms)"),
+            "{}",
+            v[0].detail
+        );
+    }
+
+    #[test]
+    fn a_retry_after_a_fail_keeps_the_want_open_to_the_end() {
+        let mut h = HistoryBuilder::default();
+        h.at(1500, "harness").info(Op::Heal);
+        h.at(1600, "c1").invoke(acquire(L1));
+        h.at(2000, "c1").fail(acquire(L1));
+        h.at(2100, "c1").invoke(acquire(L1));
+        h.at(9000, "harness").info(Op::End);
+        let v = check(&h.build(), BOUND);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].times_ms, [1600, 1500, 9000]);
+        assert!(
+            v[0].detail
+                .ends_with("(still waiting at the end at 9000 ms)")
+        );
+    }
+
+    #[test]
+    fn giving_up_after_waiting_past_the_bound_is_reported_at_the_fail() {
+        let mut h = HistoryBuilder::default();
+        h.at(100, "c3").invoke(acquire(L1));
+        h.at(1500, "harness").info(Op::Heal);
+        h.at(4000, "c3").fail(acquire(L1));
+        h.at(9000, "harness").info(Op::End);
+        let v = check(&h.build(), BOUND);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].times_ms, [100, 1500, 4000]);
+    }
+
+    #[test]
+    fn no_heal_means_no_liveness_violation() {
+        let mut h = HistoryBuilder::default();
+        h.at(0, "c1").invoke(acquire(L1));
+        h.at(90_000, "harness").info(Op::End);
+        assert_eq!(check(&h.build(), BOUND), []);
+    }
+
+    #[test]
+    fn waiting_before_the_heal_does_not_count() {
+        let mut h = HistoryBuilder::default();
+        h.at(0, "c1").invoke(acquire(L1));
+        h.at(10_000, "harness").info(Op::Heal);
+        h.at(12_000, "c1").ok(acquire(L1));
+        assert_eq!(check(&h.build(), BOUND), []);
+    }
+
+    #[test]
+    fn waits_within_the_bound_and_gave_up_early_are_fine() {
+        let mut h = HistoryBuilder::default();
+        h.at(0, "c1").invoke(acquire(L1));
+        h.at(500, "c2").invoke(acquire(L1));
+        h.at(600, "c2").fail(acquire(L1));
+        h.at(1500, "harness").info(Op::Heal);
+        h.at(3500, "c1").ok(acquire(L1));
+        h.at(3600, "c1").invoke(acquire(L2));
+        h.at(5000, "harness").info(Op::End);
+        h.at(9000, "c1").ok(acquire(L2));
+        assert_eq!(check(&h.build(), BOUND), []);
+    }
+
+    #[test]
+    fn open_wait_counts_only_when_it_could_exceed_the_bound() {
+        let at_bound = |end_ms| {
+            let mut h = HistoryBuilder::default();
+            h.at(1500, "harness").info(Op::Heal);
+            h.at(3000, "c1").invoke(acquire(L1));
+            h.at(end_ms, "harness").info(Op::End);
+            check(&h.build(), BOUND).len()
+        };
+        assert_eq!(at_bound(5000), 0);
+        assert_eq!(at_bound(5001), 1);
+    }
+
+    #[test]
+    fn without_an_end_marker_the_last_event_ends_the_wait() {
+        let mut h = HistoryBuilder::default();
+        h.at(1500, "harness").info(Op::Heal);
+        h.at(1600, "c1").invoke(acquire(L1));
+        h.at(4000, "zk1").info(created("/locks/l1/x"));
+        let v = check(&h.build(), BOUND);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].times_ms, [1600, 1500, 4000]);
+    }
+}

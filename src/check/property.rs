@@ -1,0 +1,119 @@
+//! The properties a scenario can ask the checkers to judge.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Property {
+    /// At most one client holds a lock at any true instant.
+    Mutex,
+    /// The protected register never accepts a write based on a stale read.
+    Resource,
+    /// A lock-node deletion wakes at most one waiting client.
+    Herd,
+    /// After the heal, every client that wants a lock gets it within a bound.
+    Liveness,
+    /// Grants follow queue order among live contenders.
+    Fifo,
+}
+
+impl Property {
+    pub const ALL: [Property; 5] = [
+        Property::Mutex,
+        Property::Resource,
+        Property::Herd,
+        Property::Liveness,
+        Property::Fifo,
+    ];
+
+    /// The name used on the command line, in scenario files and in serde.
+    pub fn name(self) -> &'static str {
+        match self {
+            Property::Mutex => "mutex",
+            Property::Resource => "resource",
+            Property::Herd => "herd",
+            Property::Liveness => "liveness",
+            Property::Fifo => "fifo",
+        }
+    }
+}
+
+impl fmt::Display for Property {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A property name that none of `Property::ALL` answers to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownProperty {
+    pub name: String,
+}
+
+impl fmt::Display for UnknownProperty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown property `{}` (known:", self.name)?;
+        for property in Property::ALL {
+            write!(f, " {property}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for UnknownProperty {}
+
+impl FromStr for Property {
+    type Err = UnknownProperty;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Property::ALL
+            .into_iter()
+            .find(|p| p.name() == name)
+            .ok_or_else(|| UnknownProperty {
+                name: name.to_string(),
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_parse_and_serde_agree_on_every_name() {
+        for property in Property::ALL {
+            let name = property.to_string();
+            assert_eq!(name.parse::<Property>(), Ok(property));
+            assert_eq!(
+                serde_json::to_string(&property).unwrap(),
+                format!("\"{name}\"")
+            );
+            let back: Property = serde_json::from_str(&format!("\"{name}\"")).unwrap();
+            assert_eq!(back, property);
+        }
+    }
+
+    #[test]
+    fn names_are_the_lowercase_ones() {
+        let names: Vec<String> = Property::ALL.iter().map(|p| p.to_string()).collect();
+        assert_eq!(names, ["mutex", "resource", "herd", "liveness", "fifo"]);
+    }
+
+    #[test]
+    fn unknown_name_is_a_typed_error() {
+        let err = "Mutex".parse::<Property>().unwrap_err();
+        assert_eq!(
+            err,
+            UnknownProperty {
+                name: "Mutex".to_string()
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "unknown property `Mutex` (known: mutex resource herd liveness fifo)"
+        );
+        assert!(serde_json::from_str::<Property>("\"safety\"").is_err());
+    }
+}
