@@ -5,6 +5,7 @@ use crate::history::{Kind, Op};
 use crate::recipes::{Grant, Lock, LockError};
 use crate::sim::node::Node;
 use crate::store::{self, StoreReply, StoreRequest};
+use std::cell::Cell;
 use std::time::Duration;
 
 /// Pause between a failed attempt and the next, so a client does not spin.
@@ -51,11 +52,16 @@ pub async fn run_client<L: Lock>(
                 }
             }
         };
+        let pending = Cell::new(None);
         let lost = tokio::select! {
             biased;
             _ = lock.lost() => true,
-            _ = critical_section(node, work.hold_ms, grant) => false,
+            _ = critical_section(node, work.hold_ms, grant, &pending) => false,
         };
+        if let Some(op) = pending.take() {
+            // Abandoned mid-operation when the loss was noticed: its outcome is unknown.
+            node.record(Kind::Info, op);
+        }
         let release = Op::Release {
             lock: work.lock_name.clone(),
         };
@@ -92,16 +98,25 @@ async fn reconnect<L: Lock>(connect: &mut impl AsyncFnMut() -> Result<L, LockErr
     }
 }
 
-/// Read, work, write value + 1 carrying the fencing token.
-async fn critical_section(node: &Node, hold_ms: u64, grant: Grant) {
-    node.record(Kind::Invoke, Op::Read { value: None });
+/// Read, work, write value + 1 carrying the fencing token. `pending` holds the store
+/// operation under way, so an abandoned one can be closed in the history.
+async fn critical_section(node: &Node, hold_ms: u64, grant: Grant, pending: &Cell<Option<Op>>) {
+    let invoke = |op: Op| {
+        node.record(Kind::Invoke, op.clone());
+        pending.set(Some(op));
+    };
+    let complete = |kind: Kind, op: Op| {
+        pending.set(None);
+        node.record(kind, op);
+    };
+    invoke(Op::Read { value: None });
     let based_on = match store::call(&StoreRequest::Read).await {
         Ok(StoreReply::Value(v)) => {
-            node.record(Kind::Ok, Op::Read { value: Some(v) });
+            complete(Kind::Ok, Op::Read { value: Some(v) });
             v
         }
         _ => {
-            node.record(Kind::Fail, Op::Read { value: None });
+            complete(Kind::Fail, Op::Read { value: None });
             return;
         }
     };
