@@ -1,0 +1,34 @@
+//! ZooKeeper client wire protocol (jute) for the supported subset: pure, sans-IO encode and
+//! decode. Every packet is a 4-byte big-endian length followed by the body. The first packet
+//! of a connection is a ConnectRequest (client) / ConnectResponse (server) without header;
+//! later packets are RequestHeader + body and ReplyHeader + body (no body when err != 0).
+//!
+//! Layout: `jute` holds the primitives and the decode error, `codes` the integer-coded enums,
+//! `records` the fixed records (Stat, ACL, headers, connect, watcher event), `ops` the
+//! per-operation bodies and `packet` the framing and the public encode / decode functions.
+
+mod codes;
+mod jute;
+mod ops;
+mod packet;
+mod records;
+
+pub use codes::{CreateMode, ErrorCode, EventType, KeeperState, OpCode};
+pub use jute::DecodeError;
+pub use ops::{Request, Response};
+pub use packet::{
+    decode_connect_request, decode_connect_response, decode_reply_header, decode_request,
+    decode_response, decode_watcher_event, encode_connect_request, encode_connect_response,
+    encode_notification, encode_reply, encode_request, split_frame,
+};
+pub use records::{
+    Acl, ConnectRequest, ConnectResponse, ReplyHeader, RequestHeader, Stat, WatcherEvent,
+};
+
+/// Largest frame body accepted (jute.maxbuffer default 0xfffff plus slack).
+pub const MAX_FRAME: usize = 0xfffff + 1024;
+
+/// Reserved xids.
+pub const NOTIFICATION_XID: i32 = -1;
+pub const PING_XID: i32 = -2;
+pub const SET_WATCHES_XID: i32 = -8;

@@ -1,0 +1,488 @@
+//! Request and reply bodies of the supported operations. A body has no type tag of its own:
+//! the request header's op (or, for a reply, the op of the request it answers) selects it.
+
+use super::codes::{CreateMode, OpCode};
+use super::jute::{DecodeError, Reader, Writer};
+use super::records::{Acl, Stat};
+
+/// Request bodies of the supported operations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Request {
+    /// Create (op 1) or, with `stat_reply`, Create2 (op 15): same body.
+    Create {
+        path: String,
+        data: Vec<u8>,
+        acl: Vec<Acl>,
+        mode: CreateMode,
+        stat_reply: bool,
+    },
+    Delete {
+        path: String,
+        version: i32,
+    },
+    Exists {
+        path: String,
+        watch: bool,
+    },
+    GetData {
+        path: String,
+        watch: bool,
+    },
+    SetData {
+        path: String,
+        data: Vec<u8>,
+        version: i32,
+    },
+    /// GetChildren (op 8) or, with `stat_reply`, GetChildren2 (op 12): same body.
+    GetChildren {
+        path: String,
+        watch: bool,
+        stat_reply: bool,
+    },
+    Ping,
+    CloseSession,
+    SetWatches {
+        relative_zxid: i64,
+        data: Vec<String>,
+        exist: Vec<String>,
+        child: Vec<String>,
+    },
+}
+
+impl Request {
+    pub fn op(&self) -> OpCode {
+        match self {
+            Request::Create {
+                stat_reply: false, ..
+            } => OpCode::Create,
+            Request::Create {
+                stat_reply: true, ..
+            } => OpCode::Create2,
+            Request::Delete { .. } => OpCode::Delete,
+            Request::Exists { .. } => OpCode::Exists,
+            Request::GetData { .. } => OpCode::GetData,
+            Request::SetData { .. } => OpCode::SetData,
+            Request::GetChildren {
+                stat_reply: false, ..
+            } => OpCode::GetChildren,
+            Request::GetChildren {
+                stat_reply: true, ..
+            } => OpCode::GetChildren2,
+            Request::Ping => OpCode::Ping,
+            Request::CloseSession => OpCode::CloseSession,
+            Request::SetWatches { .. } => OpCode::SetWatches,
+        }
+    }
+
+    pub(super) fn write_body(&self, w: &mut Writer) {
+        match self {
+            Request::Create {
+                path,
+                data,
+                acl,
+                mode,
+                stat_reply: _,
+            } => {
+                w.ustring(path);
+                w.buffer(data);
+                w.records(acl);
+                w.int(mode.code());
+            }
+            Request::Delete { path, version } => {
+                w.ustring(path);
+                w.int(*version);
+            }
+            Request::Exists { path, watch }
+            | Request::GetData { path, watch }
+            | Request::GetChildren { path, watch, .. } => {
+                w.ustring(path);
+                w.bool(*watch);
+            }
+            Request::SetData {
+                path,
+                data,
+                version,
+            } => {
+                w.ustring(path);
+                w.buffer(data);
+                w.int(*version);
+            }
+            Request::Ping | Request::CloseSession => {}
+            Request::SetWatches {
+                relative_zxid,
+                data,
+                exist,
+                child,
+            } => {
+                w.long(*relative_zxid);
+                w.strings(data);
+                w.strings(exist);
+                w.strings(child);
+            }
+        }
+    }
+
+    /// Reads the body of a request of kind `op`; the caller checks for trailing bytes.
+    pub(super) fn read_body(op: OpCode, r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        Ok(match op {
+            OpCode::Create | OpCode::Create2 => Request::Create {
+                path: r.ustring()?,
+                data: r.buffer()?,
+                acl: r.records()?,
+                mode: CreateMode::try_from(r.int()?)?,
+                stat_reply: op == OpCode::Create2,
+            },
+            OpCode::Delete => Request::Delete {
+                path: r.ustring()?,
+                version: r.int()?,
+            },
+            OpCode::Exists => Request::Exists {
+                path: r.ustring()?,
+                watch: r.bool()?,
+            },
+            OpCode::GetData => Request::GetData {
+                path: r.ustring()?,
+                watch: r.bool()?,
+            },
+            OpCode::SetData => Request::SetData {
+                path: r.ustring()?,
+                data: r.buffer()?,
+                version: r.int()?,
+            },
+            OpCode::GetChildren | OpCode::GetChildren2 => Request::GetChildren {
+                path: r.ustring()?,
+                watch: r.bool()?,
+                stat_reply: op == OpCode::GetChildren2,
+            },
+            OpCode::Ping => Request::Ping,
+            OpCode::CloseSession => Request::CloseSession,
+            OpCode::SetWatches => Request::SetWatches {
+                relative_zxid: r.long()?,
+                data: r.strings()?,
+                exist: r.strings()?,
+                child: r.strings()?,
+            },
+        })
+    }
+}
+
+/// Reply bodies (only sent when ReplyHeader.err is Ok).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Response {
+    Create { path: String },
+    Create2 { path: String, stat: Stat },
+    Delete,
+    Exists { stat: Stat },
+    GetData { data: Vec<u8>, stat: Stat },
+    SetData { stat: Stat },
+    GetChildren { children: Vec<String> },
+    GetChildren2 { children: Vec<String>, stat: Stat },
+    Ping,
+    CloseSession,
+    SetWatches,
+}
+
+impl Response {
+    pub(super) fn write_body(&self, w: &mut Writer) {
+        match self {
+            Response::Create { path } => w.ustring(path),
+            Response::Create2 { path, stat } => {
+                w.ustring(path);
+                w.record(stat);
+            }
+            Response::Exists { stat } | Response::SetData { stat } => w.record(stat),
+            Response::GetData { data, stat } => {
+                w.buffer(data);
+                w.record(stat);
+            }
+            Response::GetChildren { children } => w.strings(children),
+            Response::GetChildren2 { children, stat } => {
+                w.strings(children);
+                w.record(stat);
+            }
+            Response::Delete | Response::Ping | Response::CloseSession | Response::SetWatches => {}
+        }
+    }
+
+    /// Reads the body of a successful reply to a request of kind `op`; the caller checks
+    /// for trailing bytes.
+    pub(super) fn read_body(op: OpCode, r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        Ok(match op {
+            OpCode::Create => Response::Create { path: r.ustring()? },
+            OpCode::Create2 => Response::Create2 {
+                path: r.ustring()?,
+                stat: r.record()?,
+            },
+            OpCode::Delete => Response::Delete,
+            OpCode::Exists => Response::Exists { stat: r.record()? },
+            OpCode::GetData => Response::GetData {
+                data: r.buffer()?,
+                stat: r.record()?,
+            },
+            OpCode::SetData => Response::SetData { stat: r.record()? },
+            OpCode::GetChildren => Response::GetChildren {
+                children: r.strings()?,
+            },
+            OpCode::GetChildren2 => Response::GetChildren2 {
+                children: r.strings()?,
+                stat: r.record()?,
+            },
+            OpCode::Ping => Response::Ping,
+            OpCode::CloseSession => Response::CloseSession,
+            OpCode::SetWatches => Response::SetWatches,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every body through a whole packet and back, every strict prefix of a body rejected,
+    //! and arbitrary bytes never panicking the decoders.
+
+    use super::*;
+    use crate::zk::proto::{
+        ErrorCode, ReplyHeader, RequestHeader, decode_reply_header, decode_request,
+        decode_response, encode_reply, encode_request, split_frame,
+    };
+    use proptest::prelude::*;
+
+    fn stat() -> Stat {
+        Stat {
+            czxid: 0x1_0000_0001,
+            mzxid: 0x1_0000_0007,
+            ctime: 1_700_000_000_000,
+            mtime: 1_700_000_000_500,
+            version: 3,
+            cversion: -1,
+            aversion: 0,
+            ephemeral_owner: 0x0100_0000_0000_0042,
+            data_length: 2,
+            num_children: 0,
+            pzxid: 0x1_0000_0009,
+        }
+    }
+
+    fn all_requests() -> Vec<Request> {
+        let mut requests = vec![
+            Request::Delete {
+                path: "/lock/n-0000000001".into(),
+                version: -1,
+            },
+            Request::Exists {
+                path: "/lock".into(),
+                watch: true,
+            },
+            Request::GetData {
+                path: "/lock".into(),
+                watch: false,
+            },
+            Request::SetData {
+                path: "/cfg".into(),
+                data: vec![0, 0xff, 7],
+                version: 4,
+            },
+            Request::Ping,
+            Request::CloseSession,
+            Request::SetWatches {
+                relative_zxid: 0x2_0000_0003,
+                data: vec!["/a".into(), "/b".into()],
+                exist: vec!["/c".into()],
+                child: vec![],
+            },
+        ];
+        for stat_reply in [false, true] {
+            requests.push(Request::Create {
+                path: "/lock/n-".into(),
+                data: vec![],
+                acl: vec![
+                    Acl {
+                        perms: 1,
+                        scheme: "digest".into(),
+                        id: "u:h".into(),
+                    },
+                    Acl::open_unsafe().remove(0),
+                ],
+                mode: CreateMode::PersistentSequential,
+                stat_reply,
+            });
+            requests.push(Request::GetChildren {
+                path: "/".into(),
+                watch: true,
+                stat_reply,
+            });
+        }
+        requests
+    }
+
+    /// Every reply body, with the op of the request it answers.
+    fn all_responses() -> Vec<(OpCode, Response)> {
+        vec![
+            (OpCode::Create, Response::Create { path: "/x".into() }),
+            (
+                OpCode::Create2,
+                Response::Create2 {
+                    path: "/x0000000001".into(),
+                    stat: stat(),
+                },
+            ),
+            (OpCode::Delete, Response::Delete),
+            (OpCode::Exists, Response::Exists { stat: stat() }),
+            (
+                OpCode::GetData,
+                Response::GetData {
+                    data: b"hi".to_vec(),
+                    stat: stat(),
+                },
+            ),
+            (OpCode::SetData, Response::SetData { stat: stat() }),
+            (
+                OpCode::GetChildren,
+                Response::GetChildren {
+                    children: vec!["n-1".into(), "n-2".into()],
+                },
+            ),
+            (
+                OpCode::GetChildren2,
+                Response::GetChildren2 {
+                    children: vec![],
+                    stat: stat(),
+                },
+            ),
+            (OpCode::Ping, Response::Ping),
+            (OpCode::CloseSession, Response::CloseSession),
+            (OpCode::SetWatches, Response::SetWatches),
+        ]
+    }
+
+    fn body_of(packet: &[u8]) -> &[u8] {
+        let (body, consumed) = split_frame(packet).unwrap().unwrap();
+        assert_eq!(consumed, packet.len());
+        body
+    }
+
+    #[test]
+    fn every_request_round_trips() {
+        let requests = all_requests();
+        let ops: Vec<OpCode> = requests.iter().map(Request::op).collect();
+        for &op in OpCode::ALL {
+            assert!(ops.contains(&op), "no request exercises {op:?}");
+        }
+        for (xid, req) in (1..).zip(requests) {
+            let packet = encode_request(xid, &req);
+            let header = RequestHeader { xid, op: req.op() };
+            assert_eq!(decode_request(body_of(&packet)), Ok((header, req)));
+        }
+    }
+
+    #[test]
+    fn every_response_round_trips() {
+        for (op, resp) in all_responses() {
+            let header = ReplyHeader {
+                xid: 9,
+                zxid: 0x3_0000_0001,
+                err: ErrorCode::Ok,
+            };
+            let packet = encode_reply(&header, Some(&resp));
+            let (got, rest) = decode_reply_header(body_of(&packet)).unwrap();
+            assert_eq!(got, header);
+            assert_eq!(decode_response(op, rest), Ok(resp));
+        }
+    }
+
+    #[test]
+    fn op_distinguishes_stat_reply_variants() {
+        let create = |stat_reply| Request::Create {
+            path: "/a".into(),
+            data: vec![],
+            acl: vec![],
+            mode: CreateMode::Persistent,
+            stat_reply,
+        };
+        assert_eq!(create(false).op(), OpCode::Create);
+        assert_eq!(create(true).op(), OpCode::Create2);
+        let children = |stat_reply| Request::GetChildren {
+            path: "/a".into(),
+            watch: false,
+            stat_reply,
+        };
+        assert_eq!(children(false).op(), OpCode::GetChildren);
+        assert_eq!(children(true).op(), OpCode::GetChildren2);
+    }
+
+    #[test]
+    fn every_strict_prefix_of_a_request_is_rejected() {
+        for req in all_requests() {
+            let packet = encode_request(1, &req);
+            let body = body_of(&packet);
+            for cut in 0..body.len() {
+                assert!(
+                    decode_request(&body[..cut]).is_err(),
+                    "{req:?} cut at {cut}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_strict_prefix_of_a_reply_is_rejected() {
+        let header = ReplyHeader {
+            xid: 1,
+            zxid: 1,
+            err: ErrorCode::Ok,
+        };
+        for (op, resp) in all_responses() {
+            let packet = encode_reply(&header, Some(&resp));
+            let body = body_of(&packet);
+            for cut in 0..16 {
+                assert!(decode_reply_header(&body[..cut]).is_err());
+            }
+            let reply_body = &body[16..];
+            for cut in 0..reply_body.len() {
+                assert!(
+                    decode_response(op, &reply_body[..cut]).is_err(),
+                    "{resp:?} cut at {cut}"
+                );
+            }
+        }
+    }
+
+    /// Re-encoding a decoded request must decode to the same request: decoding loses
+    /// nothing the encoder needs.
+    fn assert_request_stable(body: &[u8]) {
+        if let Ok((header, req)) = decode_request(body) {
+            let again = encode_request(header.xid, &req);
+            assert_eq!(decode_request(&again[4..]), Ok((header, req)));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn decode_request_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..96)) {
+            assert_request_stable(&bytes);
+        }
+
+        #[test]
+        fn decode_request_body_never_panics(
+            xid in any::<i32>(),
+            op in proptest::sample::select(OpCode::ALL),
+            tail in proptest::collection::vec(any::<u8>(), 0..96),
+        ) {
+            let mut body = xid.to_be_bytes().to_vec();
+            body.extend_from_slice(&op.code().to_be_bytes());
+            body.extend_from_slice(&tail);
+            assert_request_stable(&body);
+        }
+
+        #[test]
+        fn decode_response_never_panics(
+            op in proptest::sample::select(OpCode::ALL),
+            bytes in proptest::collection::vec(any::<u8>(), 0..96),
+        ) {
+            if let Ok(resp) = decode_response(op, &bytes) {
+                let header = ReplyHeader { xid: 1, zxid: 1, err: ErrorCode::Ok };
+                let packet = encode_reply(&header, Some(&resp));
+                prop_assert_eq!(decode_response(op, &packet[20..]), Ok(resp));
+            }
+        }
+    }
+}
