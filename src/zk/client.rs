@@ -27,6 +27,9 @@ mod request;
 mod session;
 mod watches;
 
+#[cfg(test)]
+mod tests;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
