@@ -3,3 +3,6 @@
 pub mod client;
 pub mod proto;
 pub mod server;
+pub mod session;
+pub mod tree;
+pub mod watch;

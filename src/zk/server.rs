@@ -1,8 +1,34 @@
 //! Sans-IO ZooKeeper server core: data tree, sessions, watches. Inputs arrive through
 //! `handle_*` with the time as an argument; outputs are returned. No I/O, no clock reads.
+//!
+//! Modelled on a single ZooKeeper 3.8 server. As there, every write request (failed ones
+//! too) and every new session takes a zxid, and notifications a request causes precede its
+//! reply. Every input first expires the sessions that are due, so the outcome does not
+//! depend on whether the driver called `handle_timeout` just before.
 
-use crate::zk::proto::{ConnectRequest, Request};
+use std::collections::BTreeMap;
+
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::zk::proto::{ConnectRequest, Request, Stat};
 pub use crate::zk::proto::{ConnectResponse, ErrorCode, Response, WatcherEvent};
+use crate::zk::session::{Sessions, negotiate_timeout};
+use crate::zk::tree::Tree;
+use crate::zk::watch::Watches;
+
+mod requests;
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests_requests;
+#[cfg(test)]
+mod tests_sessions;
+#[cfg(test)]
+mod tests_watches;
+
+/// The zxid epoch: a single server that never changes leader keeps epoch 1.
+const EPOCH: i64 = 1;
 
 /// Identifies one client connection (the driver assigns them).
 pub type ConnId = u64;
@@ -44,9 +70,19 @@ impl ServerConfig {
 /// A change to the tree, reported so the driver can record it in the history.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
-    Created { path: String, session: i64, zxid: i64 },
-    Deleted { path: String, session: i64, zxid: i64 },
-    SessionExpired { session: i64 },
+    Created {
+        path: String,
+        session: i64,
+        zxid: i64,
+    },
+    Deleted {
+        path: String,
+        session: i64,
+        zxid: i64,
+    },
+    SessionExpired {
+        session: i64,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,46 +101,232 @@ pub enum Output {
         err: ErrorCode,
         body: Option<Response>,
     },
-    Notify { conn: ConnId, event: WatcherEvent },
+    Notify {
+        conn: ConnId,
+        event: WatcherEvent,
+    },
     /// The server closes this connection (after closeSession's reply, for example).
-    Close { conn: ConnId },
+    Close {
+        conn: ConnId,
+    },
     Changed(Change),
 }
 
-pub struct Server {}
+pub struct Server {
+    config: ServerConfig,
+    rng: ChaCha8Rng,
+    tree: Tree,
+    sessions: Sessions,
+    watches: Watches,
+    /// Connections that completed a handshake, and the session each one serves.
+    conns: BTreeMap<ConnId, i64>,
+    /// Zxid of the last txn; reads and pings report it.
+    last_zxid: i64,
+}
 
 impl Server {
     pub fn new(config: ServerConfig) -> Self {
-        let _ = config;
-        todo!("H2")
+        Server {
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            tree: Tree::default(),
+            sessions: Sessions::new(config.server_id, config.tick_ms),
+            watches: Watches::default(),
+            conns: BTreeMap::new(),
+            last_zxid: EPOCH << 32,
+            config,
+        }
     }
 
+    /// A connection's first packet. Session 0 opens a new session; otherwise the session is
+    /// resumed if it is alive and the password matches, else the reply carries timeout 0 and
+    /// id 0 and the connection is closed (`finishSessionInit(cnxn, false)`).
     pub fn handle_connect(&mut self, now: Now, conn: ConnId, req: &ConnectRequest) -> Vec<Output> {
-        let _ = (now, conn, req);
-        todo!("H2")
+        let mut out = self.expire_due(now);
+        if self.conns.contains_key(&conn) {
+            // A second handshake on a live connection is a protocol error.
+            self.detach(conn);
+            out.push(Output::Close { conn });
+            return out;
+        }
+        if req.last_zxid_seen > self.last_zxid {
+            // The client has seen a newer state than ours: the real server refuses it
+            // without a reply so the client tries another server.
+            out.push(Output::Close { conn });
+            return out;
+        }
+        let timeout_ms = negotiate_timeout(
+            req.timeout_ms,
+            self.config.min_session_timeout_ms,
+            self.config.max_session_timeout_ms,
+        );
+        if req.session_id == 0 {
+            self.next_zxid(); // createSession is a txn of its own
+            let mut passwd = [0u8; 16];
+            self.rng.fill_bytes(&mut passwd);
+            let session = self.sessions.create(timeout_ms, passwd, conn, now.mono_ms);
+            self.conns.insert(conn, session);
+            out.push(connected(conn, timeout_ms, session, passwd));
+            return out;
+        }
+        // processConnectRequest closes the session's current connection before it even
+        // checks the password.
+        if let Some(old) = self.sessions.get(req.session_id).and_then(|s| s.conn) {
+            self.detach(old);
+            out.push(Output::Close { conn: old });
+        }
+        let passwd = match self.sessions.get_mut(req.session_id) {
+            Some(s) if s.passwd[..] == req.passwd[..] => {
+                s.timeout_ms = timeout_ms;
+                s.conn = Some(conn);
+                s.passwd
+            }
+            _ => {
+                out.push(Output::Connected {
+                    conn,
+                    response: ConnectResponse {
+                        protocol_version: 0,
+                        timeout_ms: 0,
+                        session_id: 0,
+                        passwd: vec![0; 16],
+                        read_only: false,
+                    },
+                    close: true,
+                });
+                return out;
+            }
+        };
+        self.sessions.touch(req.session_id, now.mono_ms);
+        self.conns.insert(conn, req.session_id);
+        out.push(connected(conn, timeout_ms, req.session_id, passwd));
+        out
     }
 
-    pub fn handle_request(&mut self, now: Now, conn: ConnId, xid: i32, req: Request) -> Vec<Output> {
-        let _ = (now, conn, xid, req);
-        todo!("H2")
+    /// A request on an established connection. Watch notifications it causes come before
+    /// its reply. A connection without a live session is closed.
+    pub fn handle_request(
+        &mut self,
+        now: Now,
+        conn: ConnId,
+        xid: i32,
+        req: Request,
+    ) -> Vec<Output> {
+        let mut out = self.expire_due(now);
+        let Some(&session) = self.conns.get(&conn) else {
+            // Closed already when its session just expired; otherwise it never had one.
+            if !out.contains(&Output::Close { conn }) {
+                out.push(Output::Close { conn });
+            }
+            return out;
+        };
+        self.sessions.touch(session, now.mono_ms);
+        let closing = matches!(req, Request::CloseSession);
+        let result = self.apply(now, conn, session, req, &mut out);
+        let (err, body) = match result {
+            Ok(body) => (ErrorCode::Ok, Some(body)),
+            Err(err) => (err, None),
+        };
+        out.push(Output::Reply {
+            conn,
+            xid,
+            zxid: self.last_zxid,
+            err,
+            body,
+        });
+        if closing {
+            self.detach(conn);
+            self.sessions.remove(session);
+            out.push(Output::Close { conn });
+        }
+        out
     }
 
+    /// The transport lost the connection: its watches go, its session lives on until its
+    /// deadline.
     pub fn handle_disconnect(&mut self, now: Now, conn: ConnId) -> Vec<Output> {
-        let _ = (now, conn);
-        todo!("H2")
+        let out = self.expire_due(now);
+        self.detach(conn);
+        out
     }
 
+    /// Expires every session whose deadline is at or before `now.mono_ms`.
     pub fn handle_timeout(&mut self, now: Now) -> Vec<Output> {
-        let _ = now;
-        todo!("H2")
+        self.expire_due(now)
     }
 
+    /// The earliest session deadline (monotonic ms), when any session is open.
     pub fn poll_timeout(&self) -> Option<u64> {
-        todo!("H2")
+        self.sessions.next_deadline()
     }
 
+    /// A restart that loses no data: connections and their watches are gone, the tree and the
+    /// sessions stay, and every session deadline is counted afresh from `now`.
     pub fn restart(&mut self, now: Now) {
-        let _ = now;
-        todo!("H2")
+        self.conns.clear();
+        self.watches.clear();
+        self.sessions.restart(now.mono_ms);
+    }
+
+    /// Zxid of the last txn.
+    pub fn last_zxid(&self) -> i64 {
+        self.last_zxid
+    }
+
+    /// The stat of a node, if it exists.
+    pub fn stat(&self, path: &str) -> Option<Stat> {
+        self.tree.stat(path)
+    }
+
+    /// Monotonic deadline of an open session.
+    pub fn session_deadline(&self, session: i64) -> Option<u64> {
+        self.sessions.get(session).map(|s| s.deadline_ms)
+    }
+
+    fn next_zxid(&mut self) -> i64 {
+        self.last_zxid += 1;
+        self.last_zxid
+    }
+
+    /// Forgets a connection: its session (if any) is left without one, its watches dropped.
+    fn detach(&mut self, conn: ConnId) {
+        if let Some(session) = self.conns.remove(&conn)
+            && let Some(s) = self.sessions.get_mut(session)
+            && s.conn == Some(conn)
+        {
+            s.conn = None;
+        }
+        self.watches.remove_conn(conn);
+    }
+
+    /// Each expiry is one closeSession txn. The expired session's connection is closed
+    /// without notifications (the real server closes the socket, dropping what is queued).
+    fn expire_due(&mut self, now: Now) -> Vec<Output> {
+        let mut out = Vec::new();
+        for session in self.sessions.due(now.mono_ms) {
+            let zxid = self.next_zxid();
+            let conn = self.sessions.remove(session).and_then(|s| s.conn);
+            if let Some(conn) = conn {
+                self.detach(conn);
+            }
+            out.push(Output::Changed(Change::SessionExpired { session }));
+            self.kill_session(session, zxid, &mut out);
+            if let Some(conn) = conn {
+                out.push(Output::Close { conn });
+            }
+        }
+        out
+    }
+}
+
+fn connected(conn: ConnId, timeout_ms: u64, session_id: i64, passwd: [u8; 16]) -> Output {
+    Output::Connected {
+        conn,
+        response: ConnectResponse {
+            protocol_version: 0,
+            timeout_ms: i32::try_from(timeout_ms).unwrap_or(i32::MAX),
+            session_id,
+            passwd: passwd.to_vec(),
+            read_only: false,
+        },
+        close: false,
     }
 }

@@ -1,0 +1,208 @@
+//! What each request does to the tree and the watch tables, and which notifications it
+//! fires (DataTree.createNode / deleteNode / setData / setWatches, FinalRequestProcessor).
+
+use std::collections::BTreeSet;
+
+use super::{Change, ConnId, Now, Output, Server};
+use crate::zk::proto::{ErrorCode, EventType, KeeperState, Request, Response, WatcherEvent};
+use crate::zk::tree::{Txn, parent_of};
+
+impl Server {
+    /// Runs one request for `session` on `conn`. Writes take a zxid before their checks, as
+    /// the real server does, so a failed write uses one up too (its error txn is logged).
+    pub(super) fn apply(
+        &mut self,
+        now: Now,
+        conn: ConnId,
+        session: i64,
+        req: Request,
+        out: &mut Vec<Output>,
+    ) -> Result<Response, ErrorCode> {
+        match req {
+            Request::Create {
+                path,
+                data,
+                acl,
+                mode,
+                stat_reply,
+            } => {
+                let zxid = self.next_zxid();
+                let txn = Txn {
+                    session,
+                    zxid,
+                    time: now.wall_ms,
+                };
+                let created = self.tree.create(&path, data, &acl, mode, txn)?;
+                out.push(Output::Changed(Change::Created {
+                    path: created.path.clone(),
+                    session,
+                    zxid,
+                }));
+                let watchers = self.watches.take_data(&created.path);
+                notify(out, watchers, EventType::NodeCreated, &created.path);
+                self.fire_children_changed(parent_of(&created.path), out);
+                Ok(if stat_reply {
+                    Response::Create2 {
+                        path: created.path,
+                        stat: created.stat,
+                    }
+                } else {
+                    Response::Create { path: created.path }
+                })
+            }
+            Request::Delete { path, version } => {
+                let zxid = self.next_zxid();
+                self.tree.delete(&path, version, zxid)?;
+                out.push(Output::Changed(Change::Deleted {
+                    path: path.clone(),
+                    session,
+                    zxid,
+                }));
+                self.fire_deleted(&path, out);
+                Ok(Response::Delete)
+            }
+            Request::SetData {
+                path,
+                data,
+                version,
+            } => {
+                let zxid = self.next_zxid();
+                let stat = self
+                    .tree
+                    .set_data(&path, data, version, zxid, now.wall_ms)?;
+                let watchers = self.watches.take_data(&path);
+                notify(out, watchers, EventType::NodeDataChanged, &path);
+                Ok(Response::SetData { stat })
+            }
+            Request::Exists { path, watch } => {
+                if path.contains('\0') {
+                    return Err(ErrorCode::BadArguments);
+                }
+                // exists leaves a watch even on a missing node: it fires NodeCreated later.
+                if watch {
+                    self.watches.add_data(&path, conn);
+                }
+                let stat = self.tree.stat(&path).ok_or(ErrorCode::NoNode)?;
+                Ok(Response::Exists { stat })
+            }
+            Request::GetData { path, watch } => {
+                let (data, stat) = self.tree.data(&path).ok_or(ErrorCode::NoNode)?;
+                if watch {
+                    self.watches.add_data(&path, conn);
+                }
+                Ok(Response::GetData { data, stat })
+            }
+            Request::GetChildren {
+                path,
+                watch,
+                stat_reply,
+            } => {
+                let (children, stat) = self.tree.children(&path).ok_or(ErrorCode::NoNode)?;
+                if watch {
+                    self.watches.add_child(&path, conn);
+                }
+                Ok(if stat_reply {
+                    Response::GetChildren2 { children, stat }
+                } else {
+                    Response::GetChildren { children }
+                })
+            }
+            Request::Ping => Ok(Response::Ping),
+            Request::CloseSession => {
+                let zxid = self.next_zxid();
+                self.kill_session(session, zxid, out);
+                Ok(Response::CloseSession)
+            }
+            Request::SetWatches {
+                relative_zxid,
+                data,
+                exist,
+                child,
+            } => {
+                self.set_watches(conn, relative_zxid, &data, &exist, &child, out);
+                Ok(Response::SetWatches)
+            }
+        }
+    }
+
+    /// Deletes the session's ephemerals inside the txn `zxid`, firing their watches.
+    pub(super) fn kill_session(&mut self, session: i64, zxid: i64, out: &mut Vec<Output>) {
+        for path in self.tree.kill_session(session, zxid) {
+            out.push(Output::Changed(Change::Deleted {
+                path: path.clone(),
+                session,
+                zxid,
+            }));
+            self.fire_deleted(&path, out);
+        }
+    }
+
+    /// NodeDeleted goes once to each connection watching the path by data, exists or child
+    /// watch (deleteNode suppresses the child-table watchers already notified), then
+    /// NodeChildrenChanged to the parent's child watchers.
+    fn fire_deleted(&mut self, path: &str, out: &mut Vec<Output>) {
+        let mut watchers = self.watches.take_data(path);
+        watchers.extend(self.watches.take_child(path));
+        notify(out, watchers, EventType::NodeDeleted, path);
+        self.fire_children_changed(parent_of(path), out);
+    }
+
+    fn fire_children_changed(&mut self, parent: &str, out: &mut Vec<Output>) {
+        let watchers = self.watches.take_child(parent);
+        notify(out, watchers, EventType::NodeChildrenChanged, parent);
+    }
+
+    /// `DataTree.setWatches`: fires at once what the client missed since `relative_zxid`
+    /// and re-arms the rest.
+    fn set_watches(
+        &mut self,
+        conn: ConnId,
+        relative_zxid: i64,
+        data: &[String],
+        exist: &[String],
+        child: &[String],
+        out: &mut Vec<Output>,
+    ) {
+        for path in data {
+            match self.tree.stat(path) {
+                None => notify_one(out, conn, EventType::NodeDeleted, path),
+                Some(s) if s.mzxid > relative_zxid => {
+                    notify_one(out, conn, EventType::NodeDataChanged, path)
+                }
+                Some(_) => self.watches.add_data(path, conn),
+            }
+        }
+        for path in exist {
+            match self.tree.stat(path) {
+                Some(_) => notify_one(out, conn, EventType::NodeCreated, path),
+                None => self.watches.add_data(path, conn),
+            }
+        }
+        for path in child {
+            match self.tree.stat(path) {
+                None => notify_one(out, conn, EventType::NodeDeleted, path),
+                Some(s) if s.pzxid > relative_zxid => {
+                    notify_one(out, conn, EventType::NodeChildrenChanged, path)
+                }
+                Some(_) => self.watches.add_child(path, conn),
+            }
+        }
+    }
+}
+
+fn notify(out: &mut Vec<Output>, conns: BTreeSet<ConnId>, event_type: EventType, path: &str) {
+    for conn in conns {
+        notify_one(out, conn, event_type, path);
+    }
+}
+
+fn notify_one(out: &mut Vec<Output>, conn: ConnId, event_type: EventType, path: &str) {
+    out.push(Output::Notify {
+        conn,
+        event: WatcherEvent {
+            event_type,
+            state: KeeperState::SyncConnected,
+            path: path.to_string(),
+        },
+    });
+}

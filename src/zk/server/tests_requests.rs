@@ -1,0 +1,288 @@
+//! Requests and replies: bodies, error codes, zxids, tree changes.
+
+use super::test_support::*;
+use super::{Change, Output, Server, ServerConfig};
+use crate::zk::proto::{Acl, CreateMode::*, ErrorCode, Request, Response};
+
+const C1: u64 = 1;
+
+fn opened() -> (Server, i64) {
+    let mut s = server();
+    let session = open(&mut s, at(0), C1, 1_000).session_id;
+    (s, session)
+}
+
+#[test]
+fn new_session_reply() {
+    let mut s = server();
+    let first = open(&mut s, at(0), C1, 1_000);
+    let second = open(&mut s, at(0), 2, 1_000);
+    assert_eq!(first.protocol_version, 0);
+    assert_eq!(first.timeout_ms, 1_000);
+    assert_eq!(first.session_id, (1 << 56) | 1);
+    assert_eq!(second.session_id, (1 << 56) | 2);
+    assert!(!first.read_only);
+    assert_eq!(first.passwd.len(), 16);
+    assert_ne!(first.passwd, vec![0; 16]);
+    assert_ne!(first.passwd, second.passwd);
+    // Passwords come from the seeded stream: same seed, same password; other seed, other.
+    assert_eq!(open(&mut server(), at(0), C1, 1_000).passwd, first.passwd);
+    let mut other = Server::new(ServerConfig::with_tick(TICK, 7));
+    assert_ne!(open(&mut other, at(0), C1, 1_000).passwd, first.passwd);
+}
+
+#[test]
+fn create_reply_change_and_stat() {
+    let (mut s, session) = opened();
+    let before = s.last_zxid();
+    let out = send(
+        &mut s,
+        at(5),
+        C1,
+        Request::Create {
+            path: "/e".into(),
+            data: b"abc".to_vec(),
+            acl: Acl::open_unsafe(),
+            mode: Ephemeral,
+            stat_reply: true,
+        },
+    );
+    let zxid = before + 1;
+    assert_eq!(reply_zxid(&out), zxid);
+    assert_eq!(
+        out[0],
+        Output::Changed(Change::Created {
+            path: "/e".into(),
+            session,
+            zxid
+        })
+    );
+    let Some(Response::Create2 { path, stat }) = reply(&out).1 else {
+        panic!("not a Create2 reply: {out:?}");
+    };
+    assert_eq!(path, "/e");
+    assert_eq!((stat.czxid, stat.mzxid, stat.pzxid), (zxid, zxid, zxid));
+    assert_eq!((stat.ctime, stat.mtime), (WALL_BASE + 5, WALL_BASE + 5));
+    assert_eq!((stat.ephemeral_owner, stat.data_length), (session, 3));
+    assert_eq!(s.stat("/").unwrap().pzxid, zxid);
+}
+
+#[test]
+fn zxids_of_writes_reads_and_failures() {
+    let (mut s, session) = opened();
+    // Epoch 1; the createSession txn took the first zxid.
+    assert_eq!(s.last_zxid(), (1 << 32) | 1);
+    assert_eq!(create(&mut s, at(1), C1, "/a", Persistent), Ok("/a".into()));
+    let after_create = s.last_zxid();
+    assert_eq!(after_create, (1 << 32) | 2);
+    // A read reports the last zxid and takes none.
+    let out = send(
+        &mut s,
+        at(2),
+        C1,
+        Request::Exists {
+            path: "/a".into(),
+            watch: false,
+        },
+    );
+    assert_eq!(reply_zxid(&out), after_create);
+    assert_eq!(s.last_zxid(), after_create);
+    // A failed write uses up a zxid (its error txn) and changes nothing.
+    let out = send(&mut s, at(3), C1, create_req("/a", Persistent));
+    assert_eq!(reply(&out), (ErrorCode::NodeExists, None));
+    assert_eq!(reply_zxid(&out), after_create + 1);
+    assert!(!out.iter().any(|o| matches!(o, Output::Changed(_))));
+    // A delete reports its txn.
+    let out = send(
+        &mut s,
+        at(4),
+        C1,
+        Request::Delete {
+            path: "/a".into(),
+            version: -1,
+        },
+    );
+    assert_eq!(reply(&out), (ErrorCode::Ok, Some(Response::Delete)));
+    assert_eq!(
+        out[0],
+        Output::Changed(Change::Deleted {
+            path: "/a".into(),
+            session,
+            zxid: after_create + 2
+        })
+    );
+}
+
+#[test]
+fn every_error_code_reaches_the_reply() {
+    let (mut s, _) = opened();
+    create(&mut s, at(1), C1, "/p", Persistent).unwrap();
+    create(&mut s, at(1), C1, "/p/c", Persistent).unwrap();
+    create(&mut s, at(1), C1, "/e", Ephemeral).unwrap();
+    assert_eq!(
+        create(&mut s, at(2), C1, "/p/", Persistent),
+        Err(ErrorCode::BadArguments)
+    );
+    assert_eq!(
+        create(&mut s, at(2), C1, "/x/y", Persistent),
+        Err(ErrorCode::NoNode)
+    );
+    assert_eq!(
+        create(&mut s, at(2), C1, "/p/c", Persistent),
+        Err(ErrorCode::NodeExists)
+    );
+    assert_eq!(
+        create(&mut s, at(2), C1, "/e/c", Persistent),
+        Err(ErrorCode::NoChildrenForEphemerals)
+    );
+    let no_acl = Request::Create {
+        path: "/x/y".into(),
+        data: vec![],
+        acl: vec![],
+        mode: Persistent,
+        stat_reply: false,
+    };
+    assert_eq!(
+        reply(&send(&mut s, at(2), C1, no_acl)),
+        (ErrorCode::InvalidAcl, None)
+    );
+    let del = |s: &mut Server, path: &str, version| {
+        let req = Request::Delete {
+            path: path.into(),
+            version,
+        };
+        reply(&send(s, at(3), C1, req))
+    };
+    assert_eq!(del(&mut s, "/nope", -1), (ErrorCode::NoNode, None));
+    assert_eq!(del(&mut s, "/p", 9), (ErrorCode::BadVersion, None));
+    assert_eq!(del(&mut s, "/p", 0), (ErrorCode::NotEmpty, None));
+    let set = |s: &mut Server, path: &str, version| {
+        let req = Request::SetData {
+            path: path.into(),
+            data: vec![],
+            version,
+        };
+        reply(&send(s, at(3), C1, req))
+    };
+    assert_eq!(set(&mut s, "/nope", -1), (ErrorCode::NoNode, None));
+    assert_eq!(set(&mut s, "/p", 4), (ErrorCode::BadVersion, None));
+    let Some(Response::SetData { stat }) = set(&mut s, "/p", 0).1 else {
+        panic!("setData failed");
+    };
+    assert_eq!(stat.version, 1);
+    assert_eq!(
+        get_data(&mut s, at(4), C1, "/nope", false),
+        ErrorCode::NoNode
+    );
+    assert_eq!(
+        get_children(&mut s, at(4), C1, "/nope", false),
+        ErrorCode::NoNode
+    );
+    assert_eq!(exists(&mut s, at(4), C1, "/nope", false), ErrorCode::NoNode);
+    // Reads only reject NUL (exists) or miss: the server does not validate their paths.
+    assert_eq!(
+        exists(&mut s, at(4), C1, "/a\0", false),
+        ErrorCode::BadArguments
+    );
+    assert_eq!(get_data(&mut s, at(4), C1, "/p/", false), ErrorCode::NoNode);
+}
+
+#[test]
+fn reads_return_data_children_and_stats() {
+    let (mut s, _) = opened();
+    create(&mut s, at(1), C1, "/p", Persistent).unwrap();
+    create(&mut s, at(1), C1, "/p/a", Persistent).unwrap();
+    let out = send(
+        &mut s,
+        at(2),
+        C1,
+        Request::GetData {
+            path: "/p".into(),
+            watch: false,
+        },
+    );
+    let Some(Response::GetData { data, stat }) = reply(&out).1 else {
+        panic!("getData failed");
+    };
+    assert_eq!(
+        (data, stat.num_children, stat.cversion),
+        (b"d".to_vec(), 1, 1)
+    );
+    let req = Request::GetChildren {
+        path: "/p".into(),
+        watch: false,
+        stat_reply: true,
+    };
+    let Some(Response::GetChildren2 { children, stat }) = reply(&send(&mut s, at(2), C1, req)).1
+    else {
+        panic!("getChildren2 failed");
+    };
+    assert_eq!((children, stat.num_children), (vec!["a".to_string()], 1));
+    let req = Request::GetChildren {
+        path: "/p".into(),
+        watch: false,
+        stat_reply: false,
+    };
+    assert_eq!(
+        reply(&send(&mut s, at(2), C1, req)),
+        (
+            ErrorCode::Ok,
+            Some(Response::GetChildren {
+                children: vec!["a".into()]
+            })
+        )
+    );
+}
+
+#[test]
+fn sequential_names_through_the_server() {
+    let (mut s, _) = opened();
+    create(&mut s, at(1), C1, "/l", Persistent).unwrap();
+    let a = create(&mut s, at(1), C1, "/l/read-", EphemeralSequential).unwrap();
+    let b = create(&mut s, at(1), C1, "/l/write-", EphemeralSequential).unwrap();
+    assert_eq!(delete(&mut s, at(1), C1, &a), ErrorCode::Ok);
+    let c = create(&mut s, at(1), C1, "/l/read-", EphemeralSequential).unwrap();
+    assert_eq!(
+        (a.as_str(), b.as_str(), c.as_str()),
+        (
+            "/l/read-0000000000",
+            "/l/write-0000000001",
+            "/l/read-0000000002"
+        )
+    );
+}
+
+#[test]
+fn ping_reply() {
+    let (mut s, _) = opened();
+    let out = s.handle_request(at(1), C1, -2, Request::Ping);
+    assert_eq!(
+        out,
+        vec![Output::Reply {
+            conn: C1,
+            xid: -2,
+            zxid: s.last_zxid(),
+            err: ErrorCode::Ok,
+            body: Some(Response::Ping)
+        }]
+    );
+}
+
+#[test]
+fn request_without_handshake_is_closed() {
+    let mut s = server();
+    let out = s.handle_request(at(0), 9, 1, Request::Ping);
+    assert_eq!(out, vec![Output::Close { conn: 9 }]);
+}
+
+#[test]
+fn client_ahead_of_server_is_refused() {
+    let mut s = server();
+    let mut req = connect_req(0, vec![0; 16], 1_000);
+    req.last_zxid_seen = s.last_zxid() + 1;
+    assert_eq!(
+        s.handle_connect(at(0), C1, &req),
+        vec![Output::Close { conn: C1 }]
+    );
+    assert_eq!(s.poll_timeout(), None);
+}

@@ -1,0 +1,609 @@
+//! The znode tree of the simulated ZooKeeper server: nodes, stats, per-parent sequence
+//! numbers and ephemeral ownership. Checks run in the order of ZooKeeper 3.8's
+//! `PrepRequestProcessor`, so a request with several faults gets the same error code as
+//! from the real server.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::zk::proto::{Acl, CreateMode, ErrorCode, Stat};
+
+/// One znode. `numChildren` and `dataLength` are derived when a [`Stat`] is built.
+#[derive(Debug, Clone)]
+struct Node {
+    data: Vec<u8>,
+    czxid: i64,
+    mzxid: i64,
+    pzxid: i64,
+    ctime: i64,
+    mtime: i64,
+    version: i32,
+    /// +1 per child create, and also the sequence counter: 3.8 appends the parent's cversion
+    /// and bumps it on every create, while `DataTree.deleteNode` leaves it alone. So the
+    /// numbers are shared by all prefixes, have gaps after deletes and wrap as an i32.
+    cversion: i32,
+    ephemeral_owner: i64,
+    children: BTreeSet<String>,
+}
+
+impl Node {
+    fn new(data: Vec<u8>, zxid: i64, time: i64, ephemeral_owner: i64) -> Self {
+        Node {
+            data,
+            czxid: zxid,
+            mzxid: zxid,
+            pzxid: zxid,
+            ctime: time,
+            mtime: time,
+            version: 0,
+            cversion: 0,
+            ephemeral_owner,
+            children: BTreeSet::new(),
+        }
+    }
+
+    fn stat(&self) -> Stat {
+        Stat {
+            czxid: self.czxid,
+            mzxid: self.mzxid,
+            ctime: self.ctime,
+            mtime: self.mtime,
+            version: self.version,
+            cversion: self.cversion,
+            aversion: 0,
+            ephemeral_owner: self.ephemeral_owner,
+            data_length: self.data.len() as i32,
+            num_children: self.children.len() as i32,
+            pzxid: self.pzxid,
+        }
+    }
+}
+
+/// A successful create: the final path (with any sequence suffix) and the new node's stat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Created {
+    pub path: String,
+    pub stat: Stat,
+}
+
+/// Who makes a create, in which txn, at what wall-clock time (ctime).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Txn {
+    pub session: i64,
+    pub zxid: i64,
+    pub time: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Tree {
+    /// Keyed by full path; the root is "/".
+    nodes: BTreeMap<String, Node>,
+    /// Session id → paths of its ephemeral nodes.
+    ephemerals: BTreeMap<i64, BTreeSet<String>>,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        let mut nodes = BTreeMap::new();
+        nodes.insert("/".to_string(), Node::new(Vec::new(), 0, 0, 0));
+        Tree {
+            nodes,
+            ephemerals: BTreeMap::new(),
+        }
+    }
+}
+
+impl Tree {
+    /// create: a path without '/' or with NUL → BadArguments; bad ACL → InvalidAcl; missing
+    /// parent → NoNode; the suffix is appended; the final path is validated (BadArguments);
+    /// NodeExists; NoChildrenForEphemerals. Nothing changes on failure. ACLs are checked
+    /// (as `fixupACL` does for the common cases) but not stored: nothing here enforces them.
+    pub fn create(
+        &mut self,
+        path: &str,
+        data: Vec<u8>,
+        acl: &[Acl],
+        mode: CreateMode,
+        txn: Txn,
+    ) -> Result<Created, ErrorCode> {
+        let parent_path = parent_checked(path)?;
+        check_acl(acl)?;
+        let parent = self.nodes.get(parent_path).ok_or(ErrorCode::NoNode)?;
+        let full = if mode.is_sequential() {
+            format!("{path}{:010}", parent.cversion)
+        } else {
+            path.to_string()
+        };
+        validate_path(&full)?;
+        if self.nodes.contains_key(&full) {
+            return Err(ErrorCode::NodeExists);
+        }
+        if parent.ephemeral_owner != 0 {
+            return Err(ErrorCode::NoChildrenForEphemerals);
+        }
+        let Txn {
+            session,
+            zxid,
+            time,
+        } = txn;
+        let owner = if mode.is_ephemeral() { session } else { 0 };
+        let name = child_name(&full).to_string();
+        let parent = self.nodes.get_mut(parent_path).ok_or(ErrorCode::NoNode)?;
+        parent.cversion = parent.cversion.wrapping_add(1);
+        parent.pzxid = zxid;
+        parent.children.insert(name);
+        let node = Node::new(data, zxid, time, owner);
+        let stat = node.stat();
+        self.nodes.insert(full.clone(), node);
+        if owner != 0 {
+            self.ephemerals
+                .entry(owner)
+                .or_default()
+                .insert(full.clone());
+        }
+        Ok(Created { path: full, stat })
+    }
+
+    /// delete: a path without '/', with NUL, or the root → BadArguments; NoNode (parent,
+    /// then node); BadVersion; NotEmpty.
+    pub fn delete(&mut self, path: &str, version: i32, zxid: i64) -> Result<(), ErrorCode> {
+        if path == "/" {
+            return Err(ErrorCode::BadArguments);
+        }
+        let parent_path = parent_checked(path)?;
+        if !self.nodes.contains_key(parent_path) {
+            return Err(ErrorCode::NoNode);
+        }
+        let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
+        check_version(node.version, version)?;
+        if !node.children.is_empty() {
+            return Err(ErrorCode::NotEmpty);
+        }
+        self.remove(path, zxid);
+        Ok(())
+    }
+
+    /// setData: invalid path → BadArguments; NoNode; BadVersion.
+    pub fn set_data(
+        &mut self,
+        path: &str,
+        data: Vec<u8>,
+        version: i32,
+        zxid: i64,
+        time: i64,
+    ) -> Result<Stat, ErrorCode> {
+        validate_path(path)?;
+        let node = self.nodes.get_mut(path).ok_or(ErrorCode::NoNode)?;
+        check_version(node.version, version)?;
+        node.version = node.version.wrapping_add(1);
+        node.data = data;
+        node.mzxid = zxid;
+        node.mtime = time;
+        Ok(node.stat())
+    }
+
+    /// Deletes every ephemeral of `session` in one txn; returns their paths in path order.
+    pub fn kill_session(&mut self, session: i64, zxid: i64) -> Vec<String> {
+        let paths: Vec<String> = self
+            .ephemerals
+            .remove(&session)
+            .unwrap_or_default()
+            .into_iter()
+            .collect();
+        for path in &paths {
+            self.remove(path, zxid);
+        }
+        paths
+    }
+
+    pub fn stat(&self, path: &str) -> Option<Stat> {
+        self.nodes.get(path).map(Node::stat)
+    }
+
+    pub fn data(&self, path: &str) -> Option<(Vec<u8>, Stat)> {
+        self.nodes.get(path).map(|n| (n.data.clone(), n.stat()))
+    }
+
+    /// Child names in an arbitrary but deterministic order (see [`scatter_key`]).
+    pub fn children(&self, path: &str) -> Option<(Vec<String>, Stat)> {
+        let node = self.nodes.get(path)?;
+        let mut names: Vec<String> = node.children.iter().cloned().collect();
+        names.sort_by_key(|name| (scatter_key(name), name.clone()));
+        Some((names, node.stat()))
+    }
+
+    /// Removes an existing childless node and updates its parent and ephemeral index.
+    fn remove(&mut self, path: &str, zxid: i64) {
+        let Some(node) = self.nodes.remove(path) else {
+            return;
+        };
+        if let Some(parent) = self.nodes.get_mut(parent_of(path)) {
+            parent.children.remove(child_name(path));
+            parent.pzxid = parent.pzxid.max(zxid);
+        }
+        if node.ephemeral_owner != 0
+            && let Some(paths) = self.ephemerals.get_mut(&node.ephemeral_owner)
+        {
+            paths.remove(path);
+            if paths.is_empty() {
+                self.ephemerals.remove(&node.ephemeral_owner);
+            }
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn set_cversion(&mut self, path: &str, cversion: i32) {
+        if let Some(node) = self.nodes.get_mut(path) {
+            node.cversion = cversion;
+        }
+    }
+}
+
+/// The parent of a path as the server computes it: everything before the last '/', with ""
+/// meaning the root.
+pub fn parent_of(path: &str) -> &str {
+    match path.rfind('/') {
+        Some(0) | None => "/",
+        Some(i) => &path[..i],
+    }
+}
+
+fn child_name(path: &str) -> &str {
+    path.rfind('/').map_or(path, |i| &path[i + 1..])
+}
+
+/// The cheap first check of create and delete (`validatePathForCreate`,
+/// `getParentPathAndValidate`): the full path check comes later, after the parent lookup.
+fn parent_checked(path: &str) -> Result<&str, ErrorCode> {
+    if !path.contains('/') || path.contains('\0') {
+        return Err(ErrorCode::BadArguments);
+    }
+    Ok(parent_of(path))
+}
+
+/// An empty list, or a `world` entry for anyone but `anyone`, is rejected by `fixupACL`.
+fn check_acl(acl: &[Acl]) -> Result<(), ErrorCode> {
+    let bad_world = acl.iter().any(|a| a.scheme == "world" && a.id != "anyone");
+    if acl.is_empty() || bad_world {
+        return Err(ErrorCode::InvalidAcl);
+    }
+    Ok(())
+}
+
+fn check_version(current: i32, expected: i32) -> Result<(), ErrorCode> {
+    if expected != -1 && expected != current {
+        return Err(ErrorCode::BadVersion);
+    }
+    Ok(())
+}
+
+/// `PathUtils.validatePath`: absolute, no trailing '/', no empty, "." or ".." component,
+/// no NUL or other character the Java client rejects. Java checks UTF-16 units, so
+/// characters outside the BMP (surrogate pairs) are rejected as well.
+pub fn validate_path(path: &str) -> Result<(), ErrorCode> {
+    if !path.starts_with('/') {
+        return Err(ErrorCode::BadArguments);
+    }
+    if path == "/" {
+        return Ok(());
+    }
+    if path.ends_with('/') {
+        return Err(ErrorCode::BadArguments);
+    }
+    let bad_part = path[1..]
+        .split('/')
+        .any(|part| part.is_empty() || part == "." || part == "..");
+    let bad_char = path.chars().any(|c| {
+        let c = c as u32;
+        c <= 0x1f || (0x7f..=0x9f).contains(&c) || (0xd800..=0xf8ff).contains(&c) || c >= 0xfff0
+    });
+    if bad_part || bad_char {
+        return Err(ErrorCode::BadArguments);
+    }
+    Ok(())
+}
+
+/// Sort key that scatters names: the real server returns children in Java `HashSet` order,
+/// which callers must not rely on. A mixing hash (FNV-1a, then a splitmix64 finaliser)
+/// keeps the order deterministic while making "lock-0000000001", "lock-0000000002", …
+/// come back out of order, so a recipe that forgets to sort is caught.
+fn scatter_key(name: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^= h >> 30;
+    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h ^= h >> 27;
+    h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use CreateMode::*;
+
+    const S1: i64 = 0x0100_0000_0000_0001;
+
+    fn txn(session: i64, zxid: i64, time: i64) -> Txn {
+        Txn {
+            session,
+            zxid,
+            time,
+        }
+    }
+
+    fn open() -> Vec<Acl> {
+        Acl::open_unsafe()
+    }
+
+    fn tree_with(paths: &[&str]) -> Tree {
+        let mut t = Tree::default();
+        for (i, p) in paths.iter().enumerate() {
+            t.create(p, vec![], &open(), Persistent, txn(S1, 10 + i as i64, 0))
+                .unwrap();
+        }
+        t
+    }
+
+    fn create(t: &mut Tree, path: &str, mode: CreateMode) -> Result<String, ErrorCode> {
+        t.create(path, b"x".to_vec(), &open(), mode, txn(S1, 100, 7))
+            .map(|c| c.path)
+    }
+
+    #[test]
+    fn path_validation() {
+        for ok in ["/", "/a", "/a/b", "/a.b/..c", "/zk-é"] {
+            assert_eq!(validate_path(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "",
+            "a",
+            "a/b",
+            "/a/",
+            "//a",
+            "/a//b",
+            "/.",
+            "/a/./b",
+            "/..",
+            "/a/..",
+            "/a\0b",
+            "/a\u{1}",
+            "/a\u{7f}",
+            "/a\u{fff5}",
+            "/a\u{1F600}",
+        ] {
+            assert_eq!(validate_path(bad), Err(ErrorCode::BadArguments), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn create_error_order() {
+        let mut t = tree_with(&["/a"]);
+        t.create("/eph", vec![], &open(), Ephemeral, txn(S1, 20, 0))
+            .unwrap();
+        // No '/' or NUL: rejected before the parent is looked up.
+        assert_eq!(
+            create(&mut t, "a", Persistent),
+            Err(ErrorCode::BadArguments)
+        );
+        assert_eq!(
+            create(&mut t, "/nope/a\0", Persistent),
+            Err(ErrorCode::BadArguments)
+        );
+        // A missing parent wins over a malformed last component.
+        assert_eq!(
+            create(&mut t, "/nope/.", Persistent),
+            Err(ErrorCode::NoNode)
+        );
+        assert_eq!(
+            create(&mut t, "/nope/x", Persistent),
+            Err(ErrorCode::NoNode)
+        );
+        // Parent present, malformed final path.
+        assert_eq!(
+            create(&mut t, "/a/", Persistent),
+            Err(ErrorCode::BadArguments)
+        );
+        assert_eq!(
+            create(&mut t, "/a/..", Persistent),
+            Err(ErrorCode::BadArguments)
+        );
+        // NodeExists before NoChildrenForEphemerals; "/" itself exists.
+        assert_eq!(create(&mut t, "/a", Persistent), Err(ErrorCode::NodeExists));
+        assert_eq!(create(&mut t, "/", Persistent), Err(ErrorCode::NodeExists));
+        assert_eq!(
+            create(&mut t, "/eph", Ephemeral),
+            Err(ErrorCode::NodeExists)
+        );
+        assert_eq!(
+            create(&mut t, "/eph/c", Persistent),
+            Err(ErrorCode::NoChildrenForEphemerals)
+        );
+        // A bad ACL is found before the missing parent.
+        assert_eq!(
+            t.create("/nope/x", vec![], &[], Persistent, txn(S1, 1, 0)),
+            Err(ErrorCode::InvalidAcl)
+        );
+        let world_bob = vec![Acl {
+            perms: 31,
+            scheme: "world".into(),
+            id: "bob".into(),
+        }];
+        assert_eq!(
+            t.create("/b", vec![], &world_bob, Persistent, txn(S1, 1, 0)),
+            Err(ErrorCode::InvalidAcl)
+        );
+        assert_eq!(
+            t.create("a", vec![], &[], Persistent, txn(S1, 1, 0)),
+            Err(ErrorCode::BadArguments)
+        );
+        // Failed creates consumed no sequence number and changed no stat.
+        assert_eq!(t.stat("/").unwrap().cversion, 2);
+        assert_eq!(t.stat("/a").unwrap().cversion, 0);
+    }
+
+    #[test]
+    fn sequential_create_with_trailing_slash() {
+        let mut t = tree_with(&["/q"]);
+        assert_eq!(
+            create(&mut t, "/q/", PersistentSequential),
+            Ok("/q/0000000000".into())
+        );
+        assert_eq!(t.children("/q").unwrap().0, vec!["0000000000".to_string()]);
+    }
+
+    #[test]
+    fn delete_error_order() {
+        let mut t = tree_with(&["/a", "/a/b"]);
+        assert_eq!(t.delete("/", -1, 50), Err(ErrorCode::BadArguments));
+        assert_eq!(t.delete("a", -1, 50), Err(ErrorCode::BadArguments));
+        assert_eq!(t.delete("/x/y", -1, 50), Err(ErrorCode::NoNode));
+        assert_eq!(t.delete("/a/c", 5, 50), Err(ErrorCode::NoNode));
+        // BadVersion wins over NotEmpty.
+        assert_eq!(t.delete("/a", 3, 50), Err(ErrorCode::BadVersion));
+        assert_eq!(t.delete("/a", 0, 50), Err(ErrorCode::NotEmpty));
+        assert_eq!(t.delete("/a", -1, 50), Err(ErrorCode::NotEmpty));
+        assert_eq!(t.delete("/a/b", 0, 50), Ok(()));
+        assert_eq!(t.delete("/a", -1, 51), Ok(()));
+        assert_eq!(t.stat("/a"), None);
+    }
+
+    #[test]
+    fn set_data_error_order_and_versions() {
+        let mut t = tree_with(&["/a"]);
+        assert_eq!(
+            t.set_data("/a/", vec![], -1, 60, 0),
+            Err(ErrorCode::BadArguments)
+        );
+        assert_eq!(t.set_data("/b", vec![], 7, 60, 0), Err(ErrorCode::NoNode));
+        assert_eq!(
+            t.set_data("/a", vec![], 1, 60, 0),
+            Err(ErrorCode::BadVersion)
+        );
+        let s = t.set_data("/a", b"hey".to_vec(), 0, 61, 99).unwrap();
+        assert_eq!((s.version, s.mzxid, s.mtime, s.data_length), (1, 61, 99, 3));
+        assert_eq!(s.czxid, 10);
+        let s = t.set_data("/a", vec![], -1, 62, 100).unwrap();
+        assert_eq!(s.version, 2);
+    }
+
+    #[test]
+    fn stats_of_create_and_delete() {
+        let mut t = tree_with(&["/p"]);
+        let c = t
+            .create(
+                "/p/e",
+                b"ab".to_vec(),
+                &open(),
+                Ephemeral,
+                txn(S1, 30, 1234),
+            )
+            .unwrap();
+        let s = c.stat;
+        assert_eq!((s.czxid, s.mzxid, s.pzxid), (30, 30, 30));
+        assert_eq!(
+            (s.ctime, s.mtime, s.version, s.cversion),
+            (1234, 1234, 0, 0)
+        );
+        assert_eq!(
+            (s.ephemeral_owner, s.data_length, s.num_children),
+            (S1, 2, 0)
+        );
+        let p = t.stat("/p").unwrap();
+        assert_eq!(
+            (p.pzxid, p.cversion, p.num_children, p.mzxid),
+            (30, 1, 1, 10)
+        );
+        t.delete("/p/e", -1, 31).unwrap();
+        let p = t.stat("/p").unwrap();
+        assert_eq!((p.pzxid, p.cversion, p.num_children), (31, 1, 0));
+        let persistent = t
+            .create("/p/n", vec![], &open(), Persistent, txn(S1, 32, 0))
+            .unwrap();
+        assert_eq!(persistent.stat.ephemeral_owner, 0);
+    }
+
+    #[test]
+    fn sequence_counter_shared_gapped_and_not_reset() {
+        let mut t = tree_with(&["/l"]);
+        let r = create(&mut t, "/l/read-", EphemeralSequential).unwrap();
+        let w = create(&mut t, "/l/write-", PersistentSequential).unwrap();
+        create(&mut t, "/l/plain", Persistent).unwrap();
+        let r2 = create(&mut t, "/l/read-", PersistentSequential).unwrap();
+        assert_eq!(r, "/l/read-0000000000");
+        assert_eq!(w, "/l/write-0000000001");
+        assert_eq!(r2, "/l/read-0000000003");
+        t.delete(&r2, -1, 200).unwrap();
+        t.delete(&w, -1, 201).unwrap();
+        assert_eq!(
+            create(&mut t, "/l/x-", EphemeralSequential),
+            Ok("/l/x-0000000004".into())
+        );
+    }
+
+    #[test]
+    fn sequential_create_can_hit_node_exists() {
+        let mut t = tree_with(&["/l"]);
+        create(&mut t, "/l/n-0000000001", Persistent).unwrap();
+        // The counter is 1 now: the sequential name collides with the hand-made node.
+        assert_eq!(
+            create(&mut t, "/l/n-", PersistentSequential),
+            Err(ErrorCode::NodeExists)
+        );
+        assert_eq!(t.stat("/l").unwrap().cversion, 1);
+    }
+
+    #[test]
+    fn sequence_wraps_at_2_pow_31() {
+        let mut t = tree_with(&["/l"]);
+        t.set_cversion("/l", i32::MAX);
+        let last = create(&mut t, "/l/n-", EphemeralSequential).unwrap();
+        let wrapped = create(&mut t, "/l/n-", EphemeralSequential).unwrap();
+        let next = create(&mut t, "/l/n-", EphemeralSequential).unwrap();
+        assert_eq!(last, "/l/n-2147483647");
+        assert_eq!(wrapped, "/l/n--2147483648");
+        assert_eq!(next, "/l/n--2147483647");
+    }
+
+    #[test]
+    fn children_unsorted_but_deterministic() {
+        let build = || {
+            let mut t = tree_with(&["/l"]);
+            for _ in 0..20 {
+                create(&mut t, "/l/lock-", EphemeralSequential).unwrap();
+            }
+            t
+        };
+        let (names, stat) = build().children("/l").unwrap();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names.len(), 20);
+        assert_eq!(stat.num_children, 20);
+        assert_ne!(names, sorted, "children came back sorted");
+        assert_eq!(build().children("/l").unwrap().0, names);
+        assert_eq!(Tree::default().children("/missing"), None);
+    }
+
+    #[test]
+    fn kill_session_removes_only_its_ephemerals() {
+        let mut t = tree_with(&["/l"]);
+        let other = S1 + 1;
+        t.create("/l/a", vec![], &open(), Ephemeral, txn(S1, 40, 0))
+            .unwrap();
+        t.create("/l/b", vec![], &open(), Ephemeral, txn(other, 41, 0))
+            .unwrap();
+        t.create("/l/c", vec![], &open(), EphemeralSequential, txn(S1, 42, 0))
+            .unwrap();
+        t.create("/l/d", vec![], &open(), Persistent, txn(S1, 43, 0))
+            .unwrap();
+        t.delete("/l/a", -1, 44).unwrap();
+        assert_eq!(t.kill_session(S1, 45), vec!["/l/c0000000002".to_string()]);
+        assert_eq!(t.kill_session(S1, 46), Vec::<String>::new());
+        let mut left = t.children("/l").unwrap().0;
+        left.sort();
+        assert_eq!(left, vec!["b".to_string(), "d".to_string()]);
+        assert_eq!(t.stat("/l").unwrap().pzxid, 45);
+    }
+}
