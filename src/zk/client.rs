@@ -1,1 +1,297 @@
-//! Async ZooKeeper client over any AsyncRead + AsyncWrite (H4).
+//! Async ZooKeeper client over any `AsyncRead + AsyncWrite + Unpin` stream: a turmoil TCP
+//! stream in simulation, a tokio one against a real ZooKeeper 3.8. It behaves like the Java
+//! client where recipes can tell: same timers, same watch rules, same error codes.
+//!
+//! `ZkClient::connect` opens the first session and returns a cheap `Clone` handle plus the
+//! `Driver`, which the caller spawns (`tokio::task::spawn_local(driver.run())`): the client
+//! spawns nothing, so whatever wraps the caller's tasks (the simulation's pause gate) wraps
+//! it too. Everything is `!Send` and runs on a current-thread `LocalSet`.
+//!
+//! Choices where the Java client differs or leaves room:
+//! - Calls made while disconnected fail at once with `ConnectionLoss` (Java queues them until
+//!   the reconnect and fails them only if it does not come).
+//! - After `close()` calls fail with `ZkError::Closed` (Java reports SessionExpired;
+//!   `ZkError::code()` maps Closed to it). A close while disconnected ends the client locally
+//!   and the server expires the session after its timeout.
+//! - `Disconnected` is announced once per lost connection, not again for each failed
+//!   reconnect attempt. The reconnect backoff is fixed, not random.
+//! - Pings go out after `readTimeout / 2` without sending (Java pings up to 1 s earlier).
+//! - Watches also receive the final `Closed` event; after `Expired` or `Closed` every
+//!   `Watch` and `SessionEvents` stream ends.
+
+mod config;
+mod connection;
+mod driver;
+mod error;
+mod request;
+mod session;
+mod watches;
+
+#[cfg(test)]
+mod tests;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc::{self, UnboundedSender};
+use tokio::sync::oneshot;
+
+pub use config::{ConnectFuture, Connector, ZkConfig};
+pub use driver::Driver;
+pub use error::{ProtocolError, ZkError};
+pub use watches::{SessionEvents, Watch};
+
+use crate::zk::proto::{Acl, CreateMode, ErrorCode, OpCode, Request, Response, Stat};
+use request::{Call, Reply};
+use session::Shared;
+
+/// A handle on one client session. Clones share the session.
+#[derive(Clone)]
+pub struct ZkClient {
+    calls: UnboundedSender<Call>,
+    shared: Rc<RefCell<Shared>>,
+}
+
+impl ZkClient {
+    /// Opens a session through `connector` (called again for every reconnect). Completes once
+    /// the server granted the session, or fails after `config.initial_connect_attempts`.
+    pub async fn connect<S, C>(
+        connector: C,
+        config: ZkConfig,
+    ) -> Result<(ZkClient, Driver<S>), ZkError>
+    where
+        S: AsyncRead + AsyncWrite + Unpin + 'static,
+        C: Fn() -> ConnectFuture<S> + 'static,
+    {
+        let (driver, handles) = Driver::establish(Box::new(connector), config).await?;
+        let client = ZkClient {
+            calls: handles.calls,
+            shared: handles.shared,
+        };
+        Ok((client, driver))
+    }
+
+    /// The session id the server granted.
+    pub fn session_id(&self) -> i64 {
+        self.shared.borrow().session_id
+    }
+
+    /// Session events (Disconnected, SyncConnected, Expired, Closed) from now on. Ends once
+    /// the client is over.
+    pub fn events(&self) -> SessionEvents {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut shared = self.shared.borrow_mut();
+        if shared.terminal.is_none() {
+            shared.subscribers.push(tx);
+        }
+        SessionEvents::new(rx)
+    }
+
+    /// Creates a node with the open ACL; returns its path (with the sequence suffix).
+    pub async fn create(
+        &self,
+        path: &str,
+        data: &[u8],
+        mode: CreateMode,
+    ) -> Result<String, ZkError> {
+        match self
+            .call_ok(create_request(path, data, mode, false))
+            .await?
+        {
+            Response::Create { path } => Ok(path),
+            _ => Err(unexpected(OpCode::Create)),
+        }
+    }
+
+    /// Creates a node and returns its path and Stat.
+    pub async fn create2(
+        &self,
+        path: &str,
+        data: &[u8],
+        mode: CreateMode,
+    ) -> Result<(String, Stat), ZkError> {
+        match self.call_ok(create_request(path, data, mode, true)).await? {
+            Response::Create2 { path, stat } => Ok((path, stat)),
+            _ => Err(unexpected(OpCode::Create)),
+        }
+    }
+
+    /// Deletes a node; `version` -1 matches any.
+    pub async fn delete(&self, path: &str, version: i32) -> Result<(), ZkError> {
+        let request = Request::Delete {
+            path: path.into(),
+            version,
+        };
+        match self.call_ok(request).await? {
+            Response::Delete => Ok(()),
+            _ => Err(unexpected(OpCode::Delete)),
+        }
+    }
+
+    /// The node's Stat, or None when it does not exist.
+    pub async fn exists(&self, path: &str) -> Result<Option<Stat>, ZkError> {
+        Ok(self.exists_inner(path, false).await?.0)
+    }
+
+    /// As `exists`, leaving a watch: NodeCreated if the node is missing, NodeDataChanged or
+    /// NodeDeleted if it exists. The watch is set in both cases, as the server sets it.
+    pub async fn exists_watch(&self, path: &str) -> Result<(Option<Stat>, Watch), ZkError> {
+        match self.exists_inner(path, true).await? {
+            (stat, Some(watch)) => Ok((stat, watch)),
+            (_, None) => Err(unexpected(OpCode::Exists)),
+        }
+    }
+
+    /// The node's data and Stat.
+    pub async fn get_data(&self, path: &str) -> Result<(Vec<u8>, Stat), ZkError> {
+        Ok(self.get_data_inner(path, false).await?.0)
+    }
+
+    /// As `get_data`, leaving a watch (NodeDataChanged or NodeDeleted). On NoNode no watch
+    /// is set and the error is returned.
+    pub async fn get_data_watch(&self, path: &str) -> Result<(Vec<u8>, Stat, Watch), ZkError> {
+        match self.get_data_inner(path, true).await? {
+            ((data, stat), Some(watch)) => Ok((data, stat, watch)),
+            (_, None) => Err(unexpected(OpCode::GetData)),
+        }
+    }
+
+    /// Sets the node's data when `version` matches (-1: any); returns the new Stat.
+    pub async fn set_data(&self, path: &str, data: &[u8], version: i32) -> Result<Stat, ZkError> {
+        let request = Request::SetData {
+            path: path.into(),
+            data: data.to_vec(),
+            version,
+        };
+        match self.call_ok(request).await? {
+            Response::SetData { stat } => Ok(stat),
+            _ => Err(unexpected(OpCode::SetData)),
+        }
+    }
+
+    /// The names of the node's children, in the server's (arbitrary) order.
+    pub async fn get_children(&self, path: &str) -> Result<Vec<String>, ZkError> {
+        Ok(self.get_children_inner(path, false, false).await?.0.0)
+    }
+
+    /// As `get_children`, leaving a watch (NodeChildrenChanged or NodeDeleted). On NoNode
+    /// no watch is set and the error is returned.
+    pub async fn get_children_watch(&self, path: &str) -> Result<(Vec<String>, Watch), ZkError> {
+        match self.get_children_inner(path, true, false).await? {
+            ((children, _), Some(watch)) => Ok((children, watch)),
+            (_, None) => Err(unexpected(OpCode::GetChildren)),
+        }
+    }
+
+    /// The children's names and the node's Stat.
+    pub async fn get_children2(&self, path: &str) -> Result<(Vec<String>, Stat), ZkError> {
+        match self.get_children_inner(path, false, true).await? {
+            ((children, Some(stat)), _) => Ok((children, stat)),
+            _ => Err(unexpected(OpCode::GetChildren)),
+        }
+    }
+
+    /// Ends the session: sends CloseSession and waits for the reply or the connection's
+    /// loss. Afterwards the client is closed for good (calls fail with `Closed`).
+    pub async fn close(&self) {
+        if self.shared.borrow().terminal.is_some() {
+            return;
+        }
+        // Closing ends the client whatever the answer (reply, loss, or a gone driver).
+        let _ = self.call(Request::CloseSession).await;
+    }
+
+    async fn exists_inner(
+        &self,
+        path: &str,
+        watch: bool,
+    ) -> Result<(Option<Stat>, Option<Watch>), ZkError> {
+        let reply = self
+            .call(Request::Exists {
+                path: path.into(),
+                watch,
+            })
+            .await?;
+        match reply.result {
+            Ok(Response::Exists { stat }) => Ok((Some(stat), reply.watch)),
+            Err(ErrorCode::NoNode) => Ok((None, reply.watch)),
+            Err(code) => Err(ZkError::Server(code)),
+            Ok(_) => Err(unexpected(OpCode::Exists)),
+        }
+    }
+
+    async fn get_data_inner(
+        &self,
+        path: &str,
+        watch: bool,
+    ) -> Result<((Vec<u8>, Stat), Option<Watch>), ZkError> {
+        let reply = self
+            .call(Request::GetData {
+                path: path.into(),
+                watch,
+            })
+            .await?;
+        match reply.result {
+            Ok(Response::GetData { data, stat }) => Ok(((data, stat), reply.watch)),
+            Err(code) => Err(ZkError::Server(code)),
+            Ok(_) => Err(unexpected(OpCode::GetData)),
+        }
+    }
+
+    async fn get_children_inner(
+        &self,
+        path: &str,
+        watch: bool,
+        stat_reply: bool,
+    ) -> Result<((Vec<String>, Option<Stat>), Option<Watch>), ZkError> {
+        let request = Request::GetChildren {
+            path: path.into(),
+            watch,
+            stat_reply,
+        };
+        let reply = self.call(request).await?;
+        match reply.result {
+            Ok(Response::GetChildren { children }) => Ok(((children, None), reply.watch)),
+            Ok(Response::GetChildren2 { children, stat }) => {
+                Ok(((children, Some(stat)), reply.watch))
+            }
+            Err(code) => Err(ZkError::Server(code)),
+            Ok(_) => Err(unexpected(OpCode::GetChildren)),
+        }
+    }
+
+    /// A call whose error replies are errors and which sets no watch.
+    async fn call_ok(&self, request: Request) -> Result<Response, ZkError> {
+        self.call(request).await?.result.map_err(ZkError::Server)
+    }
+
+    async fn call(&self, request: Request) -> Result<Reply, ZkError> {
+        if let Some(terminal) = self.shared.borrow().terminal.clone() {
+            return Err(terminal);
+        }
+        let (reply, answer) = oneshot::channel();
+        if self.calls.send(Call { request, reply }).is_err() {
+            return Err(self.shared.borrow().gone());
+        }
+        match answer.await {
+            Ok(result) => result,
+            Err(_) => Err(self.shared.borrow().gone()),
+        }
+    }
+}
+
+fn create_request(path: &str, data: &[u8], mode: CreateMode, stat_reply: bool) -> Request {
+    Request::Create {
+        path: path.into(),
+        data: data.to_vec(),
+        acl: Acl::open_unsafe(),
+        mode,
+        stat_reply,
+    }
+}
+
+/// A reply body that does not fit the request: only a codec bug can cause it.
+fn unexpected(op: OpCode) -> ZkError {
+    ZkError::Protocol(ProtocolError::UnexpectedResponse(op))
+}
