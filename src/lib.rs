@@ -1,5 +1,6 @@
 //! locksim: deterministic simulation of distributed coordination recipes.
 
+pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod explore;

@@ -210,7 +210,7 @@ impl World {
         for name in p.client_names() {
             let node = nodes[&name].clone();
             let software = match spec.scenario.recipe {
-                Recipe::ZkLock(flavor) => crate::recipes::zk::lock::client(node.clone(), p.clone(), flavor, seeds),
+                Recipe::ZkLock(flavor) => crate::recipes::zk::lock::host::client(node.clone(), p.clone(), flavor, seeds),
             };
             sim.client(name.as_str(), node.gate.gate(async move {
                 software.await;

@@ -1,6 +1,16 @@
-//! The ZooKeeper lock recipe and its flawed variants.
+//! The ZooKeeper lock recipe and its flawed variants: pure decisions in `decide`, the async
+//! driver here, the host software that runs the workload with it in `host`.
 
 pub mod decide;
+pub mod host;
+mod simple;
+
+use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
+use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
+use crate::zk::proto::{CreateMode, ErrorCode, EventType, KeeperState};
+use decide::Decision;
+use std::cell::RefCell;
+use std::time::Duration;
 
 /// Which lock the clients run: the recipe, or a variant named for its flaw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,4 +23,214 @@ pub enum Flavor {
     Simple,
     /// After ConnectionLoss on create, creates again without looking for its node.
     NoGuid,
+}
+
+/// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
+/// reconnect instead of spinning.
+const RETRY: Duration = Duration::from_millis(5);
+
+/// A lock on directory `dir`, bound to one session.
+pub struct ZkLock {
+    client: ZkClient,
+    flavor: Flavor,
+    dir: String,
+    /// Makes a fresh GUID for each enqueue (Curator's protected-mode prefix).
+    new_guid: Box<dyn FnMut() -> String>,
+    observer: Observer,
+    events: RefCell<SessionEvents>,
+    /// My lock node (bare name) and its czxid, once it exists.
+    node: Option<(String, i64)>,
+}
+
+/// How a ZooKeeper error bears on the recipe.
+enum Failure {
+    /// The outcome is unknown; the session may still be alive: retry.
+    Retry,
+    Fatal(LockError),
+}
+
+fn classify(e: ZkError) -> Failure {
+    match e {
+        ZkError::ConnectionLoss | ZkError::Io(_) | ZkError::Protocol(_) => Failure::Retry,
+        ZkError::Server(ErrorCode::ConnectionLoss | ErrorCode::OperationTimeout) => Failure::Retry,
+        ZkError::SessionExpired | ZkError::Closed | ZkError::Server(ErrorCode::SessionExpired) => {
+            Failure::Fatal(LockError::SessionExpired)
+        }
+        ZkError::Server(code) => Failure::Fatal(LockError::Unexpected(format!("{code:?}"))),
+    }
+}
+
+/// Runs `op` until it succeeds or fails for good, pausing after each ConnectionLoss.
+macro_rules! retrying {
+    ($op:expr) => {
+        loop {
+            match $op {
+                Ok(v) => break Ok(v),
+                Err(e) => match classify(e) {
+                    Failure::Retry => tokio::time::sleep(RETRY).await,
+                    Failure::Fatal(f) => break Err(f),
+                },
+            }
+        }
+    };
+}
+
+impl ZkLock {
+    pub fn new(client: ZkClient, flavor: Flavor, dir: &str, new_guid: Box<dyn FnMut() -> String>, observer: Observer) -> Self {
+        let events = RefCell::new(client.events());
+        ZkLock { client, flavor, dir: dir.to_string(), new_guid, observer, events, node: None }
+    }
+
+    fn path(&self, name: &str) -> String {
+        format!("{}/{name}", self.dir)
+    }
+
+    /// Creates the lock directory (and its parents) if missing.
+    pub async fn ensure_dir(&self) -> Result<(), LockError> {
+        let mut path = String::new();
+        for part in self.dir.split('/').filter(|p| !p.is_empty()) {
+            path = format!("{path}/{part}");
+            loop {
+                match self.client.create(&path, b"", CreateMode::Persistent).await {
+                    Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => break,
+                    Err(e) => match classify(e) {
+                        Failure::Retry => tokio::time::sleep(RETRY).await,
+                        Failure::Fatal(f) => return Err(f),
+                    },
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts my node in line: create, and after a lost reply either look for my GUID (the
+    /// recipe) or blindly create again (the `NoGuid` flaw).
+    async fn enqueue(&mut self) -> Result<(), LockError> {
+        let prefix = match self.flavor {
+            Flavor::NoGuid => "lock-".to_string(),
+            _ => format!("{}-lock-", (self.new_guid)()),
+        };
+        let guid = prefix.trim_end_matches("lock-").to_string();
+        let path = self.path(&prefix);
+        loop {
+            match self.client.create2(&path, b"", CreateMode::EphemeralSequential).await {
+                Ok((created, stat)) => return Ok(self.enqueued(&created, stat.czxid)),
+                Err(e) => match classify(e) {
+                    Failure::Fatal(f) => return Err(f),
+                    Failure::Retry => tokio::time::sleep(RETRY).await,
+                },
+            }
+            if self.flavor == Flavor::NoGuid {
+                continue;
+            }
+            let children = retrying!(self.client.get_children(&self.dir).await)?;
+            if let Some(own) = decide::find_own(&children, &guid).map(str::to_string) {
+                if let Some(stat) = retrying!(self.client.exists(&self.path(&own)).await)? {
+                    return Ok(self.enqueued(&own, stat.czxid));
+                }
+            }
+        }
+    }
+
+    fn enqueued(&mut self, created: &str, czxid: i64) {
+        let name = created.rsplit('/').next().unwrap_or(created).to_string();
+        (self.observer)(Observation::Enqueued { node: name.clone(), seq: decide::parse_seq(&name) });
+        self.node = Some((name, czxid));
+    }
+
+    /// Waits for the node event of `watch`, skipping session events (Disconnected,
+    /// SyncConnected): they are not a deletion (bug Z8).
+    async fn wait(&self, mut watch: Watch) -> Result<(), LockError> {
+        loop {
+            match watch.next().await {
+                Some(e) if e.event_type == EventType::None => {
+                    if matches!(e.state, KeeperState::Expired | KeeperState::Closed) {
+                        return Err(LockError::SessionExpired);
+                    }
+                }
+                Some(e) => {
+                    (self.observer)(Observation::Woken { path: e.path, event: format!("{:?}", e.event_type) });
+                    return Ok(());
+                }
+                None => return Err(LockError::SessionExpired),
+            }
+        }
+    }
+
+    async fn acquire_queued(&mut self) -> Result<Grant, LockError> {
+        if self.node.is_none() {
+            self.enqueue().await?;
+        }
+        loop {
+            let (mine, czxid) = self.node.clone().expect("enqueued above");
+            let (children, herd_watch) = if self.flavor == Flavor::Herd {
+                let (c, w) = retrying!(self.client.get_children_watch(&self.dir).await)?;
+                (c, Some(w))
+            } else {
+                (retrying!(self.client.get_children(&self.dir).await)?, None)
+            };
+            match decide::decide(&mine, &children) {
+                Decision::Acquired => return Ok(Grant { token: Some(czxid) }),
+                Decision::NodeGone => {
+                    self.node = None;
+                    return Err(LockError::Unexpected("my lock node vanished".into()));
+                }
+                Decision::WatchPredecessor(pred) => {
+                    if let Some(watch) = herd_watch {
+                        self.wait(watch).await?;
+                        continue;
+                    }
+                    let (stat, watch) = retrying!(self.client.exists_watch(&self.path(&pred)).await)?;
+                    // A predecessor already gone leaves a watch that never fires: list again.
+                    if stat.is_some() {
+                        self.wait(watch).await?;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Deletes my node, retrying through ConnectionLoss: forgetting it while the delete
+    /// failed would orphan it (bug Z7).
+    async fn release_node(&mut self) -> Result<(), LockError> {
+        let Some((mine, _)) = self.node.clone() else {
+            return Ok(());
+        };
+        let path = self.path(&mine);
+        let deleted = retrying!(self.client.delete(&path, -1).await);
+        match deleted {
+            Ok(()) | Err(LockError::Unexpected(_)) => {
+                self.node = None;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl Lock for ZkLock {
+    async fn acquire(&mut self) -> Result<Grant, LockError> {
+        match self.flavor {
+            Flavor::Simple => simple::acquire(self).await,
+            _ => self.acquire_queued().await,
+        }
+    }
+
+    async fn release(&mut self) -> Result<(), LockError> {
+        self.release_node().await
+    }
+
+    async fn lost(&self) {
+        loop {
+            let event = self.events.borrow_mut().next().await;
+            match event {
+                Some(e) if !matches!(e.state, KeeperState::Expired | KeeperState::Closed) => {}
+                _ => return,
+            }
+        }
+    }
+
+    async fn close(self) {
+        self.client.close().await;
+    }
 }

@@ -1,0 +1,90 @@
+//! `locksim bench`: what locksim costs over turmoil itself. It times runs of a scenario,
+//! then a bare turmoil simulation with the same hosts, tick, latency and simulated duration
+//! whose hosts only sleep, and reports runs per second, simulated-to-wall time and the ratio.
+//! Wall-clock timing here measures the harness from outside; no simulated code reads it.
+
+use crate::params::Params;
+use crate::scenario::Scenario;
+use crate::sim::run::{self, RunSpec};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Bench {
+    pub scenario: String,
+    pub clients: u32,
+    pub runs: u32,
+    /// Simulated time of all runs together, ms.
+    pub simulated_ms: u64,
+    pub locksim_wall_ms: f64,
+    pub bare_wall_ms: f64,
+    pub locksim_runs_per_s: f64,
+    pub bare_runs_per_s: f64,
+    /// Simulated ms per wall ms.
+    pub locksim_sim_to_wall: f64,
+    pub bare_sim_to_wall: f64,
+    /// locksim wall time over bare turmoil wall time for the same simulated time.
+    pub ratio: f64,
+}
+
+impl Bench {
+    pub fn print(&self) {
+        println!("bench {} ({} clients), {} runs, {} ms simulated in all", self.scenario, self.clients, self.runs, self.simulated_ms);
+        println!("  locksim:      {:>8.1} ms wall  {:>7.1} runs/s  {:>7.1}x simulated-to-wall", self.locksim_wall_ms, self.locksim_runs_per_s, self.locksim_sim_to_wall);
+        println!("  bare turmoil: {:>8.1} ms wall  {:>7.1} runs/s  {:>7.1}x simulated-to-wall", self.bare_wall_ms, self.bare_runs_per_s, self.bare_sim_to_wall);
+        println!("  ratio locksim / bare turmoil: {:.2}", self.ratio);
+    }
+}
+
+/// A turmoil simulation with the scenario's hosts whose software does nothing but wait
+/// until `duration_ms` has passed.
+fn bare_run(spec: &RunSpec, duration_ms: u64) {
+    let p = &spec.params;
+    let mut sim = turmoil::Builder::new()
+        .tick_duration(Duration::from_millis(1))
+        .min_message_latency(Duration::from_millis(p.latency_min_ms))
+        .max_message_latency(Duration::from_millis(p.latency_max_ms))
+        .simulation_duration(Duration::from_millis(duration_ms + 1_000))
+        .rng_seed(spec.seed)
+        .build();
+    let clients = p.client_names();
+    for host in spec.hosts().into_iter().filter(|h| !clients.contains(h)) {
+        sim.host(host.as_str(), || async {
+            std::future::pending::<()>().await;
+            Ok(())
+        });
+    }
+    for client in clients {
+        sim.client(client.as_str(), async move {
+            tokio::time::sleep(Duration::from_millis(duration_ms)).await;
+            Ok(())
+        });
+    }
+    sim.run().expect("a bare simulation cannot fail");
+}
+
+pub fn measure(scenario: &'static Scenario, params: &Params, runs: u32) -> Bench {
+    let specs: Vec<RunSpec> = (0..u64::from(runs)).map(|seed| RunSpec::generated(scenario, params.clone(), seed)).collect();
+    let started = Instant::now();
+    let durations: Vec<u64> = specs.iter().map(|s| run::run(s).map_or(0, |r| r.end_ms)).collect();
+    let locksim = started.elapsed().as_secs_f64() * 1000.0;
+    let started = Instant::now();
+    for (spec, &ms) in specs.iter().zip(&durations) {
+        bare_run(spec, ms);
+    }
+    let bare = started.elapsed().as_secs_f64() * 1000.0;
+    let simulated_ms: u64 = durations.iter().sum();
+    Bench {
+        scenario: scenario.name.into(),
+        clients: params.clients,
+        runs,
+        simulated_ms,
+        locksim_wall_ms: locksim,
+        bare_wall_ms: bare,
+        locksim_runs_per_s: f64::from(runs) / (locksim / 1000.0),
+        bare_runs_per_s: f64::from(runs) / (bare / 1000.0),
+        locksim_sim_to_wall: simulated_ms as f64 / locksim,
+        bare_sim_to_wall: simulated_ms as f64 / bare,
+        ratio: locksim / bare,
+    }
+}
