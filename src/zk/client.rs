@@ -56,6 +56,8 @@ pub struct ZkClient {
 impl ZkClient {
     /// Opens a session through `connector` (called again for every reconnect). Completes once
     /// the server granted the session, or fails after `config.initial_connect_attempts`.
+    /// In simulation the connector is
+    /// `|| -> ConnectFuture<TcpStream> { Box::pin(TcpStream::connect("zk1:2181")) }`.
     pub async fn connect<S, C>(
         connector: C,
         config: ZkConfig,

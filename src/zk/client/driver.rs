@@ -267,8 +267,9 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
     }
 
     /// The disconnected phase: back off, retry until the server takes us back (then
-    /// SyncConnected and SetWatches) or says the session expired. Calls meanwhile fail with ConnectionLoss
-    /// (the Java client queues them; failing fast lets a recipe see the loss at once).
+    /// SyncConnected and SetWatches) or says the session expired. Calls meanwhile fail with
+    /// ConnectionLoss (the Java client queues them; failing fast lets a recipe see the loss at
+    /// once).
     async fn reconnect(&mut self) -> Option<Connection<S>> {
         let backoff = Duration::from_millis(self.config.reconnect_backoff_ms);
         let limit = Duration::from_millis(self.config.connect_attempt_timeout_ms);

@@ -71,11 +71,19 @@ impl Network {
     }
 
     pub(super) async fn accept(&mut self) -> Peer {
-        let stream = self.accepted.recv().await.expect("connector gone");
         Peer {
-            stream,
+            stream: self.accept_stream().await,
             buf: Vec::new(),
         }
+    }
+
+    /// The server end of the next connection dialled; None once the client is gone.
+    pub(super) async fn try_accept_stream(&mut self) -> Option<DuplexStream> {
+        self.accepted.recv().await
+    }
+
+    async fn accept_stream(&mut self) -> DuplexStream {
+        self.try_accept_stream().await.expect("connector gone")
     }
 }
 

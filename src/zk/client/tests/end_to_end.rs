@@ -1,0 +1,99 @@
+//! The client against H2's server core: what a lock recipe relies on, end to end.
+
+use std::time::Duration;
+
+use tokio::time::{Instant, sleep};
+
+use super::core_server::CoreServer;
+use crate::zk::client::ZkError;
+use crate::zk::proto::{CreateMode, EventType, KeeperState};
+
+#[tokio::test(start_paused = true)]
+async fn partitioned_holder_learns_of_expiry_only_after_the_waiter_saw_its_node_go() {
+    super::fake::local(async {
+        let server = CoreServer::start(1_000);
+        let (holder, holder_link) = server.client().await;
+        let (waiter, _waiter_link) = server.client().await;
+        assert_ne!(holder.session_id(), waiter.session_id());
+
+        holder
+            .create("/lock", b"", CreateMode::Persistent)
+            .await
+            .unwrap();
+        let node = holder
+            .create("/lock/n-", b"", CreateMode::EphemeralSequential)
+            .await
+            .unwrap();
+        assert_eq!(node, "/lock/n-0000000000");
+        let (stat, mut watch) = waiter.exists_watch(&node).await.unwrap();
+        assert_eq!(stat.unwrap().ephemeral_owner, holder.session_id());
+
+        let mut holder_events = holder.events();
+        let start = Instant::now();
+        holder_link.cut();
+        let deleted = watch.next().await.unwrap();
+        assert_eq!(
+            (deleted.event_type, deleted.path.as_str()),
+            (EventType::NodeDeleted, node.as_str())
+        );
+        let expired_at = start.elapsed();
+        assert!(
+            expired_at >= Duration::from_millis(3_000)
+                && expired_at <= Duration::from_millis(4_100),
+            "the server expires the holder after its 3 s timeout, got {expired_at:?}"
+        );
+        assert_eq!(waiter.get_children("/lock").await, Ok(vec![]));
+
+        // The holder only knows it is disconnected; it still has no idea the node is gone.
+        let disconnected = holder_events.try_next().unwrap();
+        assert_eq!(disconnected.state, KeeperState::Disconnected);
+        assert_eq!(holder_events.try_next(), None);
+
+        sleep(Duration::from_secs(5)).await;
+        holder_link.heal();
+        let expired = holder_events.next().await.unwrap();
+        assert_eq!(expired.state, KeeperState::Expired);
+        assert_eq!(holder.exists(&node).await, Err(ZkError::SessionExpired));
+        assert_eq!(
+            waiter.exists(&node).await,
+            Ok(None),
+            "the waiter's session lives on"
+        );
+    })
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn short_partition_resumes_the_session_and_rearms_the_watch() {
+    super::fake::local(async {
+        let server = CoreServer::start(1_000);
+        let (holder, _holder_link) = server.client().await;
+        let (waiter, waiter_link) = server.client().await;
+        let node = holder
+            .create("/n", b"", CreateMode::Ephemeral)
+            .await
+            .unwrap();
+        let (_, mut watch) = waiter.exists_watch(&node).await.unwrap();
+
+        waiter_link.cut();
+        sleep(Duration::from_millis(2_100)).await;
+        holder.delete(&node, -1).await.unwrap();
+        waiter_link.heal();
+
+        let mut seen = Vec::new();
+        while let Some(event) = watch.next().await {
+            seen.push((event.event_type, event.state));
+        }
+        assert_eq!(
+            seen,
+            [
+                (EventType::None, KeeperState::Disconnected),
+                (EventType::None, KeeperState::SyncConnected),
+                (EventType::NodeDeleted, KeeperState::SyncConnected),
+            ],
+            "SetWatches makes the server fire the delete missed while away"
+        );
+        assert_eq!(waiter.exists(&node).await, Ok(None));
+    })
+    .await;
+}
