@@ -29,9 +29,18 @@ pub struct Bench {
 
 impl Bench {
     pub fn print(&self) {
-        println!("bench {} ({} clients), {} runs, {} ms simulated in all", self.scenario, self.clients, self.runs, self.simulated_ms);
-        println!("  locksim:      {:>8.1} ms wall  {:>7.1} runs/s  {:>7.1}x simulated-to-wall", self.locksim_wall_ms, self.locksim_runs_per_s, self.locksim_sim_to_wall);
-        println!("  bare turmoil: {:>8.1} ms wall  {:>7.1} runs/s  {:>7.1}x simulated-to-wall", self.bare_wall_ms, self.bare_runs_per_s, self.bare_sim_to_wall);
+        println!(
+            "bench {} ({} clients), {} runs, {} ms simulated in all",
+            self.scenario, self.clients, self.runs, self.simulated_ms
+        );
+        println!(
+            "  locksim:      {:>8.1} ms wall  {:>7.1} runs/s  {:>7.1}x simulated-to-wall",
+            self.locksim_wall_ms, self.locksim_runs_per_s, self.locksim_sim_to_wall
+        );
+        println!(
+            "  bare turmoil: {:>8.1} ms wall  {:>7.1} runs/s  {:>7.1}x simulated-to-wall",
+            self.bare_wall_ms, self.bare_runs_per_s, self.bare_sim_to_wall
+        );
         println!("  ratio locksim / bare turmoil: {:.2}", self.ratio);
     }
 }
@@ -64,9 +73,14 @@ fn bare_run(spec: &RunSpec, duration_ms: u64) {
 }
 
 pub fn measure(scenario: &'static Scenario, params: &Params, runs: u32) -> Bench {
-    let specs: Vec<RunSpec> = (0..u64::from(runs)).map(|seed| RunSpec::generated(scenario, params.clone(), seed)).collect();
+    let specs: Vec<RunSpec> = (0..u64::from(runs))
+        .map(|seed| RunSpec::generated(scenario, params.clone(), seed))
+        .collect();
     let started = Instant::now();
-    let durations: Vec<u64> = specs.iter().map(|s| run::run(s).map_or(0, |r| r.end_ms)).collect();
+    let durations: Vec<u64> = specs
+        .iter()
+        .map(|s| run::run(s).map_or(0, |r| r.end_ms))
+        .collect();
     let locksim = started.elapsed().as_secs_f64() * 1000.0;
     let started = Instant::now();
     for (spec, &ms) in specs.iter().zip(&durations) {

@@ -56,7 +56,9 @@ pub struct Options {
 }
 
 pub fn parse_seeds(s: &str) -> Result<Range<u64>, String> {
-    let (a, b) = s.split_once("..").ok_or_else(|| format!("expected A..B, got '{s}'"))?;
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("expected A..B, got '{s}'"))?;
     let a: u64 = a.trim().parse().map_err(|_| format!("bad seed '{a}'"))?;
     let b: u64 = b.trim().parse().map_err(|_| format!("bad seed '{b}'"))?;
     if a >= b {
@@ -66,23 +68,36 @@ pub fn parse_seeds(s: &str) -> Result<Range<u64>, String> {
 }
 
 pub fn parse_property(s: &str) -> Result<Property, String> {
-    s.parse().map_err(|e: crate::check::UnknownProperty| e.to_string())
+    s.parse()
+        .map_err(|e: crate::check::UnknownProperty| e.to_string())
 }
 
 /// The scenario and its parameters with the user's overrides applied.
-fn setup(scenario: &str, opts: &Options) -> Result<(&'static Scenario, Params, Vec<Property>), String> {
+fn setup(
+    scenario: &str,
+    opts: &Options,
+) -> Result<(&'static Scenario, Params, Vec<Property>), String> {
     let scenario = scenario::find(scenario).map_err(|e| e.to_string())?;
     let mut params = Params::default();
     for assignment in &opts.set {
         params.set(assignment).map_err(|e| e.to_string())?;
     }
-    let properties = if opts.check.is_empty() { scenario.properties.to_vec() } else { opts.check.clone() };
+    let properties = if opts.check.is_empty() {
+        scenario.properties.to_vec()
+    } else {
+        opts.check.clone()
+    };
     Ok((scenario, params, properties))
 }
 
 fn params_line(params: &Params) -> String {
-    let Ok(Value::Object(map)) = serde_json::to_value(params) else { unreachable!("params are an object") };
-    map.iter().map(|(k, v)| format!("{k}={}", v.as_str().map_or(v.to_string(), str::to_string))).collect::<Vec<_>>().join(" ")
+    let Ok(Value::Object(map)) = serde_json::to_value(params) else {
+        unreachable!("params are an object")
+    };
+    map.iter()
+        .map(|(k, v)| format!("{k}={}", v.as_str().map_or(v.to_string(), str::to_string)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 pub fn list(out: &Output) -> Status {
@@ -91,7 +106,10 @@ pub fn list(out: &Output) -> Status {
         .iter()
         .map(|s| json!({ "name": s.name, "summary": s.summary, "properties": s.properties, "flaw": s.flaw }))
         .collect();
-    let params: Vec<Value> = params::DOCS.iter().map(|(k, doc)| json!({ "name": k, "default": defaults[k], "doc": doc })).collect();
+    let params: Vec<Value> = params::DOCS
+        .iter()
+        .map(|(k, doc)| json!({ "name": k, "default": defaults[k], "doc": doc }))
+        .collect();
     out.emit(json!({ "scenarios": scenarios, "params": params }), || {
         println!("Scenarios:");
         for s in SCENARIOS {
@@ -128,12 +146,22 @@ fn print_history(report: &RunReport) {
     }
 }
 
-pub fn run(out: &Output, scenario: &str, seed: u64, opts: &Options, history: bool, save: bool) -> Status {
+pub fn run(
+    out: &Output,
+    scenario: &str,
+    seed: u64,
+    opts: &Options,
+    history: bool,
+    save: bool,
+) -> Status {
     let (scenario, params, properties) = match setup(scenario, opts) {
         Ok(s) => s,
         Err(e) => return out.bad_input(&e),
     };
-    let spec = RunSpec { properties, ..RunSpec::generated(scenario, params, seed) };
+    let spec = RunSpec {
+        properties,
+        ..RunSpec::generated(scenario, params, seed)
+    };
     let report = match run::run(&spec) {
         Ok(r) => r,
         Err(e) => return out.error(&format!("seed {seed}: {e}"), Status::HarnessError),
@@ -142,7 +170,10 @@ pub fn run(out: &Output, scenario: &str, seed: u64, opts: &Options, history: boo
         match run::run(&spec) {
             Ok(again) => {
                 if let Some(detail) = explore::divergence(&report, &again) {
-                    return out.error(&format!("non-determinism at seed {seed}: {detail}"), Status::HarnessError);
+                    return out.error(
+                        &format!("non-determinism at seed {seed}: {detail}"),
+                        Status::HarnessError,
+                    );
                 }
             }
             Err(e) => return out.error(&format!("seed {seed}: {e}"), Status::HarnessError),
@@ -151,12 +182,21 @@ pub fn run(out: &Output, scenario: &str, seed: u64, opts: &Options, history: boo
     let trace_path = if save || !report.violations.is_empty() {
         match Trace::of(&spec, &report).save(&opts.traces) {
             Ok(p) => Some(p),
-            Err(e) => return out.error(&format!("cannot write trace into {}: {e}", opts.traces.display()), Status::HarnessError),
+            Err(e) => {
+                return out.error(
+                    &format!("cannot write trace into {}: {e}", opts.traces.display()),
+                    Status::HarnessError,
+                );
+            }
         }
     } else {
         None
     };
-    let status = if report.violations.is_empty() { Status::Clean } else { Status::Violation };
+    let status = if report.violations.is_empty() {
+        Status::Clean
+    } else {
+        Status::Violation
+    };
     let value = json!({
         "scenario": scenario.name, "seed": seed, "seeds_run": 1,
         "params": spec.params, "faults": spec.plan,
@@ -168,14 +208,31 @@ pub fn run(out: &Output, scenario: &str, seed: u64, opts: &Options, history: boo
         if history {
             print_history(&report);
         }
-        println!("run {} seed={seed} {}", scenario.name, params_line(&spec.params));
+        println!(
+            "run {} seed={seed} {}",
+            scenario.name,
+            params_line(&spec.params)
+        );
         for f in &spec.plan.0 {
             println!("  fault at {:>5} ms: {}", f.at_ms, f.fault);
         }
-        println!("  ended at {} ms ({}), history digest {}", report.end_ms, if report.completed { "workload done" } else { "run limit" }, report.digest);
+        println!(
+            "  ended at {} ms ({}), history digest {}",
+            report.end_ms,
+            if report.completed {
+                "workload done"
+            } else {
+                "run limit"
+            },
+            report.digest
+        );
         print_violations(&report);
         if let Some(p) = &trace_path {
-            println!("  trace: {}\n  replay: locksim replay {}", p.display(), p.display());
+            println!(
+                "  trace: {}\n  replay: locksim replay {}",
+                p.display(),
+                p.display()
+            );
         }
     });
     status
@@ -212,7 +269,12 @@ fn explore_one(spec: &ExploreSpec, traces: &Path) -> Result<Explored, String> {
         ),
         _ => None,
     };
-    Ok(Explored { scenario: spec.scenario, seeds: spec.seeds.clone(), exploration, trace })
+    Ok(Explored {
+        scenario: spec.scenario,
+        seeds: spec.seeds.clone(),
+        exploration,
+        trace,
+    })
 }
 
 fn explored_json(e: &Explored) -> Value {
@@ -222,8 +284,13 @@ fn explored_json(e: &Explored) -> Value {
             json!({ "seed": f.spec.seed, "faults_before_shrink": f.original_faults, "faults": f.spec.plan,
                     "replay": e.trace.as_ref().map(|p| format!("locksim replay {}", p.display())) }),
         ),
-        Outcome::HarnessError { seed, error } => (vec![], json!({ "seed": seed, "harness_error": error.to_string() })),
-        Outcome::Nondeterminism { seed, detail } => (vec![], json!({ "seed": seed, "nondeterminism": detail })),
+        Outcome::HarnessError { seed, error } => (
+            vec![],
+            json!({ "seed": seed, "harness_error": error.to_string() }),
+        ),
+        Outcome::Nondeterminism { seed, detail } => {
+            (vec![], json!({ "seed": seed, "nondeterminism": detail }))
+        }
         Outcome::Clean => (vec![], json!({})),
     };
     let mut v = json!({
@@ -248,24 +315,45 @@ fn print_explored(e: &Explored) {
     match &e.exploration.outcome {
         Outcome::Clean => println!("  no violations in {} seeds", e.exploration.seeds_run),
         Outcome::Violation(f) => print_finding(f, e),
-        Outcome::HarnessError { seed, error } => println!("  HARNESS ERROR at seed {seed}: {error}"),
-        Outcome::Nondeterminism { seed, detail } => println!("  NON-DETERMINISM at seed {seed}: {detail}"),
+        Outcome::HarnessError { seed, error } => {
+            println!("  HARNESS ERROR at seed {seed}: {error}")
+        }
+        Outcome::Nondeterminism { seed, detail } => {
+            println!("  NON-DETERMINISM at seed {seed}: {detail}")
+        }
     }
 }
 
 fn print_finding(f: &Finding, e: &Explored) {
-    println!("  violation at seed {} (after {} seeds)", f.spec.seed, e.exploration.seeds_run);
+    println!(
+        "  violation at seed {} (after {} seeds)",
+        f.spec.seed, e.exploration.seeds_run
+    );
     print_violations(&f.report);
-    println!("  fault plan shrunk from {} to {} faults:", f.original_faults, f.spec.plan.0.len());
+    println!(
+        "  fault plan shrunk from {} to {} faults:",
+        f.original_faults,
+        f.spec.plan.0.len()
+    );
     for t in &f.spec.plan.0 {
         println!("    at {:>5} ms: {}", t.at_ms, t.fault);
     }
     if let Some(p) = &e.trace {
-        println!("  trace: {}\n  replay: locksim replay {}", p.display(), p.display());
+        println!(
+            "  trace: {}\n  replay: locksim replay {}",
+            p.display(),
+            p.display()
+        );
     }
 }
 
-pub fn explore(out: &Output, scenario: &str, seeds: Range<u64>, jobs: Option<usize>, opts: &Options) -> Status {
+pub fn explore(
+    out: &Output,
+    scenario: &str,
+    seeds: Range<u64>,
+    jobs: Option<usize>,
+    opts: &Options,
+) -> Status {
     let (scenario, params, properties) = match setup(scenario, opts) {
         Ok(s) => s,
         Err(e) => return out.bad_input(&e),
@@ -275,9 +363,22 @@ pub fn explore(out: &Output, scenario: &str, seeds: Range<u64>, jobs: Option<usi
         return out.bad_input("--jobs must be at least 1");
     }
     if !out.json {
-        println!("explore {} seeds={}..{} jobs={jobs} {}", scenario.name, seeds.start, seeds.end, params_line(&params));
+        println!(
+            "explore {} seeds={}..{} jobs={jobs} {}",
+            scenario.name,
+            seeds.start,
+            seeds.end,
+            params_line(&params)
+        );
     }
-    let spec = ExploreSpec { scenario, params, properties, seeds, jobs, check_determinism: opts.check_determinism };
+    let spec = ExploreSpec {
+        scenario,
+        params,
+        properties,
+        seeds,
+        jobs,
+        check_determinism: opts.check_determinism,
+    };
     let explored = match explore_one(&spec, &opts.traces) {
         Ok(e) => e,
         Err(e) => return out.error(&e, Status::HarnessError),
@@ -306,7 +407,11 @@ pub fn default_exploration(out: &Output) -> Status {
             Err(e) => return out.error(&e, Status::HarnessError),
         }
     }
-    let status = rows.iter().map(status_of).max_by_key(|s| *s as u8).unwrap_or(Status::Clean);
+    let status = rows
+        .iter()
+        .map(status_of)
+        .max_by_key(|s| *s as u8)
+        .unwrap_or(Status::Clean);
     out.emit(json!({ "findings": rows.iter().map(explored_json).collect::<Vec<_>>() }), || {
         println!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, default parameters (see `locksim list`).\n");
         println!("{:<16} {:>5}  {:<28} {:>12}  trace", "scenario", "runs", "violations", "first seed");
@@ -333,7 +438,10 @@ pub fn replay(out: &Output, file: &Path, history: bool) -> Status {
     };
     let replayed = match trace::replay(&trace, file) {
         Ok(r) => r,
-        Err(e @ (trace::TraceError::Run(_, run::RunError::Software(_)) | trace::TraceError::Run(_, run::RunError::Malformed(_)))) => {
+        Err(
+            e @ (trace::TraceError::Run(_, run::RunError::Software(_))
+            | trace::TraceError::Run(_, run::RunError::Malformed(_))),
+        ) => {
             return out.error(&e.to_string(), Status::HarnessError);
         }
         Err(e) => return out.bad_input(&e.to_string()),
@@ -359,7 +467,11 @@ pub fn replay(out: &Output, file: &Path, history: bool) -> Status {
             None => println!("  digest {} (the trace records none)", replayed.report.digest),
         }
     });
-    if reproduced { Status::Clean } else { Status::Violation }
+    if reproduced {
+        Status::Clean
+    } else {
+        Status::Violation
+    }
 }
 
 pub fn bench(out: &Output, scenario: &str, runs: u32) -> Status {
@@ -371,6 +483,8 @@ pub fn bench(out: &Output, scenario: &str, runs: u32) -> Status {
         return out.bad_input("--runs must be at least 1");
     }
     let b = crate::bench::measure(scenario, &Params::default(), runs);
-    out.emit(serde_json::to_value(&b).expect("bench serialises"), || b.print());
+    out.emit(serde_json::to_value(&b).expect("bench serialises"), || {
+        b.print()
+    });
     Status::Clean
 }

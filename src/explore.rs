@@ -35,9 +35,15 @@ pub enum Outcome {
     Clean,
     Violation(Box<Finding>),
     /// The harness itself failed on a seed (a bug in locksim, not in the recipe).
-    HarnessError { seed: u64, error: RunError },
+    HarnessError {
+        seed: u64,
+        error: RunError,
+    },
     /// The same seed produced two different histories: a determinism bug in locksim.
-    Nondeterminism { seed: u64, detail: String },
+    Nondeterminism {
+        seed: u64,
+        detail: String,
+    },
 }
 
 /// What one seed showed.
@@ -72,16 +78,21 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
     let ran = AtomicU64::new(0);
     std::thread::scope(|scope| {
         for _ in 0..spec.jobs.max(1) {
-            scope.spawn(|| loop {
-                let seed = next.fetch_add(1, Ordering::SeqCst);
-                if seed >= stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let result = run_seed(spec, seed);
-                ran.fetch_add(1, Ordering::SeqCst);
-                if !matches!(result, SeedResult::Clean) {
-                    stop.fetch_min(seed + 1, Ordering::SeqCst);
-                    failures.lock().expect("no thread panics holding it").push((seed, result));
+            scope.spawn(|| {
+                loop {
+                    let seed = next.fetch_add(1, Ordering::SeqCst);
+                    if seed >= stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let result = run_seed(spec, seed);
+                    ran.fetch_add(1, Ordering::SeqCst);
+                    if !matches!(result, SeedResult::Clean) {
+                        stop.fetch_min(seed + 1, Ordering::SeqCst);
+                        failures
+                            .lock()
+                            .expect("no thread panics holding it")
+                            .push((seed, result));
+                    }
                 }
             });
         }
@@ -89,7 +100,10 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
     let mut failures = failures.into_inner().expect("no thread panicked");
     failures.sort_by_key(|(seed, _)| *seed);
     let Some((seed, result)) = failures.into_iter().next() else {
-        return Exploration { seeds_run: ran.into_inner(), outcome: Outcome::Clean };
+        return Exploration {
+            seeds_run: ran.into_inner(),
+            outcome: Outcome::Clean,
+        };
     };
     let seeds_run = seed - spec.seeds.start + 1;
     let outcome = match result {
@@ -106,12 +120,11 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
 fn run_seed(spec: &ExploreSpec, seed: u64) -> SeedResult {
     let run_spec = spec.spec_for(seed);
     let first = run::run(&run_spec);
-    if spec.check_determinism {
-        if let (Ok(a), Ok(b)) = (&first, &run::run(&run_spec)) {
-            if let Some(detail) = divergence(a, b) {
-                return SeedResult::Diverged(detail);
-            }
-        }
+    if spec.check_determinism
+        && let (Ok(a), Ok(b)) = (&first, &run::run(&run_spec))
+        && let Some(detail) = divergence(a, b)
+    {
+        return SeedResult::Diverged(detail);
     }
     match first {
         Ok(report) if report.violations.is_empty() => SeedResult::Clean,
@@ -126,9 +139,17 @@ pub fn divergence(a: &RunReport, b: &RunReport) -> Option<String> {
     }
     let (index, x, y) = crate::history::first_difference(&a.history, &b.history)?;
     let show = |e: Option<&crate::history::Event>| {
-        e.map_or("nothing".to_string(), |e| serde_json::to_string(e).expect("event serialises"))
+        e.map_or("nothing".to_string(), |e| {
+            serde_json::to_string(e).expect("event serialises")
+        })
     };
-    Some(format!("digests {} and {} differ at event #{index}: {} vs {}", a.digest, b.digest, show(x), show(y)))
+    Some(format!(
+        "digests {} and {} differ at event #{index}: {} vs {}",
+        a.digest,
+        b.digest,
+        show(x),
+        show(y)
+    ))
 }
 
 /// Most runs the shrinker may spend.
@@ -158,5 +179,9 @@ pub fn shrink(spec: RunSpec, report: RunReport) -> Finding {
             }
         }
     }
-    Finding { spec: best.0, report: best.1, original_faults }
+    Finding {
+        spec: best.0,
+        report: best.1,
+        original_faults,
+    }
 }

@@ -106,12 +106,19 @@ fn main() -> ExitCode {
     let status = match cli.command {
         None => cli::default_exploration(&out),
         Some(Command::List) => cli::list(&out),
-        Some(Command::Run { scenario, seed, opts, history, save }) => {
-            cli::run(&out, &scenario, seed, &opts.into(), history, save)
-        }
-        Some(Command::Explore { scenario, seeds, jobs, opts }) => {
-            cli::explore(&out, &scenario, seeds, jobs, &opts.into())
-        }
+        Some(Command::Run {
+            scenario,
+            seed,
+            opts,
+            history,
+            save,
+        }) => cli::run(&out, &scenario, seed, &opts.into(), history, save),
+        Some(Command::Explore {
+            scenario,
+            seeds,
+            jobs,
+            opts,
+        }) => cli::explore(&out, &scenario, seeds, jobs, &opts.into()),
         Some(Command::Replay { file, history }) => cli::replay(&out, &file, history),
         Some(Command::Bench { runs, scenario }) => cli::bench(&out, &scenario, runs),
     };

@@ -36,7 +36,7 @@ impl Default for Params {
     fn default() -> Self {
         Params {
             clients: 5,
-            rounds: 3,
+            rounds: 8,
             hold_ms: 10,
             session_timeout_ms: 200,
             zk_tick_ms: 20,
@@ -44,7 +44,7 @@ impl Default for Params {
             latency_max_ms: 3,
             fencing: false,
             faults: "all".into(),
-            fault_phase_ms: 1000,
+            fault_phase_ms: 600,
             partition_max_ms: 50,
             pause_max_ms: 100,
             crash_down_max_ms: 300,

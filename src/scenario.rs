@@ -66,7 +66,12 @@ pub struct UnknownScenario(pub String);
 impl fmt::Display for UnknownScenario {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<_> = SCENARIOS.iter().map(|s| s.name).collect();
-        write!(f, "unknown scenario '{}' (known: {})", self.0, names.join(", "))
+        write!(
+            f,
+            "unknown scenario '{}' (known: {})",
+            self.0,
+            names.join(", ")
+        )
     }
 }
 

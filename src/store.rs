@@ -1,6 +1,8 @@
 //! The protected resource: a register on the `store` host. A holder reads it, works, and
-//! writes value + 1; with fencing on, a write carrying a token below the highest accepted
-//! one is rejected, which is what keeps a paused ex-holder from doing damage.
+//! writes value + 1. With fencing on, every access carries the holder's token and the store
+//! refuses any token below the highest it has seen, which is what keeps a paused ex-holder
+//! from doing damage. Reads must be fenced too: otherwise a zombie's write that lands before
+//! the new holder's write (but after its read) makes that read stale.
 
 use crate::history::{Kind, Op};
 use crate::sim::node::Node;
@@ -14,7 +16,9 @@ pub const PORT: u16 = 7000;
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum StoreRequest {
-    Read,
+    Read {
+        token: Option<i64>,
+    },
     Write {
         based_on: i64,
         value: i64,
@@ -26,6 +30,8 @@ pub enum StoreRequest {
 #[serde(rename_all = "snake_case")]
 pub enum StoreReply {
     Value(i64),
+    /// A fenced read refused: a newer token has been seen.
+    Refused,
     Accepted(bool),
 }
 
@@ -45,17 +51,34 @@ impl Register {
         }
     }
 
-    /// Applies a write; returns whether it was accepted.
-    pub fn write(&mut self, value: i64, token: Option<i64>) -> bool {
-        if self.fencing {
-            match (token, self.highest_token) {
-                (None, _) => return false,
-                (Some(t), Some(h)) if t < h => return false,
-                _ => self.highest_token = token,
+    /// Admits an access carrying `token`: always without fencing; with fencing, only a
+    /// token at least as high as any seen before, which then becomes the highest.
+    fn admit(&mut self, token: Option<i64>) -> bool {
+        if !self.fencing {
+            return true;
+        }
+        match (token, self.highest_token) {
+            (None, _) => false,
+            (Some(t), Some(h)) if t < h => false,
+            _ => {
+                self.highest_token = token;
+                true
             }
         }
-        self.value = value;
-        true
+    }
+
+    /// The value, unless the read is fenced off.
+    pub fn read(&mut self, token: Option<i64>) -> Option<i64> {
+        self.admit(token).then_some(self.value)
+    }
+
+    /// Applies a write; returns whether it was accepted.
+    pub fn write(&mut self, value: i64, token: Option<i64>) -> bool {
+        let admitted = self.admit(token);
+        if admitted {
+            self.value = value;
+        }
+        admitted
     }
 }
 
@@ -85,7 +108,10 @@ async fn answer(
         let request: StoreRequest = serde_json::from_str(&line)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
         let reply = match request {
-            StoreRequest::Read => StoreReply::Value(register.borrow().value),
+            StoreRequest::Read { token } => match register.borrow_mut().read(token) {
+                Some(v) => StoreReply::Value(v),
+                None => StoreReply::Refused,
+            },
             StoreRequest::Write {
                 based_on,
                 value,
@@ -141,6 +167,12 @@ mod tests {
         assert!(r.write(2, Some(34)), "the same holder may write again");
         assert!(!r.write(3, None), "a fenced store needs a token");
         assert_eq!(r.value, 2);
+        assert_eq!(r.read(Some(40)), Some(2));
+        assert!(
+            !r.write(5, Some(34)),
+            "a newer holder's read fences the old holder off"
+        );
+        assert_eq!(r.read(Some(34)), None);
         let mut open = Register::new(false);
         assert!(open.write(1, Some(34)));
         assert!(open.write(2, Some(33)));

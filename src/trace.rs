@@ -60,7 +60,11 @@ impl fmt::Display for TraceError {
             TraceError::Io(p, e) => write!(f, "{}: {e}", p.display()),
             TraceError::Parse(p, e) => write!(f, "{}: not a trace file: {e}", p.display()),
             TraceError::Format(p, v) => {
-                write!(f, "{}: unsupported format '{v}' (expected '{FORMAT}')", p.display())
+                write!(
+                    f,
+                    "{}: unsupported format '{v}' (expected '{FORMAT}')",
+                    p.display()
+                )
             }
             TraceError::Scenario(p, e) => write!(f, "{}: {e}", p.display()),
             TraceError::Params(p, e) => write!(f, "{}: {e}", p.display()),
@@ -77,10 +81,13 @@ impl Trace {
             scenario: spec.scenario.name.into(),
             seed: spec.seed,
             params: serde_json::to_value(&spec.params).expect("params serialise"),
-            properties: (spec.properties != spec.scenario.properties).then(|| spec.properties.clone()),
+            properties: (spec.properties != spec.scenario.properties)
+                .then(|| spec.properties.clone()),
             faults: spec.plan.clone(),
             locksim_version: Some(env!("CARGO_PKG_VERSION").into()),
-            expect: Expect { violations: violated(report) },
+            expect: Expect {
+                violations: violated(report),
+            },
             digest: Some(report.digest.clone()),
             note: None,
         }
@@ -88,7 +95,8 @@ impl Trace {
 
     pub fn load(path: &Path) -> Result<Trace, TraceError> {
         let text = std::fs::read_to_string(path).map_err(|e| TraceError::Io(path.into(), e))?;
-        let trace: Trace = serde_json::from_str(&text).map_err(|e| TraceError::Parse(path.into(), e))?;
+        let trace: Trace =
+            serde_json::from_str(&text).map_err(|e| TraceError::Parse(path.into(), e))?;
         if trace.format != FORMAT {
             return Err(TraceError::Format(path.into(), trace.format));
         }
@@ -97,7 +105,8 @@ impl Trace {
 
     /// Rebuilds the run from the file alone.
     pub fn spec(&self, path: &Path) -> Result<RunSpec, TraceError> {
-        let scenario = scenario::find(&self.scenario).map_err(|e| TraceError::Scenario(path.into(), e))?;
+        let scenario =
+            scenario::find(&self.scenario).map_err(|e| TraceError::Scenario(path.into(), e))?;
         let params = if self.params.is_null() {
             Params::default()
         } else {
@@ -108,7 +117,10 @@ impl Trace {
             params,
             seed: self.seed,
             plan: self.faults.clone(),
-            properties: self.properties.clone().unwrap_or_else(|| scenario.properties.to_vec()),
+            properties: self
+                .properties
+                .clone()
+                .unwrap_or_else(|| scenario.properties.to_vec()),
         })
     }
 

@@ -110,7 +110,7 @@ async fn critical_section(node: &Node, hold_ms: u64, grant: Grant, pending: &Cel
         node.record(kind, op);
     };
     invoke(Op::Read { value: None });
-    let based_on = match store::call(&StoreRequest::Read).await {
+    let based_on = match store::call(&StoreRequest::Read { token: grant.token }).await {
         Ok(StoreReply::Value(v)) => {
             complete(Kind::Ok, Op::Read { value: Some(v) });
             v

@@ -53,7 +53,7 @@ pub trait Lock {
     async fn acquire(&mut self) -> Result<Grant, LockError>;
     async fn release(&mut self) -> Result<(), LockError>;
     /// Completes once the recipe learns a lock it holds is lost (its session expired).
-    async fn lost(&self);
+    async fn lost(&mut self);
     /// Ends the session (releasing whatever it still holds).
     async fn close(self);
 }

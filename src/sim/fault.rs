@@ -153,11 +153,25 @@ pub struct FaultPlan(pub Vec<TimedFault>);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlanError {
-    UnknownNode { index: usize, node: String },
-    BadRate { index: usize },
-    AfterFaultPhase { index: usize, at_ms: u64, phase_ms: u64 },
-    NotAServer { index: usize, node: String },
-    SameNode { index: usize },
+    UnknownNode {
+        index: usize,
+        node: String,
+    },
+    BadRate {
+        index: usize,
+    },
+    AfterFaultPhase {
+        index: usize,
+        at_ms: u64,
+        phase_ms: u64,
+    },
+    NotAServer {
+        index: usize,
+        node: String,
+    },
+    SameNode {
+        index: usize,
+    },
 }
 
 impl fmt::Display for PlanError {
@@ -169,12 +183,19 @@ impl fmt::Display for PlanError {
             PlanError::BadRate { index } => {
                 write!(f, "fault #{index}: loss rate must be within 0..=1")
             }
-            PlanError::AfterFaultPhase { index, at_ms, phase_ms } => write!(
+            PlanError::AfterFaultPhase {
+                index,
+                at_ms,
+                phase_ms,
+            } => write!(
                 f,
                 "fault #{index} at {at_ms} ms is not within the fault phase (fault_phase_ms={phase_ms}); the heal phase admits no faults"
             ),
             PlanError::NotAServer { index, node } => {
-                write!(f, "fault #{index}: '{node}' is not a server (only servers crash, restart or lose replies)")
+                write!(
+                    f,
+                    "fault #{index}: '{node}' is not a server (only servers crash, restart or lose replies)"
+                )
             }
             PlanError::SameNode { index } => write!(f, "fault #{index} names the same node twice"),
         }
@@ -202,10 +223,10 @@ impl FaultPlan {
                     node: node.to_string(),
                 });
             }
-            if let Fault::Loss { rate, .. } = timed.fault {
-                if !(0.0..=1.0).contains(&rate) {
-                    return Err(PlanError::BadRate { index });
-                }
+            if let Fault::Loss { rate, .. } = timed.fault
+                && !(0.0..=1.0).contains(&rate)
+            {
+                return Err(PlanError::BadRate { index });
             }
         }
         Ok(())

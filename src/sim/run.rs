@@ -75,7 +75,9 @@ impl RunSpec {
 
     /// Every host of the run.
     pub fn hosts(&self) -> BTreeSet<String> {
-        let mut hosts: BTreeSet<String> = scenario::servers(self.scenario.recipe).into_iter().collect();
+        let mut hosts: BTreeSet<String> = scenario::servers(self.scenario.recipe)
+            .into_iter()
+            .collect();
         hosts.insert("store".into());
         hosts.extend(self.params.client_names());
         hosts
@@ -106,14 +108,19 @@ pub fn generate_plan(scenario: &Scenario, params: &Params, seed: u64) -> FaultPl
 /// Runs one simulation to its end and judges it.
 pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
     let hosts = spec.hosts();
-    let servers: BTreeSet<String> = scenario::servers(spec.scenario.recipe).into_iter().chain(["store".to_string()]).collect();
+    let servers: BTreeSet<String> = scenario::servers(spec.scenario.recipe)
+        .into_iter()
+        .chain(["store".to_string()])
+        .collect();
     spec.plan.validate(&hosts).map_err(RunError::Plan)?;
     validate_targets(&spec.plan, &servers, spec.params.fault_phase_ms).map_err(RunError::Plan)?;
 
     let mut world = World::build(spec);
     world.drive(spec)?;
     let history = world.recorder.snapshot();
-    let cfg = CheckConfig { liveness_bound_ms: spec.params.liveness_bound() };
+    let cfg = CheckConfig {
+        liveness_bound_ms: spec.params.liveness_bound(),
+    };
     let violations = check::check(&history, &spec.properties, &cfg).map_err(RunError::Malformed)?;
     Ok(RunReport {
         digest: history.digest(),
@@ -126,20 +133,36 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
 
 /// Checks what the generic validation cannot: faults that only make sense on servers, and
 /// faults scheduled after the fault phase (the heal phase admits none).
-fn validate_targets(plan: &FaultPlan, servers: &BTreeSet<String>, phase_ms: u64) -> Result<(), PlanError> {
+fn validate_targets(
+    plan: &FaultPlan,
+    servers: &BTreeSet<String>,
+    phase_ms: u64,
+) -> Result<(), PlanError> {
     for (index, timed) in plan.0.iter().enumerate() {
         if timed.at_ms >= phase_ms {
-            return Err(PlanError::AfterFaultPhase { index, at_ms: timed.at_ms, phase_ms });
+            return Err(PlanError::AfterFaultPhase {
+                index,
+                at_ms: timed.at_ms,
+                phase_ms,
+            });
         }
         let server_only = match &timed.fault {
-            Fault::Crash { node } | Fault::Restart { node } | Fault::LoseReply { node, .. } => Some(node),
+            Fault::Crash { node } | Fault::Restart { node } | Fault::LoseReply { node, .. } => {
+                Some(node)
+            }
             _ => None,
         };
         if let Some(node) = server_only.filter(|n| !servers.contains(*n)) {
-            return Err(PlanError::NotAServer { index, node: node.clone() });
+            return Err(PlanError::NotAServer {
+                index,
+                node: node.clone(),
+            });
         }
         let same = match &timed.fault {
-            Fault::Partition { a, b } | Fault::Repair { a, b } | Fault::Loss { a, b, .. } | Fault::Delay { a, b, .. } => a == b,
+            Fault::Partition { a, b }
+            | Fault::Repair { a, b }
+            | Fault::Loss { a, b, .. }
+            | Fault::Delay { a, b, .. } => a == b,
             Fault::PartitionOneway { from, to } => from == to,
             _ => false,
         };
@@ -175,7 +198,10 @@ impl World {
     fn build(spec: &RunSpec) -> World {
         let p = &spec.params;
         let seeds = Seeds::new(spec.seed);
-        let latency = (Duration::from_millis(p.latency_min_ms), Duration::from_millis(p.latency_max_ms));
+        let latency = (
+            Duration::from_millis(p.latency_min_ms),
+            Duration::from_millis(p.latency_max_ms),
+        );
         let mut sim = turmoil::Builder::new()
             .tick_duration(Duration::from_millis(1))
             .min_message_latency(latency.0)
@@ -191,7 +217,8 @@ impl World {
             gate: PauseGate::default(),
             recorder: recorder.clone(),
         };
-        let nodes: BTreeMap<String, Node> = spec.hosts().iter().map(|h| (h.clone(), node(h))).collect();
+        let nodes: BTreeMap<String, Node> =
+            spec.hosts().iter().map(|h| (h.clone(), node(h))).collect();
 
         let zk_node = nodes["zk1"].clone();
         let config = ServerConfig {
@@ -201,21 +228,32 @@ impl World {
         };
         let zk = ZkHost::new(zk_node.clone(), Server::new(config), p.zk_tick_ms);
         let zk_for_host = zk.clone();
-        sim.host("zk1", move || zk_node.gate.gate(zk_host::serve(zk_for_host.clone())));
+        sim.host("zk1", move || {
+            zk_node.gate.gate(zk_host::serve(zk_for_host.clone()))
+        });
 
         let store_node = nodes["store"].clone();
         let fencing = p.fencing;
-        sim.host("store", move || store_node.gate.gate(store::serve(store_node.clone(), fencing)));
+        sim.host("store", move || {
+            store_node
+                .gate
+                .gate(store::serve(store_node.clone(), fencing))
+        });
 
         for name in p.client_names() {
             let node = nodes[&name].clone();
             let software = match spec.scenario.recipe {
-                Recipe::ZkLock(flavor) => crate::recipes::zk::lock::host::client(node.clone(), p.clone(), flavor, seeds),
+                Recipe::ZkLock(flavor) => {
+                    crate::recipes::zk::lock::host::client(node.clone(), p.clone(), flavor, seeds)
+                }
             };
-            sim.client(name.as_str(), node.gate.gate(async move {
-                software.await;
-                Ok(())
-            }));
+            sim.client(
+                name.as_str(),
+                node.gate.gate(async move {
+                    software.await;
+                    Ok(())
+                }),
+            );
         }
         World {
             sim,
@@ -237,7 +275,13 @@ impl World {
 
     fn record(&self, op: Op) {
         let time_ms = self.now_ms();
-        self.recorder.record(Event { time_ms, clock_ms: EPOCH_MS + time_ms as i64, node: self.harness.name.clone(), kind: Kind::Info, op });
+        self.recorder.record(Event {
+            time_ms,
+            clock_ms: EPOCH_MS + time_ms as i64,
+            node: self.harness.name.clone(),
+            kind: Kind::Info,
+            op,
+        });
     }
 
     fn drive(&mut self, spec: &RunSpec) -> Result<(), RunError> {
@@ -251,7 +295,8 @@ impl World {
                 self.apply(timed, now);
                 next += 1;
             }
-            while let Some((at, timer)) = self.timers.first().cloned().filter(|(at, _)| *at <= now) {
+            while let Some((at, timer)) = self.timers.first().cloned().filter(|(at, _)| *at <= now)
+            {
                 self.timers.remove(&(at, timer.clone()));
                 self.finish(timer);
             }
@@ -277,19 +322,26 @@ impl World {
     }
 
     fn apply(&mut self, timed: &TimedFault, now: u64) {
-        self.record(Op::Fault { fault: timed.fault.to_string() });
+        self.record(Op::Fault {
+            fault: timed.fault.to_string(),
+        });
         match &timed.fault {
             Fault::Partition { a, b } => self.sim.partition(a.as_str(), b.as_str()),
-            Fault::PartitionOneway { from, to } => self.sim.partition_oneway(from.as_str(), to.as_str()),
+            Fault::PartitionOneway { from, to } => {
+                self.sim.partition_oneway(from.as_str(), to.as_str())
+            }
             Fault::Repair { a, b } => self.sim.repair(a.as_str(), b.as_str()),
             Fault::RepairAll => self.repair_all(),
             Fault::Loss { a, b, rate, for_ms } => {
                 self.sim.set_link_fail_rate(a.as_str(), b.as_str(), *rate);
-                self.timers.insert((now + for_ms, Timer::EndLoss(a.clone(), b.clone())));
+                self.timers
+                    .insert((now + for_ms, Timer::EndLoss(a.clone(), b.clone())));
             }
             Fault::Delay { a, b, ms, for_ms } => {
-                self.sim.set_link_latency(a.as_str(), b.as_str(), Duration::from_millis(*ms));
-                self.timers.insert((now + for_ms, Timer::EndDelay(a.clone(), b.clone())));
+                self.sim
+                    .set_link_latency(a.as_str(), b.as_str(), Duration::from_millis(*ms));
+                self.timers
+                    .insert((now + for_ms, Timer::EndDelay(a.clone(), b.clone())));
             }
             Fault::Crash { node } => {
                 if self.crashed.insert(node.clone()) {
@@ -303,11 +355,16 @@ impl World {
             }
             Fault::Pause { node, for_ms } => {
                 self.nodes[node].gate.pause();
-                self.timers.insert((now + for_ms, Timer::Resume(node.clone())));
+                self.timers
+                    .insert((now + for_ms, Timer::Resume(node.clone())));
             }
             Fault::ClockJump { node, by_ms } => self.nodes[node].clock.borrow_mut().jump(*by_ms),
-            Fault::ClockDrift { node, ppm } => self.nodes[node].clock.borrow_mut().set_drift(now, *ppm),
-            Fault::LoseReply { client, op, .. } => self.zk.borrow_mut().lose_next_reply(client, *op),
+            Fault::ClockDrift { node, ppm } => {
+                self.nodes[node].clock.borrow_mut().set_drift(now, *ppm)
+            }
+            Fault::LoseReply { client, op, .. } => {
+                self.zk.borrow_mut().lose_next_reply(client, *op)
+            }
         }
     }
 

@@ -22,12 +22,22 @@ pub const LOCK_DIR: &str = "/locksim/lock";
 fn observer(node: &Node) -> Observer {
     let node = node.clone();
     Rc::new(move |o| match o {
-        Observation::Enqueued { node: name, seq } => {
-            node.record(Kind::Info, Op::Enqueued { lock: LOCK_DIR.into(), node: name, seq })
-        }
-        Observation::Woken { path, event } => {
-            node.record(Kind::Info, Op::Wake { lock: LOCK_DIR.into(), path, event })
-        }
+        Observation::Enqueued { node: name, seq } => node.record(
+            Kind::Info,
+            Op::Enqueued {
+                lock: LOCK_DIR.into(),
+                node: name,
+                seq,
+            },
+        ),
+        Observation::Woken { path, event } => node.record(
+            Kind::Info,
+            Op::Wake {
+                lock: LOCK_DIR.into(),
+                path,
+                event,
+            },
+        ),
     })
 }
 
@@ -41,7 +51,12 @@ fn zk_config(params: &Params) -> ZkConfig {
     }
 }
 
-async fn connect(node: &Node, params: &Params, flavor: Flavor, rng: &Rc<RefCell<rand_chacha::ChaCha8Rng>>) -> Result<ZkLock, LockError> {
+async fn connect(
+    node: &Node,
+    params: &Params,
+    flavor: Flavor,
+    rng: &Rc<RefCell<rand_chacha::ChaCha8Rng>>,
+) -> Result<ZkLock, LockError> {
     let connector = || -> ConnectFuture<TcpStream> { Box::pin(TcpStream::connect(("zk1", PORT))) };
     let (client, driver) = ZkClient::connect(connector, zk_config(params))
         .await
@@ -55,10 +70,22 @@ async fn connect(node: &Node, params: &Params, flavor: Flavor, rng: &Rc<RefCell<
 }
 
 /// The software of client host `node`.
-pub fn client(node: Node, params: Params, flavor: Flavor, seeds: Seeds) -> Pin<Box<dyn Future<Output = ()>>> {
+pub fn client(
+    node: Node,
+    params: Params,
+    flavor: Flavor,
+    seeds: Seeds,
+) -> Pin<Box<dyn Future<Output = ()>>> {
     Box::pin(async move {
         let rng = Rc::new(RefCell::new(seeds.stream(&node.name)));
-        let work = Workload { lock_name: LOCK_DIR.into(), rounds: params.rounds, hold_ms: params.hold_ms };
-        workload::run_client(&node, &work, async || connect(&node, &params, flavor, &rng).await).await;
+        let work = Workload {
+            lock_name: LOCK_DIR.into(),
+            rounds: params.rounds,
+            hold_ms: params.hold_ms,
+        };
+        workload::run_client(&node, &work, async || {
+            connect(&node, &params, flavor, &rng).await
+        })
+        .await;
     })
 }

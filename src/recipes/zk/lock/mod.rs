@@ -9,7 +9,6 @@ use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode, EventType, KeeperState};
 use decide::Decision;
-use std::cell::RefCell;
 use std::time::Duration;
 
 /// Which lock the clients run: the recipe, or a variant named for its flaw.
@@ -37,7 +36,7 @@ pub struct ZkLock {
     /// Makes a fresh GUID for each enqueue (Curator's protected-mode prefix).
     new_guid: Box<dyn FnMut() -> String>,
     observer: Observer,
-    events: RefCell<SessionEvents>,
+    events: SessionEvents,
     /// My lock node (bare name) and its czxid, once it exists.
     node: Option<(String, i64)>,
 }
@@ -76,9 +75,23 @@ macro_rules! retrying {
 }
 
 impl ZkLock {
-    pub fn new(client: ZkClient, flavor: Flavor, dir: &str, new_guid: Box<dyn FnMut() -> String>, observer: Observer) -> Self {
-        let events = RefCell::new(client.events());
-        ZkLock { client, flavor, dir: dir.to_string(), new_guid, observer, events, node: None }
+    pub fn new(
+        client: ZkClient,
+        flavor: Flavor,
+        dir: &str,
+        new_guid: Box<dyn FnMut() -> String>,
+        observer: Observer,
+    ) -> Self {
+        let events = client.events();
+        ZkLock {
+            client,
+            flavor,
+            dir: dir.to_string(),
+            new_guid,
+            observer,
+            events,
+            node: None,
+        }
     }
 
     fn path(&self, name: &str) -> String {
@@ -113,8 +126,15 @@ impl ZkLock {
         let guid = prefix.trim_end_matches("lock-").to_string();
         let path = self.path(&prefix);
         loop {
-            match self.client.create2(&path, b"", CreateMode::EphemeralSequential).await {
-                Ok((created, stat)) => return Ok(self.enqueued(&created, stat.czxid)),
+            match self
+                .client
+                .create2(&path, b"", CreateMode::EphemeralSequential)
+                .await
+            {
+                Ok((created, stat)) => {
+                    self.enqueued(&created, stat.czxid);
+                    return Ok(());
+                }
                 Err(e) => match classify(e) {
                     Failure::Fatal(f) => return Err(f),
                     Failure::Retry => tokio::time::sleep(RETRY).await,
@@ -124,17 +144,21 @@ impl ZkLock {
                 continue;
             }
             let children = retrying!(self.client.get_children(&self.dir).await)?;
-            if let Some(own) = decide::find_own(&children, &guid).map(str::to_string) {
-                if let Some(stat) = retrying!(self.client.exists(&self.path(&own)).await)? {
-                    return Ok(self.enqueued(&own, stat.czxid));
-                }
+            if let Some(own) = decide::find_own(&children, &guid).map(str::to_string)
+                && let Some(stat) = retrying!(self.client.exists(&self.path(&own)).await)?
+            {
+                self.enqueued(&own, stat.czxid);
+                return Ok(());
             }
         }
     }
 
     fn enqueued(&mut self, created: &str, czxid: i64) {
         let name = created.rsplit('/').next().unwrap_or(created).to_string();
-        (self.observer)(Observation::Enqueued { node: name.clone(), seq: decide::parse_seq(&name) });
+        (self.observer)(Observation::Enqueued {
+            node: name.clone(),
+            seq: decide::parse_seq(&name),
+        });
         self.node = Some((name, czxid));
     }
 
@@ -149,7 +173,10 @@ impl ZkLock {
                     }
                 }
                 Some(e) => {
-                    (self.observer)(Observation::Woken { path: e.path, event: format!("{:?}", e.event_type) });
+                    (self.observer)(Observation::Woken {
+                        path: e.path,
+                        event: format!("{:?}", e.event_type),
+                    });
                     return Ok(());
                 }
                 None => return Err(LockError::SessionExpired),
@@ -180,7 +207,8 @@ impl ZkLock {
                         self.wait(watch).await?;
                         continue;
                     }
-                    let (stat, watch) = retrying!(self.client.exists_watch(&self.path(&pred)).await)?;
+                    let (stat, watch) =
+                        retrying!(self.client.exists_watch(&self.path(&pred)).await)?;
                     // A predecessor already gone leaves a watch that never fires: list again.
                     if stat.is_some() {
                         self.wait(watch).await?;
@@ -220,9 +248,9 @@ impl Lock for ZkLock {
         self.release_node().await
     }
 
-    async fn lost(&self) {
+    async fn lost(&mut self) {
         loop {
-            let event = self.events.borrow_mut().next().await;
+            let event = self.events.next().await;
             match event {
                 Some(e) if !matches!(e.state, KeeperState::Expired | KeeperState::Closed) => {}
                 _ => return,

@@ -15,7 +15,9 @@ pub(super) async fn acquire(lock: &mut ZkLock) -> Result<Grant, LockError> {
         match lock.client.create2(&path, b"", CreateMode::Ephemeral).await {
             Ok((_, stat)) => {
                 lock.node = Some(("lock".into(), stat.czxid));
-                return Ok(Grant { token: Some(stat.czxid) });
+                return Ok(Grant {
+                    token: Some(stat.czxid),
+                });
             }
             Err(ZkError::Server(ErrorCode::NodeExists)) => {}
             Err(e) => match classify(e) {
@@ -40,13 +42,18 @@ pub(super) async fn acquire(lock: &mut ZkLock) -> Result<Grant, LockError> {
             // My own node, from a create whose reply was lost.
             Some(stat) if stat.ephemeral_owner == lock.client.session_id() => {
                 lock.node = Some(("lock".into(), stat.czxid));
-                return Ok(Grant { token: Some(stat.czxid) });
+                return Ok(Grant {
+                    token: Some(stat.czxid),
+                });
             }
             Some(_) => {
                 if !waiting {
                     waiting = true;
                     // No node of its own: its place is its arrival time.
-                    (lock.observer)(Observation::Enqueued { node: String::new(), seq: None });
+                    (lock.observer)(Observation::Enqueued {
+                        node: String::new(),
+                        seq: None,
+                    });
                 }
                 lock.wait(watch).await?;
             }
