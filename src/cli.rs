@@ -388,7 +388,7 @@ pub fn explore(
 }
 
 /// Seeds per scenario of the default exploration (`locksim` with no command).
-pub const DEFAULT_SEEDS: u64 = 300;
+pub const DEFAULT_SEEDS: u64 = 500;
 
 pub fn default_exploration(out: &Output) -> Status {
     let jobs = jobs_default(None);

@@ -130,8 +130,28 @@ impl Trace {
         text
     }
 
-    /// Writes to `dir/<scenario>-<seed>.json`; never overwrites a different file: an existing
-    /// file with other content makes it pick `-2`, `-3`, ... Returns the path written.
+    /// Whether `other` records the same run (its note or formatting may differ).
+    fn same_run(&self, other: &Trace) -> bool {
+        (
+            &self.scenario,
+            self.seed,
+            &self.params,
+            &self.properties,
+            &self.faults,
+            &self.digest,
+        ) == (
+            &other.scenario,
+            other.seed,
+            &other.params,
+            &other.properties,
+            &other.faults,
+            &other.digest,
+        )
+    }
+
+    /// Writes to `dir/<scenario>-<seed>.json`; never overwrites a file: an existing trace of
+    /// the same run is reused as it is (a user's note survives), any other file makes it pick
+    /// `-2`, `-3`, ... Returns the path of the trace.
     pub fn save(&self, dir: &Path) -> std::io::Result<PathBuf> {
         std::fs::create_dir_all(dir)?;
         let text = self.to_json();
@@ -142,8 +162,10 @@ impl Trace {
             };
             let path = dir.join(name);
             match std::fs::read_to_string(&path) {
-                Ok(existing) if existing == text => return Ok(path),
-                Ok(_) => continue,
+                Ok(existing) => match serde_json::from_str::<Trace>(&existing) {
+                    Ok(t) if self.same_run(&t) => return Ok(path),
+                    _ => continue,
+                },
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                     std::fs::write(&path, &text)?;
                     return Ok(path);

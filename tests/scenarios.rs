@@ -1,0 +1,116 @@
+//! The harness finds every flawed variant's flaw, and finds nothing in the correct recipe
+//! under the faults it is meant to survive.
+
+use locksim::check::Property;
+use locksim::explore::{Exploration, ExploreSpec, Outcome, explore};
+use locksim::params::Params;
+use locksim::scenario;
+use locksim::sim::fault::Fault;
+use locksim::trace;
+
+fn params(overrides: &[&str]) -> Params {
+    let mut p = Params::default();
+    for o in overrides {
+        p.set(o).expect("valid override");
+    }
+    p
+}
+
+fn explore_seeds(
+    name: &str,
+    overrides: &[&str],
+    check: &[Property],
+    seeds: std::ops::Range<u64>,
+) -> Exploration {
+    let scenario = scenario::find(name).expect("known scenario");
+    explore(&ExploreSpec {
+        scenario,
+        params: params(overrides),
+        properties: if check.is_empty() {
+            scenario.properties.to_vec()
+        } else {
+            check.to_vec()
+        },
+        seeds,
+        jobs: 2,
+        check_determinism: false,
+    })
+}
+
+/// The properties the first finding violates; panics with the outcome if there is none.
+fn found(e: &Exploration) -> Vec<Property> {
+    match &e.outcome {
+        Outcome::Violation(f) => trace::violated(&f.report),
+        other => panic!("expected a violation, got {other:?}"),
+    }
+}
+
+fn assert_clean(e: &Exploration) {
+    match &e.outcome {
+        Outcome::Clean => {}
+        Outcome::Violation(f) => panic!(
+            "seed {} violated {:?} with plan {:?}",
+            f.spec.seed, f.report.violations, f.spec.plan
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn herd_variant_wakes_every_waiter() {
+    let e = explore_seeds("zk-lock-herd", &["faults=none"], &[], 0..10);
+    assert_eq!(found(&e), vec![Property::Herd]);
+}
+
+#[test]
+fn simple_lock_shows_herd_and_fifo() {
+    let e = explore_seeds("zk-lock-simple", &["faults=none"], &[Property::Herd], 0..10);
+    assert_eq!(found(&e), vec![Property::Herd]);
+    let e = explore_seeds("zk-lock-simple", &["faults=none"], &[Property::Fifo], 0..50);
+    assert_eq!(found(&e), vec![Property::Fifo]);
+}
+
+#[test]
+fn noguid_variant_deadlocks_on_a_lost_create_reply_and_the_recipe_does_not() {
+    let e = explore_seeds("zk-lock-noguid", &[], &[], 0..300);
+    assert_eq!(found(&e), vec![Property::Liveness]);
+    let Outcome::Violation(f) = &e.outcome else {
+        unreachable!()
+    };
+    assert!(
+        f.spec
+            .plan
+            .0
+            .iter()
+            .any(|t| matches!(t.fault, Fault::LoseReply { .. })),
+        "the shrunk plan keeps the lost reply: {:?}",
+        f.spec.plan
+    );
+    let seeds = 0..e.seeds_run.max(100);
+    assert_clean(&explore_seeds("zk-lock", &[], &[Property::Liveness], seeds));
+}
+
+#[test]
+fn correct_recipe_survives_its_fault_profile() {
+    assert_clean(&explore_seeds("zk-lock", &[], &[], 0..300));
+}
+
+#[test]
+fn pause_past_the_session_timeout_breaks_mutex_and_fencing_saves_the_resource() {
+    let long_pauses = ["pause_max_ms=600", "faults=pause"];
+    let e = explore_seeds("zk-lock", &long_pauses, &[Property::Mutex], 0..100);
+    assert_eq!(found(&e), vec![Property::Mutex]);
+    let e = explore_seeds("zk-lock", &long_pauses, &[Property::Resource], 0..100);
+    assert_eq!(
+        found(&e),
+        vec![Property::Resource],
+        "without fencing the zombie's write lands"
+    );
+    let fenced = ["pause_max_ms=600", "faults=pause", "fencing=true"];
+    assert_clean(&explore_seeds(
+        "zk-lock",
+        &fenced,
+        &[Property::Resource],
+        0..200,
+    ));
+}
