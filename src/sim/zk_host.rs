@@ -5,7 +5,7 @@
 use crate::history::{Kind, Op};
 use crate::sim::fault::ReplyOp;
 use crate::sim::node::Node;
-use crate::zk::proto::{self, OpCode, ReplyHeader, Request};
+use crate::zk::proto::{self, OpCode, Request};
 use crate::zk::server::{Change, ConnId, Now, Output, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -83,38 +83,16 @@ impl ZkHost {
 
     fn dispatch(&mut self, outputs: Vec<Output>) {
         for output in outputs {
+            if let Some((conn, bytes)) = output.packet() {
+                self.send(conn, Outgoing::Bytes(bytes));
+            }
             match output {
                 Output::Connected {
-                    conn,
-                    response,
-                    close,
-                } => {
-                    self.send(
-                        conn,
-                        Outgoing::Bytes(proto::encode_connect_response(&response)),
-                    );
-                    if close {
-                        self.send(conn, Outgoing::Close);
-                    }
+                    conn, close: true, ..
                 }
-                Output::Reply {
-                    conn,
-                    xid,
-                    zxid,
-                    err,
-                    body,
-                } => {
-                    let header = ReplyHeader { xid, zxid, err };
-                    self.send(
-                        conn,
-                        Outgoing::Bytes(proto::encode_reply(&header, body.as_ref())),
-                    );
-                }
-                Output::Notify { conn, event } => {
-                    self.send(conn, Outgoing::Bytes(proto::encode_notification(&event)));
-                }
-                Output::Close { conn } => self.send(conn, Outgoing::Close),
+                | Output::Close { conn } => self.send(conn, Outgoing::Close),
                 Output::Changed(change) => self.record(change),
+                _ => {}
             }
         }
     }

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::zk::proto::{ConnectRequest, Request, Stat};
+use crate::zk::proto::{self, ConnectRequest, ReplyHeader, Request, Stat};
 pub use crate::zk::proto::{ConnectResponse, ErrorCode, Response, WatcherEvent};
 use crate::zk::session::{Sessions, negotiate_timeout};
 use crate::zk::tree::Tree;
@@ -110,6 +110,34 @@ pub enum Output {
         conn: ConnId,
     },
     Changed(Change),
+}
+
+impl Output {
+    /// The connection and the exact bytes a driver sends for this output; None for outputs
+    /// that are not packets (Close, Changed).
+    pub fn packet(&self) -> Option<(ConnId, Vec<u8>)> {
+        match self {
+            Output::Connected { conn, response, .. } => {
+                Some((*conn, proto::encode_connect_response(response)))
+            }
+            Output::Reply {
+                conn,
+                xid,
+                zxid,
+                err,
+                body,
+            } => {
+                let header = ReplyHeader {
+                    xid: *xid,
+                    zxid: *zxid,
+                    err: *err,
+                };
+                Some((*conn, proto::encode_reply(&header, body.as_ref())))
+            }
+            Output::Notify { conn, event } => Some((*conn, proto::encode_notification(event))),
+            Output::Close { .. } | Output::Changed(_) => None,
+        }
+    }
 }
 
 pub struct Server {

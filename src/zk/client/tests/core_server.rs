@@ -14,10 +14,7 @@ use tokio::time::{Instant, sleep};
 
 use super::fake::{Network, config};
 use crate::zk::client::ZkClient;
-use crate::zk::proto::{
-    ReplyHeader, decode_connect_request, decode_request, encode_connect_response,
-    encode_notification, encode_reply, split_frame,
-};
+use crate::zk::proto::{decode_connect_request, decode_request, split_frame};
 use crate::zk::server::{ConnId, Now, Output, Server, ServerConfig};
 
 /// How often the ticker offers the server the time.
@@ -156,40 +153,17 @@ impl CoreServer {
     fn dispatch(&self, outputs: Vec<Output>) {
         let mut outboxes = self.inner.outboxes.borrow_mut();
         for output in outputs {
-            let (conn, bytes) = match output {
-                Output::Connected {
-                    conn,
-                    response,
-                    close,
-                } => {
-                    let bytes = encode_connect_response(&response);
-                    if let Some(outbox) = outboxes.get(&conn) {
-                        let _ = outbox.send(bytes);
-                    }
-                    if close {
-                        outboxes.remove(&conn);
-                    }
-                    continue;
-                }
-                Output::Reply {
-                    conn,
-                    xid,
-                    zxid,
-                    err,
-                    body,
-                } => (
-                    conn,
-                    encode_reply(&ReplyHeader { xid, zxid, err }, body.as_ref()),
-                ),
-                Output::Notify { conn, event } => (conn, encode_notification(&event)),
-                Output::Close { conn } => {
-                    outboxes.remove(&conn);
-                    continue;
-                }
-                Output::Changed(_) => continue,
-            };
-            if let Some(outbox) = outboxes.get(&conn) {
+            if let Some((conn, bytes)) = output.packet()
+                && let Some(outbox) = outboxes.get(&conn)
+            {
                 let _ = outbox.send(bytes);
+            }
+            if let Output::Connected {
+                conn, close: true, ..
+            }
+            | Output::Close { conn } = output
+            {
+                outboxes.remove(&conn);
             }
         }
     }
