@@ -90,7 +90,8 @@ pub async fn serve(node: Node, fencing: bool) -> turmoil::Result {
         let (stream, peer) = listener.accept().await?;
         let client = turmoil::reverse_lookup(peer.ip()).unwrap_or_else(|| peer.ip().to_string());
         let (node, register) = (node.clone(), register.clone());
-        tokio::task::spawn_local(async move {
+        let task_node = node.clone();
+        task_node.spawn(async move {
             let _ = answer(stream, &client, &node, &register).await;
         });
     }

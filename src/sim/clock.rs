@@ -17,6 +17,11 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// A clock whose wall time starts `skew_ms` off the true time.
+    pub fn skewed(skew_ms: i64) -> Clock {
+        Clock { jumps_ms: skew_ms, ..Clock::default() }
+    }
+
     fn drift_us(&self, true_ms: u64) -> i64 {
         let span = true_ms.saturating_sub(self.drift_since_ms) as i64;
         self.drift_before_us + span * self.drift_ppm / 1000

@@ -14,6 +14,7 @@ use crate::sim::swarm::{self, SwarmConfig};
 use crate::sim::zk_host::{self, SharedZkHost, ZkHost};
 use crate::store;
 use crate::zk::server::{Server, ServerConfig};
+use rand::Rng;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -211,9 +212,12 @@ impl World {
             .rng_seed(seeds.derive("net"))
             .build();
         let recorder = Recorder::default();
+        let skew_max = p.clock_skew_max_ms as i64;
         let node = |name: &str| Node {
             name: name.to_string(),
-            clock: Rc::new(RefCell::new(Clock::default())),
+            clock: Rc::new(RefCell::new(Clock::skewed(
+                seeds.stream(&format!("{name}/skew")).random_range(-skew_max..=skew_max),
+            ))),
             gate: PauseGate::default(),
             recorder: recorder.clone(),
         };
