@@ -33,7 +33,8 @@ impl Output {
         }
     }
 
-    fn bad_input(&self, message: &str) -> Status {
+    /// Reports bad usage or input: one line on stderr, or one JSON object on stdout.
+    pub fn bad_input(&self, message: &str) -> Status {
         self.error(message, Status::BadInput)
     }
 

@@ -100,8 +100,31 @@ impl From<Opts> for cli::Options {
     }
 }
 
+/// Clap's own errors span several lines (with usage and tips) and ignore `--json`; the
+/// project's rule is one line (or one JSON object) and status 2, like every other bad input.
+fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        if !e.use_stderr() {
+            e.exit(); // --help and --version: print to stdout, exit 0
+        }
+        let rendered = e.render().to_string();
+        let message = rendered
+            .lines()
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let message = message.strip_prefix("error: ").unwrap_or(&message);
+        let json = std::env::args_os().any(|a| a == "--json");
+        ExitCode::from(cli::Output { json }.bad_input(message) as u8)
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let out = cli::Output { json: cli.json };
     let status = match cli.command {
         None => cli::default_exploration(&out),

@@ -207,6 +207,10 @@ impl Params {
         if self.zk_tick_ms == 0 || self.session_timeout_ms == 0 {
             return invalid("zk_tick_ms and session_timeout_ms must be positive");
         }
+        // Clock faults are signed: a larger maximum would wrap negative in the fault plan.
+        if i64::try_from(self.clock_jump_max_ms.max(self.clock_drift_max_ppm)).is_err() {
+            return invalid("clock_jump_max_ms and clock_drift_max_ppm must be below 2^63");
+        }
         self.fault_kinds().map(|_| ())
     }
 
@@ -279,6 +283,10 @@ mod tests {
             Err(ParamError::BadValue { .. })
         ));
         assert!(matches!(p.set("clients"), Err(ParamError::Syntax(_))));
+        assert!(matches!(
+            p.set("clock_jump_max_ms=9223372036854775808"),
+            Err(ParamError::Invalid(_))
+        ));
         assert_eq!(
             p.clients, 3,
             "a rejected override leaves the params unchanged"

@@ -95,12 +95,15 @@ impl Trace {
 
     pub fn load(path: &Path) -> Result<Trace, TraceError> {
         let text = std::fs::read_to_string(path).map_err(|e| TraceError::Io(path.into(), e))?;
-        let trace: Trace =
-            serde_json::from_str(&text).map_err(|e| TraceError::Parse(path.into(), e))?;
-        if trace.format != FORMAT {
-            return Err(TraceError::Format(path.into(), trace.format));
+        // The format first: a file from another version should say so, not fail on a field
+        // this version does not know.
+        if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text)
+            && let Some(format) = value.get("format").and_then(|f| f.as_str())
+            && format != FORMAT
+        {
+            return Err(TraceError::Format(path.into(), format.to_string()));
         }
-        Ok(trace)
+        serde_json::from_str(&text).map_err(|e| TraceError::Parse(path.into(), e))
     }
 
     /// Rebuilds the run from the file alone.
