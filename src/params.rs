@@ -104,6 +104,10 @@ pub const DOCS: &[(&str, &str)] = &[
     ),
     ("delay_max_ms", "largest extra link delay"),
     (
+        "clock_skew_max_ms",
+        "largest initial offset of a node's wall clock from true time, either direction",
+    ),
+    (
         "clock_jump_max_ms",
         "largest wall clock step, either direction",
     ),
@@ -197,19 +201,42 @@ impl Params {
     }
 
     pub fn validate(&self) -> Result<(), ParamError> {
-        let invalid = |s: &str| Err(ParamError::Invalid(s.to_string()));
-        if !(1..=32).contains(&self.clients) {
-            return invalid("clients must be within 1..=32");
+        const HOUR: u64 = 3_600_000;
+        const YEAR: u64 = 365 * 24 * HOUR;
+        let ranges: [(&str, u64, u64, u64); 18] = [
+            ("clients", self.clients.into(), 1, 32),
+            ("rounds", self.rounds.into(), 1, 10_000),
+            ("hold_ms", self.hold_ms, 0, HOUR),
+            ("session_timeout_ms", self.session_timeout_ms, 1, HOUR),
+            ("zk_tick_ms", self.zk_tick_ms, 1, 60_000),
+            ("latency_min_ms", self.latency_min_ms, 0, 60_000),
+            ("latency_max_ms", self.latency_max_ms, 0, 60_000),
+            ("fault_phase_ms", self.fault_phase_ms, 0, HOUR),
+            ("partition_max_ms", self.partition_max_ms, 0, HOUR),
+            ("pause_max_ms", self.pause_max_ms, 0, HOUR),
+            ("crash_down_max_ms", self.crash_down_max_ms, 0, HOUR),
+            ("delay_max_ms", self.delay_max_ms, 0, HOUR),
+            ("clock_skew_max_ms", self.clock_skew_max_ms, 0, YEAR),
+            ("clock_jump_max_ms", self.clock_jump_max_ms, 0, YEAR),
+            ("clock_drift_max_ppm", self.clock_drift_max_ppm, 0, 500_000),
+            (
+                "faults_per_kind_max",
+                self.faults_per_kind_max.into(),
+                0,
+                1_000,
+            ),
+            ("liveness_bound_ms", self.liveness_bound_ms, 0, 24 * HOUR),
+            ("run_limit_ms", self.run_limit_ms, 0, 24 * HOUR),
+        ];
+        if let Some((name, value, lo, hi)) = ranges.iter().find(|(_, v, lo, hi)| v < lo || v > hi) {
+            return Err(ParamError::Invalid(format!(
+                "{name}={value} is outside {lo}..={hi}"
+            )));
         }
         if self.latency_min_ms > self.latency_max_ms {
-            return invalid("latency_min_ms must not exceed latency_max_ms");
-        }
-        if self.zk_tick_ms == 0 || self.session_timeout_ms == 0 {
-            return invalid("zk_tick_ms and session_timeout_ms must be positive");
-        }
-        // Clock faults are signed: a larger maximum would wrap negative in the fault plan.
-        if i64::try_from(self.clock_jump_max_ms.max(self.clock_drift_max_ppm)).is_err() {
-            return invalid("clock_jump_max_ms and clock_drift_max_ppm must be below 2^63");
+            return Err(ParamError::Invalid(
+                "latency_min_ms must not exceed latency_max_ms".into(),
+            ));
         }
         self.fault_kinds().map(|_| ())
     }
@@ -285,6 +312,14 @@ mod tests {
         assert!(matches!(p.set("clients"), Err(ParamError::Syntax(_))));
         assert!(matches!(
             p.set("clock_jump_max_ms=9223372036854775808"),
+            Err(ParamError::Invalid(_))
+        ));
+        assert!(matches!(
+            p.set("rounds=4294967295"),
+            Err(ParamError::Invalid(_))
+        ));
+        assert!(matches!(
+            p.set("clock_drift_max_ppm=1000000"),
             Err(ParamError::Invalid(_))
         ));
         assert_eq!(

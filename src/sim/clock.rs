@@ -19,7 +19,10 @@ pub struct Clock {
 impl Clock {
     /// A clock whose wall time starts `skew_ms` off the true time.
     pub fn skewed(skew_ms: i64) -> Clock {
-        Clock { jumps_ms: skew_ms, ..Clock::default() }
+        Clock {
+            jumps_ms: skew_ms,
+            ..Clock::default()
+        }
     }
 
     fn drift_us(&self, true_ms: u64) -> i64 {

@@ -96,6 +96,27 @@ impl Fault {
         }
     }
 
+    /// The first field outside what a simulation can represent, with its limit.
+    fn out_of_range(&self) -> Option<(&'static str, &'static str)> {
+        const DAY_MS: u64 = 86_400_000;
+        const YEAR_MS: i64 = 365 * 86_400_000;
+        match self {
+            Fault::Loss { for_ms, .. } | Fault::Pause { for_ms, .. } if *for_ms > DAY_MS => {
+                Some(("for_ms", "at most one day (86400000)"))
+            }
+            Fault::Delay { ms, for_ms, .. } if *ms > DAY_MS || *for_ms > DAY_MS => {
+                Some(("ms and for_ms", "at most one day (86400000)"))
+            }
+            Fault::ClockJump { by_ms, .. } if by_ms.abs() > YEAR_MS => {
+                Some(("by_ms", "within one year either way"))
+            }
+            Fault::ClockDrift { ppm, .. } if ppm.abs() > 500_000 => {
+                Some(("ppm", "within -500000..=500000"))
+            }
+            _ => None,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         match self {
             Fault::Partition { .. } => "partition",
@@ -172,6 +193,11 @@ pub enum PlanError {
     SameNode {
         index: usize,
     },
+    OutOfRange {
+        index: usize,
+        field: &'static str,
+        limit: &'static str,
+    },
 }
 
 impl fmt::Display for PlanError {
@@ -198,6 +224,13 @@ impl fmt::Display for PlanError {
                 )
             }
             PlanError::SameNode { index } => write!(f, "fault #{index} names the same node twice"),
+            PlanError::OutOfRange {
+                index,
+                field,
+                limit,
+            } => {
+                write!(f, "fault #{index}: {field} must be {limit}")
+            }
         }
     }
 }
@@ -227,6 +260,13 @@ impl FaultPlan {
                 && !(0.0..=1.0).contains(&rate)
             {
                 return Err(PlanError::BadRate { index });
+            }
+            if let Some((field, limit)) = timed.fault.out_of_range() {
+                return Err(PlanError::OutOfRange {
+                    index,
+                    field,
+                    limit,
+                });
             }
         }
         Ok(())
@@ -292,5 +332,13 @@ mod tests {
         )
         .unwrap();
         assert_eq!(plan.validate(&hosts), Err(PlanError::BadRate { index: 0 }));
+        let plan: FaultPlan = serde_json::from_str(
+            r#"[{"at_ms":1,"fault":"clock_drift","node":"zk1","ppm":-9223372036854775807}]"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            plan.validate(&hosts),
+            Err(PlanError::OutOfRange { field: "ppm", .. })
+        ));
     }
 }

@@ -216,7 +216,9 @@ impl World {
         let node = |name: &str| Node {
             name: name.to_string(),
             clock: Rc::new(RefCell::new(Clock::skewed(
-                seeds.stream(&format!("{name}/skew")).random_range(-skew_max..=skew_max),
+                seeds
+                    .stream(&format!("{name}/skew"))
+                    .random_range(-skew_max..=skew_max),
             ))),
             gate: PauseGate::default(),
             recorder: recorder.clone(),
