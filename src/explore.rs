@@ -120,15 +120,30 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
 fn run_seed(spec: &ExploreSpec, seed: u64) -> SeedResult {
     let run_spec = spec.spec_for(seed);
     let first = run::run(&run_spec);
-    if spec.check_determinism
-        && let (Ok(a), Ok(b)) = (&first, &run::run(&run_spec))
-        && let Some(detail) = divergence(a, b)
-    {
-        return SeedResult::Diverged(detail);
+    if spec.check_determinism {
+        let detail = match (&first, &run::run(&run_spec)) {
+            (Ok(a), Ok(b)) => divergence(a, b),
+            (Err(a), Err(b)) if a == b => None,
+            (a, b) => Some(format!(
+                "one run gave {}, the other {}",
+                outcome(a),
+                outcome(b)
+            )),
+        };
+        if let Some(detail) = detail {
+            return SeedResult::Diverged(detail);
+        }
     }
     match first {
         Ok(report) if report.violations.is_empty() => SeedResult::Clean,
         other => SeedResult::Failed(other),
+    }
+}
+
+fn outcome(result: &Result<RunReport, RunError>) -> String {
+    match result {
+        Ok(report) => format!("history {}", report.digest),
+        Err(e) => format!("error: {e}"),
     }
 }
 

@@ -82,10 +82,13 @@ impl Register {
     }
 }
 
+pub type SharedRegister = std::rc::Rc<std::cell::RefCell<Register>>;
+
 /// The `store` host's software: one JSON line in, one JSON line out, per connection.
-pub async fn serve(node: Node, fencing: bool) -> turmoil::Result {
+/// The register lives outside the software (`SharedRegister`), so it survives a crash and
+/// restart of `store` as a durable store would, fencing token included.
+pub async fn serve(node: Node, register: SharedRegister) -> turmoil::Result {
     let listener = TcpListener::bind(("0.0.0.0", PORT)).await?;
-    let register = std::rc::Rc::new(std::cell::RefCell::new(Register::new(fencing)));
     loop {
         let (stream, peer) = listener.accept().await?;
         let client = turmoil::reverse_lookup(peer.ip()).unwrap_or_else(|| peer.ip().to_string());
@@ -141,8 +144,15 @@ async fn answer(
     Ok(())
 }
 
-/// One request over a fresh connection (so a broken stream never outlives one operation).
-pub async fn call(request: &StoreRequest) -> io::Result<StoreReply> {
+/// One request over a fresh connection (so a broken stream never outlives one operation),
+/// abandoned after `timeout`.
+pub async fn call(request: &StoreRequest, timeout: std::time::Duration) -> io::Result<StoreReply> {
+    tokio::time::timeout(timeout, exchange(request))
+        .await
+        .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))
+}
+
+async fn exchange(request: &StoreRequest) -> io::Result<StoreReply> {
     let stream = TcpStream::connect(("store", PORT)).await?;
     let (read, mut write) = stream.into_split();
     let mut out = serde_json::to_vec(request).expect("request serialises");

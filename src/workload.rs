@@ -15,6 +15,9 @@ pub struct Workload {
     pub lock_name: String,
     pub rounds: u32,
     pub hold_ms: u64,
+    /// A store request not answered within this has an unknown outcome (turmoil's TCP does
+    /// not retransmit, so a lost segment would otherwise hang the holder forever).
+    pub store_timeout_ms: u64,
 }
 
 /// Runs the workload. `connect` opens a new session and returns a lock bound to it; it is
@@ -44,10 +47,12 @@ pub async fn run_client<L: Lock>(
                     break grant;
                 }
                 Err(e) => {
-                    node.record(Kind::Fail, lock_op());
+                    // The attempt ends once there is a session to retry on, so a client
+                    // stuck reconnecting still shows as wanting the lock (liveness).
                     if e.needs_new_session() {
                         lock = reconnect(&mut connect).await;
                     }
+                    node.record(Kind::Fail, lock_op());
                     tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
                 }
             }
@@ -56,7 +61,7 @@ pub async fn run_client<L: Lock>(
         let lost = tokio::select! {
             biased;
             _ = lock.lost() => true,
-            _ = critical_section(node, work.hold_ms, grant, &pending) => false,
+            _ = critical_section(node, work, grant, &pending) => false,
         };
         if let Some(op) = pending.take() {
             // Abandoned mid-operation when the loss was noticed: its outcome is unknown.
@@ -100,7 +105,8 @@ async fn reconnect<L: Lock>(connect: &mut impl AsyncFnMut() -> Result<L, LockErr
 
 /// Read, work, write value + 1 carrying the fencing token. `pending` holds the store
 /// operation under way, so an abandoned one can be closed in the history.
-async fn critical_section(node: &Node, hold_ms: u64, grant: Grant, pending: &Cell<Option<Op>>) {
+async fn critical_section(node: &Node, work: &Workload, grant: Grant, pending: &Cell<Option<Op>>) {
+    let (hold_ms, store_timeout_ms) = (work.hold_ms, work.store_timeout_ms);
     let invoke = |op: Op| {
         node.record(Kind::Invoke, op.clone());
         pending.set(Some(op));
@@ -110,30 +116,30 @@ async fn critical_section(node: &Node, hold_ms: u64, grant: Grant, pending: &Cel
         node.record(kind, op);
     };
     invoke(Op::Read { value: None });
-    let based_on = match store::call(&StoreRequest::Read { token: grant.token }).await {
+    let timeout = Duration::from_millis(store_timeout_ms);
+    let read = store::call(&StoreRequest::Read { token: grant.token }, timeout).await;
+    let based_on = match read {
         Ok(StoreReply::Value(v)) => {
             complete(Kind::Ok, Op::Read { value: Some(v) });
             v
         }
-        _ => {
-            complete(Kind::Fail, Op::Read { value: None });
-            return;
-        }
+        Ok(_) => return complete(Kind::Fail, Op::Read { value: None }),
+        Err(_) => return complete(Kind::Info, Op::Read { value: None }),
     };
     tokio::time::sleep(Duration::from_millis(hold_ms)).await;
     let write = Op::Write {
         value: based_on + 1,
         token: grant.token,
     };
-    node.record(Kind::Invoke, write.clone());
+    invoke(write.clone());
     let request = StoreRequest::Write {
         based_on,
         value: based_on + 1,
         token: grant.token,
     };
-    match store::call(&request).await {
-        Ok(StoreReply::Accepted(true)) => node.record(Kind::Ok, write),
-        Ok(_) => node.record(Kind::Fail, write),
-        Err(_) => node.record(Kind::Info, write),
+    match store::call(&request, timeout).await {
+        Ok(StoreReply::Accepted(true)) => complete(Kind::Ok, write),
+        Ok(_) => complete(Kind::Fail, write),
+        Err(_) => complete(Kind::Info, write),
     }
 }

@@ -217,6 +217,13 @@ fn bad_trace_files_are_one_line_and_status_2() {
             "not a server",
         ),
         (
+            "lose-reply-at-store",
+            fault(
+                json!({"at_ms": 10, "fault": "lose_reply", "node": "store", "op": "create", "client": "c1"}),
+            ),
+            "not a ZooKeeper server",
+        ),
+        (
             "late",
             fault(json!({"at_ms": 5000, "fault": "pause", "node": "c1", "for_ms": 5})),
             "fault phase",
@@ -331,9 +338,17 @@ fn explore_finds_the_herd_and_its_trace_replays_and_is_never_overwritten() {
     assert_eq!(again["violations"][0]["trace"], trace);
     assert_eq!(files_in(&s.0.join("found")), 1);
 
-    // A file the user edited is kept; the finding goes to a new name.
-    let edited = recorded.replace("\"expect\"", "\"note\": \"mine\",\n  \"expect\"");
-    assert_ne!(edited, recorded);
+    // A note the user added to the trace of the same run is kept; the file is reused.
+    let noted = recorded.replace("\"expect\"", "\"note\": \"mine\",\n  \"expect\"");
+    assert_ne!(noted, recorded);
+    std::fs::write(&trace_path, &noted).unwrap();
+    let again = s.json(&args, 1);
+    assert_eq!(again["violations"][0]["trace"], trace);
+    assert_eq!(std::fs::read_to_string(&trace_path).unwrap(), noted);
+
+    // A file of the same name that records another run is kept; the finding goes to a new name.
+    let edited = noted.replace("\"clients\": 5", "\"clients\": 4");
+    assert_ne!(edited, noted);
     std::fs::write(&trace_path, &edited).unwrap();
     let third = s.json(&args, 1);
     let new_trace = third["violations"][0]["trace"].as_str().expect("trace");

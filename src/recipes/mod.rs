@@ -18,6 +18,9 @@ pub enum LockError {
     SessionExpired,
     /// The outcome is unknown (the connection dropped mid-request); retrying may help.
     ConnectionLoss,
+    /// The recipe's own place in line vanished while its session lived (someone deleted it);
+    /// the next acquire starts over.
+    NodeGone,
     /// Any other server answer the recipe cannot handle.
     Unexpected(String),
 }
@@ -33,6 +36,7 @@ impl fmt::Display for LockError {
         match self {
             LockError::SessionExpired => f.write_str("session expired"),
             LockError::ConnectionLoss => f.write_str("connection loss"),
+            LockError::NodeGone => f.write_str("my lock node vanished"),
             LockError::Unexpected(s) => write!(f, "unexpected: {s}"),
         }
     }

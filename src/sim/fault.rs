@@ -32,14 +32,17 @@ pub enum Fault {
         b: String,
     },
     RepairAll,
-    /// Drop each message between a and b with probability `rate` for `for_ms`.
+    /// For `for_ms`, each message sent between a and b cuts the link with probability
+    /// `rate`, dropping what is in flight, until the next message repairs it (turmoil's
+    /// fail rate). Its TCP does not retransmit, so a drop stalls the connection: the client
+    /// notices by its read timeout and reconnects, as after a burst of real loss.
     Loss {
         a: String,
         b: String,
         rate: f64,
         for_ms: u64,
     },
-    /// Messages between a and b take `ms` for `for_ms`.
+    /// Messages between a and b take `ms` longer than usual for `for_ms`.
     Delay {
         a: String,
         b: String,
@@ -186,9 +189,10 @@ pub enum PlanError {
         at_ms: u64,
         phase_ms: u64,
     },
-    NotAServer {
+    WrongTarget {
         index: usize,
         node: String,
+        wants: &'static str,
     },
     SameNode {
         index: usize,
@@ -217,11 +221,8 @@ impl fmt::Display for PlanError {
                 f,
                 "fault #{index} at {at_ms} ms is not within the fault phase (fault_phase_ms={phase_ms}); the heal phase admits no faults"
             ),
-            PlanError::NotAServer { index, node } => {
-                write!(
-                    f,
-                    "fault #{index}: '{node}' is not a server (only servers crash, restart or lose replies)"
-                )
+            PlanError::WrongTarget { index, node, wants } => {
+                write!(f, "fault #{index}: '{node}' is not {wants}")
             }
             PlanError::SameNode { index } => write!(f, "fault #{index} names the same node twice"),
             PlanError::OutOfRange {

@@ -31,10 +31,6 @@ impl PauseGate {
         waiting.into_iter().for_each(Waker::wake);
     }
 
-    pub fn is_paused(&self) -> bool {
-        self.0.borrow().paused
-    }
-
     /// Wraps a task of this host so that it makes no progress while the host is paused.
     pub fn gate<F: Future>(&self, inner: F) -> Gated<F> {
         Gated {

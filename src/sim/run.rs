@@ -108,13 +108,8 @@ pub fn generate_plan(scenario: &Scenario, params: &Params, seed: u64) -> FaultPl
 
 /// Runs one simulation to its end and judges it.
 pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
-    let hosts = spec.hosts();
-    let servers: BTreeSet<String> = scenario::servers(spec.scenario.recipe)
-        .into_iter()
-        .chain(["store".to_string()])
-        .collect();
-    spec.plan.validate(&hosts).map_err(RunError::Plan)?;
-    validate_targets(&spec.plan, &servers, spec.params.fault_phase_ms).map_err(RunError::Plan)?;
+    spec.plan.validate(&spec.hosts()).map_err(RunError::Plan)?;
+    validate_targets(spec).map_err(RunError::Plan)?;
 
     let mut world = World::build(spec);
     world.drive(spec)?;
@@ -132,14 +127,13 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
     })
 }
 
-/// Checks what the generic validation cannot: faults that only make sense on servers, and
+/// Checks what the generic validation cannot: faults aimed at the wrong kind of host, and
 /// faults scheduled after the fault phase (the heal phase admits none).
-fn validate_targets(
-    plan: &FaultPlan,
-    servers: &BTreeSet<String>,
-    phase_ms: u64,
-) -> Result<(), PlanError> {
-    for (index, timed) in plan.0.iter().enumerate() {
+fn validate_targets(spec: &RunSpec) -> Result<(), PlanError> {
+    let zk_servers = scenario::servers(spec.scenario.recipe);
+    let clients = spec.params.client_names();
+    let phase_ms = spec.params.fault_phase_ms;
+    for (index, timed) in spec.plan.0.iter().enumerate() {
         if timed.at_ms >= phase_ms {
             return Err(PlanError::AfterFaultPhase {
                 index,
@@ -147,34 +141,41 @@ fn validate_targets(
                 phase_ms,
             });
         }
-        let server_only = match &timed.fault {
-            Fault::Crash { node } | Fault::Restart { node } | Fault::LoseReply { node, .. } => {
-                Some(node)
-            }
-            _ => None,
-        };
-        if let Some(node) = server_only.filter(|n| !servers.contains(*n)) {
-            return Err(PlanError::NotAServer {
+        let wrong = |node: &str, wants: &'static str| {
+            Err(PlanError::WrongTarget {
                 index,
-                node: node.clone(),
-            });
-        }
-        let same = match &timed.fault {
+                node: node.to_string(),
+                wants,
+            })
+        };
+        match &timed.fault {
+            Fault::Crash { node } | Fault::Restart { node } if clients.contains(node) => {
+                return wrong(node, "a server (clients do not crash)");
+            }
+            Fault::LoseReply { node, .. } if !zk_servers.contains(node) => {
+                return wrong(node, "a ZooKeeper server");
+            }
+            Fault::LoseReply { client, .. } if !clients.contains(client) => {
+                return wrong(client, "a client");
+            }
             Fault::Partition { a, b }
             | Fault::Repair { a, b }
             | Fault::Loss { a, b, .. }
-            | Fault::Delay { a, b, .. } => a == b,
-            Fault::PartitionOneway { from, to } => from == to,
-            _ => false,
-        };
-        if same {
-            return Err(PlanError::SameNode { index });
+            | Fault::Delay { a, b, .. }
+                if a == b =>
+            {
+                return Err(PlanError::SameNode { index });
+            }
+            Fault::PartitionOneway { from, to } if from == to => {
+                return Err(PlanError::SameNode { index });
+            }
+            _ => {}
         }
     }
     Ok(())
 }
 
-/// Something the driver must undo or finish later: the end of a delay, a loss burst or a pause.
+/// The target of a timed fault the driver must end later: a delay, a loss burst or a pause.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
     EndDelay(String, String),
@@ -188,7 +189,8 @@ struct World {
     zk: SharedZkHost,
     recorder: Recorder,
     harness: Node,
-    timers: BTreeSet<(u64, Timer)>,
+    /// Each pending timed fault's target and when it ends.
+    timers: BTreeMap<Timer, u64>,
     crashed: BTreeSet<String>,
     latency: (Duration, Duration),
     end_ms: u64,
@@ -239,11 +241,11 @@ impl World {
         });
 
         let store_node = nodes["store"].clone();
-        let fencing = p.fencing;
+        let register = Rc::new(RefCell::new(store::Register::new(p.fencing)));
         sim.host("store", move || {
             store_node
                 .gate
-                .gate(store::serve(store_node.clone(), fencing))
+                .gate(store::serve(store_node.clone(), register.clone()))
         });
 
         for name in p.client_names() {
@@ -267,7 +269,7 @@ impl World {
             nodes,
             zk,
             recorder,
-            timers: BTreeSet::new(),
+            timers: BTreeMap::new(),
             crashed: BTreeSet::new(),
             latency,
             end_ms: 0,
@@ -297,14 +299,19 @@ impl World {
         let limit = spec.params.run_limit();
         loop {
             let now = self.now_ms();
+            let due: Vec<Timer> = self
+                .timers
+                .iter()
+                .filter(|(_, end)| **end <= now)
+                .map(|(timer, _)| timer.clone())
+                .collect();
+            for timer in due {
+                self.timers.remove(&timer);
+                self.finish(timer);
+            }
             while let Some(timed) = plan.get(next).filter(|f| f.at_ms <= now) {
                 self.apply(timed, now);
                 next += 1;
-            }
-            while let Some((at, timer)) = self.timers.first().cloned().filter(|(at, _)| *at <= now)
-            {
-                self.timers.remove(&(at, timer.clone()));
-                self.finish(timer);
             }
             if !healed && now >= spec.params.fault_phase_ms {
                 self.heal();
@@ -340,14 +347,12 @@ impl World {
             Fault::RepairAll => self.repair_all(),
             Fault::Loss { a, b, rate, for_ms } => {
                 self.sim.set_link_fail_rate(a.as_str(), b.as_str(), *rate);
-                self.timers
-                    .insert((now + for_ms, Timer::EndLoss(a.clone(), b.clone())));
+                self.until(Timer::EndLoss(a.clone(), b.clone()), now + for_ms);
             }
             Fault::Delay { a, b, ms, for_ms } => {
-                self.sim
-                    .set_link_latency(a.as_str(), b.as_str(), Duration::from_millis(*ms));
-                self.timers
-                    .insert((now + for_ms, Timer::EndDelay(a.clone(), b.clone())));
+                let extra = Duration::from_millis(*ms);
+                self.set_latency(a, b, (self.latency.0 + extra, self.latency.1 + extra));
+                self.until(Timer::EndDelay(a.clone(), b.clone()), now + for_ms);
             }
             Fault::Crash { node } => {
                 if self.crashed.insert(node.clone()) {
@@ -361,8 +366,7 @@ impl World {
             }
             Fault::Pause { node, for_ms } => {
                 self.nodes[node].gate.pause();
-                self.timers
-                    .insert((now + for_ms, Timer::Resume(node.clone())));
+                self.until(Timer::Resume(node.clone()), now + for_ms);
             }
             Fault::ClockJump { node, by_ms } => self.nodes[node].clock.borrow_mut().jump(*by_ms),
             Fault::ClockDrift { node, ppm } => {
@@ -374,6 +378,13 @@ impl World {
         }
     }
 
+    /// Schedules the end of a timed fault. Overlapping faults on one target merge: the
+    /// target recovers when the last of them ends, not when the first does.
+    fn until(&mut self, timer: Timer, end: u64) {
+        let at = self.timers.entry(timer).or_insert(end);
+        *at = (*at).max(end);
+    }
+
     fn finish(&mut self, timer: Timer) {
         match timer {
             Timer::EndDelay(a, b) => self.restore_latency(&a, &b),
@@ -382,9 +393,13 @@ impl World {
         }
     }
 
+    fn set_latency(&mut self, a: &str, b: &str, (min, max): (Duration, Duration)) {
+        self.sim.set_link_latency(a, b, min);
+        self.sim.set_link_max_message_latency(a, b, max);
+    }
+
     fn restore_latency(&mut self, a: &str, b: &str) {
-        self.sim.set_link_latency(a, b, self.latency.0);
-        self.sim.set_link_max_message_latency(a, b, self.latency.1);
+        self.set_latency(a, b, self.latency);
     }
 
     fn repair_all(&mut self) {
@@ -404,6 +419,7 @@ impl World {
         self.record(Op::Heal);
         self.repair_all();
         self.timers.clear();
+        self.zk.borrow_mut().disarm_lost_replies();
         for node in self.nodes.values() {
             node.gate.resume();
         }

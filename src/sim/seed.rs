@@ -14,10 +14,6 @@ impl Seeds {
         Seeds { root }
     }
 
-    pub fn root(&self) -> u64 {
-        self.root
-    }
-
     /// The stream called `name` ("faults", "workload", "net", or a node name).
     pub fn stream(&self, name: &str) -> ChaCha8Rng {
         let mut rng = ChaCha8Rng::seed_from_u64(self.root);

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -190,10 +191,27 @@ fn occurrence(
     }
 }
 
-/// Drops the undoings that fall after the fault phase: the heal phase undoes everything.
-fn within_phase(cfg: &SwarmConfig, mut faults: Vec<TimedFault>) -> FaultPlan {
+/// Turns drawn occurrences into a plan: drops the undoings that fall after the fault phase
+/// (the heal phase undoes everything), and pauses of a node that start less than
+/// `pause_max_ms` after its previous pause ended, so that back-to-back pauses never add up
+/// to one longer than `pause_max_ms` (two 100 ms pauses 10 ms apart expire a 200 ms session
+/// as surely as one 210 ms pause would).
+fn finish_plan(cfg: &SwarmConfig, mut faults: Vec<TimedFault>) -> FaultPlan {
     faults.retain(|f| f.at_ms < cfg.fault_phase_ms);
-    FaultPlan(faults).sorted()
+    faults.sort_by_key(|f| f.at_ms);
+    let mut free_from: BTreeMap<String, u64> = BTreeMap::new();
+    faults.retain(|f| match &f.fault {
+        Fault::Pause { node, for_ms } => {
+            let free = free_from.entry(node.clone()).or_insert(0);
+            let keep = f.at_ms >= *free;
+            if keep {
+                *free = f.at_ms + for_ms + cfg.pause_max_ms;
+            }
+            keep
+        }
+        _ => true,
+    });
+    FaultPlan(faults)
 }
 
 /// Swarm testing: each seed turns on a random subset of the configured kinds, each with its
@@ -213,7 +231,7 @@ pub fn swarm(cfg: &SwarmConfig, rng: &mut ChaCha8Rng) -> FaultPlan {
             faults.extend(occurrence(cfg, kind, at_ms, rng));
         }
     }
-    within_phase(cfg, faults)
+    finish_plan(cfg, faults)
 }
 
 /// A proptest strategy over plans with the same knobs: a list of occurrences, each a kind,
@@ -234,7 +252,7 @@ pub fn plan_strategy(cfg: SwarmConfig) -> impl Strategy<Value = FaultPlan> {
                 occurrence(&cfg, cfg.kinds[k], at_ms, &mut rng)
             })
             .collect();
-        within_phase(&cfg, faults)
+        finish_plan(&cfg, faults)
     })
 }
 
@@ -282,6 +300,15 @@ mod tests {
                 }
             }
             assert!(plan.0.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+            let mut last_end: BTreeMap<&str, u64> = BTreeMap::new();
+            for f in &plan.0 {
+                if let Fault::Pause { node, for_ms } = &f.fault {
+                    if let Some(end) = last_end.get(node.as_str()) {
+                        assert!(f.at_ms >= end + 100, "pauses of {node} too close: {plan:?}");
+                    }
+                    last_end.insert(node, f.at_ms + for_ms);
+                }
+            }
         }
     }
 

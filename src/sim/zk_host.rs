@@ -6,7 +6,7 @@ use crate::history::{Kind, Op};
 use crate::sim::fault::ReplyOp;
 use crate::sim::node::Node;
 use crate::zk::proto::{self, OpCode, Request};
-use crate::zk::server::{Change, ConnId, Now, Output, Server};
+use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -47,9 +47,14 @@ impl ZkHost {
         }))
     }
 
-    /// Arms a lose_reply fault for `client`'s next `op` request.
+    /// Arms a lose_reply fault for `client`'s next `op` request that the server applies.
     pub fn lose_next_reply(&mut self, client: &str, op: ReplyOp) {
         self.lose.push((client.to_string(), op));
+    }
+
+    /// The heal phase admits no faults: replies armed to be lost are delivered after all.
+    pub fn disarm_lost_replies(&mut self) {
+        self.lose.clear();
     }
 
     fn now(&self) -> Now {
@@ -59,20 +64,16 @@ impl ZkHost {
         }
     }
 
-    fn take_lose(&mut self, client: &str, req: &Request) -> bool {
+    /// Which armed lose_reply fault (index into `lose`) this request from `client` would
+    /// spend, if the server applies it.
+    fn armed_loss(&self, client: &str, req: &Request) -> Option<usize> {
         let op = match req.op() {
             OpCode::Create | OpCode::Create2 => ReplyOp::Create,
             OpCode::Delete => ReplyOp::Delete,
             OpCode::SetData => ReplyOp::SetData,
-            _ => return false,
+            _ => return None,
         };
-        match self.lose.iter().position(|(c, o)| c == client && *o == op) {
-            Some(i) => {
-                self.lose.remove(i);
-                true
-            }
-            None => false,
-        }
+        self.lose.iter().position(|(c, o)| c == client && *o == op)
     }
 
     fn send(&self, conn: ConnId, out: Outgoing) {
@@ -170,9 +171,13 @@ fn handle_frame(
     let Ok((header, req)) = proto::decode_request(body) else {
         return Next::Drop;
     };
-    let lose = h.take_lose(client, &req);
+    let armed = h.armed_loss(client, &req);
     let mut outputs = h.server.handle_request(now, conn, header.xid, req);
-    if lose {
+    let applied = outputs.iter().any(
+        |o| matches!(o, Output::Reply { conn: c, xid, err: ErrorCode::Ok, .. } if *c == conn && *xid == header.xid),
+    );
+    if let Some(index) = armed.filter(|_| applied) {
+        h.lose.remove(index);
         outputs.retain(|o| !matches!(o, Output::Reply { conn: c, .. } | Output::Notify { conn: c, .. } if *c == conn));
         h.dispatch(outputs);
         return Next::Drop;

@@ -82,6 +82,7 @@ pub fn client(
             lock_name: LOCK_DIR.into(),
             rounds: params.rounds,
             hold_ms: params.hold_ms,
+            store_timeout_ms: params.session_timeout_ms,
         };
         workload::run_client(&node, &work, async || {
             connect(&node, &params, flavor, &rng).await

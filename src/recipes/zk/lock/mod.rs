@@ -41,38 +41,44 @@ pub struct ZkLock {
     node: Option<(String, i64)>,
 }
 
-/// How a ZooKeeper error bears on the recipe.
-enum Failure {
-    /// The outcome is unknown; the session may still be alive: retry.
-    Retry,
-    Fatal(LockError),
+/// Errors after which the session may still be alive and the request may be retried
+/// (after a pause, so a disconnected client waits for its reconnect instead of spinning).
+fn is_transient(e: &ZkError) -> bool {
+    matches!(
+        e,
+        ZkError::ConnectionLoss
+            | ZkError::Io(_)
+            | ZkError::Protocol(_)
+            | ZkError::Server(ErrorCode::ConnectionLoss | ErrorCode::OperationTimeout)
+    )
 }
 
-fn classify(e: ZkError) -> Failure {
-    match e {
-        ZkError::ConnectionLoss | ZkError::Io(_) | ZkError::Protocol(_) => Failure::Retry,
-        ZkError::Server(ErrorCode::ConnectionLoss | ErrorCode::OperationTimeout) => Failure::Retry,
-        ZkError::SessionExpired | ZkError::Closed | ZkError::Server(ErrorCode::SessionExpired) => {
-            Failure::Fatal(LockError::SessionExpired)
+impl From<ZkError> for LockError {
+    fn from(e: ZkError) -> LockError {
+        match e {
+            ZkError::SessionExpired
+            | ZkError::Closed
+            | ZkError::Server(ErrorCode::SessionExpired) => LockError::SessionExpired,
+            e if is_transient(&e) => LockError::ConnectionLoss,
+            other => LockError::Unexpected(other.to_string()),
         }
-        ZkError::Server(code) => Failure::Fatal(LockError::Unexpected(format!("{code:?}"))),
     }
 }
 
-/// Runs `op` until it succeeds or fails for good, pausing after each ConnectionLoss.
+/// Runs a request until it succeeds or fails with something other than ConnectionLoss.
 macro_rules! retrying {
     ($op:expr) => {
         loop {
             match $op {
-                Ok(v) => break Ok(v),
-                Err(e) => match classify(e) {
-                    Failure::Retry => tokio::time::sleep(RETRY).await,
-                    Failure::Fatal(f) => break Err(f),
-                },
+                Err(e) if $crate::recipes::zk::lock::is_transient(&e) => {
+                    tokio::time::sleep($crate::recipes::zk::lock::RETRY).await
+                }
+                other => break other,
             }
         }
     };
 }
+use retrying;
 
 impl ZkLock {
     pub fn new(
@@ -94,6 +100,12 @@ impl ZkLock {
         }
     }
 
+    /// Records `name` (with its czxid, the fencing token) as my node, now holding the lock.
+    fn hold(&mut self, name: &str, czxid: i64) -> Grant {
+        self.node = Some((name.to_string(), czxid));
+        Grant { token: Some(czxid) }
+    }
+
     fn path(&self, name: &str) -> String {
         format!("{}/{name}", self.dir)
     }
@@ -103,14 +115,9 @@ impl ZkLock {
         let mut path = String::new();
         for part in self.dir.split('/').filter(|p| !p.is_empty()) {
             path = format!("{path}/{part}");
-            loop {
-                match self.client.create(&path, b"", CreateMode::Persistent).await {
-                    Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => break,
-                    Err(e) => match classify(e) {
-                        Failure::Retry => tokio::time::sleep(RETRY).await,
-                        Failure::Fatal(f) => return Err(f),
-                    },
-                }
+            match retrying!(self.client.create(&path, b"", CreateMode::Persistent).await) {
+                Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => {}
+                Err(e) => return Err(e.into()),
             }
         }
         Ok(())
@@ -135,10 +142,8 @@ impl ZkLock {
                     self.enqueued(&created, stat.czxid);
                     return Ok(());
                 }
-                Err(e) => match classify(e) {
-                    Failure::Fatal(f) => return Err(f),
-                    Failure::Retry => tokio::time::sleep(RETRY).await,
-                },
+                Err(e) if is_transient(&e) => tokio::time::sleep(RETRY).await,
+                Err(e) => return Err(e.into()),
             }
             if self.flavor == Flavor::NoGuid {
                 continue;
@@ -200,7 +205,7 @@ impl ZkLock {
                 Decision::Acquired => return Ok(Grant { token: Some(czxid) }),
                 Decision::NodeGone => {
                     self.node = None;
-                    return Err(LockError::Unexpected("my lock node vanished".into()));
+                    return Err(LockError::NodeGone);
                 }
                 Decision::WatchPredecessor(pred) => {
                     if let Some(watch) = herd_watch {
@@ -225,13 +230,12 @@ impl ZkLock {
             return Ok(());
         };
         let path = self.path(&mine);
-        let deleted = retrying!(self.client.delete(&path, -1).await);
-        match deleted {
-            Ok(()) | Err(LockError::Unexpected(_)) => {
+        match retrying!(self.client.delete(&path, -1).await) {
+            Ok(()) | Err(ZkError::Server(ErrorCode::NoNode)) => {
                 self.node = None;
                 Ok(())
             }
-            Err(e) => Err(e),
+            Err(e) => Err(e.into()),
         }
     }
 }

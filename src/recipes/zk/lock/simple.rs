@@ -3,60 +3,31 @@
 //! while sessions hold, but every release wakes every waiter (herd) and the race ignores
 //! arrival order (fifo).
 
-use super::{Failure, RETRY, ZkLock, classify};
+use super::{ZkLock, retrying};
 use crate::recipes::{Grant, LockError, Observation};
 use crate::zk::client::ZkError;
 use crate::zk::proto::{CreateMode, ErrorCode};
 
 pub(super) async fn acquire(lock: &mut ZkLock) -> Result<Grant, LockError> {
     let path = lock.path("lock");
-    let mut waiting = false;
+    // No node of its own to queue with: its place is its arrival time.
+    (lock.observer)(Observation::Enqueued {
+        node: String::new(),
+        seq: None,
+    });
     loop {
-        match lock.client.create2(&path, b"", CreateMode::Ephemeral).await {
-            Ok((_, stat)) => {
-                lock.node = Some(("lock".into(), stat.czxid));
-                return Ok(Grant {
-                    token: Some(stat.czxid),
-                });
-            }
+        match retrying!(lock.client.create2(&path, b"", CreateMode::Ephemeral).await) {
+            Ok((_, stat)) => return Ok(lock.hold("lock", stat.czxid)),
             Err(ZkError::Server(ErrorCode::NodeExists)) => {}
-            Err(e) => match classify(e) {
-                Failure::Retry => {
-                    tokio::time::sleep(RETRY).await;
-                    continue;
-                }
-                Failure::Fatal(f) => return Err(f),
-            },
+            Err(e) => return Err(e.into()),
         }
-        let (stat, watch) = match lock.client.exists_watch(&path).await {
-            Ok(found) => found,
-            Err(e) => match classify(e) {
-                Failure::Retry => {
-                    tokio::time::sleep(RETRY).await;
-                    continue;
-                }
-                Failure::Fatal(f) => return Err(f),
-            },
-        };
+        let (stat, watch) = retrying!(lock.client.exists_watch(&path).await)?;
         match stat {
-            // My own node, from a create whose reply was lost.
+            // My own node, from a create whose reply was lost and that was retried.
             Some(stat) if stat.ephemeral_owner == lock.client.session_id() => {
-                lock.node = Some(("lock".into(), stat.czxid));
-                return Ok(Grant {
-                    token: Some(stat.czxid),
-                });
+                return Ok(lock.hold("lock", stat.czxid));
             }
-            Some(_) => {
-                if !waiting {
-                    waiting = true;
-                    // No node of its own: its place is its arrival time.
-                    (lock.observer)(Observation::Enqueued {
-                        node: String::new(),
-                        seq: None,
-                    });
-                }
-                lock.wait(watch).await?;
-            }
+            Some(_) => lock.wait(watch).await?,
             None => {}
         }
     }
