@@ -7,4 +7,5 @@ pub mod pause;
 pub mod run;
 pub mod seed;
 pub mod swarm;
+mod world;
 pub mod zk_host;

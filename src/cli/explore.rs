@@ -1,0 +1,194 @@
+//! `locksim explore` and the default exploration (`locksim` with no command).
+
+use super::{Options, Output, Status, params_line, print_violations, setup, violations_json};
+use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome};
+use crate::params::Params;
+use crate::scenario::{SCENARIOS, Scenario};
+use crate::trace::{self, Trace};
+use serde_json::{Value, json};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+fn jobs_default(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+/// What one exploration found, for printing and JSON.
+struct Explored {
+    scenario: &'static Scenario,
+    seeds: Range<u64>,
+    exploration: Exploration,
+    trace: Option<PathBuf>,
+}
+
+fn explore_one(spec: &ExploreSpec, traces: &Path) -> Result<Explored, String> {
+    let exploration = explore::explore(spec);
+    let trace = match &exploration.outcome {
+        Outcome::Violation(f) => Some(
+            Trace::of(&f.spec, &f.report)
+                .save(traces)
+                .map_err(|e| format!("cannot write trace into {}: {e}", traces.display()))?,
+        ),
+        _ => None,
+    };
+    Ok(Explored {
+        scenario: spec.scenario,
+        seeds: spec.seeds.clone(),
+        exploration,
+        trace,
+    })
+}
+
+fn explored_json(e: &Explored) -> Value {
+    let (violations, extra) = match &e.exploration.outcome {
+        Outcome::Violation(f) => (
+            violations_json(&f.report, f.spec.seed, e.trace.as_deref()),
+            json!({ "seed": f.spec.seed, "faults_before_shrink": f.original_faults, "faults": f.spec.plan,
+                    "replay": e.trace.as_ref().map(|p| format!("locksim replay {}", p.display())) }),
+        ),
+        Outcome::HarnessError { seed, error } => (
+            vec![],
+            json!({ "seed": seed, "harness_error": error.to_string() }),
+        ),
+        Outcome::Nondeterminism { seed, detail } => {
+            (vec![], json!({ "seed": seed, "nondeterminism": detail }))
+        }
+        Outcome::Clean => (vec![], json!({})),
+    };
+    let mut v = json!({
+        "scenario": e.scenario.name, "seeds": format!("{}..{}", e.seeds.start, e.seeds.end),
+        "seeds_run": e.exploration.seeds_run, "violations": violations,
+    });
+    if let (Value::Object(a), Value::Object(b)) = (&mut v, extra) {
+        a.extend(b);
+    }
+    v
+}
+
+fn status_of(e: &Explored) -> Status {
+    match e.exploration.outcome {
+        Outcome::Clean => Status::Clean,
+        Outcome::Violation(_) => Status::Violation,
+        Outcome::HarnessError { .. } | Outcome::Nondeterminism { .. } => Status::HarnessError,
+    }
+}
+
+fn print_explored(e: &Explored) {
+    match &e.exploration.outcome {
+        Outcome::Clean => println!("  no violations in {} seeds", e.exploration.seeds_run),
+        Outcome::Violation(f) => print_finding(f, e),
+        Outcome::HarnessError { seed, error } => {
+            println!("  HARNESS ERROR at seed {seed}: {error}")
+        }
+        Outcome::Nondeterminism { seed, detail } => {
+            println!("  NON-DETERMINISM at seed {seed}: {detail}")
+        }
+    }
+}
+
+fn print_finding(f: &Finding, e: &Explored) {
+    println!(
+        "  violation at seed {} (after {} seeds)",
+        f.spec.seed, e.exploration.seeds_run
+    );
+    print_violations(&f.report);
+    println!(
+        "  fault plan shrunk from {} to {} faults:",
+        f.original_faults,
+        f.spec.plan.0.len()
+    );
+    for t in &f.spec.plan.0 {
+        println!("    at {:>5} ms: {}", t.at_ms, t.fault);
+    }
+    if let Some(p) = &e.trace {
+        println!(
+            "  trace: {}\n  replay: locksim replay {}",
+            p.display(),
+            p.display()
+        );
+    }
+}
+
+pub fn explore(
+    out: &Output,
+    scenario: &str,
+    seeds: Range<u64>,
+    jobs: Option<usize>,
+    opts: &Options,
+) -> Status {
+    let (scenario, params, properties) = match setup(scenario, opts) {
+        Ok(s) => s,
+        Err(e) => return out.bad_input(&e),
+    };
+    let jobs = jobs_default(jobs);
+    if jobs == 0 {
+        return out.bad_input("--jobs must be at least 1");
+    }
+    if !out.json {
+        println!(
+            "explore {} seeds={}..{} jobs={jobs} {}",
+            scenario.name,
+            seeds.start,
+            seeds.end,
+            params_line(&params)
+        );
+    }
+    let spec = ExploreSpec {
+        scenario,
+        params,
+        properties,
+        seeds,
+        jobs,
+        check_determinism: opts.check_determinism,
+    };
+    let explored = match explore_one(&spec, &opts.traces) {
+        Ok(e) => e,
+        Err(e) => return out.error(&e, Status::HarnessError),
+    };
+    out.emit(explored_json(&explored), || print_explored(&explored));
+    status_of(&explored)
+}
+
+/// Seeds per scenario of the default exploration (`locksim` with no command).
+pub const DEFAULT_SEEDS: u64 = 500;
+
+pub fn default_exploration(out: &Output) -> Status {
+    let jobs = jobs_default(None);
+    let mut rows = Vec::new();
+    for scenario in SCENARIOS {
+        let spec = ExploreSpec {
+            scenario,
+            params: Params::default(),
+            properties: scenario.properties.to_vec(),
+            seeds: 0..DEFAULT_SEEDS,
+            jobs,
+            check_determinism: false,
+        };
+        match explore_one(&spec, Path::new("traces")) {
+            Ok(e) => rows.push(e),
+            Err(e) => return out.error(&e, Status::HarnessError),
+        }
+    }
+    let status = rows
+        .iter()
+        .map(status_of)
+        .max_by_key(|s| *s as u8)
+        .unwrap_or(Status::Clean);
+    out.emit(json!({ "findings": rows.iter().map(explored_json).collect::<Vec<_>>() }), || {
+        println!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, default parameters (see `locksim list`).\n");
+        println!("{:<16} {:>5}  {:<28} {:>12}  trace", "scenario", "runs", "violations", "first seed");
+        for e in &rows {
+            let (found, seed) = match &e.exploration.outcome {
+                Outcome::Clean => ("none".to_string(), "-".to_string()),
+                Outcome::Violation(f) => (trace::violated(&f.report).iter().map(|p| p.name()).collect::<Vec<_>>().join(", "), f.spec.seed.to_string()),
+                Outcome::HarnessError { seed, .. } => ("HARNESS ERROR".into(), seed.to_string()),
+                Outcome::Nondeterminism { seed, .. } => ("NON-DETERMINISM".into(), seed.to_string()),
+            };
+            let trace = e.trace.as_ref().map_or("-".to_string(), |p| p.display().to_string());
+            println!("{:<16} {:>5}  {:<28} {:>12}  {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
+        }
+        println!("\nFlawed variants (zk-lock-*) are negative controls: finding their flaw is the expected result.");
+        println!("Replay a finding with: locksim replay TRACE");
+    });
+    status
+}

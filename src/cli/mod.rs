@@ -1,0 +1,180 @@
+//! What the `locksim` commands do and print. Text for people, one JSON object with `--json`.
+//! Bad input is one line on stderr and exit status 2, never a panic.
+//!
+//! - `mod.rs`: exit statuses, output mode, options, shared printing; `list` and `bench`
+//! - `single.rs`: `run` and `replay`, one run each
+//! - `explore.rs`: `explore` and the default exploration
+
+mod explore;
+mod single;
+
+pub use explore::{DEFAULT_SEEDS, default_exploration, explore};
+pub use single::{replay, run};
+
+use crate::check::Property;
+use crate::params::{self, Params};
+use crate::scenario::{self, SCENARIOS, Scenario};
+use crate::sim::run::RunReport;
+use serde_json::{Value, json};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// Exit statuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Clean = 0,
+    Violation = 1,
+    BadInput = 2,
+    HarnessError = 3,
+}
+
+pub struct Output {
+    pub json: bool,
+}
+
+impl Output {
+    fn emit(&self, value: Value, text: impl FnOnce()) {
+        if self.json {
+            println!("{value}");
+        } else {
+            text();
+        }
+    }
+
+    /// Reports bad usage or input: one line on stderr, or one JSON object on stdout.
+    pub fn bad_input(&self, message: &str) -> Status {
+        self.error(message, Status::BadInput)
+    }
+
+    fn error(&self, message: &str, status: Status) -> Status {
+        if self.json {
+            println!("{}", json!({ "error": message, "status": status as u8 }));
+        } else {
+            eprintln!("locksim: error: {message}");
+        }
+        status
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub set: Vec<String>,
+    pub check: Vec<Property>,
+    pub check_determinism: bool,
+    pub traces: PathBuf,
+}
+
+pub fn parse_seeds(s: &str) -> Result<Range<u64>, String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("expected A..B, got '{s}'"))?;
+    let a: u64 = a.trim().parse().map_err(|_| format!("bad seed '{a}'"))?;
+    let b: u64 = b.trim().parse().map_err(|_| format!("bad seed '{b}'"))?;
+    if a >= b {
+        return Err(format!("empty seed range {a}..{b}"));
+    }
+    Ok(a..b)
+}
+
+pub fn parse_property(s: &str) -> Result<Property, String> {
+    s.parse()
+        .map_err(|e: crate::check::UnknownProperty| e.to_string())
+}
+
+/// The scenario and its parameters with the user's overrides applied.
+fn setup(
+    scenario: &str,
+    opts: &Options,
+) -> Result<(&'static Scenario, Params, Vec<Property>), String> {
+    let scenario = scenario::find(scenario).map_err(|e| e.to_string())?;
+    let mut params = Params::default();
+    for assignment in &opts.set {
+        params.set(assignment).map_err(|e| e.to_string())?;
+    }
+    let properties = if opts.check.is_empty() {
+        scenario.properties.to_vec()
+    } else {
+        opts.check.clone()
+    };
+    Ok((scenario, params, properties))
+}
+
+fn params_line(params: &Params) -> String {
+    let Ok(Value::Object(map)) = serde_json::to_value(params) else {
+        unreachable!("params are an object")
+    };
+    map.iter()
+        .map(|(k, v)| format!("{k}={}", v.as_str().map_or(v.to_string(), str::to_string)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub fn list(out: &Output) -> Status {
+    let defaults = serde_json::to_value(Params::default()).expect("params serialise");
+    let scenarios: Vec<Value> = SCENARIOS
+        .iter()
+        .map(|s| json!({ "name": s.name, "summary": s.summary, "properties": s.properties, "flaw": s.flaw }))
+        .collect();
+    let params: Vec<Value> = params::DOCS
+        .iter()
+        .map(|(k, doc)| json!({ "name": k, "default": defaults[k], "doc": doc }))
+        .collect();
+    out.emit(json!({ "scenarios": scenarios, "params": params }), || {
+        println!("Scenarios:");
+        for s in SCENARIOS {
+            println!("  {:<16} {}", s.name, s.summary);
+            let props: Vec<_> = s.properties.iter().map(|p| p.name()).collect();
+            print!("  {:<16} checks: {}", "", props.join(", "));
+            if !s.flaw.is_empty() {
+                let flaw: Vec<_> = s.flaw.iter().map(|p| p.name()).collect();
+                print!("; the harness must find: {}", flaw.join(", "));
+            }
+            println!();
+        }
+        println!("\nParameters (every scenario; override with --set KEY=VALUE):");
+        for (k, doc) in params::DOCS {
+            let v = &defaults[*k];
+            let v = v.as_str().map_or(v.to_string(), str::to_string);
+            println!("  {k:<22} {v:<8} {doc}");
+        }
+    });
+    Status::Clean
+}
+
+fn violations_json(report: &RunReport, seed: u64, trace: Option<&Path>) -> Vec<Value> {
+    report
+        .violations
+        .iter()
+        .map(|v| json!({ "property": v.property, "seed": seed, "trace": trace.map(|p| p.display().to_string()), "detail": v.detail, "clients": v.clients, "times_ms": v.times_ms }))
+        .collect()
+}
+
+fn print_history(report: &RunReport) {
+    for e in &report.history.events {
+        println!("{}", serde_json::to_string(e).expect("event serialises"));
+    }
+}
+
+fn print_violations(report: &RunReport) {
+    if report.violations.is_empty() {
+        println!("  no violations");
+    }
+    for v in &report.violations {
+        println!("  VIOLATION {v}");
+    }
+}
+
+pub fn bench(out: &Output, scenario: &str, runs: u32) -> Status {
+    let scenario = match scenario::find(scenario) {
+        Ok(s) => s,
+        Err(e) => return out.bad_input(&e.to_string()),
+    };
+    if runs == 0 {
+        return out.bad_input("--runs must be at least 1");
+    }
+    let b = crate::bench::measure(scenario, &Params::default(), runs);
+    out.emit(serde_json::to_value(&b).expect("bench serialises"), || {
+        b.print()
+    });
+    Status::Clean
+}

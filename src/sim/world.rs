@@ -1,0 +1,274 @@
+//! The world of one run: the turmoil simulation with its hosts, and the driver loop that
+//! steps it, applies the plan's faults when they are due, ends timed faults, heals, and stops.
+
+use crate::history::{Event, Kind, Op, Recorder};
+use crate::scenario::Recipe;
+use crate::sim::clock::{Clock, EPOCH_MS};
+use crate::sim::fault::{Fault, TimedFault};
+use crate::sim::node::Node;
+use crate::sim::pause::PauseGate;
+use crate::sim::run::RunSpec;
+use crate::sim::seed::Seeds;
+use crate::sim::zk_host::{self, SharedZkHost, ZkHost};
+use crate::store;
+use crate::zk::server::{Server, ServerConfig};
+use rand::Rng;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use std::time::{Duration, UNIX_EPOCH};
+
+/// The target of a timed fault the driver must end later: a delay, a loss burst or a pause.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Timer {
+    EndDelay(String, String),
+    EndLoss(String, String),
+    Resume(String),
+}
+
+pub(crate) struct World {
+    sim: turmoil::Sim<'static>,
+    nodes: BTreeMap<String, Node>,
+    zk: SharedZkHost,
+    pub(crate) recorder: Recorder,
+    harness: Node,
+    /// Each pending timed fault's target and when it ends.
+    timers: BTreeMap<Timer, u64>,
+    crashed: BTreeSet<String>,
+    latency: (Duration, Duration),
+    pub(crate) end_ms: u64,
+    pub(crate) completed: bool,
+}
+
+impl World {
+    pub(crate) fn build(spec: &RunSpec) -> World {
+        let p = &spec.params;
+        let seeds = Seeds::new(spec.seed);
+        let latency = (
+            Duration::from_millis(p.latency_min_ms),
+            Duration::from_millis(p.latency_max_ms),
+        );
+        let mut sim = turmoil::Builder::new()
+            .tick_duration(Duration::from_millis(1))
+            .min_message_latency(latency.0)
+            .max_message_latency(latency.1)
+            .simulation_duration(Duration::from_millis(p.run_limit() + 1_000))
+            .epoch(UNIX_EPOCH + Duration::from_millis(EPOCH_MS as u64))
+            .rng_seed(seeds.derive("net"))
+            .build();
+        let recorder = Recorder::default();
+        let skew_max = p.clock_skew_max_ms as i64;
+        let node = |name: &str| Node {
+            name: name.to_string(),
+            clock: Rc::new(RefCell::new(Clock::skewed(
+                seeds
+                    .stream(&format!("{name}/skew"))
+                    .random_range(-skew_max..=skew_max),
+            ))),
+            gate: PauseGate::default(),
+            recorder: recorder.clone(),
+        };
+        let nodes: BTreeMap<String, Node> =
+            spec.hosts().iter().map(|h| (h.clone(), node(h))).collect();
+
+        let zk_node = nodes["zk1"].clone();
+        let config = ServerConfig {
+            min_session_timeout_ms: 2 * p.zk_tick_ms,
+            max_session_timeout_ms: 20 * p.zk_tick_ms,
+            ..ServerConfig::with_tick(p.zk_tick_ms, seeds.derive("zk1"))
+        };
+        let zk = ZkHost::new(zk_node.clone(), Server::new(config), p.zk_tick_ms);
+        let zk_for_host = zk.clone();
+        sim.host("zk1", move || {
+            zk_node.gate.gate(zk_host::serve(zk_for_host.clone()))
+        });
+
+        let store_node = nodes["store"].clone();
+        let register = Rc::new(RefCell::new(store::Register::new(p.fencing)));
+        sim.host("store", move || {
+            store_node
+                .gate
+                .gate(store::serve(store_node.clone(), register.clone()))
+        });
+
+        for name in p.client_names() {
+            let node = nodes[&name].clone();
+            let software = match spec.scenario.recipe {
+                Recipe::ZkLock(flavor) => {
+                    crate::recipes::zk::lock::host::client(node.clone(), p.clone(), flavor, seeds)
+                }
+            };
+            sim.client(
+                name.as_str(),
+                node.gate.gate(async move {
+                    software.await;
+                    Ok(())
+                }),
+            );
+        }
+        World {
+            sim,
+            harness: node("harness"),
+            nodes,
+            zk,
+            recorder,
+            timers: BTreeMap::new(),
+            crashed: BTreeSet::new(),
+            latency,
+            end_ms: 0,
+            completed: false,
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        self.sim.elapsed().as_millis() as u64
+    }
+
+    fn record(&self, op: Op) {
+        let time_ms = self.now_ms();
+        self.recorder.record(Event {
+            time_ms,
+            clock_ms: EPOCH_MS + time_ms as i64,
+            node: self.harness.name.clone(),
+            kind: Kind::Info,
+            op,
+        });
+    }
+
+    /// Runs until every client finished or the run limit; Err is host software's failure.
+    pub(crate) fn drive(&mut self, spec: &RunSpec) -> Result<(), String> {
+        let plan = spec.plan.clone().sorted().0;
+        let mut next = 0;
+        let mut healed = false;
+        let limit = spec.params.run_limit();
+        loop {
+            let now = self.now_ms();
+            let due: Vec<Timer> = self
+                .timers
+                .iter()
+                .filter(|(_, end)| **end <= now)
+                .map(|(timer, _)| timer.clone())
+                .collect();
+            for timer in due {
+                self.timers.remove(&timer);
+                self.finish(timer);
+            }
+            while let Some(timed) = plan.get(next).filter(|f| f.at_ms <= now) {
+                self.apply(timed, now);
+                next += 1;
+            }
+            if !healed && now >= spec.params.fault_phase_ms {
+                self.heal();
+                healed = true;
+            }
+            if now >= limit {
+                break;
+            }
+            match self.sim.step() {
+                Ok(true) => {
+                    self.completed = true;
+                    break;
+                }
+                Ok(false) => {}
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+        self.end_ms = self.now_ms();
+        self.record(Op::End);
+        Ok(())
+    }
+
+    fn apply(&mut self, timed: &TimedFault, now: u64) {
+        self.record(Op::Fault {
+            fault: timed.fault.to_string(),
+        });
+        match &timed.fault {
+            Fault::Partition { a, b } => self.sim.partition(a.as_str(), b.as_str()),
+            Fault::PartitionOneway { from, to } => {
+                self.sim.partition_oneway(from.as_str(), to.as_str())
+            }
+            Fault::Repair { a, b } => self.sim.repair(a.as_str(), b.as_str()),
+            Fault::RepairAll => self.repair_all(),
+            Fault::Loss { a, b, rate, for_ms } => {
+                self.sim.set_link_fail_rate(a.as_str(), b.as_str(), *rate);
+                self.until(Timer::EndLoss(a.clone(), b.clone()), now + for_ms);
+            }
+            Fault::Delay { a, b, ms, for_ms } => {
+                let extra = Duration::from_millis(*ms);
+                self.set_latency(a, b, (self.latency.0 + extra, self.latency.1 + extra));
+                self.until(Timer::EndDelay(a.clone(), b.clone()), now + for_ms);
+            }
+            Fault::Crash { node } => {
+                if self.crashed.insert(node.clone()) {
+                    self.sim.crash(node.as_str());
+                }
+            }
+            Fault::Restart { node } => {
+                if self.crashed.remove(node) {
+                    self.sim.bounce(node.as_str());
+                }
+            }
+            Fault::Pause { node, for_ms } => {
+                self.nodes[node].gate.pause();
+                self.until(Timer::Resume(node.clone()), now + for_ms);
+            }
+            Fault::ClockJump { node, by_ms } => self.nodes[node].clock.borrow_mut().jump(*by_ms),
+            Fault::ClockDrift { node, ppm } => {
+                self.nodes[node].clock.borrow_mut().set_drift(now, *ppm)
+            }
+            Fault::LoseReply { client, op, .. } => {
+                self.zk.borrow_mut().lose_next_reply(client, *op)
+            }
+        }
+    }
+
+    /// Schedules the end of a timed fault. Overlapping faults on one target merge: the
+    /// target recovers when the last of them ends, not when the first does.
+    fn until(&mut self, timer: Timer, end: u64) {
+        let at = self.timers.entry(timer).or_insert(end);
+        *at = (*at).max(end);
+    }
+
+    fn finish(&mut self, timer: Timer) {
+        match timer {
+            Timer::EndDelay(a, b) => self.restore_latency(&a, &b),
+            Timer::EndLoss(a, b) => self.sim.set_link_fail_rate(a.as_str(), b.as_str(), 0.0),
+            Timer::Resume(node) => self.nodes[&node].gate.resume(),
+        }
+    }
+
+    fn set_latency(&mut self, a: &str, b: &str, (min, max): (Duration, Duration)) {
+        self.sim.set_link_latency(a, b, min);
+        self.sim.set_link_max_message_latency(a, b, max);
+    }
+
+    fn restore_latency(&mut self, a: &str, b: &str) {
+        self.set_latency(a, b, self.latency);
+    }
+
+    fn repair_all(&mut self) {
+        let names: Vec<String> = self.nodes.keys().cloned().collect();
+        for (i, a) in names.iter().enumerate() {
+            for b in &names[i + 1..] {
+                self.sim.repair(a.as_str(), b.as_str());
+                self.sim.set_link_fail_rate(a.as_str(), b.as_str(), 0.0);
+                self.restore_latency(a, b);
+            }
+        }
+    }
+
+    /// The heal phase: every link repaired and back to normal, every paused host resumed,
+    /// every crashed host restarted, nothing pending.
+    fn heal(&mut self) {
+        self.record(Op::Heal);
+        self.repair_all();
+        self.timers.clear();
+        self.zk.borrow_mut().disarm_lost_replies();
+        for node in self.nodes.values() {
+            node.gate.resume();
+        }
+        for node in std::mem::take(&mut self.crashed) {
+            self.sim.bounce(node.as_str());
+        }
+    }
+}
