@@ -9,7 +9,7 @@ use crate::sim::node::Node;
 use crate::sim::pause::PauseGate;
 use crate::sim::run::RunSpec;
 use crate::sim::seed::Seeds;
-use crate::sim::zk_host::{self, SharedZkHost, ZkHost};
+use crate::sim::zk_host::{self, SharedZkHost};
 use crate::store;
 use crate::zk::server::{Server, ServerConfig};
 use rand::Rng;
@@ -77,7 +77,7 @@ impl World {
             max_session_timeout_ms: 20 * p.zk_tick_ms,
             ..ServerConfig::with_tick(p.zk_tick_ms, seeds.derive("zk1"))
         };
-        let zk = ZkHost::new(zk_node.clone(), Server::new(config), p.zk_tick_ms);
+        let zk = zk_host::new(zk_node.clone(), Server::new(config), p.zk_tick_ms);
         let zk_for_host = zk.clone();
         sim.host("zk1", move || {
             zk_node.gate.gate(zk_host::serve(zk_for_host.clone()))
@@ -217,7 +217,7 @@ impl World {
                 self.nodes[node].clock.borrow_mut().set_drift(now, *ppm)
             }
             Fault::LoseReply { client, op, .. } => {
-                self.zk.borrow_mut().lose_next_reply(client, *op)
+                self.zk.borrow_mut().env.lose_next_reply(client, *op)
             }
         }
     }
@@ -263,7 +263,7 @@ impl World {
         self.record(Op::Heal);
         self.repair_all();
         self.timers.clear();
-        self.zk.borrow_mut().disarm_lost_replies();
+        self.zk.borrow_mut().env.disarm_lost_replies();
         for node in self.nodes.values() {
             node.gate.resume();
         }

@@ -1,6 +1,7 @@
 //! Simulated ZooKeeper: wire codec, sans-IO server core, async client.
 
 pub mod client;
+pub mod host;
 pub mod proto;
 pub mod server;
 pub mod session;

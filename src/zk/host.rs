@@ -1,0 +1,250 @@
+//! Serving the sans-IO core over byte streams: connections, framing, dispatch of outputs,
+//! session expiry on the server's tick. Shared by the turmoil driver (`sim::zk_host`) and
+//! `locksim serve zk` (`zk::serve`); what differs between them (clocks, what to record or
+//! log, which replies to lose) is the `Env`. Nothing here spawns tasks or reads a clock.
+
+use crate::zk::proto::{self, DecodeError, OpCode, Request};
+use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Server};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
+
+/// What a host reports as it serves, for a log or a history.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HostEvent<'a> {
+    Accepted {
+        conn: ConnId,
+        client: &'a str,
+    },
+    /// A request was handled; `err` is the server's answer, `lost` whether the reply was
+    /// dropped (a lose-reply fault).
+    Handled {
+        conn: ConnId,
+        xid: i32,
+        request: &'a Request,
+        err: Option<ErrorCode>,
+        lost: bool,
+    },
+    /// The connection's bytes were not a valid packet: it is closed.
+    Malformed {
+        conn: ConnId,
+        client: &'a str,
+        error: DecodeError,
+    },
+    Closed {
+        conn: ConnId,
+    },
+    Changed(&'a Change),
+}
+
+/// Everything about the surroundings the core's driver needs.
+pub trait Env {
+    /// The server's clocks now.
+    fn now(&self) -> Now;
+    /// Whether to drop the reply to `request` from `client` (and the connection with it).
+    /// `applied`: the server answered Ok, so the request took effect.
+    fn lose_reply(&mut self, client: &str, request: &Request, applied: bool) -> bool;
+    fn observe(&mut self, event: HostEvent<'_>);
+}
+
+enum Outgoing {
+    Bytes(Vec<u8>),
+    Close,
+}
+
+/// The core and its live connections; outlives a crash of the host's software, as
+/// ZooKeeper's transaction log would.
+pub struct Host<E> {
+    pub env: E,
+    server: Server,
+    tick: Duration,
+    conns: BTreeMap<ConnId, mpsc::UnboundedSender<Outgoing>>,
+    next_conn: ConnId,
+}
+
+pub type SharedHost<E> = Rc<RefCell<Host<E>>>;
+
+impl<E: Env> Host<E> {
+    pub fn new(env: E, server: Server, tick_ms: u64) -> SharedHost<E> {
+        Rc::new(RefCell::new(Host {
+            env,
+            server,
+            tick: Duration::from_millis(tick_ms),
+            conns: BTreeMap::new(),
+            next_conn: 0,
+        }))
+    }
+
+    /// A (re)start of the software: no connection survives, every session deadline is
+    /// re-armed from now.
+    pub fn restart(&mut self) {
+        self.conns.clear();
+        let now = self.env.now();
+        self.server.restart(now);
+    }
+
+    fn send(&self, conn: ConnId, out: Outgoing) {
+        if let Some(tx) = self.conns.get(&conn) {
+            let _ = tx.send(out);
+        }
+    }
+
+    fn dispatch(&mut self, outputs: Vec<Output>) {
+        for output in outputs {
+            if let Some((conn, bytes)) = output.packet() {
+                self.send(conn, Outgoing::Bytes(bytes));
+            }
+            match output {
+                Output::Connected {
+                    conn, close: true, ..
+                }
+                | Output::Close { conn } => self.send(conn, Outgoing::Close),
+                Output::Changed(change) => self.env.observe(HostEvent::Changed(&change)),
+                _ => {}
+            }
+        }
+    }
+
+    /// Handles one frame; false when the connection must be dropped.
+    fn frame(&mut self, conn: ConnId, client: &str, connected: &mut bool, body: &[u8]) -> bool {
+        let now = self.env.now();
+        if !*connected {
+            return match proto::decode_connect_request(body) {
+                Ok(req) => {
+                    *connected = true;
+                    let outputs = self.server.handle_connect(now, conn, &req);
+                    self.dispatch(outputs);
+                    true
+                }
+                Err(error) => self.malformed(conn, client, error),
+            };
+        }
+        let (header, request) = match proto::decode_request(body) {
+            Ok(decoded) => decoded,
+            Err(error) => return self.malformed(conn, client, error),
+        };
+        let mut outputs = self
+            .server
+            .handle_request(now, conn, header.xid, request.clone());
+        let err = outputs.iter().find_map(|o| match o {
+            Output::Reply {
+                conn: c, xid, err, ..
+            } if *c == conn && *xid == header.xid => Some(*err),
+            _ => None,
+        });
+        let lost = self
+            .env
+            .lose_reply(client, &request, err == Some(ErrorCode::Ok));
+        let xid = header.xid;
+        self.env.observe(HostEvent::Handled {
+            conn,
+            xid,
+            request: &request,
+            err,
+            lost,
+        });
+        if lost {
+            outputs.retain(|o| !matches!(o, Output::Reply { conn: c, .. } | Output::Notify { conn: c, .. } if *c == conn));
+        }
+        self.dispatch(outputs);
+        !lost
+    }
+
+    fn malformed(&mut self, conn: ConnId, client: &str, error: DecodeError) -> bool {
+        self.env.observe(HostEvent::Malformed {
+            conn,
+            client,
+            error,
+        });
+        false
+    }
+
+    fn closed(&mut self, conn: ConnId, by_server: bool) {
+        self.conns.remove(&conn);
+        self.env.observe(HostEvent::Closed { conn });
+        if !by_server {
+            let now = self.env.now();
+            let outputs = self.server.handle_disconnect(now, conn);
+            self.dispatch(outputs);
+        }
+    }
+}
+
+/// Which request kind a lose-reply fault names: create covers create2.
+pub fn is_create(request: &Request) -> bool {
+    matches!(request.op(), OpCode::Create | OpCode::Create2)
+}
+
+/// Expires sessions on the server's tick, as ZooKeeper's SessionTracker does.
+pub async fn expire_sessions<E: Env>(host: SharedHost<E>) {
+    let tick = host.borrow().tick;
+    loop {
+        tokio::time::sleep(tick).await;
+        let mut h = host.borrow_mut();
+        let now = h.env.now();
+        let outputs = h.server.handle_timeout(now);
+        h.dispatch(outputs);
+    }
+}
+
+/// Serves one connection from `client` until either side closes it.
+pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
+    host: SharedHost<E>,
+    client: String,
+    stream: S,
+) {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let conn = {
+        let mut h = host.borrow_mut();
+        h.next_conn += 1;
+        let conn = h.next_conn;
+        h.conns.insert(conn, tx);
+        h.env.observe(HostEvent::Accepted {
+            conn,
+            client: &client,
+        });
+        conn
+    };
+    let (mut rd, mut wr) = tokio::io::split(stream);
+    let mut buf = Vec::new();
+    let mut connected = false;
+    let by_server = 'conn: loop {
+        tokio::select! {
+            biased;
+            out = rx.recv() => match out {
+                Some(Outgoing::Bytes(bytes)) => {
+                    if wr.write_all(&bytes).await.is_err() {
+                        break 'conn false;
+                    }
+                }
+                Some(Outgoing::Close) | None => break 'conn true,
+            },
+            read = rd.read_buf(&mut buf) => {
+                if !matches!(read, Ok(n) if n > 0) {
+                    break 'conn false;
+                }
+                loop {
+                    let (consumed, keep) = match proto::split_frame(&buf) {
+                        Ok(Some((body, consumed))) => {
+                            (consumed, host.borrow_mut().frame(conn, &client, &mut connected, body))
+                        }
+                        Ok(None) => break,
+                        Err(error) => {
+                            host.borrow_mut().malformed(conn, &client, error);
+                            break 'conn false;
+                        }
+                    };
+                    buf.drain(..consumed);
+                    if !keep {
+                        break 'conn false;
+                    }
+                }
+            }
+        }
+    };
+    let _ = wr.shutdown().await;
+    host.borrow_mut().closed(conn, by_server);
+}
