@@ -90,6 +90,20 @@ impl ZkClient {
         SessionEvents::new(rx)
     }
 
+    /// Every event this session receives from now on, in arrival order: each node
+    /// notification the server sends (once, however many `Watch`es it fires, and even if
+    /// none is waiting for it) interleaved with the session events. The Java client's default
+    /// watcher sees a subset of this; differential tests compare it whole. Ends once the
+    /// client is over.
+    pub fn all_events(&self) -> SessionEvents {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut shared = self.shared.borrow_mut();
+        if shared.terminal.is_none() {
+            shared.all_subscribers.push(tx);
+        }
+        SessionEvents::new(rx)
+    }
+
     /// Creates a node with the open ACL; returns its path (with the sequence suffix).
     pub async fn create(
         &self,

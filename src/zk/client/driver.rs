@@ -191,7 +191,9 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
         let (header, rest) = decode_reply_header(body)?;
         match header.xid {
             NOTIFICATION_XID => {
-                self.watches.fire(&decode_watcher_event(rest)?);
+                let event = decode_watcher_event(rest)?;
+                self.shared.borrow_mut().publish(&event);
+                self.watches.fire(&event);
                 return Ok(None);
             }
             PING_XID => return Ok(None),

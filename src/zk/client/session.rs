@@ -99,12 +99,20 @@ pub(super) struct Shared {
     pub(super) terminal: Option<ZkError>,
     /// Receivers of session events (`ZkClient::events`).
     pub(super) subscribers: Vec<UnboundedSender<WatcherEvent>>,
+    /// Receivers of every event, node and session, in arrival order (`ZkClient::all_events`).
+    pub(super) all_subscribers: Vec<UnboundedSender<WatcherEvent>>,
 }
 
 impl Shared {
     /// The error a call gets when the driver can no longer answer it.
     pub(super) fn gone(&self) -> ZkError {
         self.terminal.clone().unwrap_or(ZkError::Closed)
+    }
+
+    /// Hands an event to the `all_events` subscribers still listening.
+    pub(super) fn publish(&mut self, event: &WatcherEvent) {
+        self.all_subscribers
+            .retain(|tx| tx.send(event.clone()).is_ok());
     }
 }
 
@@ -114,6 +122,7 @@ pub(super) fn announce(shared: &mut Shared, watches: &mut WatchRegistry, state: 
     shared
         .subscribers
         .retain(|tx| tx.send(event.clone()).is_ok());
+    shared.publish(&event);
     watches.broadcast(&event);
 }
 
@@ -128,6 +137,7 @@ pub(super) fn finish(
     announce(shared, watches, state);
     watches.clear();
     shared.subscribers.clear();
+    shared.all_subscribers.clear();
     shared.terminal = Some(terminal);
 }
 

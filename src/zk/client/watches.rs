@@ -33,7 +33,8 @@ impl Watch {
     }
 }
 
-/// The session events of a client (type None), from the moment of subscribing.
+/// A client's events from the moment of subscribing: its session events (type None) from
+/// `ZkClient::events`, or every event it receives from `ZkClient::all_events`.
 #[derive(Debug)]
 pub struct SessionEvents {
     events: UnboundedReceiver<WatcherEvent>,
@@ -44,7 +45,7 @@ impl SessionEvents {
         SessionEvents { events }
     }
 
-    /// The next session event; None once the client is closed or expired and all were read.
+    /// The next event; None once the client is closed or expired and all were read.
     pub async fn next(&mut self) -> Option<WatcherEvent> {
         self.events.recv().await
     }

@@ -97,3 +97,61 @@ async fn short_partition_resumes_the_session_and_rearms_the_watch() {
     })
     .await;
 }
+
+#[tokio::test(start_paused = true)]
+async fn all_events_carries_every_notification_once_in_order_with_session_events() {
+    super::fake::local(async {
+        let server = CoreServer::start(1_000);
+        let (watcher, link) = server.client().await;
+        let (writer, _writer_link) = server.client().await;
+        writer
+            .create("/a", b"", CreateMode::Persistent)
+            .await
+            .unwrap();
+        let mut all = watcher.all_events();
+        // A data and an exists watch on one path: the server sends one notification.
+        let (_, _, mut data) = watcher.get_data_watch("/a").await.unwrap();
+        let (_, mut exists) = watcher.exists_watch("/a").await.unwrap();
+        let (_, mut created) = watcher.exists_watch("/b").await.unwrap();
+        writer.set_data("/a", b"x", -1).await.unwrap();
+        writer
+            .create("/b", b"", CreateMode::Persistent)
+            .await
+            .unwrap();
+        watcher.exists("/a").await.unwrap();
+        link.cut();
+        sleep(Duration::from_millis(2_100)).await;
+        link.heal();
+
+        let mut seen = Vec::new();
+        while seen.len() < 4 {
+            let next = tokio::time::timeout(Duration::from_secs(10), all.next());
+            let event = next.await.unwrap().unwrap();
+            seen.push((event.event_type, event.state, event.path));
+        }
+        let connected = KeeperState::SyncConnected;
+        assert_eq!(
+            seen,
+            [
+                (EventType::NodeDataChanged, connected, "/a".to_string()),
+                (EventType::NodeCreated, connected, "/b".to_string()),
+                (EventType::None, KeeperState::Disconnected, String::new()),
+                (EventType::None, connected, String::new()),
+            ]
+        );
+        for watch in [&mut data, &mut exists] {
+            assert_eq!(
+                watch.next().await.map(|e| e.event_type),
+                Some(EventType::NodeDataChanged)
+            );
+        }
+        assert_eq!(
+            created.next().await.map(|e| e.event_type),
+            Some(EventType::NodeCreated)
+        );
+        watcher.close().await;
+        assert_eq!(all.next().await.map(|e| e.state), Some(KeeperState::Closed));
+        assert_eq!(all.next().await, None);
+    })
+    .await;
+}
