@@ -1,0 +1,113 @@
+//! Differential conformance: scripted operation sequences run through locksim's ZooKeeper
+//! client against a real ZooKeeper 3.8 (the Debian package `zookeeper`, started here on a
+//! free loopback port with a throwaway data dir) and against `locksim serve zk`, with the
+//! same tick. Each case yields a normalised transcript per server (reply codes, paths, data,
+//! children as sets, Stat fields with zxids as ranks and times as relations, each session's
+//! events in order); the transcripts must be equal.
+//!
+//! Real time is unavoidable against a real server: this binary is the documented exception
+//! to "no sleeps". It waits for events with deadlines rather than for fixed times.
+
+#[path = "zk_conformance/cases_sessions.rs"]
+mod cases_sessions;
+#[path = "zk_conformance/cases_tree.rs"]
+mod cases_tree;
+#[path = "zk_conformance/cases_watches.rs"]
+mod cases_watches;
+#[path = "zk_conformance/raw.rs"]
+mod raw;
+#[path = "zk_conformance/script.rs"]
+mod script;
+#[path = "zk_conformance/servers.rs"]
+mod servers;
+#[path = "zk_conformance/transcript.rs"]
+mod transcript;
+#[path = "zk_conformance/valve.rs"]
+mod valve;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+
+use script::Cx;
+use transcript::{Transcript, first_difference};
+
+/// ZooKeeper tickTime on both sides: sessions clamp to 200..4000 ms.
+const TICK_MS: u64 = 100;
+
+type CaseFn = fn(Cx) -> Pin<Box<dyn Future<Output = Transcript>>>;
+
+macro_rules! cases {
+    ($($module:ident :: $name:ident),+ $(,)?) => {
+        &[$((stringify!($name), |cx| Box::pin($module::$name(cx)))),+]
+    };
+}
+
+const CASES: &[(&str, CaseFn)] = cases![
+    cases_tree::create_modes,
+    cases_tree::sequence_numbers,
+    cases_tree::create_errors,
+    cases_tree::versions,
+    cases_watches::data_watches,
+    cases_watches::missing_node_watches,
+    cases_watches::child_watches,
+    cases_watches::one_shot,
+    cases_watches::two_sessions,
+    cases_sessions::close_session,
+    cases_sessions::session_expiry,
+    cases_sessions::reconnect_set_watches,
+    cases_sessions::wrong_password,
+    cases_sessions::expired_reconnect,
+];
+
+fn run_case(
+    rt: &tokio::runtime::Runtime,
+    case: CaseFn,
+    name: &str,
+    addr: SocketAddr,
+) -> Vec<String> {
+    let local = tokio::task::LocalSet::new();
+    local
+        .block_on(rt, case(Cx::new(addr, name)))
+        .render()
+}
+
+#[test]
+fn zookeeper_conformance() {
+    let (real, sim) = std::thread::scope(|scope| {
+        let real = scope.spawn(|| servers::start_real(TICK_MS));
+        let sim = servers::start_sim(TICK_MS);
+        (real.join().expect("start zookeeper"), sim)
+    });
+    let real = real.unwrap_or_else(|e| panic!("real ZooKeeper: {e}"));
+    let sim = sim.unwrap_or_else(|e| panic!("locksim serve zk: {e}"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let mut differences = 0;
+    for &(name, case) in CASES {
+        let expected = run_case(&rt, case, name, real.addr);
+        let got = run_case(&rt, case, name, sim.addr);
+        match first_difference(&expected, &got) {
+            None => println!("{name}: ok ({} entries)", expected.len()),
+            Some((line, want, have)) => {
+                differences += 1;
+                let show = |s: Option<String>| s.unwrap_or_else(|| "(nothing)".into());
+                println!("{name}: DIFFERS at entry {line}");
+                println!("  {:<9} {}", real.name, show(want));
+                println!("  {:<9} {}", sim.name, show(have));
+                println!("  full {} transcript:", real.name);
+                for entry in &expected {
+                    println!("    {entry}");
+                }
+                println!("  full {} transcript:", sim.name);
+                for entry in &got {
+                    println!("    {entry}");
+                }
+            }
+        }
+    }
+    println!("{} cases, {differences} differences", CASES.len());
+    assert_eq!(differences, 0, "the servers differ (see above)");
+}

@@ -1,0 +1,117 @@
+//! Cases on watches: what each kind of watch fires on, exists on a missing node, one-shot
+//! behaviour, several watches of one session on one path, several sessions on one node.
+
+use locksim::zk::proto::CreateMode::{Ephemeral, Persistent};
+
+use super::script::{Cx, LONG_SESSION_MS};
+use super::transcript::Transcript;
+
+/// Data and exists watches on existing nodes: setData and delete fire them, child changes
+/// do not.
+pub async fn data_watches(mut cx: Cx) -> Transcript {
+    let s1 = cx.session(LONG_SESSION_MS).await;
+    let s2 = cx.session(LONG_SESSION_MS).await;
+    cx.create(s2, "", "", Persistent).await;
+    for rel in ["a", "b", "c", "d"] {
+        cx.create(s2, rel, "0", Persistent).await;
+    }
+    cx.exists_watch(s1, "a", "exists-a").await;
+    cx.get_data_watch(s1, "b", "data-b").await;
+    cx.exists_watch(s1, "c", "exists-c").await;
+    cx.get_data_watch(s1, "d", "data-d").await;
+    cx.set_data(s2, "a", "1", -1).await;
+    cx.delete(s2, "b", -1).await;
+    cx.delete(s2, "c", -1).await;
+    // A child's create and delete, and a child's setData, leave d's data watch armed.
+    cx.create(s2, "d/child", "", Persistent).await;
+    cx.set_data(s2, "d/child", "x", -1).await;
+    cx.delete(s2, "d/child", -1).await;
+    cx.settle().await;
+    cx.watch("data-d");
+    cx.set_data(s2, "d", "1", -1).await;
+    cx.finish().await
+}
+
+/// exists on a missing node leaves a watch that fires on create; getData and getChildren
+/// on a missing node leave none.
+pub async fn missing_node_watches(mut cx: Cx) -> Transcript {
+    let s1 = cx.session(LONG_SESSION_MS).await;
+    let s2 = cx.session(LONG_SESSION_MS).await;
+    cx.create(s2, "", "", Persistent).await;
+    cx.exists_watch(s1, "x", "exists-x").await;
+    cx.get_data_watch(s1, "y", "data-y").await;
+    cx.get_children_watch(s1, "y", "children-y").await;
+    cx.exists_watch(s1, "z", "exists-z").await;
+    cx.create(s2, "x", "", Persistent).await;
+    cx.create(s2, "y", "", Persistent).await;
+    // Created and deleted again: the exists watch fires once, on the create.
+    cx.create(s2, "z", "", Ephemeral).await;
+    cx.delete(s2, "z", -1).await;
+    cx.settle().await;
+    cx.watch("exists-z");
+    cx.exists_watch(s1, "x", "exists-x-again").await;
+    cx.delete(s2, "x", -1).await;
+    cx.finish().await
+}
+
+/// Child watches: child create and delete fire NodeChildrenChanged, a child's setData or
+/// the node's own setData nothing, the node's delete NodeDeleted.
+pub async fn child_watches(mut cx: Cx) -> Transcript {
+    let s1 = cx.session(LONG_SESSION_MS).await;
+    let s2 = cx.session(LONG_SESSION_MS).await;
+    cx.create(s2, "", "", Persistent).await;
+    cx.create(s2, "dir", "", Persistent).await;
+    cx.get_children_watch(s1, "dir", "children-1").await;
+    cx.create(s2, "dir/a", "", Persistent).await;
+    cx.get_children_watch(s1, "dir", "children-2").await;
+    cx.set_data(s2, "dir/a", "x", -1).await;
+    cx.set_data(s2, "dir", "x", -1).await;
+    cx.create(s2, "dir/a/grandchild", "", Persistent).await;
+    cx.settle().await;
+    cx.watch("children-2");
+    cx.delete(s2, "dir/a/grandchild", -1).await;
+    cx.delete(s2, "dir/a", -1).await;
+    cx.get_children_watch(s1, "dir", "children-3").await;
+    cx.delete(s2, "dir", -1).await;
+    cx.finish().await
+}
+
+/// A watch fires once; a data, an exists and a child watch of one session on one path get
+/// one NodeDeleted notification between them, and each registration hears of it.
+pub async fn one_shot(mut cx: Cx) -> Transcript {
+    let s1 = cx.session(LONG_SESSION_MS).await;
+    let s2 = cx.session(LONG_SESSION_MS).await;
+    cx.create(s2, "", "", Persistent).await;
+    cx.create(s2, "n", "", Persistent).await;
+    cx.get_data_watch(s1, "n", "data-1").await;
+    cx.set_data(s2, "n", "1", -1).await;
+    cx.set_data(s2, "n", "2", -1).await;
+    cx.settle().await;
+    cx.watch("data-1");
+    cx.get_data_watch(s1, "n", "data-2").await;
+    cx.get_data_watch(s1, "n", "data-3").await;
+    cx.exists_watch(s1, "n", "exists").await;
+    cx.get_children_watch(s1, "n", "children").await;
+    cx.delete(s2, "n", -1).await;
+    cx.create(s2, "n", "", Persistent).await;
+    cx.finish().await
+}
+
+/// Two sessions watching one node both hear of each change; a session's own write fires its
+/// own watch before the write's reply.
+pub async fn two_sessions(mut cx: Cx) -> Transcript {
+    let s1 = cx.session(LONG_SESSION_MS).await;
+    let s2 = cx.session(LONG_SESSION_MS).await;
+    let s3 = cx.session(LONG_SESSION_MS).await;
+    cx.create(s3, "", "", Persistent).await;
+    cx.create(s3, "n", "", Persistent).await;
+    cx.exists_watch(s1, "n", "s1-exists").await;
+    cx.get_data_watch(s2, "n", "s2-data").await;
+    cx.get_children_watch(s1, "n", "s1-children").await;
+    cx.get_children_watch(s2, "n", "s2-children").await;
+    cx.set_data(s3, "n", "1", -1).await;
+    cx.create(s3, "n/c", "", Persistent).await;
+    cx.get_data_watch(s1, "n", "s1-own").await;
+    cx.set_data(s1, "n", "2", -1).await;
+    cx.finish().await
+}

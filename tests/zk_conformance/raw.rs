@@ -1,0 +1,120 @@
+//! The wire protocol spoken directly, for what the client cannot be made to do: connect with
+//! a chosen session id and password, or go silent without a word.
+
+use std::io;
+use std::time::Duration;
+
+use locksim::zk::proto::{
+    ConnectRequest, ConnectResponse, NOTIFICATION_XID, ReplyHeader, Request, Response,
+    decode_connect_response, decode_reply_header, decode_response, encode_connect_request,
+    encode_request, split_frame,
+};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::time::timeout;
+
+/// How long a raw exchange may take before it counts as no answer.
+const LIMIT: Duration = Duration::from_secs(5);
+
+/// What went wrong on a raw connection, as the transcript shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawError {
+    Closed,
+    TimedOut,
+    Io(io::ErrorKind),
+    Malformed,
+}
+
+pub struct RawConn {
+    stream: TcpStream,
+    inbuf: Vec<u8>,
+}
+
+impl RawConn {
+    /// Dials `addr` and sends a ConnectRequest for `session_id` (0: a new session).
+    pub async fn connect(
+        addr: std::net::SocketAddr,
+        session_id: i64,
+        passwd: &[u8],
+        timeout_ms: i32,
+    ) -> Result<(RawConn, ConnectResponse), RawError> {
+        let stream = TcpStream::connect(addr)
+            .await
+            .map_err(|e| RawError::Io(e.kind()))?;
+        let mut conn = RawConn {
+            stream,
+            inbuf: Vec::new(),
+        };
+        let request = ConnectRequest {
+            protocol_version: 0,
+            last_zxid_seen: 0,
+            timeout_ms,
+            session_id,
+            passwd: passwd.to_vec(),
+            read_only: false,
+        };
+        conn.send(&encode_connect_request(&request)).await?;
+        let body = conn.frame().await?;
+        let response = decode_connect_response(&body).map_err(|_| RawError::Malformed)?;
+        Ok((conn, response))
+    }
+
+    /// Sends a request and returns its reply, skipping notifications.
+    pub async fn call(
+        &mut self,
+        xid: i32,
+        request: &Request,
+    ) -> Result<(ReplyHeader, Option<Response>), RawError> {
+        self.send(&encode_request(xid, request)).await?;
+        loop {
+            let body = self.frame().await?;
+            let (header, rest) = decode_reply_header(&body).map_err(|_| RawError::Malformed)?;
+            if header.xid == NOTIFICATION_XID {
+                continue;
+            }
+            if header.err != locksim::zk::proto::ErrorCode::Ok {
+                return Ok((header, None));
+            }
+            let response = decode_response(request.op(), rest).map_err(|_| RawError::Malformed)?;
+            return Ok((header, Some(response)));
+        }
+    }
+
+    /// Whether the server closes this connection within the limit (frames before the close
+    /// are skipped).
+    pub async fn closed_by_server(&mut self) -> bool {
+        loop {
+            match self.frame().await {
+                Ok(_) => {}
+                Err(RawError::Closed | RawError::Io(_)) => return true,
+                Err(_) => return false,
+            }
+        }
+    }
+
+    async fn send(&mut self, packet: &[u8]) -> Result<(), RawError> {
+        match timeout(LIMIT, self.stream.write_all(packet)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(RawError::Io(e.kind())),
+            Err(_) => Err(RawError::TimedOut),
+        }
+    }
+
+    async fn frame(&mut self) -> Result<Vec<u8>, RawError> {
+        loop {
+            if let Some((body, consumed)) =
+                split_frame(&self.inbuf).map_err(|_| RawError::Malformed)?
+            {
+                let body = body.to_vec();
+                self.inbuf.drain(..consumed);
+                return Ok(body);
+            }
+            match timeout(LIMIT, self.stream.read_buf(&mut self.inbuf)).await {
+                Ok(Ok(0)) => return Err(RawError::Closed),
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => return Err(RawError::Io(e.kind())),
+                Err(_) => return Err(RawError::TimedOut),
+            }
+        }
+    }
+}

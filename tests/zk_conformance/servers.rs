@@ -1,0 +1,136 @@
+//! The two servers under comparison, each a child process on a free loopback port: a real
+//! ZooKeeper 3.8 (standalone, throwaway data dir) and `locksim serve zk`. Both are killed when
+//! dropped, also when the test panics.
+
+use std::fs::{self, File};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+/// Where the Debian package `zookeeper` puts its configuration and jar.
+const ZK_CLASSPATH: &str = "/etc/zookeeper/conf:/usr/share/java/zookeeper.jar";
+/// A JVM on a busy 2-core machine can take a while to start.
+const START_LIMIT: Duration = Duration::from_secs(60);
+
+pub struct ServerProcess {
+    pub name: &'static str,
+    pub addr: SocketAddr,
+    child: Child,
+    /// Removed when the server is dropped.
+    scratch: PathBuf,
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = fs::remove_dir_all(&self.scratch);
+    }
+}
+
+/// A port nobody listens on now (bound, read, released).
+fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    listener.local_addr().expect("local address").port()
+}
+
+fn scratch_dir(name: &str, port: u16) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "locksim-zk-conformance-{name}-{}-{port}",
+        std::process::id()
+    ));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// Starts a standalone ZooKeeper with the given tick; ready once it answers `srvr`.
+pub fn start_real(tick_ms: u64) -> Result<ServerProcess, String> {
+    let port = free_port();
+    let scratch = scratch_dir("real", port);
+    let data = scratch.join("data");
+    fs::create_dir_all(&data).map_err(|e| format!("data dir: {e}"))?;
+    let log = File::create(scratch.join("server.log")).map_err(|e| format!("log: {e}"))?;
+    let log2 = log.try_clone().map_err(|e| format!("log: {e}"))?;
+    let child = Command::new("java")
+        .args([
+            "-cp",
+            ZK_CLASSPATH,
+            "org.apache.zookeeper.server.ZooKeeperServerMain",
+            &port.to_string(),
+            &data.to_string_lossy(),
+            &tick_ms.to_string(),
+        ])
+        .stdin(Stdio::null())
+        .stdout(log)
+        .stderr(log2)
+        .spawn()
+        .map_err(|e| format!("cannot run java (is the Debian package zookeeper installed?): {e}"))?;
+    let server = ServerProcess {
+        name: "zookeeper",
+        addr: SocketAddr::from(([127, 0, 0, 1], port)),
+        child,
+        scratch,
+    };
+    wait_ready(server, answers_srvr)
+}
+
+/// Starts `locksim serve zk` with the given tick; ready once it accepts a connection.
+pub fn start_sim(tick_ms: u64) -> Result<ServerProcess, String> {
+    let port = free_port();
+    let scratch = scratch_dir("sim", port);
+    let log = File::create(scratch.join("server.log")).map_err(|e| format!("log: {e}"))?;
+    let log2 = log.try_clone().map_err(|e| format!("log: {e}"))?;
+    let child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+        .args(["serve", "zk", "--port", &port.to_string()])
+        .args(["--bind", "127.0.0.1", "--tick-ms", &tick_ms.to_string()])
+        .stdin(Stdio::null())
+        .stdout(log)
+        .stderr(log2)
+        .spawn()
+        .map_err(|e| format!("cannot run locksim serve zk: {e}"))?;
+    let server = ServerProcess {
+        name: "locksim",
+        addr: SocketAddr::from(([127, 0, 0, 1], port)),
+        child,
+        scratch,
+    };
+    wait_ready(server, |stream| {
+        drop(stream);
+        true
+    })
+}
+
+fn wait_ready(
+    mut server: ServerProcess,
+    ready: impl Fn(TcpStream) -> bool,
+) -> Result<ServerProcess, String> {
+    let start = Instant::now();
+    while start.elapsed() < START_LIMIT {
+        if let Ok(Some(status)) = server.child.try_wait() {
+            let log = fs::read_to_string(server.scratch.join("server.log")).unwrap_or_default();
+            return Err(format!("{} exited with {status}:\n{log}", server.name));
+        }
+        if let Ok(stream) = TcpStream::connect_timeout(&server.addr, Duration::from_secs(1))
+            && ready(stream)
+        {
+            return Ok(server);
+        }
+        sleep(Duration::from_millis(100));
+    }
+    Err(format!("{} did not accept connections within {START_LIMIT:?}", server.name))
+}
+
+/// The four-letter word `srvr` is answered (with `Mode: standalone`) once the server serves.
+fn answers_srvr(mut stream: TcpStream) -> bool {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+    if stream.write_all(b"srvr").is_err() {
+        return false;
+    }
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.contains("Mode:")
+}
