@@ -19,6 +19,12 @@ pub enum HostEvent<'a> {
         conn: ConnId,
         client: &'a str,
     },
+    /// A connect was answered: `timeout_ms` 0 means refused (expired session, bad password).
+    Connected {
+        conn: ConnId,
+        session: i64,
+        timeout_ms: i32,
+    },
     /// A request was handled; `err` is the server's answer, `lost` whether the reply was
     /// dropped (a lose-reply fault).
     Handled {
@@ -116,6 +122,16 @@ impl<E: Env> Host<E> {
                 Ok(req) => {
                     *connected = true;
                     let outputs = self.server.handle_connect(now, conn, &req);
+                    for output in &outputs {
+                        if let Output::Connected { conn, response, .. } = output {
+                            let (session, timeout_ms) = (response.session_id, response.timeout_ms);
+                            self.env.observe(HostEvent::Connected {
+                                conn: *conn,
+                                session,
+                                timeout_ms,
+                            });
+                        }
+                    }
                     self.dispatch(outputs);
                     true
                 }

@@ -1,0 +1,154 @@
+//! `locksim serve zk` on a real socket: it survives malformed input, and real ZooKeeper
+//! clients (zkCli.sh from the Debian `zookeeper` package, which .ci/run installs) work
+//! against it. Real sockets and real time: the deliberate exception to simulated tests.
+
+use locksim::zk::client::{ConnectFuture, ZkClient, ZkConfig};
+use locksim::zk::proto::CreateMode;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A `locksim serve zk` process on a free loopback port, killed on drop.
+struct Served {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Served {
+    fn start() -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+            .args(["serve", "zk", "--port", "0", "--tick-ms", "100"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("locksim starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the listening line");
+        let addr = line
+            .split_whitespace()
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Served { child, addr }
+    }
+
+    /// The server's log so far is not needed; its liveness is what the tests check.
+    fn is_running(&mut self) -> bool {
+        self.child.try_wait().expect("try_wait").is_none()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends `bytes` on a fresh connection and reports whether the server closed it.
+fn server_closes_after(addr: SocketAddr, bytes: &[u8]) -> bool {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream.write_all(bytes).expect("write");
+    let mut buf = [0u8; 64];
+    matches!(stream.read(&mut buf), Ok(0) | Err(_))
+}
+
+/// A create then a read through locksim's own client: the server still serves sessions.
+fn session_works(addr: SocketAddr, path: &str) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    tokio::task::LocalSet::new().block_on(&runtime, async {
+        let connector = move || -> ConnectFuture<tokio::net::TcpStream> {
+            Box::pin(tokio::net::TcpStream::connect(addr))
+        };
+        let (client, driver) = ZkClient::connect(connector, ZkConfig::with_session_timeout(2000))
+            .await
+            .expect("a session");
+        tokio::task::spawn_local(driver.run());
+        let created = client
+            .create(path, b"still here", CreateMode::Persistent)
+            .await
+            .expect("create");
+        assert_eq!(created, path);
+        let (data, _) = client.get_data(path).await.expect("get");
+        assert_eq!(data, b"still here");
+        client.close().await;
+    });
+}
+
+#[test]
+fn malformed_and_truncated_requests_close_only_their_connection() {
+    let mut served = Served::start();
+    // A negative frame length, a frame far over the limit, and a connect request cut short.
+    assert!(server_closes_after(
+        served.addr,
+        &[0xff, 0xff, 0xff, 0xf0, 1, 2, 3]
+    ));
+    assert!(server_closes_after(served.addr, &[0x7f, 0xff, 0xff, 0xff]));
+    assert!(server_closes_after(
+        served.addr,
+        b"\x00\x00\x00\x05\x00\x00\x00\x00\x00"
+    ));
+    // Garbage where the connect request should be.
+    assert!(server_closes_after(served.addr, b"\x00\x00\x00\x04GET "));
+    // A truncated packet whose client just goes away.
+    drop(TcpStream::connect(served.addr).and_then(|mut s| s.write_all(b"\x00\x00\x00\x2d\x00")));
+    assert!(
+        served.is_running(),
+        "the server must survive malformed input"
+    );
+    session_works(served.addr, "/after-garbage");
+    assert!(served.is_running());
+}
+
+fn zk_cli(addr: SocketAddr, command: &[&str]) -> String {
+    let script = "/usr/share/zookeeper/bin/zkCli.sh";
+    assert!(
+        std::path::Path::new(script).exists(),
+        "{script} not found: install the Debian package `zookeeper` (.ci/run does)"
+    );
+    let output = Command::new(script)
+        .arg("-server")
+        .arg(addr.to_string())
+        .args(command)
+        .output()
+        .expect("zkCli.sh runs");
+    String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
+}
+
+#[test]
+fn zkcli_works_against_serve_zk() {
+    let served = Served::start();
+    let a = served.addr;
+    assert!(zk_cli(a, &["create", "/app", "v1"]).contains("Created /app"));
+    let out = zk_cli(a, &["create", "-e", "-s", "/app/member-", "m"]);
+    assert!(out.contains("Created /app/member-0000000000"), "{out}");
+    let out = zk_cli(a, &["ls", "/"]);
+    assert!(out.contains("[app]") || out.contains("app"), "{out}");
+    assert!(
+        zk_cli(a, &["get", "/app"])
+            .lines()
+            .any(|l| l.trim() == "v1")
+    );
+    zk_cli(a, &["set", "/app", "v2"]);
+    assert!(
+        zk_cli(a, &["get", "/app"])
+            .lines()
+            .any(|l| l.trim() == "v2")
+    );
+    let stat = zk_cli(a, &["stat", "/app"]);
+    assert!(stat.contains("dataVersion = 1"), "{stat}");
+    assert!(stat.contains("dataLength = 2"), "{stat}");
+    // The ephemeral member went with its zkCli session, so /app is empty and deletable.
+    assert!(zk_cli(a, &["stat", "/app"]).contains("numChildren = 0"));
+    zk_cli(a, &["delete", "/app"]);
+    let out = zk_cli(a, &["ls", "/app"]);
+    assert!(out.contains("Node does not exist"), "{out}");
+}
