@@ -64,7 +64,7 @@ impl Env for RealEnv {
             return false;
         };
         self.applied_creates += 1;
-        let lose = self.applied_creates % every == 0;
+        let lose = self.applied_creates.is_multiple_of(every);
         if lose {
             info!(
                 "losing the reply to {client}'s create (applied create #{})",
