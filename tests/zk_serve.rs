@@ -17,8 +17,13 @@ struct Served {
 
 impl Served {
     fn start() -> Served {
+        Served::start_with(&[])
+    }
+
+    fn start_with(extra: &[&str]) -> Served {
         let mut child = Command::new(env!("CARGO_BIN_EXE_locksim"))
             .args(["serve", "zk", "--port", "0", "--tick-ms", "100"])
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -58,8 +63,11 @@ fn server_closes_after(addr: SocketAddr, bytes: &[u8]) -> bool {
     matches!(stream.read(&mut buf), Ok(0) | Err(_))
 }
 
-/// A create then a read through locksim's own client: the server still serves sessions.
-fn session_works(addr: SocketAddr, path: &str) {
+/// Runs `script` with a session of locksim's own client on the server at `addr`.
+fn with_session<F: std::future::Future<Output = ()>>(
+    addr: SocketAddr,
+    script: impl FnOnce(ZkClient) -> F,
+) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -68,10 +76,20 @@ fn session_works(addr: SocketAddr, path: &str) {
         let connector = move || -> ConnectFuture<tokio::net::TcpStream> {
             Box::pin(tokio::net::TcpStream::connect(addr))
         };
-        let (client, driver) = ZkClient::connect(connector, ZkConfig::with_session_timeout(2000))
+        let mut config = ZkConfig::with_session_timeout(2000);
+        config.reconnect_backoff_ms = 20;
+        let (client, driver) = ZkClient::connect(connector, config)
             .await
             .expect("a session");
         tokio::task::spawn_local(driver.run());
+        script(client.clone()).await;
+        client.close().await;
+    });
+}
+
+/// A create then a read through locksim's own client: the server still serves sessions.
+fn session_works(addr: SocketAddr, path: &'static str) {
+    with_session(addr, |client| async move {
         let created = client
             .create(path, b"still here", CreateMode::Persistent)
             .await
@@ -79,7 +97,29 @@ fn session_works(addr: SocketAddr, path: &str) {
         assert_eq!(created, path);
         let (data, _) = client.get_data(path).await.expect("get");
         assert_eq!(data, b"still here");
-        client.close().await;
+    });
+}
+
+#[test]
+fn lose_reply_every_applies_the_create_and_drops_its_reply() {
+    let served = Served::start_with(&["--lose-reply-every", "2"]);
+    with_session(served.addr, |client| async move {
+        let first = client.create("/one", b"", CreateMode::Persistent).await;
+        assert_eq!(first.as_deref(), Ok("/one"));
+        let second = client.create("/two", b"", CreateMode::Persistent).await;
+        assert_eq!(second, Err(locksim::zk::client::ZkError::ConnectionLoss));
+        // The create was applied: once the client has reconnected, the node is there.
+        let mut found = None;
+        for _ in 0..100 {
+            match client.exists("/two").await {
+                Ok(stat) => {
+                    found = stat;
+                    break;
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+        assert!(found.is_some(), "the lost create was applied");
     });
 }
 
