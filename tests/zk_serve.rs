@@ -101,6 +101,45 @@ fn session_works(addr: SocketAddr, path: &'static str) {
 }
 
 #[test]
+fn an_unsupported_op_gets_unimplemented_then_its_connection_closes_as_zookeeper_does() {
+    let served = Served::start();
+    let mut stream = TcpStream::connect(served.addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let connect = locksim::zk::proto::ConnectRequest {
+        protocol_version: 0,
+        last_zxid_seen: 0,
+        timeout_ms: 2000,
+        session_id: 0,
+        passwd: vec![0; 16],
+        read_only: false,
+    };
+    stream
+        .write_all(&locksim::zk::proto::encode_connect_request(&connect))
+        .unwrap();
+    let mut response = [0u8; 41];
+    stream.read_exact(&mut response).expect("connect response");
+    // xid 7, op 99, then a path: what ZooKeeper 3.8 answers is {xid 7, zxid -1, err -6}.
+    stream
+        .write_all(b"\x00\x00\x00\x0d\x00\x00\x00\x07\x00\x00\x00\x63\x00\x00\x00\x01/")
+        .unwrap();
+    let mut reply = [0u8; 20];
+    stream
+        .read_exact(&mut reply)
+        .expect("an Unimplemented reply");
+    let expected =
+        b"\x00\x00\x00\x10\x00\x00\x00\x07\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfa";
+    assert_eq!(&reply, expected);
+    let mut rest = [0u8; 8];
+    assert!(
+        matches!(stream.read(&mut rest), Ok(0) | Err(_)),
+        "then the connection closes"
+    );
+    session_works(served.addr, "/after-unimplemented");
+}
+
+#[test]
 fn lose_reply_every_applies_the_create_and_drops_its_reply() {
     let served = Served::start_with(&["--lose-reply-every", "2"]);
     with_session(served.addr, |client| async move {
