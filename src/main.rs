@@ -63,6 +63,9 @@ enum Command {
         #[arg(long)]
         history: bool,
     },
+    /// Serve a simulated server on a real socket and the real clock, for real clients.
+    #[command(subcommand)]
+    Serve(ServeCommand),
     /// Measure runs per second and simulated-to-wall time against a bare turmoil simulation.
     Bench {
         /// Runs of each kind.
@@ -70,6 +73,36 @@ enum Command {
         runs: u32,
         #[arg(long, default_value = "zk-lock")]
         scenario: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum ServeCommand {
+    /// The simulated ZooKeeper (the simulation's own server core) on TCP. Point any
+    /// ZooKeeper client at it, e.g. `zkCli.sh -server 127.0.0.1:2181`. Logs sessions at info
+    /// and every request at debug level (RUST_LOG=debug). Ctrl-C stops it.
+    Zk {
+        #[arg(long, default_value_t = 2181)]
+        port: u16,
+        /// Address to listen on (loopback unless you say otherwise).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// ZooKeeper tickTime: sessions expire on tick boundaries.
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+        tick_ms: u64,
+        /// Shortest session timeout granted (default 2 × tick).
+        #[arg(long)]
+        min_session_timeout_ms: Option<u64>,
+        /// Longest session timeout granted (default 20 × tick).
+        #[arg(long)]
+        max_session_timeout_ms: Option<u64>,
+        /// Lose the reply to every Nth create the server applies (and drop that connection),
+        /// to try a client against a lost reply.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        lose_reply_every: Option<u64>,
+        /// Seed of the session passwords.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
 }
 
@@ -144,6 +177,24 @@ fn main() -> ExitCode {
         }) => cli::explore(&out, &scenario, seeds, jobs, &opts.into()),
         Some(Command::Replay { file, history }) => cli::replay(&out, &file, history),
         Some(Command::Bench { runs, scenario }) => cli::bench(&out, &scenario, runs),
+        Some(Command::Serve(ServeCommand::Zk {
+            port,
+            bind,
+            tick_ms,
+            min_session_timeout_ms,
+            max_session_timeout_ms,
+            lose_reply_every,
+            seed,
+        })) => {
+            let config = locksim::zk::serve::ServeConfig {
+                tick_ms,
+                min_session_timeout_ms,
+                max_session_timeout_ms,
+                lose_reply_every,
+                seed,
+            };
+            cli::serve_zk(&out, (bind, port).into(), config)
+        }
     };
     ExitCode::from(status as u8)
 }

@@ -4,11 +4,14 @@
 //! - `mod.rs`: exit statuses, output mode, options, shared printing; `list` and `bench`
 //! - `single.rs`: `run` and `replay`, one run each
 //! - `explore.rs`: `explore` and the default exploration
+//! - `serve.rs`: `serve zk`, the simulated server on a real socket
 
 mod explore;
+mod serve;
 mod single;
 
 pub use explore::{DEFAULT_SEEDS, default_exploration, explore};
+pub use serve::serve_zk;
 pub use single::{replay, run};
 
 use crate::check::Property;

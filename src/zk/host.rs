@@ -3,7 +3,7 @@
 //! `locksim serve zk` (`zk::serve`); what differs between them (clocks, what to record or
 //! log, which replies to lose) is the `Env`. Nothing here spawns tasks or reads a clock.
 
-use crate::zk::proto::{self, DecodeError, OpCode, Request};
+use crate::zk::proto::{self, DecodeError, OpCode, ReplyHeader, Request};
 use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -18,6 +18,12 @@ pub enum HostEvent<'a> {
     Accepted {
         conn: ConnId,
         client: &'a str,
+    },
+    /// A connect was answered: `timeout_ms` 0 means refused (expired session, bad password).
+    Connected {
+        conn: ConnId,
+        session: i64,
+        timeout_ms: i32,
     },
     /// A request was handled; `err` is the server's answer, `lost` whether the reply was
     /// dropped (a lose-reply fault).
@@ -52,7 +58,18 @@ pub trait Env {
 
 enum Outgoing {
     Bytes(Vec<u8>),
+    /// Close after what was queued before; the core has already let go of the connection.
     Close,
+}
+
+/// What a connection does after a frame.
+enum Next {
+    /// Go on reading frames.
+    Read,
+    /// Read no more: write what is queued (it ends with a Close).
+    Flush,
+    /// Drop the connection now; the core learns it was disconnected.
+    Drop,
 }
 
 /// The core and its live connections; outlives a crash of the host's software, as
@@ -108,22 +125,35 @@ impl<E: Env> Host<E> {
         }
     }
 
-    /// Handles one frame; false when the connection must be dropped.
-    fn frame(&mut self, conn: ConnId, client: &str, connected: &mut bool, body: &[u8]) -> bool {
+    /// Handles one frame and says what the connection does next.
+    fn frame(&mut self, conn: ConnId, client: &str, connected: &mut bool, body: &[u8]) -> Next {
         let now = self.env.now();
         if !*connected {
             return match proto::decode_connect_request(body) {
                 Ok(req) => {
                     *connected = true;
                     let outputs = self.server.handle_connect(now, conn, &req);
+                    for output in &outputs {
+                        if let Output::Connected { conn, response, .. } = output {
+                            let (session, timeout_ms) = (response.session_id, response.timeout_ms);
+                            self.env.observe(HostEvent::Connected {
+                                conn: *conn,
+                                session,
+                                timeout_ms,
+                            });
+                        }
+                    }
                     self.dispatch(outputs);
-                    true
+                    Next::Read
                 }
                 Err(error) => self.malformed(conn, client, error),
             };
         }
         let (header, request) = match proto::decode_request(body) {
             Ok(decoded) => decoded,
+            Err(DecodeError::UnknownOp(op)) if body.len() >= 8 => {
+                return self.unimplemented(conn, client, body, op);
+            }
             Err(error) => return self.malformed(conn, client, error),
         };
         let mut outputs = self
@@ -150,16 +180,38 @@ impl<E: Env> Host<E> {
             outputs.retain(|o| !matches!(o, Output::Reply { conn: c, .. } | Output::Notify { conn: c, .. } if *c == conn));
         }
         self.dispatch(outputs);
-        !lost
+        if lost { Next::Drop } else { Next::Read }
     }
 
-    fn malformed(&mut self, conn: ConnId, client: &str, error: DecodeError) -> bool {
+    /// An op code the core does not serve: like ZooKeeper 3.8, answer Unimplemented (with
+    /// zxid -1) and close the connection once the answer is out.
+    fn unimplemented(&mut self, conn: ConnId, client: &str, body: &[u8], op: i32) -> Next {
+        let xid = i32::from_be_bytes([body[0], body[1], body[2], body[3]]);
+        let header = ReplyHeader {
+            xid,
+            zxid: -1,
+            err: ErrorCode::Unimplemented,
+        };
+        self.env.observe(HostEvent::Malformed {
+            conn,
+            client,
+            error: DecodeError::UnknownOp(op),
+        });
+        self.send(conn, Outgoing::Bytes(proto::encode_reply(&header, None)));
+        let now = self.env.now();
+        let outputs = self.server.handle_disconnect(now, conn);
+        self.dispatch(outputs);
+        self.send(conn, Outgoing::Close);
+        Next::Flush
+    }
+
+    fn malformed(&mut self, conn: ConnId, client: &str, error: DecodeError) -> Next {
         self.env.observe(HostEvent::Malformed {
             conn,
             client,
             error,
         });
-        false
+        Next::Drop
     }
 
     fn closed(&mut self, conn: ConnId, by_server: bool) {
@@ -211,6 +263,7 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
     let (mut rd, mut wr) = tokio::io::split(stream);
     let mut buf = Vec::new();
     let mut connected = false;
+    let mut reading = true;
     let by_server = 'conn: loop {
         tokio::select! {
             biased;
@@ -222,24 +275,29 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
                 }
                 Some(Outgoing::Close) | None => break 'conn true,
             },
-            read = rd.read_buf(&mut buf) => {
+            read = rd.read_buf(&mut buf), if reading => {
                 if !matches!(read, Ok(n) if n > 0) {
                     break 'conn false;
                 }
-                loop {
-                    let (consumed, keep) = match proto::split_frame(&buf) {
+                'frames: loop {
+                    let (consumed, next) = match proto::split_frame(&buf) {
                         Ok(Some((body, consumed))) => {
                             (consumed, host.borrow_mut().frame(conn, &client, &mut connected, body))
                         }
-                        Ok(None) => break,
+                        Ok(None) => break 'frames,
                         Err(error) => {
                             host.borrow_mut().malformed(conn, &client, error);
                             break 'conn false;
                         }
                     };
                     buf.drain(..consumed);
-                    if !keep {
-                        break 'conn false;
+                    match next {
+                        Next::Read => {}
+                        Next::Flush => {
+                            reading = false;
+                            break 'frames;
+                        }
+                        Next::Drop => break 'conn false,
                     }
                 }
             }

@@ -3,6 +3,7 @@
 pub mod client;
 pub mod host;
 pub mod proto;
+pub mod serve;
 pub mod server;
 pub mod session;
 pub mod tree;

@@ -1,0 +1,152 @@
+//! `locksim serve zk`: the simulated ZooKeeper's core served by tokio on a real TCP socket
+//! and the real clock, so any ZooKeeper client (zkCli.sh, the Java client, kazoo, locksim's
+//! own) can talk to it. This is the one place that reads the host clock: it is not simulated.
+
+use crate::zk::host::{self, Env, Host, HostEvent};
+use crate::zk::proto::Request;
+use crate::zk::server::{Change, Now, Server, ServerConfig};
+use std::future::Future;
+use std::io;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use tokio::net::TcpListener;
+use tracing::{debug, info, warn};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServeConfig {
+    pub tick_ms: u64,
+    /// Defaults to 2 × tick, as ZooKeeper's.
+    pub min_session_timeout_ms: Option<u64>,
+    /// Defaults to 20 × tick.
+    pub max_session_timeout_ms: Option<u64>,
+    /// Lose the reply to every Nth applied create (and drop that connection).
+    pub lose_reply_every: Option<u64>,
+    /// Seed of session passwords.
+    pub seed: u64,
+}
+
+impl ServeConfig {
+    fn server(&self) -> ServerConfig {
+        let base = ServerConfig::with_tick(self.tick_ms, self.seed);
+        ServerConfig {
+            min_session_timeout_ms: self
+                .min_session_timeout_ms
+                .unwrap_or(base.min_session_timeout_ms),
+            max_session_timeout_ms: self
+                .max_session_timeout_ms
+                .unwrap_or(base.max_session_timeout_ms),
+            ..base
+        }
+    }
+}
+
+struct RealEnv {
+    started: Instant,
+    lose_every: Option<u64>,
+    applied_creates: u64,
+}
+
+impl Env for RealEnv {
+    fn now(&self) -> Now {
+        let wall = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        Now {
+            mono_ms: self.started.elapsed().as_millis() as u64,
+            wall_ms: wall.as_millis() as i64,
+        }
+    }
+
+    fn lose_reply(&mut self, client: &str, request: &Request, applied: bool) -> bool {
+        let Some(every) = self
+            .lose_every
+            .filter(|_| applied && host::is_create(request))
+        else {
+            return false;
+        };
+        self.applied_creates += 1;
+        let lose = self.applied_creates.is_multiple_of(every);
+        if lose {
+            info!(
+                "losing the reply to {client}'s create (applied create #{})",
+                self.applied_creates
+            );
+        }
+        lose
+    }
+
+    fn observe(&mut self, event: HostEvent<'_>) {
+        match event {
+            HostEvent::Accepted { conn, client } => debug!("conn {conn}: accepted from {client}"),
+            HostEvent::Connected {
+                conn,
+                session,
+                timeout_ms,
+            } if timeout_ms > 0 => {
+                info!("conn {conn}: session {session:#x}, timeout {timeout_ms} ms")
+            }
+            HostEvent::Connected { conn, .. } => {
+                info!("conn {conn}: session refused (expired, unknown or wrong password)")
+            }
+            HostEvent::Handled {
+                conn,
+                xid,
+                request,
+                err,
+                lost,
+            } => {
+                debug!(
+                    "conn {conn}: xid {xid} {request:?} -> {err:?}{}",
+                    if lost { " (reply lost)" } else { "" }
+                )
+            }
+            HostEvent::Malformed {
+                conn,
+                client,
+                error,
+            } => {
+                warn!(
+                    "conn {conn} from {client}: malformed packet ({error:?}), closing the connection"
+                )
+            }
+            HostEvent::Closed { conn } => debug!("conn {conn}: closed"),
+            HostEvent::Changed(Change::SessionExpired { session }) => {
+                info!("session {session:#x} expired")
+            }
+            HostEvent::Changed(change) => debug!("{change:?}"),
+        }
+    }
+}
+
+/// Serves on `listener` until `shutdown` completes. Runs on the current thread's LocalSet
+/// (the core is single-threaded, like the simulation).
+pub async fn serve(
+    listener: TcpListener,
+    config: ServeConfig,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
+    let env = RealEnv {
+        started: Instant::now(),
+        lose_every: config.lose_reply_every,
+        applied_creates: 0,
+    };
+    let host = Host::new(env, Server::new(config.server()), config.tick_ms);
+    host.borrow_mut().restart();
+    let expiry = tokio::task::spawn_local(host::expire_sessions(host.clone()));
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            biased;
+            () = &mut shutdown => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    tokio::task::spawn_local(host::serve_conn(host.clone(), peer.to_string(), stream));
+                }
+                // Out of file descriptors, a reset before accept: the server goes on.
+                Err(e) => warn!("accept failed: {e}"),
+            },
+        }
+    }
+    expiry.abort();
+    info!("stopped");
+    Ok(())
+}

@@ -1,0 +1,233 @@
+//! `locksim serve zk` on a real socket: it survives malformed input, and real ZooKeeper
+//! clients (zkCli.sh from the Debian `zookeeper` package, which .ci/run installs) work
+//! against it. Real sockets and real time: the deliberate exception to simulated tests.
+
+use locksim::zk::client::{ConnectFuture, ZkClient, ZkConfig};
+use locksim::zk::proto::CreateMode;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A `locksim serve zk` process on a free loopback port, killed on drop.
+struct Served {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Served {
+    fn start() -> Served {
+        Served::start_with(&[])
+    }
+
+    fn start_with(extra: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+            .args(["serve", "zk", "--port", "0", "--tick-ms", "100"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("locksim starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut line)
+            .expect("the listening line");
+        let addr = line
+            .split_whitespace()
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Served { child, addr }
+    }
+
+    /// The server's log so far is not needed; its liveness is what the tests check.
+    fn is_running(&mut self) -> bool {
+        self.child.try_wait().expect("try_wait").is_none()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends `bytes` on a fresh connection and reports whether the server closed it.
+fn server_closes_after(addr: SocketAddr, bytes: &[u8]) -> bool {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream.write_all(bytes).expect("write");
+    let mut buf = [0u8; 64];
+    matches!(stream.read(&mut buf), Ok(0) | Err(_))
+}
+
+/// Runs `script` with a session of locksim's own client on the server at `addr`.
+fn with_session<F: std::future::Future<Output = ()>>(
+    addr: SocketAddr,
+    script: impl FnOnce(ZkClient) -> F,
+) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    tokio::task::LocalSet::new().block_on(&runtime, async {
+        let connector = move || -> ConnectFuture<tokio::net::TcpStream> {
+            Box::pin(tokio::net::TcpStream::connect(addr))
+        };
+        let mut config = ZkConfig::with_session_timeout(2000);
+        config.reconnect_backoff_ms = 20;
+        let (client, driver) = ZkClient::connect(connector, config)
+            .await
+            .expect("a session");
+        tokio::task::spawn_local(driver.run());
+        script(client.clone()).await;
+        client.close().await;
+    });
+}
+
+/// A create then a read through locksim's own client: the server still serves sessions.
+fn session_works(addr: SocketAddr, path: &'static str) {
+    with_session(addr, |client| async move {
+        let created = client
+            .create(path, b"still here", CreateMode::Persistent)
+            .await
+            .expect("create");
+        assert_eq!(created, path);
+        let (data, _) = client.get_data(path).await.expect("get");
+        assert_eq!(data, b"still here");
+    });
+}
+
+#[test]
+fn an_unsupported_op_gets_unimplemented_then_its_connection_closes_as_zookeeper_does() {
+    let served = Served::start();
+    let mut stream = TcpStream::connect(served.addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let connect = locksim::zk::proto::ConnectRequest {
+        protocol_version: 0,
+        last_zxid_seen: 0,
+        timeout_ms: 2000,
+        session_id: 0,
+        passwd: vec![0; 16],
+        read_only: false,
+    };
+    stream
+        .write_all(&locksim::zk::proto::encode_connect_request(&connect))
+        .unwrap();
+    let mut response = [0u8; 41];
+    stream.read_exact(&mut response).expect("connect response");
+    // xid 7, op 99, then a path: what ZooKeeper 3.8 answers is {xid 7, zxid -1, err -6}.
+    stream
+        .write_all(b"\x00\x00\x00\x0d\x00\x00\x00\x07\x00\x00\x00\x63\x00\x00\x00\x01/")
+        .unwrap();
+    let mut reply = [0u8; 20];
+    stream
+        .read_exact(&mut reply)
+        .expect("an Unimplemented reply");
+    let expected =
+        b"\x00\x00\x00\x10\x00\x00\x00\x07\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfa";
+    assert_eq!(&reply, expected);
+    let mut rest = [0u8; 8];
+    assert!(
+        matches!(stream.read(&mut rest), Ok(0) | Err(_)),
+        "then the connection closes"
+    );
+    session_works(served.addr, "/after-unimplemented");
+}
+
+#[test]
+fn lose_reply_every_applies_the_create_and_drops_its_reply() {
+    let served = Served::start_with(&["--lose-reply-every", "2"]);
+    with_session(served.addr, |client| async move {
+        let first = client.create("/one", b"", CreateMode::Persistent).await;
+        assert_eq!(first.as_deref(), Ok("/one"));
+        let second = client.create("/two", b"", CreateMode::Persistent).await;
+        assert_eq!(second, Err(locksim::zk::client::ZkError::ConnectionLoss));
+        // The create was applied: once the client has reconnected, the node is there.
+        let mut found = None;
+        for _ in 0..100 {
+            match client.exists("/two").await {
+                Ok(stat) => {
+                    found = stat;
+                    break;
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+        assert!(found.is_some(), "the lost create was applied");
+    });
+}
+
+#[test]
+fn malformed_and_truncated_requests_close_only_their_connection() {
+    let mut served = Served::start();
+    // A negative frame length, a frame far over the limit, and a connect request cut short.
+    assert!(server_closes_after(
+        served.addr,
+        &[0xff, 0xff, 0xff, 0xf0, 1, 2, 3]
+    ));
+    assert!(server_closes_after(served.addr, &[0x7f, 0xff, 0xff, 0xff]));
+    assert!(server_closes_after(
+        served.addr,
+        b"\x00\x00\x00\x05\x00\x00\x00\x00\x00"
+    ));
+    // Garbage where the connect request should be.
+    assert!(server_closes_after(served.addr, b"\x00\x00\x00\x04GET "));
+    // A truncated packet whose client just goes away.
+    drop(TcpStream::connect(served.addr).and_then(|mut s| s.write_all(b"\x00\x00\x00\x2d\x00")));
+    assert!(
+        served.is_running(),
+        "the server must survive malformed input"
+    );
+    session_works(served.addr, "/after-garbage");
+    assert!(served.is_running());
+}
+
+fn zk_cli(addr: SocketAddr, command: &[&str]) -> String {
+    let script = "/usr/share/zookeeper/bin/zkCli.sh";
+    assert!(
+        std::path::Path::new(script).exists(),
+        "{script} not found: install the Debian package `zookeeper` (.ci/run does)"
+    );
+    let output = Command::new(script)
+        .arg("-server")
+        .arg(addr.to_string())
+        .args(command)
+        .output()
+        .expect("zkCli.sh runs");
+    String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr)
+}
+
+#[test]
+fn zkcli_works_against_serve_zk() {
+    let served = Served::start();
+    let a = served.addr;
+    assert!(zk_cli(a, &["create", "/app", "v1"]).contains("Created /app"));
+    let out = zk_cli(a, &["create", "-e", "-s", "/app/member-", "m"]);
+    assert!(out.contains("Created /app/member-0000000000"), "{out}");
+    let out = zk_cli(a, &["ls", "/"]);
+    assert!(out.contains("[app]") || out.contains("app"), "{out}");
+    assert!(
+        zk_cli(a, &["get", "/app"])
+            .lines()
+            .any(|l| l.trim() == "v1")
+    );
+    zk_cli(a, &["set", "/app", "v2"]);
+    assert!(
+        zk_cli(a, &["get", "/app"])
+            .lines()
+            .any(|l| l.trim() == "v2")
+    );
+    let stat = zk_cli(a, &["stat", "/app"]);
+    assert!(stat.contains("dataVersion = 1"), "{stat}");
+    assert!(stat.contains("dataLength = 2"), "{stat}");
+    // The ephemeral member went with its zkCli session, so /app is empty and deletable.
+    assert!(zk_cli(a, &["stat", "/app"]).contains("numChildren = 0"));
+    zk_cli(a, &["delete", "/app"]);
+    let out = zk_cli(a, &["ls", "/app"]);
+    assert!(out.contains("Node does not exist"), "{out}");
+}
