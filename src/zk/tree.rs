@@ -17,9 +17,10 @@ struct Node {
     ctime: i64,
     mtime: i64,
     version: i32,
-    /// +1 per child create, and also the sequence counter: 3.8 appends the parent's cversion
-    /// and bumps it on every create, while `DataTree.deleteNode` leaves it alone. So the
-    /// numbers are shared by all prefixes, have gaps after deletes and wrap as an i32.
+    /// +1 per child create, and also the sequence counter: 3.8 appends the parent's stored
+    /// cversion and bumps it on every create, while `DataTree.deleteNode` leaves it alone. So
+    /// the numbers are shared by all prefixes, have gaps after deletes and wrap as an i32.
+    /// The Stat shows a different number (see `stat`).
     cversion: i32,
     ephemeral_owner: i64,
     children: BTreeSet<String>,
@@ -41,18 +42,21 @@ impl Node {
         }
     }
 
+    /// `DataNode.copyStat`: the visible cversion counts child changes, creates and deletes,
+    /// derived as `2 × creates − numChildren` in i32 arithmetic (checked against a real 3.8).
     fn stat(&self) -> Stat {
+        let num_children = self.children.len() as i32;
         Stat {
             czxid: self.czxid,
             mzxid: self.mzxid,
             ctime: self.ctime,
             mtime: self.mtime,
             version: self.version,
-            cversion: self.cversion,
+            cversion: self.cversion.wrapping_mul(2).wrapping_sub(num_children),
             aversion: 0,
             ephemeral_owner: self.ephemeral_owner,
             data_length: self.data.len() as i32,
-            num_children: self.children.len() as i32,
+            num_children,
             pzxid: self.pzxid,
         }
     }
@@ -518,7 +522,11 @@ mod tests {
         );
         t.delete("/p/e", -1, 31).unwrap();
         let p = t.stat("/p").unwrap();
-        assert_eq!((p.pzxid, p.cversion, p.num_children), (31, 1, 0));
+        assert_eq!(
+            (p.pzxid, p.cversion, p.num_children),
+            (31, 2, 0),
+            "the visible cversion counts the delete too"
+        );
         let persistent = t
             .create("/p/n", vec![], &open(), Persistent, txn(S1, 32, 0))
             .unwrap();
@@ -540,6 +548,12 @@ mod tests {
         assert_eq!(
             create(&mut t, "/l/x-", EphemeralSequential),
             Ok("/l/x-0000000004".into())
+        );
+        let l = t.stat("/l").unwrap();
+        assert_eq!(
+            (l.cversion, l.num_children),
+            (7, 3),
+            "5 creates and 2 deletes, while the next number is 5"
         );
     }
 
