@@ -5,6 +5,9 @@
 //! children as sets, Stat fields with zxids as ranks and times as relations, each session's
 //! events in order); the transcripts must be equal.
 //!
+//! `cargo test --test zk_conformance -- --nocapture` shows the per-case verdicts (and, with
+//! `LOCKSIM_ZK_CONFORMANCE_SHOW=1`, every transcript).
+//!
 //! Real time is unavoidable against a real server: this binary is the documented exception
 //! to "no sleeps". It waits for events with deadlines rather than for fixed times.
 
@@ -32,7 +35,7 @@ use std::pin::Pin;
 use script::Cx;
 use transcript::{Transcript, first_difference};
 
-/// ZooKeeper tickTime on both sides: sessions clamp to 200..4000 ms.
+/// ZooKeeper tickTime on both sides: sessions clamp to 200..2000 ms.
 const TICK_MS: u64 = 100;
 
 type CaseFn = fn(Cx) -> Pin<Box<dyn Future<Output = Transcript>>>;
@@ -67,9 +70,7 @@ fn run_case(
     addr: SocketAddr,
 ) -> Vec<String> {
     let local = tokio::task::LocalSet::new();
-    local
-        .block_on(rt, case(Cx::new(addr, name)))
-        .render()
+    local.block_on(rt, case(Cx::new(addr, name))).render()
 }
 
 #[test]
@@ -85,12 +86,21 @@ fn zookeeper_conformance() {
         .enable_all()
         .build()
         .expect("runtime");
+    // LOCKSIM_ZK_CONFORMANCE_SHOW=1 prints the transcripts of agreeing cases too.
+    let show_all = std::env::var_os("LOCKSIM_ZK_CONFORMANCE_SHOW").is_some();
     let mut differences = 0;
     for &(name, case) in CASES {
         let expected = run_case(&rt, case, name, real.addr);
         let got = run_case(&rt, case, name, sim.addr);
         match first_difference(&expected, &got) {
-            None => println!("{name}: ok ({} entries)", expected.len()),
+            None => {
+                println!("{name}: ok ({} entries)", expected.len());
+                if show_all {
+                    for entry in &expected {
+                        println!("    {entry}");
+                    }
+                }
+            }
             Some((line, want, have)) => {
                 differences += 1;
                 let show = |s: Option<String>| s.unwrap_or_else(|| "(nothing)".into());

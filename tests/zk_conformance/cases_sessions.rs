@@ -111,8 +111,8 @@ pub async fn wrong_password(mut cx: Cx) -> Transcript {
 /// Resuming a live session on a new connection keeps it (the old connection is closed);
 /// once it expired, a resume is refused with timeout 0. Timeouts are clamped.
 pub async fn expired_reconnect(mut cx: Cx) -> Transcript {
-    let s2 = cx.session(LONG_SESSION_MS).await;
-    cx.create(s2, "", "", Persistent).await;
+    let s1 = cx.session(LONG_SESSION_MS).await;
+    cx.create(s1, "", "", Persistent).await;
     let Some((mut first, id, passwd)) = cx.raw_connect("new", None, RAW_SESSION_MS).await else {
         return cx.finish().await;
     };
@@ -124,18 +124,19 @@ pub async fn expired_reconnect(mut cx: Cx) -> Transcript {
         stat_reply: false,
     };
     cx.raw_call(&mut first, "create e", 1, create).await;
-    cx.exists_watch(s2, "e", "s2-e").await;
+    cx.exists_watch(s1, "e", "s1-e").await;
     let resumed = cx
         .raw_connect("resume r1", Some((id, passwd.clone())), RAW_SESSION_MS)
         .await;
     cx.raw_closed(&mut first, "first connection").await;
     drop(resumed);
-    cx.wait_node_event(s2, EventType::NodeDeleted, "e").await;
+    cx.wait_node_event(s1, EventType::NodeDeleted, "e").await;
     cx.raw_connect("resume expired r1", Some((id, passwd)), RAW_SESSION_MS)
         .await;
     for requested in [1, 199, 350, 4_000, 100_000] {
         if let Some((mut conn, _, _)) = cx.raw_connect("new", None, requested).await {
-            cx.raw_call(&mut conn, "close", 1, Request::CloseSession).await;
+            cx.raw_call(&mut conn, "close", 1, Request::CloseSession)
+                .await;
         }
     }
     cx.finish().await

@@ -73,6 +73,8 @@ pub async fn child_watches(mut cx: Cx) -> Transcript {
     cx.delete(s2, "dir/a", -1).await;
     cx.get_children_watch(s1, "dir", "children-3").await;
     cx.delete(s2, "dir", -1).await;
+    cx.get_children(s1, "").await;
+    cx.get_children(s1, "dir").await;
     cx.finish().await
 }
 

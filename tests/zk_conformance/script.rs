@@ -3,7 +3,7 @@
 //! their outcome and return what the script needs next; nothing here panics on a server's
 //! answer, so a difference shows up in the transcript rather than as an abort.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -15,15 +15,16 @@ use locksim::zk::proto::{
 use tokio::task::spawn_local;
 use tokio::time::timeout;
 
-use super::raw::{RawConn, RawError};
+use super::raw::RawConn;
 use super::transcript::{Item, Transcript};
 use super::valve::Valve;
 
 /// Longer than any single call or awaited event should take on either server.
 const LIMIT: Duration = Duration::from_secs(8);
 
-/// The session timeout cases use unless they test expiry (the tick is 100 ms: max 4 s).
-pub const LONG_SESSION_MS: u32 = 4_000;
+/// The session timeout cases use unless they test expiry: the most the server grants
+/// (20 ticks of 100 ms).
+pub const LONG_SESSION_MS: u32 = 2_000;
 
 /// One client session of the case: `s1`, `s2`, ...
 pub struct Sess {
@@ -104,19 +105,11 @@ impl Cx {
         &self.sessions[s].valve
     }
 
-    /// Records a free-form step (for what a case computes itself).
-    pub fn note(&mut self, step: impl Into<String>, items: Vec<Item>) {
-        self.t.push(step, items);
-    }
-
     fn step(&self, s: S, what: String) -> String {
         format!("{} {what}", self.sessions[s].label)
     }
 
-    async fn run<T>(
-        &self,
-        call: impl Future<Output = Result<T, ZkError>>,
-    ) -> Result<T, Vec<Item>> {
+    async fn run<T>(&self, call: impl Future<Output = Result<T, ZkError>>) -> Result<T, Vec<Item>> {
         match timeout(LIMIT, call).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(err)) => Err(vec![Item::Text(error(&err))]),
@@ -124,7 +117,13 @@ impl Cx {
         }
     }
 
-    pub async fn create(&mut self, s: S, rel: &str, data: &str, mode: CreateMode) -> Option<String> {
+    pub async fn create(
+        &mut self,
+        s: S,
+        rel: &str,
+        data: &str,
+        mode: CreateMode,
+    ) -> Option<String> {
         let path = self.p(rel);
         let step = self.step(s, format!("create {path} {mode:?} {data:?}"));
         let client = self.sessions[s].client.clone();
@@ -180,7 +179,10 @@ impl Cx {
         let path = self.p(rel);
         let step = self.step(s, format!("setData {path} {data:?} v{version}"));
         let client = self.sessions[s].client.clone();
-        let items = match self.run(client.set_data(&path, data.as_bytes(), version)).await {
+        let items = match self
+            .run(client.set_data(&path, data.as_bytes(), version))
+            .await
+        {
             Ok(stat) => vec![Item::Text("ok".into()), Item::Stat(stat)],
             Err(items) => items,
         };
@@ -306,7 +308,11 @@ impl Cx {
                 while let Some(e) = watch.try_next() {
                     events.push(e);
                 }
-                let state = if watch.is_finished() { "spent" } else { "armed" };
+                let state = if watch.is_finished() {
+                    "spent"
+                } else {
+                    "armed"
+                };
                 vec![Item::Events(events), Item::Text(state.into())]
             }
             None => vec![Item::Text("never set".into())],
@@ -384,11 +390,14 @@ impl Cx {
                 let granted = response.timeout_ms > 0;
                 let mut items = vec![
                     Item::Text(format!("timeout={}", response.timeout_ms)),
-                    Item::Text("session=".into()),
                     Item::Session(response.session_id),
                     Item::Text(format!(
                         "passwd={}",
-                        if response.passwd.iter().all(|&b| b == 0) { "zeros" } else { "set" }
+                        if response.passwd.iter().all(|&b| b == 0) {
+                            "zeros"
+                        } else {
+                            "set"
+                        }
                     )),
                 ];
                 if !granted {
@@ -418,8 +427,10 @@ impl Cx {
     /// Whether the server closes a raw connection (within the limit).
     pub async fn raw_closed(&mut self, conn: &mut RawConn, what: &str) {
         let closed = conn.closed_by_server().await;
-        self.t
-            .push(format!("raw {what} closed by server"), vec![Item::Text(closed.to_string())]);
+        self.t.push(
+            format!("raw {what} closed by server"),
+            vec![Item::Text(closed.to_string())],
+        );
     }
 
     /// Settles, records each session's events in order, closes what is left, and hands
@@ -461,7 +472,11 @@ fn raw_body(body: Option<Response>) -> Item {
 
 fn other_kind(response: &Response) -> String {
     let debug = format!("{response:?}");
-    debug.split([' ', '{', '(']).next().unwrap_or("").to_string()
+    debug
+        .split([' ', '{', '('])
+        .next()
+        .unwrap_or("")
+        .to_string()
 }
 
 pub fn error(err: &ZkError) -> String {

@@ -68,7 +68,9 @@ pub fn start_real(tick_ms: u64) -> Result<ServerProcess, String> {
         .stdout(log)
         .stderr(log2)
         .spawn()
-        .map_err(|e| format!("cannot run java (is the Debian package zookeeper installed?): {e}"))?;
+        .map_err(|e| {
+            format!("cannot run java (is the Debian package zookeeper installed?): {e}")
+        })?;
     let server = ServerProcess {
         name: "zookeeper",
         addr: SocketAddr::from(([127, 0, 0, 1], port)),
@@ -121,7 +123,10 @@ fn wait_ready(
         }
         sleep(Duration::from_millis(100));
     }
-    Err(format!("{} did not accept connections within {START_LIMIT:?}", server.name))
+    Err(format!(
+        "{} did not accept connections within {START_LIMIT:?}",
+        server.name
+    ))
 }
 
 /// The four-letter word `srvr` is answered (with `Mode: standalone`) once the server serves.

@@ -1,7 +1,7 @@
 //! What a case observed, recorded raw and rendered normalised, so that two servers' runs can
 //! be compared line by line: zxids become their rank among the zxids the transcript saw,
-//! times become relations (ctime against mtime, and whether they fall within the case's
-//! real-time span), session ids become the case's session labels, children become sorted
+//! times become relations (ctime no later than mtime, and both within the case's real-time
+//! span), session ids become the case's session labels, children become sorted
 //! sets (their order is arbitrary on both servers).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,7 +17,7 @@ pub enum Item {
     Data(Vec<u8>),
     Children(BTreeSet<String>),
     Events(Vec<WatcherEvent>),
-    /// A session id, shown as the label of the session that holds it.
+    /// A session id, shown as `session=` and the label of the session that holds it.
     Session(i64),
 }
 
@@ -114,7 +114,7 @@ impl View<'_> {
                 let events: Vec<String> = events.iter().map(event).collect();
                 format!("events=[{}]", events.join(", "))
             }
-            Item::Session(id) => self.session(*id),
+            Item::Session(id) => format!("session={}", self.session(*id)),
         }
     }
 
@@ -131,10 +131,11 @@ impl View<'_> {
     }
 
     fn stat(&self, s: &Stat) -> String {
-        let times = match s.ctime.cmp(&s.mtime) {
-            std::cmp::Ordering::Less => "ctime<mtime",
-            std::cmp::Ordering::Equal => "ctime=mtime",
-            std::cmp::Ordering::Greater => "ctime>mtime",
+        // Two writes can fall in the same millisecond: only the order is compared.
+        let times = if s.ctime <= s.mtime {
+            "ctime<=mtime"
+        } else {
+            "ctime>mtime"
         };
         let (from, to) = self.span;
         let now = |t: i64| (from..=to).contains(&t);

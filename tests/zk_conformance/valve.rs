@@ -44,7 +44,10 @@ pub struct Valve {
 
 impl Valve {
     /// The connector to give `ZkClient::connect`: dials `addr` unless refusing.
-    pub fn connector(&self, addr: SocketAddr) -> impl Fn() -> ConnectFuture<ValvedStream> + 'static {
+    pub fn connector(
+        &self,
+        addr: SocketAddr,
+    ) -> impl Fn() -> ConnectFuture<ValvedStream> + 'static {
         let valve = self.clone();
         move || {
             let valve = valve.clone();
