@@ -17,6 +17,8 @@ mod cases_sessions;
 mod cases_tree;
 #[path = "zk_conformance/cases_watches.rs"]
 mod cases_watches;
+#[path = "zk_conformance/ops.rs"]
+mod ops;
 #[path = "zk_conformance/raw.rs"]
 mod raw;
 #[path = "zk_conformance/script.rs"]

@@ -85,6 +85,10 @@ pub async fn create_errors(mut cx: Cx) -> Transcript {
         format!("{base}/./x"),
         format!("{base}/../x"),
         format!("{base}/missing//x"),
+        format!("{base}/"),
+        format!("{base}/."),
+        format!("{base}/.."),
+        format!("{base}/eph/."),
         format!("{base}/x\0y"),
     ] {
         cx.create_abs(s1, &bad, Persistent).await;

@@ -1,17 +1,20 @@
 //! The wire protocol spoken directly, for what the client cannot be made to do: connect with
-//! a chosen session id and password, or go silent without a word.
+//! a chosen session id and password, or go silent without a word; and those steps recorded.
 
 use std::io;
 use std::time::Duration;
 
 use locksim::zk::proto::{
-    ConnectRequest, ConnectResponse, NOTIFICATION_XID, ReplyHeader, Request, Response,
+    ConnectRequest, ConnectResponse, ErrorCode, NOTIFICATION_XID, ReplyHeader, Request, Response,
     decode_connect_response, decode_reply_header, decode_response, encode_connect_request,
     encode_request, split_frame,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::time::timeout;
+
+use super::script::Cx;
+use super::transcript::Item;
 
 /// How long a raw exchange may take before it counts as no answer.
 const LIMIT: Duration = Duration::from_secs(5);
@@ -72,7 +75,7 @@ impl RawConn {
             if header.xid == NOTIFICATION_XID {
                 continue;
             }
-            if header.err != locksim::zk::proto::ErrorCode::Ok {
+            if header.err != ErrorCode::Ok {
                 return Ok((header, None));
             }
             let response = decode_response(request.op(), rest).map_err(|_| RawError::Malformed)?;
@@ -117,4 +120,87 @@ impl RawConn {
             }
         }
     }
+}
+
+impl Cx {
+    /// Opens a raw session (new when `session` is None, else a resume with that id and
+    /// password); records the answer and whether the server then closed the connection.
+    pub async fn raw_connect(
+        &mut self,
+        what: &str,
+        session: Option<(i64, Vec<u8>)>,
+        timeout_ms: i32,
+    ) -> Option<(RawConn, i64, Vec<u8>)> {
+        let (id, passwd) = session.unwrap_or((0, vec![0; 16]));
+        let step = format!("raw connect {what} timeout={timeout_ms}");
+        match RawConn::connect(self.addr, id, &passwd, timeout_ms).await {
+            Ok((mut conn, response)) => {
+                if id == 0 && response.session_id != 0 {
+                    self.raw_count += 1;
+                    self.t
+                        .label(response.session_id, &format!("r{}", self.raw_count));
+                }
+                let granted = response.timeout_ms > 0;
+                let mut items = vec![
+                    Item::Text(format!("timeout={}", response.timeout_ms)),
+                    Item::Session(response.session_id),
+                    Item::Text(format!(
+                        "passwd={}",
+                        if response.passwd.iter().all(|&b| b == 0) {
+                            "zeros"
+                        } else {
+                            "set"
+                        }
+                    )),
+                ];
+                if !granted {
+                    let closed = conn.closed_by_server().await;
+                    items.push(Item::Text(format!("closed={closed}")));
+                }
+                self.t.push(step, items);
+                granted.then_some((conn, response.session_id, response.passwd))
+            }
+            Err(err) => {
+                self.t.push(step, vec![Item::Text(format!("{err:?}"))]);
+                None
+            }
+        }
+    }
+
+    /// A request on a raw connection; records the error code or the body's gist.
+    pub async fn raw_call(&mut self, conn: &mut RawConn, what: &str, xid: i32, request: Request) {
+        let step = format!("raw {what}");
+        let items = match conn.call(xid, &request).await {
+            Ok((header, body)) => vec![Item::Text(format!("{:?}", header.err)), raw_body(body)],
+            Err(err) => vec![Item::Text(format!("{err:?}"))],
+        };
+        self.t.push(step, items);
+    }
+
+    /// Whether the server closes a raw connection (within the limit).
+    pub async fn raw_closed(&mut self, conn: &mut RawConn, what: &str) {
+        let closed = conn.closed_by_server().await;
+        self.t.push(
+            format!("raw {what} closed by server"),
+            vec![Item::Text(closed.to_string())],
+        );
+    }
+}
+
+fn raw_body(body: Option<Response>) -> Item {
+    match body {
+        Some(Response::Create { path }) => Item::Text(path),
+        Some(Response::Exists { stat }) => Item::Stat(stat),
+        Some(other) => Item::Text(format!("{:?}", other_kind(&other))),
+        None => Item::Text("-".into()),
+    }
+}
+
+fn other_kind(response: &Response) -> String {
+    let debug = format!("{response:?}");
+    debug
+        .split([' ', '{', '('])
+        .next()
+        .unwrap_or("")
+        .to_string()
 }
