@@ -58,6 +58,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_watches::child_watches,
     cases_watches::one_shot,
     cases_watches::two_sessions,
+    cases_watches::events_before_replies,
     cases_sessions::close_session,
     cases_sessions::session_expiry,
     cases_sessions::reconnect_set_watches,

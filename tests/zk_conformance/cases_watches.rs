@@ -2,6 +2,7 @@
 //! behaviour, several watches of one session on one path, several sessions on one node.
 
 use locksim::zk::proto::CreateMode::{Ephemeral, Persistent};
+use locksim::zk::proto::Request;
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -115,5 +116,42 @@ pub async fn two_sessions(mut cx: Cx) -> Transcript {
     cx.create(s3, "n/c", "", Persistent).await;
     cx.get_data_watch(s1, "n", "s1-own").await;
     cx.set_data(s1, "n", "2", -1).await;
+    cx.finish().await
+}
+
+/// A notification reaches its session before any reply the session gets afterwards, the
+/// reply to the write that caused it included (seen on the wire of a raw session).
+pub async fn events_before_replies(mut cx: Cx) -> Transcript {
+    let s1 = cx.session(LONG_SESSION_MS).await;
+    cx.create(s1, "", "", Persistent).await;
+    let Some((mut raw, _, _)) = cx.raw_connect("new", None, LONG_SESSION_MS as i32).await else {
+        return cx.finish().await;
+    };
+    let n = cx.p("n");
+    let exists = |watch| Request::Exists {
+        path: n.clone(),
+        watch,
+    };
+    let get_data = |watch| Request::GetData {
+        path: n.clone(),
+        watch,
+    };
+    cx.raw_call(&mut raw, "exists+watch n", 1, exists(true))
+        .await;
+    cx.create(s1, "n", "1", Persistent).await;
+    cx.raw_call(&mut raw, "getData+watch n", 2, get_data(true))
+        .await;
+    let set_data = Request::SetData {
+        path: n.clone(),
+        data: b"2".to_vec(),
+        version: -1,
+    };
+    cx.raw_call(&mut raw, "setData n", 3, set_data).await;
+    cx.raw_call(&mut raw, "exists+watch n", 4, exists(true))
+        .await;
+    cx.delete(s1, "n", -1).await;
+    cx.raw_call(&mut raw, "getData n", 5, get_data(false)).await;
+    cx.raw_call(&mut raw, "close", 6, Request::CloseSession)
+        .await;
     cx.finish().await
 }

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use locksim::zk::proto::{
     ConnectRequest, ConnectResponse, ErrorCode, NOTIFICATION_XID, ReplyHeader, Request, Response,
-    decode_connect_response, decode_reply_header, decode_response, encode_connect_request,
-    encode_request, split_frame,
+    WatcherEvent, decode_connect_response, decode_reply_header, decode_response,
+    decode_watcher_event, encode_connect_request, encode_request, split_frame,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -26,6 +26,13 @@ pub enum RawError {
     TimedOut,
     Io(io::ErrorKind),
     Malformed,
+}
+
+/// A reply on a raw connection, with the notifications the server sent ahead of it.
+pub struct RawReply {
+    pub header: ReplyHeader,
+    pub body: Option<Response>,
+    pub before: Vec<WatcherEvent>,
 }
 
 pub struct RawConn {
@@ -62,24 +69,27 @@ impl RawConn {
         Ok((conn, response))
     }
 
-    /// Sends a request and returns its reply, skipping notifications.
-    pub async fn call(
-        &mut self,
-        xid: i32,
-        request: &Request,
-    ) -> Result<(ReplyHeader, Option<Response>), RawError> {
+    /// Sends a request and returns its reply and the notifications that arrived before it.
+    pub async fn call(&mut self, xid: i32, request: &Request) -> Result<RawReply, RawError> {
         self.send(&encode_request(xid, request)).await?;
+        let mut before = Vec::new();
         loop {
             let body = self.frame().await?;
             let (header, rest) = decode_reply_header(&body).map_err(|_| RawError::Malformed)?;
             if header.xid == NOTIFICATION_XID {
+                before.push(decode_watcher_event(rest).map_err(|_| RawError::Malformed)?);
                 continue;
             }
-            if header.err != ErrorCode::Ok {
-                return Ok((header, None));
-            }
-            let response = decode_response(request.op(), rest).map_err(|_| RawError::Malformed)?;
-            return Ok((header, Some(response)));
+            let body = if header.err == ErrorCode::Ok {
+                Some(decode_response(request.op(), rest).map_err(|_| RawError::Malformed)?)
+            } else {
+                None
+            };
+            return Ok(RawReply {
+                header,
+                body,
+                before,
+            });
         }
     }
 
@@ -167,11 +177,16 @@ impl Cx {
         }
     }
 
-    /// A request on a raw connection; records the error code or the body's gist.
+    /// A request on a raw connection; records the notifications that came before its reply
+    /// (events and replies share one ordered stream), then its error code or body's gist.
     pub async fn raw_call(&mut self, conn: &mut RawConn, what: &str, xid: i32, request: Request) {
         let step = format!("raw {what}");
         let items = match conn.call(xid, &request).await {
-            Ok((header, body)) => vec![Item::Text(format!("{:?}", header.err)), raw_body(body)],
+            Ok(reply) => vec![
+                Item::Events(reply.before),
+                Item::Text(format!("{:?}", reply.header.err)),
+                raw_body(reply.body),
+            ],
             Err(err) => vec![Item::Text(format!("{err:?}"))],
         };
         self.t.push(step, items);
@@ -190,7 +205,8 @@ impl Cx {
 fn raw_body(body: Option<Response>) -> Item {
     match body {
         Some(Response::Create { path }) => Item::Text(path),
-        Some(Response::Exists { stat }) => Item::Stat(stat),
+        Some(Response::Exists { stat } | Response::SetData { stat }) => Item::Stat(stat),
+        Some(Response::GetData { data, .. }) => Item::Data(data),
         Some(other) => Item::Text(format!("{:?}", other_kind(&other))),
         None => Item::Text("-".into()),
     }
