@@ -39,9 +39,18 @@ impl Served {
         Served { child, addr }
     }
 
-    /// The server's log so far is not needed; its liveness is what the tests check.
     fn is_running(&mut self) -> bool {
         self.child.try_wait().expect("try_wait").is_none()
+    }
+
+    /// Stops the server and returns what it logged.
+    fn stop_and_log(mut self) -> String {
+        let _ = self.child.kill();
+        let mut log = String::new();
+        if let Some(mut stderr) = self.child.stderr.take() {
+            let _ = stderr.read_to_string(&mut log);
+        }
+        log
     }
 }
 
@@ -185,6 +194,11 @@ fn malformed_and_truncated_requests_close_only_their_connection() {
     );
     session_works(served.addr, "/after-garbage");
     assert!(served.is_running());
+    let log = served.stop_and_log();
+    assert!(
+        log.matches("malformed packet").count() >= 4,
+        "each closed connection has its log line:\n{log}"
+    );
 }
 
 fn zk_cli(addr: SocketAddr, command: &[&str]) -> String {
