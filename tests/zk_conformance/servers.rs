@@ -49,6 +49,12 @@ fn scratch_dir(name: &str, port: u16) -> PathBuf {
 
 /// Starts a standalone ZooKeeper with the given tick; ready once it answers `srvr`.
 pub fn start_real(tick_ms: u64) -> Result<ServerProcess, String> {
+    let jar = "/usr/share/java/zookeeper.jar";
+    if !std::path::Path::new(jar).exists() {
+        return Err(format!(
+            "{jar} not found: install the Debian package zookeeper (apt-get install zookeeper; .ci/run does)"
+        ));
+    }
     let port = free_port();
     let scratch = scratch_dir("real", port);
     let data = scratch.join("data");
