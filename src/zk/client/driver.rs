@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::future::Future;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -276,34 +277,12 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
         let backoff = Duration::from_millis(self.config.reconnect_backoff_ms);
         let limit = Duration::from_millis(self.config.connect_attempt_timeout_ms);
         loop {
-            let resume_at = Instant::now() + backoff;
-            loop {
-                tokio::select! {
-                    biased;
-                    call = self.calls.recv() => {
-                        if !refuse(call, &self.shared, &mut self.watches) {
-                            return None;
-                        }
-                    }
-                    () = sleep_until(resume_at) => break,
-                }
-            }
+            let (calls, shared, watches) = (&mut self.calls, &self.shared, &mut self.watches);
+            refusing_calls(calls, shared, watches, sleep(backoff)).await?;
             let request = self.session.connect_request();
-            let outcome = {
-                let opening = attempt(&self.connector, &request, limit);
-                tokio::pin!(opening);
-                loop {
-                    tokio::select! {
-                        biased;
-                        call = self.calls.recv() => {
-                            if !refuse(call, &self.shared, &mut self.watches) {
-                                return None;
-                            }
-                        }
-                        outcome = &mut opening => break outcome,
-                    }
-                }
-            };
+            let opening = attempt(&self.connector, &request, limit);
+            let (calls, shared, watches) = (&mut self.calls, &self.shared, &mut self.watches);
+            let outcome = refusing_calls(calls, shared, watches, opening).await?;
             let Ok((mut conn, response)) = outcome else {
                 continue;
             };
@@ -328,6 +307,28 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
                 });
             }
             return Some(conn);
+        }
+    }
+}
+
+/// Awaits `fut` while answering every call with ConnectionLoss; None when the driver should
+/// stop (the client was closed or dropped meanwhile).
+async fn refusing_calls<T>(
+    calls: &mut UnboundedReceiver<Call>,
+    shared: &RefCell<Shared>,
+    watches: &mut WatchRegistry,
+    fut: impl Future<Output = T>,
+) -> Option<T> {
+    tokio::pin!(fut);
+    loop {
+        tokio::select! {
+            biased;
+            call = calls.recv() => {
+                if !refuse(call, shared, watches) {
+                    return None;
+                }
+            }
+            out = &mut fut => return Some(out),
         }
     }
 }
