@@ -10,7 +10,9 @@ use std::process::ExitCode;
 /// partitions, pauses, crashes, clock faults and lost replies. Every failure is a seed plus
 /// an explicit fault plan that replays exactly from a trace file.
 ///
-/// With no command, explores every scenario for a short budget and prints a findings table.
+/// With no command, explores every scenario for a short budget and prints a findings table;
+/// its exit status is 0 when every scenario behaved as expected (correct recipes clean, each
+/// flawed variant showing its flaw).
 ///
 /// Exit status: 0 no violation (or a replay reproduced its trace), 1 violation found (or a
 /// replay differed from its trace), 2 bad usage or input, 3 harness error.

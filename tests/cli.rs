@@ -404,3 +404,21 @@ fn tampered_digest_differs() {
     assert_eq!(v["digest_matches"], false, "{v}");
     assert_eq!(v["reproduced"], false, "{v}");
 }
+
+#[test]
+fn default_exploration_judges_every_scenario_and_exits_zero_when_all_behave() {
+    let s = Scratch::new("default_exploration");
+    let v = s.json(&[], 0);
+    let findings = v["findings"].as_array().expect("findings");
+    for scenario in locksim::scenario::SCENARIOS {
+        let row = findings
+            .iter()
+            .find(|f| f["scenario"] == scenario.name)
+            .unwrap_or_else(|| panic!("{} is missing from {v}", scenario.name));
+        assert_eq!(row["as_expected"], true, "{row}");
+        let found = row["violations"].as_array().expect("violations");
+        assert_eq!(found.is_empty(), scenario.flaw.is_empty(), "{row}");
+    }
+    // The findings' traces went into ./traces of the working directory.
+    assert!(s.0.join("traces").join("zk-lock-herd-0.json").exists());
+}

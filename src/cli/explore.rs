@@ -149,6 +149,17 @@ pub fn explore(
     status_of(&explored)
 }
 
+/// A correct recipe must stay clean; a flawed variant must show (one of) its flaws.
+fn as_expected(e: &Explored) -> bool {
+    match &e.exploration.outcome {
+        Outcome::Clean => e.scenario.flaw.is_empty(),
+        Outcome::Violation(f) => trace::violated(&f.report)
+            .iter()
+            .any(|p| e.scenario.flaw.contains(p)),
+        Outcome::HarnessError { .. } | Outcome::Nondeterminism { .. } => false,
+    }
+}
+
 /// Seeds per scenario of the default exploration (`locksim` with no command).
 pub const DEFAULT_SEEDS: u64 = 500;
 
@@ -171,12 +182,24 @@ pub fn default_exploration(out: &Output) -> Status {
     }
     let status = rows
         .iter()
-        .map(status_of)
+        .map(|e| match status_of(e) {
+            Status::HarnessError => Status::HarnessError,
+            _ if as_expected(e) => Status::Clean,
+            _ => Status::Violation,
+        })
         .max_by_key(|s| *s as u8)
         .unwrap_or(Status::Clean);
-    out.emit(json!({ "findings": rows.iter().map(explored_json).collect::<Vec<_>>() }), || {
+    let findings: Vec<Value> = rows
+        .iter()
+        .map(|e| {
+            let mut v = explored_json(e);
+            v["as_expected"] = json!(as_expected(e));
+            v
+        })
+        .collect();
+    out.emit(json!({ "findings": findings }), || {
         println!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, default parameters (see `locksim list`).\n");
-        println!("{:<16} {:>5}  {:<28} {:>12}  trace", "scenario", "runs", "violations", "first seed");
+        println!("{:<16} {:>5}  {:<22} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");
         for e in &rows {
             let (found, seed) = match &e.exploration.outcome {
                 Outcome::Clean => ("none".to_string(), "-".to_string()),
@@ -185,9 +208,11 @@ pub fn default_exploration(out: &Output) -> Status {
                 Outcome::Nondeterminism { seed, .. } => ("NON-DETERMINISM".into(), seed.to_string()),
             };
             let trace = e.trace.as_ref().map_or("-".to_string(), |p| p.display().to_string());
-            println!("{:<16} {:>5}  {:<28} {:>12}  {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
+            let verdict = if as_expected(e) { "as expected" } else { "UNEXPECTED" };
+            println!("{:<16} {:>5}  {:<22} {:>10}  {verdict:<12} {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
         }
-        println!("\nFlawed variants (zk-lock-*) are negative controls: finding their flaw is the expected result.");
+        println!("\nFlawed variants are negative controls: finding their flaw is the expected result, and the");
+        println!("exit status is 0 when every scenario behaved as expected.");
         println!("Replay a finding with: locksim replay TRACE");
     });
     status
