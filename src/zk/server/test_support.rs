@@ -125,12 +125,16 @@ pub fn create(
     }
 }
 
-pub fn delete(s: &mut Server, now: Now, conn: ConnId, path: &str) -> ErrorCode {
-    let req = Request::Delete {
+/// A delete of any version.
+pub fn delete_req(path: &str) -> Request {
+    Request::Delete {
         path: path.to_string(),
         version: -1,
-    };
-    reply(&send(s, now, conn, req)).0
+    }
+}
+
+pub fn delete(s: &mut Server, now: Now, conn: ConnId, path: &str) -> ErrorCode {
+    reply(&send(s, now, conn, delete_req(path))).0
 }
 
 pub fn set_data(s: &mut Server, now: Now, conn: ConnId, path: &str) -> Vec<Output> {

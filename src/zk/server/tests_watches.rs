@@ -40,15 +40,7 @@ fn data_watch_fires_on_set_data_once() {
 fn data_watch_fires_on_delete() {
     let mut s = two_clients();
     get_data(&mut s, at(2), A, "/p", true);
-    let out = send(
-        &mut s,
-        at(3),
-        B,
-        Request::Delete {
-            path: "/p".into(),
-            version: -1,
-        },
-    );
+    let out = send(&mut s, at(3), B, delete_req("/p"));
     assert_eq!(events(&out, A), ev(NodeDeleted, "/p"));
 }
 
@@ -60,15 +52,7 @@ fn exists_watch_on_missing_node_fires_node_created() {
     assert_eq!(events(&out, A), ev(NodeCreated, "/p/x"));
     // The same (data-table) watch is now gone; a new exists watch sees the deletion.
     exists(&mut s, at(4), A, "/p/x", true);
-    let out = send(
-        &mut s,
-        at(5),
-        B,
-        Request::Delete {
-            path: "/p/x".into(),
-            version: -1,
-        },
-    );
+    let out = send(&mut s, at(5), B, delete_req("/p/x"));
     assert_eq!(events(&out, A), ev(NodeDeleted, "/p/x"));
 }
 
@@ -102,15 +86,7 @@ fn child_watch_fires_on_child_create_and_delete() {
     let out = send(&mut s, at(6), B, Request::Ping);
     assert!(events(&out, A).is_empty());
     get_children(&mut s, at(7), A, "/p", true);
-    let out = send(
-        &mut s,
-        at(8),
-        B,
-        Request::Delete {
-            path: "/p/d".into(),
-            version: -1,
-        },
-    );
+    let out = send(&mut s, at(8), B, delete_req("/p/d"));
     assert_eq!(events(&out, A), ev(NodeChildrenChanged, "/p"));
 }
 
@@ -120,15 +96,7 @@ fn child_watch_on_deleted_node_gets_node_deleted() {
     create(&mut s, at(1), A, "/p/c", Persistent).unwrap();
     get_children(&mut s, at(2), A, "/p/c", true);
     get_children(&mut s, at(2), A, "/p", true);
-    let out = send(
-        &mut s,
-        at(3),
-        B,
-        Request::Delete {
-            path: "/p/c".into(),
-            version: -1,
-        },
-    );
+    let out = send(&mut s, at(3), B, delete_req("/p/c"));
     let mut expected = ev(NodeDeleted, "/p/c");
     expected.extend(ev(NodeChildrenChanged, "/p"));
     assert_eq!(events(&out, A), expected);
@@ -140,15 +108,7 @@ fn data_and_child_watch_on_one_node_give_one_node_deleted() {
     get_data(&mut s, at(2), A, "/p", true);
     get_children(&mut s, at(2), A, "/p", true);
     exists(&mut s, at(2), A, "/p", true);
-    let out = send(
-        &mut s,
-        at(3),
-        B,
-        Request::Delete {
-            path: "/p".into(),
-            version: -1,
-        },
-    );
+    let out = send(&mut s, at(3), B, delete_req("/p"));
     assert_eq!(events(&out, A), ev(NodeDeleted, "/p"));
 }
 
@@ -195,15 +155,7 @@ fn disconnect_drops_the_conns_watches() {
     get_data(&mut s, at(2), A, "/p", true);
     get_children(&mut s, at(2), A, "/p", true);
     assert!(s.handle_disconnect(at(3), A).is_empty());
-    let out = send(
-        &mut s,
-        at(4),
-        B,
-        Request::Delete {
-            path: "/p".into(),
-            version: -1,
-        },
-    );
+    let out = send(&mut s, at(4), B, delete_req("/p"));
     assert!(events(&out, A).is_empty());
     // A's session is alive: it can reconnect on a new conn.
     assert!(s.session_deadline((1 << 56) | 1).is_some());
