@@ -1,0 +1,184 @@
+//! The commands' happy paths and their statuses: list, run, explore, replay, the default
+//! exploration; trace files that are written, replayed and never silently overwritten.
+
+use crate::support::*;
+use locksim::{params, scenario};
+use serde_json::{Value, json};
+use std::path::Path;
+
+#[test]
+fn list_names_every_scenario_and_parameter() {
+    let s = Scratch::new("list");
+    let ran = s.run(&["list"]);
+    assert_eq!(ran.status, 0);
+    for sc in scenario::SCENARIOS {
+        assert!(ran.stdout.contains(sc.name), "list lacks {}", sc.name);
+    }
+    for (param, _) in params::DOCS {
+        assert!(ran.stdout.contains(param), "list lacks {param}");
+    }
+
+    let v = s.json(&["list"], 0);
+    let names: Vec<&str> = v["scenarios"]
+        .as_array()
+        .expect("scenarios array")
+        .iter()
+        .map(|sc| sc["name"].as_str().expect("scenario name"))
+        .collect();
+    let expected: Vec<&str> = scenario::SCENARIOS.iter().map(|sc| sc.name).collect();
+    assert_eq!(names, expected);
+    let params = v["params"].as_array().expect("params array");
+    assert_eq!(params.len(), params::DOCS.len());
+    let clients = params
+        .iter()
+        .find(|p| p["name"] == "clients")
+        .expect("clients listed");
+    assert_eq!(clients["default"], params::Params::default().clients);
+    assert!(params.iter().all(|p| p.get("default").is_some()), "{v}");
+}
+
+#[test]
+fn clean_run_exits_0_with_its_json() {
+    let s = Scratch::new("clean_run");
+    let args = ["run", "zk-lock", "--seed", "1", "--set", "faults=none"];
+    let ran = s.run(&args);
+    assert_eq!(ran.status, 0, "{}{}", ran.stdout, ran.stderr);
+    assert!(ran.stdout.contains("no violations"), "{}", ran.stdout);
+
+    let v = s.json(&args, 0);
+    assert_eq!(v["scenario"], "zk-lock");
+    assert_eq!(v["seeds_run"], 1);
+    assert_eq!(v["violations"], json!([]));
+    assert!(v["digest"].as_str().is_some_and(|d| !d.is_empty()), "{v}");
+    assert!(!s.0.join("traces").exists(), "a clean run writes no trace");
+}
+
+#[test]
+fn check_determinism_passes_on_a_clean_seed() {
+    let s = Scratch::new("determinism");
+    let args = ["run", "zk-lock", "--seed", "1", "--check-determinism"];
+    let ran = s.run(&args);
+    assert_eq!(ran.status, 0, "{}{}", ran.stdout, ran.stderr);
+    let v = s.json(&args, 0);
+    assert_eq!(v["violations"], json!([]));
+}
+
+#[test]
+fn explore_finds_the_herd_and_its_trace_replays_and_is_never_overwritten() {
+    let s = Scratch::new("explore_herd");
+    let args = [
+        "explore",
+        "zk-lock-herd",
+        "--seeds",
+        "0..50",
+        "--traces",
+        "found",
+    ];
+    let v = s.json(&args, 1);
+    let violations = v["violations"].as_array().expect("violations array");
+    let herd = violations
+        .iter()
+        .find(|x| x["property"] == "herd")
+        .expect("a herd violation");
+    assert!(
+        herd["seed"].is_u64() && herd["detail"].is_string(),
+        "{herd}"
+    );
+    let trace = herd["trace"].as_str().expect("trace path");
+    let trace_path = s.0.join(trace);
+    assert!(trace_path.starts_with(s.0.join("found")), "{trace}");
+    let recorded = std::fs::read_to_string(&trace_path).expect("trace written");
+
+    let r = s.json(&["replay", trace], 0);
+    assert_eq!(r["reproduced"], true, "{r}");
+    assert_eq!(r["digest_matches"], true, "{r}");
+
+    // The same finding again: the identical file is reused, not duplicated.
+    let again = s.json(&args, 1);
+    assert_eq!(again["violations"][0]["trace"], trace);
+    assert_eq!(files_in(&s.0.join("found")), 1);
+
+    // A note the user added to the trace of the same run is kept; the file is reused.
+    let noted = recorded.replace("\"expect\"", "\"note\": \"mine\",\n  \"expect\"");
+    assert_ne!(noted, recorded);
+    std::fs::write(&trace_path, &noted).unwrap();
+    let again = s.json(&args, 1);
+    assert_eq!(again["violations"][0]["trace"], trace);
+    assert_eq!(std::fs::read_to_string(&trace_path).unwrap(), noted);
+
+    // A file of the same name that records another run is kept; the finding goes to a new name.
+    let edited = noted.replace("\"clients\": 5", "\"clients\": 4");
+    assert_ne!(edited, noted);
+    std::fs::write(&trace_path, &edited).unwrap();
+    let third = s.json(&args, 1);
+    let new_trace = third["violations"][0]["trace"].as_str().expect("trace");
+    assert_ne!(new_trace, trace);
+    assert_eq!(std::fs::read_to_string(&trace_path).unwrap(), edited);
+    assert_eq!(
+        std::fs::read_to_string(s.0.join(new_trace)).unwrap(),
+        recorded
+    );
+    assert_eq!(files_in(&s.0.join("found")), 2);
+}
+
+pub fn files_in(dir: &Path) -> usize {
+    std::fs::read_dir(dir).expect("read dir").count()
+}
+
+#[test]
+fn hand_written_trace_replays_and_a_wrong_expectation_differs() {
+    let s = Scratch::new("hand_written");
+    let good = s.write("good.json", &noguid_trace(&["liveness"]).to_string());
+    let ran = s.run(&["replay", good.to_str().unwrap()]);
+    assert_eq!(ran.status, 0, "{}{}", ran.stdout, ran.stderr);
+    let v = s.json(&["replay", good.to_str().unwrap()], 0);
+    assert_eq!(v["reproduced"], true, "{v}");
+    assert_eq!(v["digest_matches"], Value::Null, "the file has no digest");
+
+    let wrong = s.write("wrong.json", &noguid_trace(&[]).to_string());
+    let ran = s.run(&["replay", wrong.to_str().unwrap()]);
+    assert_eq!(ran.status, 1, "{}{}", ran.stdout, ran.stderr);
+    assert!(ran.stdout.contains("verdict") && ran.stdout.contains("DIFFERS"));
+    let v = s.json(&["replay", wrong.to_str().unwrap()], 1);
+    assert_eq!(
+        (&v["verdict_matches"], &v["reproduced"]),
+        (&json!(false), &json!(false))
+    );
+}
+
+#[test]
+fn tampered_digest_differs() {
+    let s = Scratch::new("tampered");
+    let mut trace = noguid_trace(&["liveness"]);
+    trace["digest"] = json!("0123456789abcdef");
+    let path = s.write("tampered.json", &trace.to_string());
+    let ran = s.run(&["replay", path.to_str().unwrap()]);
+    assert_eq!(ran.status, 1, "{}{}", ran.stdout, ran.stderr);
+    assert!(
+        ran.stdout.contains("digest") && ran.stdout.contains("DIFFERS from 0123456789abcdef"),
+        "{}",
+        ran.stdout
+    );
+    let v = s.json(&["replay", path.to_str().unwrap()], 1);
+    assert_eq!(v["verdict_matches"], true, "{v}");
+    assert_eq!(v["digest_matches"], false, "{v}");
+    assert_eq!(v["reproduced"], false, "{v}");
+}
+
+#[test]
+fn default_exploration_judges_every_scenario_and_exits_zero_when_all_behave() {
+    let s = Scratch::new("default_exploration");
+    let v = s.json(&[], 0);
+    let findings = v["findings"].as_array().expect("findings");
+    for scenario in locksim::scenario::SCENARIOS {
+        let row = findings
+            .iter()
+            .find(|f| f["scenario"] == scenario.name)
+            .unwrap_or_else(|| panic!("{} is missing from {v}", scenario.name));
+        assert_eq!(row["as_expected"], true, "{row}");
+        let found = row["violations"].as_array().expect("violations");
+        assert_eq!(found.is_empty(), scenario.flaw.is_empty(), "{row}");
+    }
+    // The findings' traces went into ./traces of the working directory.
+    assert!(s.0.join("traces").join("zk-lock-herd-0.json").exists());
+}
