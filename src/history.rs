@@ -47,6 +47,9 @@ pub enum Op {
         path: String,
         event: String,
     },
+    /// Client: open a session (invoke when it starts looking for one, ok once it has one;
+    /// the attempts in between are not recorded).
+    Connect,
     /// Client: read the protected register (ok carries the value).
     Read {
         value: Option<i64>,
@@ -85,8 +88,36 @@ pub enum Op {
     },
     /// Harness (info): the heal phase began (faults repaired, no new ones).
     Heal,
+    /// Harness (info): when the run stopped at its time limit, `client` had not finished its
+    /// workload (recorded just before End, one event per such client).
+    Unfinished {
+        client: String,
+    },
     /// Harness (info): the run ended (workload done or time limit).
     End,
+}
+
+impl Op {
+    /// The op's name as the history's JSON spells it ("acquire", "znode_deleted", ...), for
+    /// messages; serde's tag is its one owner.
+    pub fn name(&self) -> String {
+        tag_of(self, "op")
+    }
+}
+
+impl Kind {
+    pub fn name(self) -> String {
+        tag_of(&self, "kind")
+    }
+}
+
+/// How `value` serialises: a plain string, or the string under `tag` of an object.
+fn tag_of(value: &impl Serialize, tag: &str) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(v) => v[tag].as_str().unwrap_or_default().to_string(),
+        Err(_) => String::new(),
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -27,7 +27,7 @@ pub async fn run_client<L: Lock>(
     work: &Workload,
     mut connect: impl AsyncFnMut() -> Result<L, LockError>,
 ) {
-    let mut lock = reconnect(&mut connect).await;
+    let mut lock = reconnect(node, &mut connect).await;
     let lock_op = || Op::Acquire {
         lock: work.lock_name.clone(),
         token: None,
@@ -50,7 +50,7 @@ pub async fn run_client<L: Lock>(
                     // The attempt ends once there is a session to retry on, so a client
                     // stuck reconnecting still shows as wanting the lock (liveness).
                     if e.needs_new_session() {
-                        lock = reconnect(&mut connect).await;
+                        lock = reconnect(node, &mut connect).await;
                     }
                     node.record(Kind::Fail, lock_op());
                     tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
@@ -77,7 +77,7 @@ pub async fn run_client<L: Lock>(
                     lock: work.lock_name.clone(),
                 },
             );
-            lock = reconnect(&mut connect).await;
+            lock = reconnect(node, &mut connect).await;
             continue;
         }
         node.record(Kind::Invoke, release.clone());
@@ -86,7 +86,7 @@ pub async fn run_client<L: Lock>(
             Err(e) => {
                 node.record(Kind::Info, release);
                 if e.needs_new_session() {
-                    lock = reconnect(&mut connect).await;
+                    lock = reconnect(node, &mut connect).await;
                 }
             }
         }
@@ -94,9 +94,16 @@ pub async fn run_client<L: Lock>(
     lock.close().await;
 }
 
-async fn reconnect<L: Lock>(connect: &mut impl AsyncFnMut() -> Result<L, LockError>) -> L {
+/// Opens a session, retrying until one is had. Recorded as one Connect operation, so a
+/// client that never gets a session back shows what it is stuck in.
+async fn reconnect<L: Lock>(
+    node: &Node,
+    connect: &mut impl AsyncFnMut() -> Result<L, LockError>,
+) -> L {
+    node.record(Kind::Invoke, Op::Connect);
     loop {
         if let Ok(lock) = connect().await {
+            node.record(Kind::Ok, Op::Connect);
             return lock;
         }
         tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;

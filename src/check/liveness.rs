@@ -7,23 +7,36 @@
 //! time after the heal counts against the bound: before it, faults may legitimately block
 //! progress. Wants are tracked per client and lock, so wanting one lock after getting
 //! another is a new want.
+//!
+//! A workload that had not finished when the run stopped at its time limit (the harness
+//! records Unfinished) is a violation too, whatever it was stuck in: a client that never got
+//! a session back records no Acquire at all. The run limit leaves room for one liveness bound
+//! after the heal plus the work left, so a correct recipe finishes within it.
 
+use super::malformed::operation;
 use super::{Property, Violation};
-use crate::history::{History, Kind, Op};
+use crate::history::{Event, History, Kind, Op};
 use std::collections::BTreeMap;
 
-/// One violation per want whose post-heal wait exceeded `bound_ms`; `times_ms` is
-/// `[wanted from, heal, wait ended]`. Events after the End marker are not considered.
+/// One violation per want whose post-heal wait exceeded `bound_ms`, in the order the waits
+/// ended (open waits last, by client); `times_ms` is `[wanted from, heal, wait ended]`. Then
+/// one per unfinished client not already reported as still waiting, by client; its
+/// `times_ms` is `[stuck since, heal, end]`. Events after the End marker are not considered.
 pub fn check(history: &History, bound_ms: u64) -> Vec<Violation> {
     let Some(heal_ms) = history.heal_ms() else {
         return Vec::new();
     };
     let judge = Judge { heal_ms, bound_ms };
     let mut wants: BTreeMap<(&str, &str), Want> = BTreeMap::new();
+    let mut unfinished: Vec<&str> = Vec::new();
     let mut violations = Vec::new();
     for event in &history.events {
         let lock = match &event.op {
             Op::Acquire { lock, .. } => lock.as_str(),
+            Op::Unfinished { client } => {
+                unfinished.push(client);
+                continue;
+            }
             Op::End => break,
             _ => continue,
         };
@@ -52,14 +65,63 @@ pub fn check(history: &History, bound_ms: u64) -> Vec<Violation> {
         }
     }
     let end_ms = history.end_ms();
+    let mut reported_waiting: Vec<&str> = Vec::new();
     for (key, want) in wants {
         let (until_ms, ending) = match want.gave_up_ms {
             Some(gave_up_ms) => (gave_up_ms, Ending::GaveUp),
             None => (end_ms, Ending::StillWaiting),
         };
-        violations.extend(judge.wait(key, want.since_ms, until_ms, ending));
+        let still_waiting = matches!(ending, Ending::StillWaiting);
+        if let Some(v) = judge.wait(key, want.since_ms, until_ms, ending) {
+            violations.push(v);
+            if still_waiting {
+                reported_waiting.push(key.0);
+            }
+        }
+    }
+    unfinished.sort_unstable();
+    unfinished.dedup();
+    for client in unfinished {
+        if !reported_waiting.contains(&client) {
+            violations.push(judge.unfinished(history, client, end_ms));
+        }
     }
     violations
+}
+
+/// What `client` was doing when the run stopped, and since when: its last invocation if it
+/// never completed, else its last event.
+fn stuck_in(history: &History, client: &str) -> (String, Option<u64>) {
+    let mut open: Vec<&Event> = Vec::new();
+    let mut last = None;
+    for event in history.events.iter().filter(|e| e.node == client) {
+        last = Some(event);
+        match event.kind {
+            Kind::Invoke => open.push(event),
+            _ if operation(&event.op).is_some() => {
+                open.retain(|e| operation(&e.op) != operation(&event.op))
+            }
+            _ => {}
+        }
+    }
+    if let Some(e) = open.last() {
+        return (
+            format!("in {} since {} ms", e.op.name(), e.time_ms),
+            Some(e.time_ms),
+        );
+    }
+    match last {
+        Some(e) => (
+            format!(
+                "idle since its last event ({} {}) at {} ms",
+                e.op.name(),
+                e.kind.name(),
+                e.time_ms
+            ),
+            Some(e.time_ms),
+        ),
+        None => ("it recorded nothing".to_string(), None),
+    }
 }
 
 struct Want {
@@ -80,6 +142,19 @@ struct Judge {
 }
 
 impl Judge {
+    fn unfinished(&self, history: &History, client: &str, end_ms: u64) -> Violation {
+        let (doing, since_ms) = stuck_in(history, client);
+        Violation {
+            property: Property::Liveness,
+            clients: vec![client.to_string()],
+            times_ms: vec![since_ms.unwrap_or(0), self.heal_ms, end_ms],
+            detail: format!(
+                "{client} had not finished its workload when the run stopped at {end_ms} ms: \
+                 {doing}"
+            ),
+        }
+    }
+
     fn wait(
         &self,
         (client, lock): (&str, &str),
@@ -227,6 +302,89 @@ mod tests {
         };
         assert_eq!(at_bound(5000), 0);
         assert_eq!(at_bound(5001), 1);
+    }
+
+    fn unfinished(client: &str) -> Op {
+        Op::Unfinished {
+            client: client.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_client_stuck_before_its_first_acquire_is_reported() {
+        // c2 never got a session: no Acquire at all, only an open Connect.
+        let mut h = HistoryBuilder::default();
+        h.at(0, "c1").invoke(Op::Connect);
+        h.at(0, "c2").invoke(Op::Connect);
+        h.at(3, "c1").ok(Op::Connect);
+        h.at(4, "c1").invoke(acquire(L1));
+        h.at(9, "c1").ok(acquire(L1));
+        h.at(600, "harness").info(Op::Heal);
+        h.at(3670, "harness").info(unfinished("c2"));
+        h.at(3670, "harness").info(Op::End);
+        let v = check(&h.build(), BOUND);
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].property, Property::Liveness);
+        assert_eq!(v[0].clients, ["c2"]);
+        assert_eq!(v[0].times_ms, [0, 600, 3670]);
+        assert_eq!(
+            v[0].detail,
+            "c2 had not finished its workload when the run stopped at 3670 ms: in connect \
+             since 0 ms"
+        );
+    }
+
+    #[test]
+    fn an_unfinished_idle_client_is_reported_with_its_last_event() {
+        let mut h = HistoryBuilder::default();
+        h.at(100, "c1").invoke(acquire(L1));
+        h.at(110, "c1").ok(acquire(L1));
+        h.at(120, "c1").invoke(release(L1));
+        h.at(130, "c1").info(release(L1));
+        h.at(600, "harness").info(Op::Heal);
+        h.at(900, "harness").info(unfinished("c1"));
+        h.at(900, "harness").info(unfinished("c3"));
+        h.at(900, "harness").info(Op::End);
+        let v = check(&h.build(), BOUND);
+        let details: Vec<&str> = v.iter().map(|v| v.detail.as_str()).collect();
+        assert_eq!(
+            details,
+            [
+                "c1 had not finished its workload when the run stopped at 900 ms: idle since \
+                 its last event (release info) at 130 ms",
+                "c3 had not finished its workload when the run stopped at 900 ms: it recorded \
+                 nothing",
+            ]
+        );
+        assert_eq!(v[1].times_ms, [0, 600, 900]);
+    }
+
+    #[test]
+    fn a_client_still_waiting_past_the_bound_is_reported_once() {
+        let mut h = HistoryBuilder::default();
+        h.at(1200, "c2").invoke(acquire(L1));
+        h.at(1500, "harness").info(Op::Heal);
+        h.at(9000, "harness").info(unfinished("c2"));
+        h.at(9000, "harness").info(Op::End);
+        let v = check(&h.build(), BOUND);
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert!(
+            v[0].detail.contains("still waiting at the end"),
+            "{}",
+            v[0].detail
+        );
+    }
+
+    #[test]
+    fn a_finished_workload_after_a_slow_session_is_fine() {
+        let mut h = HistoryBuilder::default();
+        h.at(0, "c1").invoke(Op::Connect);
+        h.at(1400, "c1").ok(Op::Connect);
+        h.at(1500, "harness").info(Op::Heal);
+        h.at(1600, "c1").invoke(acquire(L1));
+        h.at(1700, "c1").ok(acquire(L1));
+        h.at(9000, "harness").info(Op::End);
+        assert_eq!(check(&h.build(), BOUND), []);
     }
 
     #[test]

@@ -65,19 +65,21 @@ impl std::error::Error for Malformed {}
 /// What an invocation is matched on: a completion closes the node's outstanding invocation
 /// of the same operation (for locks, of the same lock).
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Operation<'a> {
+pub(super) enum Operation<'a> {
     Acquire(&'a str),
     Release(&'a str),
     Read,
     Write,
+    Connect,
 }
 
-fn operation(op: &Op) -> Option<Operation<'_>> {
+pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
     match op {
         Op::Acquire { lock, .. } => Some(Operation::Acquire(lock)),
         Op::Release { lock } => Some(Operation::Release(lock)),
         Op::Read { .. } => Some(Operation::Read),
         Op::Write { .. } => Some(Operation::Write),
+        Op::Connect => Some(Operation::Connect),
         _ => None,
     }
 }

@@ -174,6 +174,11 @@ impl World {
             }
         }
         self.end_ms = self.now_ms();
+        for client in spec.params.client_names() {
+            if self.sim.is_host_running(client.as_str()) {
+                self.record(Op::Unfinished { client });
+            }
+        }
         self.record(Op::End);
         Ok(())
     }
