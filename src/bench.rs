@@ -27,21 +27,24 @@ pub struct Bench {
     pub ratio: f64,
 }
 
-impl Bench {
-    pub fn print(&self) {
-        println!(
+impl std::fmt::Display for Bench {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
             "bench {} ({} clients), {} runs, {} ms simulated in all",
             self.scenario, self.clients, self.runs, self.simulated_ms
-        );
-        println!(
+        )?;
+        writeln!(
+            f,
             "  locksim:      {:>8.1} ms wall  {:>7.1} runs/s  {:>7.1}x simulated-to-wall",
             self.locksim_wall_ms, self.locksim_runs_per_s, self.locksim_sim_to_wall
-        );
-        println!(
+        )?;
+        writeln!(
+            f,
             "  bare turmoil: {:>8.1} ms wall  {:>7.1} runs/s  {:>7.1}x simulated-to-wall",
             self.bare_wall_ms, self.bare_runs_per_s, self.bare_sim_to_wall
-        );
-        println!("  ratio locksim / bare turmoil: {:.2}", self.ratio);
+        )?;
+        write!(f, "  ratio locksim / bare turmoil: {:.2}", self.ratio)
     }
 }
 

@@ -69,21 +69,29 @@ impl ExploreSpec {
     }
 }
 
+/// Most parallel simulations `explore` runs (one thread each).
+pub const MAX_JOBS: usize = 256;
+
 /// Runs the seeds; the result is the same whatever `jobs` is: the lowest failing seed wins,
-/// because every seed below it is always run.
+/// because every seed below it is always run. No more threads run than there are seeds.
 pub fn explore(spec: &ExploreSpec) -> Exploration {
     let next = AtomicU64::new(spec.seeds.start);
     let stop = AtomicU64::new(spec.seeds.end);
     let failures: Mutex<Vec<(u64, SeedResult)>> = Mutex::new(Vec::new());
     let ran = AtomicU64::new(0);
+    let seeds = spec.seeds.end.saturating_sub(spec.seeds.start);
+    let threads = spec
+        .jobs
+        .clamp(1, MAX_JOBS)
+        .min(usize::try_from(seeds).unwrap_or(MAX_JOBS));
     std::thread::scope(|scope| {
-        for _ in 0..spec.jobs.max(1) {
+        for _ in 0..threads {
             scope.spawn(|| {
-                loop {
-                    let seed = next.fetch_add(1, Ordering::SeqCst);
-                    if seed >= stop.load(Ordering::SeqCst) {
-                        break;
-                    }
+                // Takes the next seed only while it is below the stop, so the counter never
+                // passes the range's end (and never wraps at u64::MAX).
+                while let Ok(seed) = next.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                    (n < stop.load(Ordering::SeqCst)).then(|| n + 1)
+                }) {
                     let result = run_seed(spec, seed);
                     ran.fetch_add(1, Ordering::SeqCst);
                     if !matches!(result, SeedResult::Clean) {
@@ -198,5 +206,45 @@ pub fn shrink(spec: RunSpec, report: RunReport) -> Finding {
         spec: best.0,
         report: best.1,
         original_faults,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario;
+
+    fn spec(name: &str, seeds: Range<u64>, jobs: usize) -> ExploreSpec {
+        let scenario = scenario::find(name).unwrap();
+        ExploreSpec {
+            scenario,
+            params: Params::default().overridden(&["faults=none"]).unwrap(),
+            properties: scenario.properties.to_vec(),
+            seeds,
+            jobs,
+            check_determinism: false,
+        }
+    }
+
+    #[test]
+    fn seeds_at_the_top_of_the_range_never_wrap_to_zero() {
+        let top = u64::MAX - 1..u64::MAX;
+        for jobs in [1, 2, 7] {
+            let e = explore(&spec("zk-lock", top.clone(), jobs));
+            assert!(matches!(e.outcome, Outcome::Clean), "{:?}", e.outcome);
+            assert_eq!(e.seeds_run, 1, "jobs {jobs}");
+            let e = explore(&spec("zk-lock-herd", u64::MAX - 3..u64::MAX, jobs));
+            let Outcome::Violation(f) = e.outcome else {
+                panic!("jobs {jobs}: {:?}", e.outcome)
+            };
+            assert_eq!(f.spec.seed, u64::MAX - 3, "jobs {jobs}");
+        }
+    }
+
+    #[test]
+    fn more_jobs_than_seeds_run_each_seed_once() {
+        let e = explore(&spec("zk-lock", 5..8, MAX_JOBS));
+        assert_eq!(e.seeds_run, 3);
+        assert!(matches!(e.outcome, Outcome::Clean), "{:?}", e.outcome);
     }
 }

@@ -51,9 +51,10 @@ enum Command {
         /// Seeds to run, as A..B (B excluded).
         #[arg(long, default_value = "0..1000", value_parser = cli::parse_seeds)]
         seeds: std::ops::Range<u64>,
-        /// Parallel simulations (default: the number of cores).
-        #[arg(long)]
-        jobs: Option<usize>,
+        /// Parallel simulations, 1..=256 (default: the number of cores; never more than
+        /// there are seeds).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=locksim::explore::MAX_JOBS as u64))]
+        jobs: Option<u64>,
         #[command(flatten)]
         opts: Opts,
     },
@@ -176,7 +177,13 @@ fn main() -> ExitCode {
             seeds,
             jobs,
             opts,
-        }) => cli::explore(&out, &scenario, seeds, jobs, &opts.into()),
+        }) => cli::explore(
+            &out,
+            &scenario,
+            seeds,
+            jobs.map(|j| j as usize),
+            &opts.into(),
+        ),
         Some(Command::Replay { file, history }) => cli::replay(&out, &file, history),
         Some(Command::Bench { runs, scenario }) => cli::bench(&out, &scenario, runs),
         Some(Command::Serve(ServeCommand::Zk {

@@ -3,7 +3,7 @@
 
 use crate::sim::swarm::FaultKind;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::fmt;
 
 /// The default time scale is small so an exploration runs thousands of seeds a minute:
@@ -156,45 +156,74 @@ impl fmt::Display for ParamError {
     }
 }
 
+/// The longest simulated run locksim accepts: a run's wall time grows with its simulated
+/// time (about 40 simulated seconds per wall second at the default scale with 5 clients), so
+/// a configuration whose run limit is beyond this would run for many minutes or years.
+pub const MAX_RUN_LIMIT_MS: u64 = 600_000;
+
+/// A connection needs two round trips (TCP handshake, then ZooKeeper's connect) within the
+/// client's connect attempt timeout, a third of the session timeout. A one-way latency above
+/// `session_timeout_ms / LATENCY_DIVISOR` never connects: clients would retry forever.
+pub const LATENCY_DIVISOR: u64 = 12;
+
 impl Params {
-    /// Applies one `key=value` override, parsing the value as the parameter's type.
-    pub fn set(&mut self, assignment: &str) -> Result<(), ParamError> {
-        let (key, raw) = assignment
-            .split_once('=')
-            .ok_or_else(|| ParamError::Syntax(assignment.to_string()))?;
-        let (key, raw) = (key.trim(), raw.trim());
-        let mut map = match serde_json::to_value(&*self) {
-            Ok(Value::Object(map)) => map,
-            _ => unreachable!("Params serialises to an object"),
-        };
-        let bad = |reason: &str| ParamError::BadValue {
-            key: key.to_string(),
-            value: raw.to_string(),
-            reason: reason.to_string(),
-        };
-        let value = match map.get(key) {
-            None => return Err(ParamError::Unknown(key.to_string())),
-            Some(Value::Bool(_)) => {
-                Value::Bool(raw.parse().map_err(|_| bad("expected true or false"))?)
-            }
-            Some(Value::Number(_)) => Value::Number(
-                raw.parse::<u64>()
-                    .map_err(|_| bad("expected a non-negative integer"))?
-                    .into(),
-            ),
-            Some(_) => Value::String(raw.to_string()),
-        };
-        map.insert(key.to_string(), value);
-        let next: Params =
-            serde_json::from_value(Value::Object(map)).map_err(|e| bad(&e.to_string()))?;
-        next.validate()?;
-        *self = next;
-        Ok(())
+    /// Applies `key=value` overrides in order, then validates the result once: bounds that
+    /// relate two parameters (latency_min_ms <= latency_max_ms) judge the final combination,
+    /// whatever order the overrides came in.
+    pub fn overridden<S: AsRef<str>>(&self, assignments: &[S]) -> Result<Params, ParamError> {
+        let mut map = self.to_map();
+        for assignment in assignments {
+            let assignment = assignment.as_ref();
+            let (key, raw) = assignment
+                .split_once('=')
+                .ok_or_else(|| ParamError::Syntax(assignment.to_string()))?;
+            let (key, raw) = (key.trim(), raw.trim());
+            let bad = |reason: &str| ParamError::BadValue {
+                key: key.to_string(),
+                value: raw.to_string(),
+                reason: reason.to_string(),
+            };
+            let value = match map.get(key) {
+                None => return Err(ParamError::Unknown(key.to_string())),
+                Some(Value::Bool(_)) => {
+                    Value::Bool(raw.parse().map_err(|_| bad("expected true or false"))?)
+                }
+                Some(Value::Number(_)) => Value::Number(
+                    raw.parse::<u64>()
+                        .map_err(|_| bad("expected a non-negative integer"))?
+                        .into(),
+                ),
+                Some(_) => Value::String(raw.to_string()),
+            };
+            assign(&mut map, key, value)?;
+        }
+        Params::from_map(map)
     }
 
-    /// Reads a trace file's params object: missing keys take defaults, unknown keys fail.
+    /// Reads a trace file's params object: missing keys take defaults, unknown keys fail,
+    /// and an error names the key it is about.
     pub fn from_json(value: &Value) -> Result<Params, ParamError> {
-        let params: Params = serde_json::from_value(value.clone())
+        let Value::Object(given) = value else {
+            return Err(ParamError::Invalid(format!(
+                "params must be an object, got {value}"
+            )));
+        };
+        let mut map = Params::default().to_map();
+        for (key, value) in given {
+            assign(&mut map, key, value.clone())?;
+        }
+        Params::from_map(map)
+    }
+
+    fn to_map(&self) -> Map<String, Value> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(map)) => map,
+            _ => unreachable!("Params serialises to an object"),
+        }
+    }
+
+    fn from_map(map: Map<String, Value>) -> Result<Params, ParamError> {
+        let params: Params = serde_json::from_value(Value::Object(map))
             .map_err(|e| ParamError::Invalid(e.to_string()))?;
         params.validate()?;
         Ok(params)
@@ -226,7 +255,7 @@ impl Params {
                 1_000,
             ),
             ("liveness_bound_ms", self.liveness_bound_ms, 0, 24 * HOUR),
-            ("run_limit_ms", self.run_limit_ms, 0, 24 * HOUR),
+            ("run_limit_ms", self.run_limit_ms, 0, MAX_RUN_LIMIT_MS),
         ];
         if let Some((name, value, lo, hi)) = ranges.iter().find(|(_, v, lo, hi)| v < lo || v > hi) {
             return Err(ParamError::Invalid(format!(
@@ -234,9 +263,34 @@ impl Params {
             )));
         }
         if self.latency_min_ms > self.latency_max_ms {
-            return Err(ParamError::Invalid(
-                "latency_min_ms must not exceed latency_max_ms".into(),
-            ));
+            return Err(ParamError::Invalid(format!(
+                "latency_min_ms={} must not exceed latency_max_ms={}",
+                self.latency_min_ms, self.latency_max_ms
+            )));
+        }
+        if self.latency_max_ms * LATENCY_DIVISOR > self.session_timeout_ms {
+            return Err(ParamError::Invalid(format!(
+                "latency_max_ms={} is too long for session_timeout_ms={}: a client connects \
+                 within a third of the session timeout, two round trips, so latency_max_ms \
+                 must be at most session_timeout_ms / {LATENCY_DIVISOR}",
+                self.latency_max_ms, self.session_timeout_ms
+            )));
+        }
+        if self.run_limit_ms > 0 && self.run_limit_ms <= self.fault_phase_ms {
+            return Err(ParamError::Invalid(format!(
+                "run_limit_ms={} must exceed fault_phase_ms={} (the run would stop before the \
+                 heal phase)",
+                self.run_limit_ms, self.fault_phase_ms
+            )));
+        }
+        let limit = self.run_limit();
+        if limit > MAX_RUN_LIMIT_MS {
+            return Err(ParamError::Invalid(format!(
+                "the run limit would be {limit} ms of simulated time, above the most locksim \
+                 runs ({MAX_RUN_LIMIT_MS}); it is derived from fault_phase_ms, \
+                 liveness_bound_ms, session_timeout_ms and clients x rounds x (hold_ms + 12 x \
+                 latency_max_ms): lower hold_ms, rounds or clients, or set run_limit_ms"
+            )));
         }
         self.fault_kinds().map(|_| ())
     }
@@ -284,48 +338,113 @@ impl Params {
     }
 }
 
+/// Puts `value` at `key`, if `key` is a parameter and the value has its type.
+fn assign(map: &mut Map<String, Value>, key: &str, value: Value) -> Result<(), ParamError> {
+    if !map.contains_key(key) {
+        return Err(ParamError::Unknown(key.to_string()));
+    }
+    let previous = map.insert(key.to_string(), value.clone());
+    if let Err(e) = serde_json::from_value::<Params>(Value::Object(map.clone())) {
+        if let Some(previous) = previous {
+            map.insert(key.to_string(), previous);
+        }
+        return Err(ParamError::BadValue {
+            key: key.to_string(),
+            value: value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_string),
+            reason: e.to_string(),
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn with(assignments: &[&str]) -> Result<Params, ParamError> {
+        Params::default().overridden(assignments)
+    }
+
     #[test]
-    fn set_parses_by_type_and_rejects_unknown() {
-        let mut p = Params::default();
-        p.set("clients=3").unwrap();
-        p.set("fencing=true").unwrap();
-        p.set("faults=pause,lose_reply").unwrap();
+    fn overrides_parse_by_type_and_reject_unknown() {
+        let p = with(&["clients=3", "fencing=true", "faults=pause,lose_reply"]).unwrap();
         assert_eq!((p.clients, p.fencing), (3, true));
         assert_eq!(
             p.fault_kinds().unwrap(),
             vec![FaultKind::Pause, FaultKind::LoseReply]
         );
-        assert_eq!(p.set("nope=1"), Err(ParamError::Unknown("nope".into())));
+        assert_eq!(with(&["nope=1"]), Err(ParamError::Unknown("nope".into())));
         assert!(matches!(
-            p.set("clients=-1"),
+            with(&["clients=-1"]),
             Err(ParamError::BadValue { .. })
         ));
-        assert!(matches!(p.set("clients=0"), Err(ParamError::Invalid(_))));
+        assert!(matches!(with(&["clients=0"]), Err(ParamError::Invalid(_))));
         assert!(matches!(
-            p.set("faults=meteor"),
+            with(&["faults=meteor"]),
             Err(ParamError::BadValue { .. })
         ));
-        assert!(matches!(p.set("clients"), Err(ParamError::Syntax(_))));
+        assert!(matches!(with(&["clients"]), Err(ParamError::Syntax(_))));
         assert!(matches!(
-            p.set("clock_jump_max_ms=9223372036854775808"),
+            with(&["clock_jump_max_ms=9223372036854775808"]),
             Err(ParamError::Invalid(_))
         ));
-        assert!(matches!(
-            p.set("rounds=4294967295"),
-            Err(ParamError::Invalid(_))
-        ));
-        assert!(matches!(
-            p.set("clock_drift_max_ppm=1000000"),
-            Err(ParamError::Invalid(_))
-        ));
-        assert_eq!(
-            p.clients, 3,
-            "a rejected override leaves the params unchanged"
+        let rounds = with(&["rounds=4294967296"]).unwrap_err();
+        assert!(
+            matches!(&rounds, ParamError::BadValue { key, .. } if key == "rounds"),
+            "{rounds}"
         );
+        assert!(matches!(
+            with(&["clock_drift_max_ppm=1000000"]),
+            Err(ParamError::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn overrides_are_judged_together_not_one_by_one() {
+        // Each alone breaks latency_min_ms <= latency_max_ms against the defaults (1..3).
+        let p = with(&["latency_min_ms=5", "latency_max_ms=10"]).unwrap();
+        assert_eq!((p.latency_min_ms, p.latency_max_ms), (5, 10));
+        let p = with(&["latency_max_ms=0", "latency_min_ms=0"]).unwrap();
+        assert_eq!((p.latency_min_ms, p.latency_max_ms), (0, 0));
+        assert!(with(&["latency_min_ms=5"]).is_err());
+        let later_wins = with(&["clients=3", "clients=4"]).unwrap();
+        assert_eq!(later_wins.clients, 4);
+    }
+
+    #[test]
+    fn a_latency_no_client_can_connect_over_is_refused() {
+        let err = with(&["latency_max_ms=5000", "faults=none"]).unwrap_err();
+        assert!(
+            err.to_string().contains("latency_max_ms=5000 is too long"),
+            "{err}"
+        );
+        assert!(with(&["latency_max_ms=16"]).is_ok());
+        assert!(with(&["latency_max_ms=17"]).is_err());
+        assert!(with(&["latency_max_ms=17", "session_timeout_ms=300"]).is_ok());
+    }
+
+    #[test]
+    fn a_run_limit_beyond_the_maximum_is_refused_with_what_to_lower() {
+        for huge in [
+            &["hold_ms=3600000", "rounds=10000", "clients=32"][..],
+            &["hold_ms=60000"],
+            &["liveness_bound_ms=86400000"],
+        ] {
+            let err = with(huge).unwrap_err().to_string();
+            assert!(
+                err.contains("above the most locksim runs (600000)") && err.contains("lower"),
+                "{huge:?}: {err}"
+            );
+        }
+        assert!(with(&["hold_ms=1000"]).is_ok());
+        assert!(with(&["run_limit_ms=600000"]).is_ok());
+        assert!(with(&["run_limit_ms=600001"]).is_err());
+        let err = with(&["run_limit_ms=600"]).unwrap_err().to_string();
+        assert!(err.contains("must exceed fault_phase_ms=600"), "{err}");
+        let derived = Params::default().run_limit();
+        assert!(derived < MAX_RUN_LIMIT_MS / 100, "{derived}");
     }
 
     #[test]
@@ -345,5 +464,28 @@ mod tests {
         assert_eq!(p.clients, 2);
         assert_eq!(p.hold_ms, Params::default().hold_ms);
         assert!(Params::from_json(&serde_json::json!({"client": 2})).is_err());
+    }
+
+    #[test]
+    fn json_errors_name_the_key_and_need_an_object() {
+        let err =
+            Params::from_json(&serde_json::json!({"clients": 2, "hold_ms": "x"})).unwrap_err();
+        assert!(
+            matches!(&err, ParamError::BadValue { key, .. } if key == "hold_ms"),
+            "{err}"
+        );
+        let err = Params::from_json(&serde_json::json!({"rounds": 4294967296u64})).unwrap_err();
+        assert!(err.to_string().contains("for rounds"), "{err}");
+        for not_an_object in [
+            serde_json::json!([2]),
+            serde_json::json!(null),
+            serde_json::json!(3),
+        ] {
+            let err = Params::from_json(&not_an_object).unwrap_err();
+            assert!(
+                err.to_string().contains("params must be an object"),
+                "{err}"
+            );
+        }
     }
 }

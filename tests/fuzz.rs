@@ -69,7 +69,9 @@ fn zk_lock_is_safe_and_live_under_fuzzed_fault_plans() {
 fn fuzzing_finds_the_noguid_flaw_and_shrinks_it_to_the_lost_reply() {
     let scenario = scenario::find("zk-lock-noguid").unwrap();
     let mut params = Params::default();
-    params.set("faults=lose_reply,pause,partition").unwrap();
+    params = params
+        .overridden(&["faults=lose_reply,pause,partition"])
+        .unwrap();
     let result = runner(200).run(&strategy(scenario, &params), |(seed, plan)| {
         case(scenario, &params, seed, plan)
     });

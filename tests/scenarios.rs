@@ -9,11 +9,9 @@ use locksim::sim::fault::Fault;
 use locksim::trace;
 
 fn params(overrides: &[&str]) -> Params {
-    let mut p = Params::default();
-    for o in overrides {
-        p.set(o).expect("valid override");
-    }
-    p
+    Params::default()
+        .overridden(overrides)
+        .expect("valid overrides")
 }
 
 fn explore_seeds(

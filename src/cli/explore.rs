@@ -75,33 +75,34 @@ fn status_of(e: &Explored) -> Status {
 
 fn print_explored(e: &Explored) {
     match &e.exploration.outcome {
-        Outcome::Clean => println!("  no violations in {} seeds", e.exploration.seeds_run),
+        Outcome::Clean => outln!("  no violations in {} seeds", e.exploration.seeds_run),
         Outcome::Violation(f) => print_finding(f, e),
         Outcome::HarnessError { seed, error } => {
-            println!("  HARNESS ERROR at seed {seed}: {error}")
+            outln!("  HARNESS ERROR at seed {seed}: {error}")
         }
         Outcome::Nondeterminism { seed, detail } => {
-            println!("  NON-DETERMINISM at seed {seed}: {detail}")
+            outln!("  NON-DETERMINISM at seed {seed}: {detail}")
         }
     }
 }
 
 fn print_finding(f: &Finding, e: &Explored) {
-    println!(
+    outln!(
         "  violation at seed {} (after {} seeds)",
-        f.spec.seed, e.exploration.seeds_run
+        f.spec.seed,
+        e.exploration.seeds_run
     );
     print_violations(&f.report);
-    println!(
+    outln!(
         "  fault plan shrunk from {} to {} faults:",
         f.original_faults,
         f.spec.plan.0.len()
     );
     for t in &f.spec.plan.0 {
-        println!("    at {:>5} ms: {}", t.at_ms, t.fault);
+        outln!("    at {:>5} ms: {}", t.at_ms, t.fault);
     }
     if let Some(p) = &e.trace {
-        println!(
+        outln!(
             "  trace: {}\n  replay: locksim replay {}",
             p.display(),
             p.display()
@@ -120,12 +121,10 @@ pub fn explore(
         Ok(s) => s,
         Err(e) => return out.bad_input(&e),
     };
-    let jobs = jobs_default(jobs);
-    if jobs == 0 {
-        return out.bad_input("--jobs must be at least 1");
-    }
+    let seeds_len = usize::try_from(seeds.end - seeds.start).unwrap_or(usize::MAX);
+    let jobs = jobs_default(jobs).min(seeds_len);
     if !out.json {
-        println!(
+        outln!(
             "explore {} seeds={}..{} jobs={jobs} {}",
             scenario.name,
             seeds.start,
@@ -164,6 +163,10 @@ fn as_expected(e: &Explored) -> bool {
 pub const DEFAULT_SEEDS: u64 = 500;
 
 pub fn default_exploration(out: &Output) -> Status {
+    let traces = Path::new("traces");
+    if let Err(e) = super::check_traces_dir(traces) {
+        return out.bad_input(&e);
+    }
     let jobs = jobs_default(None);
     let mut rows = Vec::new();
     for scenario in SCENARIOS {
@@ -175,7 +178,7 @@ pub fn default_exploration(out: &Output) -> Status {
             jobs,
             check_determinism: false,
         };
-        match explore_one(&spec, Path::new("traces")) {
+        match explore_one(&spec, traces) {
             Ok(e) => rows.push(e),
             Err(e) => return out.error(&e, Status::HarnessError),
         }
@@ -198,8 +201,8 @@ pub fn default_exploration(out: &Output) -> Status {
         })
         .collect();
     out.emit(json!({ "findings": findings }), || {
-        println!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, default parameters (see `locksim list`).\n");
-        println!("{:<16} {:>5}  {:<22} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");
+        outln!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, default parameters (see `locksim list`).\n");
+        outln!("{:<16} {:>5}  {:<22} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");
         for e in &rows {
             let (found, seed) = match &e.exploration.outcome {
                 Outcome::Clean => ("none".to_string(), "-".to_string()),
@@ -209,11 +212,11 @@ pub fn default_exploration(out: &Output) -> Status {
             };
             let trace = e.trace.as_ref().map_or("-".to_string(), |p| p.display().to_string());
             let verdict = if as_expected(e) { "as expected" } else { "UNEXPECTED" };
-            println!("{:<16} {:>5}  {:<22} {:>10}  {verdict:<12} {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
+            outln!("{:<16} {:>5}  {:<22} {:>10}  {verdict:<12} {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
         }
-        println!("\nFlawed variants are negative controls: finding their flaw is the expected result, and the");
-        println!("exit status is 0 when every scenario behaved as expected.");
-        println!("Replay a finding with: locksim replay TRACE");
+        outln!("\nFlawed variants are negative controls: finding their flaw is the expected result, and the");
+        outln!("exit status is 0 when every scenario behaved as expected.");
+        outln!("Replay a finding with: locksim replay TRACE");
     });
     status
 }

@@ -5,10 +5,29 @@
 //! - `single.rs`: `run` and `replay`, one run each
 //! - `explore.rs`: `explore` and the default exploration
 //! - `serve.rs`: `serve zk`, the simulated server on a real socket
+//! - `write.rs`: stdout and stderr that survive a closed pipe or a full disk
+
+/// `println!` for the commands' output, through `write::stdout` (never panics).
+macro_rules! outln {
+    () => {
+        $crate::cli::write::stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write::stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` for the commands' output, through `write::stdout` (never panics).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write::stdout(format_args!($($arg)*))
+    };
+}
 
 mod explore;
 mod serve;
 mod single;
+pub mod write;
 
 pub use explore::{DEFAULT_SEEDS, default_exploration, explore};
 pub use serve::serve_zk;
@@ -38,7 +57,7 @@ pub struct Output {
 impl Output {
     fn emit(&self, value: Value, text: impl FnOnce()) {
         if self.json {
-            println!("{value}");
+            outln!("{value}");
         } else {
             text();
         }
@@ -49,11 +68,14 @@ impl Output {
         self.error(message, Status::BadInput)
     }
 
+    /// One line whatever the message holds: control characters a user typed (a newline in
+    /// a scenario name or a `--set` key) are escaped.
     fn error(&self, message: &str, status: Status) -> Status {
+        let message = write::one_line(message);
         if self.json {
-            println!("{}", json!({ "error": message, "status": status as u8 }));
+            outln!("{}", json!({ "error": message, "status": status as u8 }));
         } else {
-            eprintln!("locksim: error: {message}");
+            write::stderr(format_args!("locksim: error: {message}\n"));
         }
         status
     }
@@ -90,16 +112,46 @@ fn setup(
     opts: &Options,
 ) -> Result<(&'static Scenario, Params, Vec<Property>), String> {
     let scenario = scenario::find(scenario).map_err(|e| e.to_string())?;
-    let mut params = Params::default();
-    for assignment in &opts.set {
-        params.set(assignment).map_err(|e| e.to_string())?;
-    }
+    let params = Params::default()
+        .overridden(&opts.set)
+        .map_err(|e| e.to_string())?;
+    check_traces_dir(&opts.traces)?;
     let properties = if opts.check.is_empty() {
         scenario.properties.to_vec()
     } else {
         opts.check.clone()
     };
     Ok((scenario, params, properties))
+}
+
+/// Fails before any work when trace files could not be written into `dir`, rather than after
+/// a whole exploration. `dir` must be a directory, or not exist yet below one (it is created
+/// when the first trace is saved); a probe file is created there and removed, to learn
+/// whether writing is allowed. Nothing else is created.
+fn check_traces_dir(dir: &Path) -> Result<(), String> {
+    let cannot = |why: String| format!("cannot write trace files into {}: {why}", dir.display());
+    let mut existing = dir;
+    loop {
+        match std::fs::metadata(existing) {
+            Ok(m) if m.is_dir() => break,
+            Ok(_) => return Err(cannot(format!("{} is not a directory", existing.display()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                existing = match existing.parent() {
+                    Some(p) if !p.as_os_str().is_empty() => p,
+                    _ => Path::new("."),
+                };
+            }
+            Err(e) => return Err(cannot(e.to_string())),
+        }
+    }
+    let probe = existing.join(format!(".locksim-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .map_err(|e| cannot(e.to_string()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 fn params_line(params: &Params) -> String {
@@ -123,22 +175,22 @@ pub fn list(out: &Output) -> Status {
         .map(|(k, doc)| json!({ "name": k, "default": defaults[k], "doc": doc }))
         .collect();
     out.emit(json!({ "scenarios": scenarios, "params": params }), || {
-        println!("Scenarios:");
+        outln!("Scenarios:");
         for s in SCENARIOS {
-            println!("  {:<16} {}", s.name, s.summary);
+            outln!("  {:<16} {}", s.name, s.summary);
             let props: Vec<_> = s.properties.iter().map(|p| p.name()).collect();
-            print!("  {:<16} checks: {}", "", props.join(", "));
+            out!("  {:<16} checks: {}", "", props.join(", "));
             if !s.flaw.is_empty() {
                 let flaw: Vec<_> = s.flaw.iter().map(|p| p.name()).collect();
-                print!("; the harness must find: {}", flaw.join(", "));
+                out!("; the harness must find: {}", flaw.join(", "));
             }
-            println!();
+            outln!();
         }
-        println!("\nParameters (every scenario; override with --set KEY=VALUE):");
+        outln!("\nParameters (every scenario; override with --set KEY=VALUE):");
         for (k, doc) in params::DOCS {
             let v = &defaults[*k];
             let v = v.as_str().map_or(v.to_string(), str::to_string);
-            println!("  {k:<22} {v:<8} {doc}");
+            outln!("  {k:<22} {v:<8} {doc}");
         }
     });
     Status::Clean
@@ -154,16 +206,16 @@ fn violations_json(report: &RunReport, seed: u64, trace: Option<&Path>) -> Vec<V
 
 fn print_history(report: &RunReport) {
     for e in &report.history.events {
-        println!("{}", serde_json::to_string(e).expect("event serialises"));
+        outln!("{}", serde_json::to_string(e).expect("event serialises"));
     }
 }
 
 fn print_violations(report: &RunReport) {
     if report.violations.is_empty() {
-        println!("  no violations");
+        outln!("  no violations");
     }
     for v in &report.violations {
-        println!("  VIOLATION {v}");
+        outln!("  VIOLATION {v}");
     }
 }
 
@@ -177,7 +229,7 @@ pub fn bench(out: &Output, scenario: &str, runs: u32) -> Status {
     }
     let b = crate::bench::measure(scenario, &Params::default(), runs);
     out.emit(serde_json::to_value(&b).expect("bench serialises"), || {
-        b.print()
+        outln!("{b}")
     });
     Status::Clean
 }

@@ -42,7 +42,7 @@ pub fn serve_zk(out: &Output, addr: SocketAddr, config: ServeConfig) -> Status {
         out.emit(
             json!({ "serving": "zk", "address": bound.to_string(), "tick_ms": config.tick_ms }),
             || {
-                println!(
+                outln!(
                     "locksim serve zk: listening on {bound} (tickTime {} ms); Ctrl-C stops it",
                     config.tick_ms
                 )

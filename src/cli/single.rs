@@ -72,15 +72,15 @@ pub fn run(
         if history {
             print_history(&report);
         }
-        println!(
+        outln!(
             "run {} seed={seed} {}",
             scenario.name,
             params_line(&spec.params)
         );
         for f in &spec.plan.0 {
-            println!("  fault at {:>5} ms: {}", f.at_ms, f.fault);
+            outln!("  fault at {:>5} ms: {}", f.at_ms, f.fault);
         }
-        println!(
+        outln!(
             "  ended at {} ms ({}), history digest {}",
             report.end_ms,
             if report.completed {
@@ -92,7 +92,7 @@ pub fn run(
         );
         print_violations(&report);
         if let Some(p) = &trace_path {
-            println!(
+            outln!(
                 "  trace: {}\n  replay: locksim replay {}",
                 p.display(),
                 p.display()
@@ -128,14 +128,14 @@ pub fn replay(out: &Output, file: &Path, history: bool) -> Status {
         if history {
             print_history(&replayed.report);
         }
-        println!("replay {} (scenario {}, seed {}, {} faults)", file.display(), trace.scenario, trace.seed, trace.faults.0.len());
+        outln!("replay {} (scenario {}, seed {}, {} faults)", file.display(), trace.scenario, trace.seed, trace.faults.0.len());
         print_violations(&replayed.report);
         let names = |ps: &[Property]| if ps.is_empty() { "none".to_string() } else { ps.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ") };
-        println!("  verdict: {} (expected {}): {}", names(&replayed.violated), names(&trace.expect.violations), if replayed.verdict_matches { "as recorded" } else { "DIFFERS" });
+        outln!("  verdict: {} (expected {}): {}", names(&replayed.violated), names(&trace.expect.violations), if replayed.verdict_matches { "as recorded" } else { "DIFFERS" });
         match replayed.digest_matches {
-            Some(true) => println!("  digest {}: as recorded", replayed.report.digest),
-            Some(false) => println!("  digest {}: DIFFERS from {} (non-determinism, or the trace is from another version)", replayed.report.digest, trace.digest.as_deref().unwrap_or("")),
-            None => println!("  digest {} (the trace records none)", replayed.report.digest),
+            Some(true) => outln!("  digest {}: as recorded", replayed.report.digest),
+            Some(false) => outln!("  digest {}: DIFFERS from {} (non-determinism, or the trace is from another version)", replayed.report.digest, trace.digest.as_deref().unwrap_or("")),
+            None => outln!("  digest {} (the trace records none)", replayed.report.digest),
         }
     });
     if reproduced {

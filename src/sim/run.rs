@@ -3,14 +3,17 @@
 
 use crate::check::{self, CheckConfig, Malformed, Property, Violation};
 use crate::history::History;
-use crate::params::Params;
+use crate::params::{ParamError, Params};
 use crate::scenario::{self, Scenario};
 use crate::sim::fault::{Fault, FaultPlan, PlanError};
 use crate::sim::seed::Seeds;
 use crate::sim::swarm::{self, SwarmConfig};
 use crate::sim::world::World;
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::fmt;
+use std::panic::AssertUnwindSafe;
+use std::sync::Once;
 
 /// Everything a run depends on. Same spec, same history, bit for bit.
 #[derive(Debug, Clone)]
@@ -35,16 +38,19 @@ pub struct RunReport {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum RunError {
+    Params(ParamError),
     Plan(PlanError),
     /// The recorded history broke the recorder's own rules: a harness bug.
     Malformed(Malformed),
-    /// Host software failed (turmoil reported an error).
+    /// Host software failed (turmoil reported an error, or something in the simulation
+    /// panicked).
     Software(String),
 }
 
 impl fmt::Display for RunError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            RunError::Params(e) => write!(f, "{e}"),
             RunError::Plan(e) => write!(f, "bad fault plan: {e}"),
             RunError::Malformed(m) => write!(f, "harness bug, malformed history: {m:?}"),
             RunError::Software(e) => write!(f, "host software failed: {e}"),
@@ -99,11 +105,18 @@ pub fn generate_plan(scenario: &Scenario, params: &Params, seed: u64) -> FaultPl
 
 /// Runs one simulation to its end and judges it.
 pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
+    spec.params.validate().map_err(RunError::Params)?;
     spec.plan.validate(&spec.hosts()).map_err(RunError::Plan)?;
     validate_targets(spec).map_err(RunError::Plan)?;
 
-    let mut world = World::build(spec);
-    world.drive(spec).map_err(RunError::Software)?;
+    let world = capture_panics(|| {
+        let mut world = World::build(spec);
+        world.drive(spec).map(|()| world)
+    });
+    let world = world
+        .map_err(|panic| format!("panicked: {panic}"))
+        .and_then(|driven| driven)
+        .map_err(RunError::Software)?;
     let history = world.recorder.snapshot();
     let cfg = CheckConfig {
         liveness_bound_ms: spec.params.liveness_bound(),
@@ -116,6 +129,54 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
         end_ms: world.end_ms,
         completed: world.completed,
     })
+}
+
+thread_local! {
+    /// Set while `capture_panics` runs on this thread: the first panic's message, once one
+    /// happened. Tokio re-raises a task's panic with a generic message of its own, so the
+    /// hook keeps the first one, which says what went wrong.
+    static CAPTURED: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
+}
+
+/// Runs `f`, turning a panic (turmoil panics when, say, a host runs out of ports) into its
+/// message: a bug or limit of the simulation is a harness error, not a crash of locksim.
+/// Panics are kept quiet only on a thread inside this function; others reach the hook that
+/// was there before.
+fn capture_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let captured = CAPTURED.with(|c| {
+                let mut c = c.borrow_mut();
+                let Some(first) = c.as_mut() else {
+                    return false;
+                };
+                first.get_or_insert_with(|| describe(info));
+                true
+            });
+            if !captured {
+                previous(info);
+            }
+        }));
+    });
+    let outer = CAPTURED.with(|c| c.replace(Some(None)));
+    let result = std::panic::catch_unwind(AssertUnwindSafe(f));
+    let first = CAPTURED.with(|c| c.replace(outer)).flatten();
+    result.map_err(|_| first.unwrap_or_else(|| "a panic without a message".to_string()))
+}
+
+fn describe(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let payload = info.payload();
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_string());
+    match info.location() {
+        Some(at) => format!("{message} (at {}:{})", at.file(), at.line()),
+        None => message,
+    }
 }
 
 /// Checks what the generic validation cannot: faults aimed at the wrong kind of host, and
@@ -164,4 +225,38 @@ fn validate_targets(spec: &RunSpec) -> Result<(), PlanError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_the_simulation_is_a_harness_error_and_the_next_run_works() {
+        let panicked = capture_panics(|| {
+            let mut sim = turmoil::Builder::new().build();
+            sim.client("c1", async { panic!("Host: 'c1' ports exhausted") });
+            sim.run()
+        });
+        let message = panicked.unwrap_err();
+        assert!(
+            message.starts_with("Host: 'c1' ports exhausted (at src/sim/run.rs:"),
+            "{message}"
+        );
+        let scenario = scenario::find("zk-lock").unwrap();
+        let params = Params::default().overridden(&["faults=none"]).unwrap();
+        let report = run(&RunSpec::generated(scenario, params, 1)).unwrap();
+        assert!(report.completed && report.violations.is_empty());
+    }
+
+    #[test]
+    fn parameters_built_in_code_are_validated_too() {
+        let scenario = scenario::find("zk-lock").unwrap();
+        let params = Params {
+            latency_max_ms: 5_000,
+            ..Params::default()
+        };
+        let err = run(&RunSpec::generated(scenario, params, 1)).unwrap_err();
+        assert!(matches!(err, RunError::Params(_)), "{err}");
+    }
 }
