@@ -67,7 +67,7 @@ enum Command {
         history: bool,
     },
     /// Serve a simulated server on a real socket and the real clock, for real clients.
-    #[command(subcommand)]
+    #[command(subcommand, subcommand_required = true, arg_required_else_help = false)]
     Serve(ServeCommand),
     /// Measure runs per second and simulated-to-wall time against a bare turmoil simulation.
     Bench {

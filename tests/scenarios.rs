@@ -112,3 +112,38 @@ fn pause_past_the_session_timeout_breaks_mutex_and_fencing_saves_the_resource() 
         0..200,
     ));
 }
+
+#[test]
+fn a_workload_unfinished_at_the_run_limit_is_a_liveness_violation() {
+    // No faults and no slow grant: the clients simply have more work than the run allows.
+    // Every checker but liveness reads only what clients recorded, which is all well formed.
+    let scenario = scenario::find("zk-lock").unwrap();
+    let cut_short = params(&["faults=none", "fault_phase_ms=100", "run_limit_ms=300"]);
+    let report = locksim::sim::run::run(&locksim::sim::run::RunSpec::generated(
+        scenario, cut_short, 1,
+    ))
+    .expect("the run completes");
+    assert!(!report.completed);
+    let liveness: Vec<_> = report
+        .violations
+        .iter()
+        .filter(|v| v.property == Property::Liveness)
+        .collect();
+    assert!(!liveness.is_empty(), "{:?}", report.violations);
+    assert!(
+        liveness.iter().all(|v| v
+            .detail
+            .contains("had not finished its workload when the run stopped at 300 ms")),
+        "{liveness:?}"
+    );
+    let finished = params(&["faults=none", "fault_phase_ms=100"]);
+    let report = locksim::sim::run::run(&locksim::sim::run::RunSpec::generated(
+        scenario, finished, 1,
+    ))
+    .expect("the run completes");
+    assert!(
+        report.completed && report.violations.is_empty(),
+        "{:?}",
+        report.violations
+    );
+}

@@ -4,39 +4,165 @@
 use crate::support::*;
 use serde_json::{Value, json};
 
-#[test]
-fn bad_arguments_are_one_line_and_status_2() {
-    let s = Scratch::new("bad_arguments");
-    assert_bad_input(&s, &["run", "zk-nope"], "unknown scenario 'zk-nope'");
-    assert_bad_input(
-        &s,
+/// Bad arguments for every command, each with a piece of the one line it must print.
+const BAD_ARGUMENTS: &[(&[&str], &str)] = &[
+    (&["frobnicate"], "frobnicate"),
+    (&["--colour"], "--colour"),
+    (&["list", "extra"], "extra"),
+    (&["run"], "SCENARIO"),
+    (&["run", "zk-nope"], "unknown scenario 'zk-nope'"),
+    (&["run", "zk\nlock"], "unknown scenario 'zk\\nlock'"),
+    (&["run", "zk-lock", "--seed", "-1"], "-1"),
+    (
+        &["run", "zk-lock", "--seed", "18446744073709551616"],
+        "18446744073709551616",
+    ),
+    (&["run", "zk-lock", "--check", "mutex,nope"], "nope"),
+    (
+        &["run", "zk-lock", "--set", "a\nb=1"],
+        "unknown parameter 'a\\nb'",
+    ),
+    (
+        &["run", "zk-lock", "--set", "colour=red"],
+        "unknown parameter 'colour'",
+    ),
+    (
+        &["run", "zk-lock", "--set", "clients=abc"],
+        "'abc' for clients",
+    ),
+    (&["run", "zk-lock", "--set", "clients=0"], "clients"),
+    (&["run", "zk-lock", "--set", "faults=meteor"], "meteor"),
+    (
+        &["run", "zk-lock", "--set", "clients"],
+        "expected key=value",
+    ),
+    (
+        &[
+            "run",
+            "zk-lock",
+            "--set",
+            "clock_jump_max_ms=18446744073709551615",
+        ],
+        "clock_jump_max_ms",
+    ),
+    (
+        &["run", "zk-lock", "--set", "rounds=4294967296"],
+        "for rounds",
+    ),
+    (
+        &["run", "zk-lock", "--set", "latency_min_ms=5"],
+        "latency_min_ms=5 must not exceed",
+    ),
+    (
+        &[
+            "run",
+            "zk-lock",
+            "--set",
+            "latency_max_ms=5000",
+            "--set",
+            "faults=none",
+        ],
+        "latency_max_ms=5000 is too long",
+    ),
+    (
+        &[
+            "run",
+            "zk-lock",
+            "--set",
+            "hold_ms=3600000",
+            "--set",
+            "rounds=10000",
+            "--set",
+            "clients=32",
+        ],
+        "lower hold_ms, rounds or clients",
+    ),
+    (
+        &["run", "zk-lock", "--set", "hold_ms=60000"],
+        "above the most locksim runs",
+    ),
+    (
+        &["run", "zk-lock", "--set", "run_limit_ms=100"],
+        "must exceed fault_phase_ms",
+    ),
+    (
+        &["run", "zk-lock", "--traces", "/dev/null"],
+        "/dev/null is not a directory",
+    ),
+    (
+        &["run", "zk-lock", "--traces", "/proc/locksim/traces"],
+        "cannot write trace files",
+    ),
+    (&["explore"], "SCENARIO"),
+    (
         &["explore", "zk-nope", "--seeds", "0..2"],
         "unknown scenario",
+    ),
+    (&["explore", "zk-lock", "--seeds", "5..2"], "5..2"),
+    (&["explore", "zk-lock", "--seeds", "abc"], "abc"),
+    (&["explore", "zk-lock", "--seeds", "1-3"], "1-3"),
+    (
+        &["explore", "zk-lock", "--seeds", "0..18446744073709551616"],
+        "18446744073709551616",
+    ),
+    (&["explore", "zk-lock", "--jobs", "0"], "1..=256"),
+    (&["explore", "zk-lock", "--jobs", "4294967296"], "1..=256"),
+    (
+        &["explore", "zk-lock", "--jobs", "18446744073709551615"],
+        "1..=256",
+    ),
+    (
+        &["explore", "zk-lock", "--set", "latency_max_ms=5000"],
+        "too long",
+    ),
+    (
+        &["explore", "zk-lock", "--traces", "/dev/null"],
+        "/dev/null is not a directory",
+    ),
+    (
+        &["explore", "zk-lock", "--traces", "/proc/x"],
+        "cannot write trace files into /proc/x",
+    ),
+    (&["replay"], "FILE"),
+    (&["replay", "missing.json"], "missing.json"),
+    (&["bench", "--runs", "0"], "--runs"),
+    (&["bench", "--runs", "abc"], "abc"),
+    (
+        &["bench", "--scenario", "zk-nope"],
+        "unknown scenario 'zk-nope'",
+    ),
+    (&["serve"], "zk"),
+    (&["serve", "redis"], "redis"),
+    (&["serve", "zk", "--port", "70000"], "70000"),
+    (&["serve", "zk", "--tick-ms", "0"], "--tick-ms"),
+    (&["serve", "zk", "--bind", "nowhere"], "nowhere"),
+    (
+        &[
+            "serve",
+            "zk",
+            "--min-session-timeout-ms",
+            "9000",
+            "--max-session-timeout-ms",
+            "8000",
+        ],
+        "must not exceed",
+    ),
+];
+
+#[test]
+fn bad_arguments_for_every_command_are_one_line_status_2_and_write_nothing() {
+    let s = Scratch::new("bad_arguments");
+    s.write("a-file", "not a directory");
+    for (args, needle) in BAD_ARGUMENTS {
+        let args: Vec<String> = args.iter().map(|a| a.replace("\\n", "\n")).collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_bad_input(&s, &args, needle);
+    }
+    assert_bad_input(
+        &s,
+        &["explore", "zk-lock", "--traces", "a-file"],
+        "a-file is not a directory",
     );
-    for (set, needle) in [
-        ("colour=red", "unknown parameter 'colour'"),
-        ("clients=abc", "'abc' for clients"),
-        ("clients=0", "clients"),
-        ("faults=meteor", "meteor"),
-        ("clients", "expected key=value"),
-        (
-            "clock_jump_max_ms=18446744073709551615",
-            "clock_jump_max_ms",
-        ),
-    ] {
-        assert_bad_input(&s, &["run", "zk-lock", "--set", set], needle);
-        assert_bad_input(
-            &s,
-            &["explore", "zk-lock", "--seeds", "0..2", "--set", set],
-            needle,
-        );
-    }
-    for seeds in ["5..2", "abc", "1-3"] {
-        assert_bad_input(&s, &["explore", "zk-lock", "--seeds", seeds], seeds);
-    }
-    assert_bad_input(&s, &["run", "zk-lock", "--check", "mutex,nope"], "nope");
-    assert_bad_input(&s, &["run"], "SCENARIO");
-    assert_bad_input(&s, &["frobnicate"], "frobnicate");
     assert!(
         !s.0.join("traces").exists(),
         "bad input must not write traces"

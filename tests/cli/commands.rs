@@ -182,3 +182,52 @@ fn default_exploration_judges_every_scenario_and_exits_zero_when_all_behave() {
     // The findings' traces went into ./traces of the working directory.
     assert!(s.0.join("traces").join("zk-lock-herd-0.json").exists());
 }
+
+#[test]
+fn overrides_are_judged_as_a_combination() {
+    // Each alone is outside latency_min_ms <= latency_max_ms against the defaults (1..3).
+    let s = Scratch::new("combination");
+    let args = [
+        "run",
+        "zk-lock",
+        "--seed",
+        "1",
+        "--set",
+        "faults=none",
+        "--set",
+        "latency_min_ms=5",
+        "--set",
+        "latency_max_ms=10",
+    ];
+    let v = s.json(&args, 0);
+    assert_eq!(
+        (
+            &v["params"]["latency_min_ms"],
+            &v["params"]["latency_max_ms"]
+        ),
+        (&json!(5), &json!(10))
+    );
+}
+
+#[test]
+fn seeds_up_to_the_largest_give_the_same_answer_with_any_jobs() {
+    let s = Scratch::new("top_seeds");
+    let top = format!("{}..{}", u64::MAX - 2, u64::MAX);
+    for jobs in ["1", "2"] {
+        let args = ["explore", "zk-lock-herd", "--seeds", &top, "--jobs", jobs];
+        let v = s.json(&args, 1);
+        assert_eq!(v["seed"], json!(u64::MAX - 2), "--jobs {jobs}: {v}");
+        assert_eq!(v["seeds_run"], 1, "--jobs {jobs}: {v}");
+        let clean = ["explore", "zk-lock", "--seeds", &top, "--jobs", jobs];
+        let v = s.json(&clean, 0);
+        assert_eq!(v["seeds_run"], 2, "--jobs {jobs}: {v}");
+    }
+    let traces: Vec<_> = std::fs::read_dir(s.0.join("traces"))
+        .expect("traces written")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(
+        traces,
+        [format!("zk-lock-herd-{}.json", u64::MAX - 2).as_str()]
+    );
+}

@@ -17,6 +17,23 @@ impl Scratch {
         Scratch(dir)
     }
 
+    /// Every path below the scratch directory, sorted.
+    pub fn files(&self) -> Vec<PathBuf> {
+        fn walk(dir: &std::path::Path, found: &mut Vec<PathBuf>) {
+            for entry in std::fs::read_dir(dir).expect("read scratch dir") {
+                let path = entry.expect("dir entry").path();
+                if path.is_dir() && !path.is_symlink() {
+                    walk(&path, found);
+                }
+                found.push(path);
+            }
+        }
+        let mut found = Vec::new();
+        walk(&self.0, &mut found);
+        found.sort();
+        found
+    }
+
     pub fn write(&self, name: &str, text: &str) -> PathBuf {
         let path = self.0.join(name);
         std::fs::write(&path, text).expect("write scratch file");
@@ -79,6 +96,7 @@ impl Ran {
 /// Bad input: status 2 and one line on stderr mentioning `needle`; with `--json`, one
 /// `{"error", "status": 2}` object on stdout instead.
 pub fn assert_bad_input(scratch: &Scratch, args: &[&str], needle: &str) {
+    let before = scratch.files();
     let ran = scratch.run(args);
     assert_eq!(
         ran.status, 2,
@@ -96,12 +114,18 @@ pub fn assert_bad_input(scratch: &Scratch, args: &[&str], needle: &str) {
         "locksim {args:?}: stderr {:?} lacks {needle:?}",
         ran.stderr
     );
+    assert!(
+        ran.stdout.is_empty(),
+        "locksim {args:?}: stdout {}",
+        ran.stdout
+    );
     let v = scratch.json(args, 2);
     assert_eq!(v["status"], 2, "{v}");
     assert!(
         v["error"].as_str().is_some_and(|e| e.contains(needle)),
         "locksim --json {args:?}: {v}"
     );
+    assert_eq!(scratch.files(), before, "locksim {args:?} wrote files");
 }
 
 /// A hand-written trace: zk-lock-noguid, partial params, no digest, one lost create reply

@@ -2,23 +2,15 @@
 //! the swarm generator, runs them, and on a failure shrinks the plan to a minimal one and
 //! prints the command that replays it. The runner is seeded, so CI sees the same cases.
 
+use crate::runner;
 use locksim::params::Params;
 use locksim::scenario::{self, Scenario};
 use locksim::sim::fault::{Fault, FaultPlan};
 use locksim::sim::run::{RunSpec, run, swarm_config};
 use locksim::trace::Trace;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use proptest::test_runner::{TestCaseError, TestError};
 use std::path::PathBuf;
-
-fn runner(cases: u32) -> TestRunner {
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
-}
 
 fn strategy(scenario: &Scenario, params: &Params) -> impl Strategy<Value = (u64, FaultPlan)> {
     (
@@ -68,13 +60,15 @@ fn zk_lock_is_safe_and_live_under_fuzzed_fault_plans() {
 #[test]
 fn fuzzing_finds_the_noguid_flaw_and_shrinks_it_to_the_lost_reply() {
     let scenario = scenario::find("zk-lock-noguid").unwrap();
-    let mut params = Params::default();
-    params = params
+    let params = Params::default()
         .overridden(&["faults=lose_reply,pause,partition"])
         .unwrap();
-    let result = runner(200).run(&strategy(scenario, &params), |(seed, plan)| {
-        case(scenario, &params, seed, plan)
-    });
+    // It must find the flaw, so it runs at least its 200 cases whatever PROPTEST_CASES says.
+    let result = runner(200)
+        .with_at_least(200)
+        .run(&strategy(scenario, &params), |(seed, plan)| {
+            case(scenario, &params, seed, plan)
+        });
     match result {
         Err(TestError::Fail(reason, (_, plan))) => {
             assert!(
