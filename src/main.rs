@@ -93,11 +93,12 @@ enum ServeCommand {
         /// ZooKeeper tickTime: sessions expire on tick boundaries.
         #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
         tick_ms: u64,
-        /// Shortest session timeout granted (default 2 × tick).
-        #[arg(long)]
+        /// Shortest session timeout granted (default 2 × tick). At most 2147483647: the
+        /// protocol's timeout is a Java int.
+        #[arg(long, value_parser = session_timeout_ms())]
         min_session_timeout_ms: Option<u64>,
-        /// Longest session timeout granted (default 20 × tick).
-        #[arg(long)]
+        /// Longest session timeout granted (default 20 × tick). At most 2147483647.
+        #[arg(long, value_parser = session_timeout_ms())]
         max_session_timeout_ms: Option<u64>,
         /// Lose the reply to every Nth create the server applies (and drop that connection),
         /// to try a client against a lost reply.
@@ -107,6 +108,11 @@ enum ServeCommand {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+}
+
+/// A session timeout the wire can carry; clap's range error is already one line.
+fn session_timeout_ms() -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(..=locksim::zk::session::MAX_TIMEOUT_MS)
 }
 
 #[derive(Args, Clone)]

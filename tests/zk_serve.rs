@@ -7,7 +7,7 @@ use locksim::zk::proto::CreateMode;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A `locksim serve zk` process on a free loopback port, killed on drop.
 struct Served {
@@ -59,6 +59,40 @@ impl Drop for Served {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Runs `locksim serve zk` with `args`, which it must refuse at startup, and returns its
+/// stderr. A server that starts instead is killed after a few seconds and fails the test.
+fn refused_at_startup(args: &[&str]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+        .args(["serve", "zk", "--port", "0"])
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("locksim starts");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("serve zk {args:?} started serving instead of refusing its arguments");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    stderr
 }
 
 /// Sends `bytes` on a fresh connection and reports whether the server closed it.
@@ -244,4 +278,61 @@ fn zkcli_works_against_serve_zk() {
     zk_cli(a, &["delete", "/app"]);
     let out = zk_cli(a, &["ls", "/app"]);
     assert!(out.contains("Node does not exist"), "{out}");
+}
+
+#[test]
+fn session_timeouts_beyond_a_java_int_are_refused_at_startup() {
+    // u64::MAX was once accepted: the client was told i32::MAX and the session expired at
+    // the next tick, its deadline having wrapped.
+    for flag in ["--min-session-timeout-ms", "--max-session-timeout-ms"] {
+        for value in ["18446744073709551615", "2147483648"] {
+            let stderr = refused_at_startup(&[flag, value]);
+            assert!(
+                stderr.contains(flag) && stderr.contains("2147483647"),
+                "names the option and the limit: {stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_largest_session_timeout_is_granted_and_lasts() {
+    let limit = i32::MAX.to_string();
+    let served = Served::start_with(&["--min-session-timeout-ms", &limit]);
+    with_session(served.addr, |client| async move {
+        // Several ticks of 100 ms: a session whose deadline overflowed would be gone.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        client
+            .create("/still-alive", b"", CreateMode::Ephemeral)
+            .await
+            .expect("the session outlives a few ticks");
+    });
+}
+
+#[test]
+fn a_watch_event_and_the_reply_after_it_are_not_held_back_by_nagle() {
+    let served = Served::start();
+    with_session(served.addr, |client| async move {
+        client
+            .create("/nagle", b"", CreateMode::Persistent)
+            .await
+            .expect("create");
+        let mut exchanges = Vec::new();
+        for _ in 0..9 {
+            let started = Instant::now();
+            let (_, _, mut watch) = client.get_data_watch("/nagle").await.expect("get");
+            client.set_data("/nagle", b"x", -1).await.expect("set");
+            watch.next().await.expect("the watch event");
+            exchanges.push(started.elapsed());
+        }
+        exchanges.sort();
+        let median = exchanges[exchanges.len() / 2];
+        // The set's watch event and its reply are two writes: without TCP_NODELAY the reply
+        // waits for the client's delayed ACK of the event, about 40 ms on Linux. Loopback
+        // takes well under a millisecond, so 20 ms leaves room for a loaded machine.
+        assert!(
+            median < Duration::from_millis(20),
+            "median get(watch)+set took {median:?} (all: {exchanges:?}): Nagle's delay?"
+        );
+    });
 }

@@ -7,8 +7,9 @@ use crate::zk::proto::Request;
 use crate::zk::server::{Change, Now, Server, ServerConfig};
 use std::future::Future;
 use std::io;
+use std::net::SocketAddr;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tracing::{debug, info, warn};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -137,7 +138,7 @@ pub async fn serve(
         tokio::select! {
             biased;
             () = &mut shutdown => break,
-            accepted = listener.accept() => match accepted {
+            accepted = accept(&listener) => match accepted {
                 Ok((stream, peer)) => {
                     tokio::task::spawn_local(host::serve_conn(host.clone(), peer.to_string(), stream));
                 }
@@ -149,4 +150,30 @@ pub async fn serve(
     expiry.abort();
     info!("stopped");
     Ok(())
+}
+
+/// The next connection, with Nagle off as ZooKeeper's NIOServerCnxn has it: a request's watch
+/// events and its reply are separate writes, and with Nagle the reply would wait for the
+/// client's delayed ACK of the events (about 40 ms). Cancel-safe, as `accept` is: nothing is
+/// awaited after it.
+async fn accept(listener: &TcpListener) -> io::Result<(TcpStream, SocketAddr)> {
+    let (stream, peer) = listener.accept().await?;
+    if let Err(e) = stream.set_nodelay(true) {
+        warn!("cannot set TCP_NODELAY for {peer}: {e}");
+    }
+    Ok((stream, peer))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn accepted_connections_have_nagle_off() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (_client, accepted) = tokio::join!(TcpStream::connect(addr), accept(&listener));
+        let (stream, _) = accepted.unwrap();
+        assert!(stream.nodelay().unwrap());
+    }
 }

@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::zk::proto::{self, ConnectRequest, ReplyHeader, Request, Stat};
 pub use crate::zk::proto::{ConnectResponse, ErrorCode, Response, WatcherEvent};
-use crate::zk::session::{Sessions, negotiate_timeout};
+use crate::zk::session::{MAX_TIMEOUT_MS, Sessions, negotiate_timeout};
 use crate::zk::tree::Tree;
 use crate::zk::watch::Watches;
 
@@ -56,11 +56,13 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
+    /// ZooKeeper's defaults, capped at what a session timeout can be (a Java int).
     pub fn with_tick(tick_ms: u64, seed: u64) -> Self {
+        let ticks = |n: u64| tick_ms.saturating_mul(n).min(MAX_TIMEOUT_MS);
         ServerConfig {
             tick_ms,
-            min_session_timeout_ms: 2 * tick_ms,
-            max_session_timeout_ms: 20 * tick_ms,
+            min_session_timeout_ms: ticks(2),
+            max_session_timeout_ms: ticks(20),
             server_id: 1,
             seed,
         }

@@ -5,6 +5,9 @@ use std::collections::BTreeMap;
 
 use crate::zk::server::ConnId;
 
+/// ZooKeeper's session timeout is a Java int: no server grants, or client is told, more.
+pub const MAX_TIMEOUT_MS: u64 = i32::MAX as u64;
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Session {
     /// Negotiated timeout, ms.
@@ -39,7 +42,7 @@ impl Sessions {
     pub fn create(&mut self, timeout_ms: u64, passwd: [u8; 16], conn: ConnId, now_ms: u64) -> i64 {
         let id = (i64::from(self.server_id) << 56) | self.next_counter;
         self.next_counter += 1;
-        let deadline_ms = round_to_next_tick(now_ms + timeout_ms, self.tick_ms);
+        let deadline_ms = deadline(now_ms, timeout_ms, self.tick_ms);
         self.by_id.insert(
             id,
             Session {
@@ -69,7 +72,7 @@ impl Sessions {
         let tick = self.tick_ms;
         match self.by_id.get_mut(&id) {
             Some(s) => {
-                s.deadline_ms = round_to_next_tick(now_ms + s.timeout_ms, tick);
+                s.deadline_ms = deadline(now_ms, s.timeout_ms, tick);
                 true
             }
             None => false,
@@ -105,16 +108,25 @@ impl Sessions {
     }
 }
 
-/// `ExpiryQueue.roundToNextInterval`: the next multiple of the tick strictly after `t`.
-pub fn round_to_next_tick(t: u64, tick_ms: u64) -> u64 {
-    (t / tick_ms + 1) * tick_ms
+/// When a session touched at `now_ms` expires. Saturating: a deadline past the end of the
+/// clock is never, not a wrap to the past.
+fn deadline(now_ms: u64, timeout_ms: u64, tick_ms: u64) -> u64 {
+    round_to_next_tick(now_ms.saturating_add(timeout_ms), tick_ms)
 }
 
-/// The server clamps the requested timeout into [min, max] (`processConnectRequest`).
+/// `ExpiryQueue.roundToNextInterval`: the next multiple of the tick strictly after `t`
+/// (or `u64::MAX` when there is none).
+pub fn round_to_next_tick(t: u64, tick_ms: u64) -> u64 {
+    (t / tick_ms).saturating_add(1).saturating_mul(tick_ms)
+}
+
+/// The server clamps the requested timeout into [min, max] (`processConnectRequest`), and
+/// never beyond what the connect response's int can tell the client.
 pub fn negotiate_timeout(requested_ms: i32, min_ms: u64, max_ms: u64) -> u64 {
     u64::try_from(requested_ms)
         .unwrap_or(0)
         .clamp(min_ms, max_ms.max(min_ms))
+        .min(MAX_TIMEOUT_MS)
 }
 
 #[cfg(test)]
@@ -127,6 +139,7 @@ mod tests {
         assert_eq!(round_to_next_tick(99, 100), 100);
         assert_eq!(round_to_next_tick(100, 100), 200);
         assert_eq!(round_to_next_tick(4_250, 2_000), 6_000);
+        assert_eq!(round_to_next_tick(u64::MAX - 1, 2_000), u64::MAX);
     }
 
     #[test]
@@ -135,6 +148,7 @@ mod tests {
         assert_eq!(negotiate_timeout(-5, 4_000, 40_000), 4_000);
         assert_eq!(negotiate_timeout(10_000, 4_000, 40_000), 10_000);
         assert_eq!(negotiate_timeout(90_000, 4_000, 40_000), 40_000);
+        assert_eq!(negotiate_timeout(1_000, u64::MAX, u64::MAX), MAX_TIMEOUT_MS);
     }
 
     #[test]
@@ -153,6 +167,16 @@ mod tests {
         assert_eq!(s.get(b).unwrap().deadline_ms, 1_400);
         assert_eq!(s.due(1_100), vec![a]);
         assert!(!s.touch(42, 0));
+    }
+
+    #[test]
+    fn a_deadline_past_the_end_of_the_clock_saturates_instead_of_wrapping() {
+        let mut s = Sessions::new(1, 100);
+        let a = s.create(u64::MAX, [1; 16], 7, 5_050);
+        assert_eq!(s.get(a).unwrap().deadline_ms, u64::MAX);
+        assert!(s.due(5_150).is_empty());
+        assert!(s.touch(a, u64::MAX - 10));
+        assert_eq!(s.get(a).unwrap().deadline_ms, u64::MAX);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Sessions: negotiation, expiry on the tick grid, pings, close, reconnect, restart.
 
 use super::test_support::*;
-use super::{Change, Output};
+use super::{Change, Output, Server, ServerConfig};
 use crate::zk::proto::{
     ConnectResponse, CreateMode::*, ErrorCode, EventType::NodeDeleted, Request, Response,
 };
@@ -26,6 +26,29 @@ fn timeout_is_clamped_to_two_and_twenty_ticks() {
     assert_eq!(open(&mut s, at(0), 1, 10).timeout_ms, 200);
     assert_eq!(open(&mut s, at(0), 2, 1_234).timeout_ms, 1_234);
     assert_eq!(open(&mut s, at(0), 3, 60_000).timeout_ms, 2_000);
+}
+
+#[test]
+fn the_largest_timeout_is_what_the_client_is_told_and_does_not_expire_early() {
+    let mut s = Server::new(ServerConfig {
+        min_session_timeout_ms: u64::MAX,
+        max_session_timeout_ms: u64::MAX,
+        ..ServerConfig::with_tick(TICK, 42)
+    });
+    let resp = open(&mut s, at(50), A, 1_000);
+    assert_eq!(resp.timeout_ms, i32::MAX);
+    let deadline = (50 + i32::MAX as u64) / TICK * TICK + TICK;
+    assert_eq!(s.session_deadline(resp.session_id), Some(deadline));
+    assert!(s.handle_timeout(at(10 * TICK)).is_empty());
+    assert!(s.handle_timeout(at(deadline - 1)).is_empty());
+    assert_eq!(closes(&s.handle_timeout(at(deadline))), vec![A]);
+}
+
+#[test]
+fn default_timeouts_of_a_huge_tick_stop_at_the_largest_int() {
+    let config = ServerConfig::with_tick(u64::MAX / 4, 42);
+    assert_eq!(config.min_session_timeout_ms, i32::MAX as u64);
+    assert_eq!(config.max_session_timeout_ms, i32::MAX as u64);
 }
 
 #[test]
