@@ -7,10 +7,8 @@ use std::net::SocketAddr;
 use tracing_subscriber::EnvFilter;
 
 pub fn serve_zk(out: &Output, addr: SocketAddr, config: ServeConfig) -> Status {
-    if let (Some(min), Some(max)) = (config.min_session_timeout_ms, config.max_session_timeout_ms)
-        && min > max
-    {
-        return out.bad_input("--min-session-timeout-ms must not exceed --max-session-timeout-ms");
+    if let Err(e) = config.validate() {
+        return out.bad_input(&e);
     }
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());

@@ -26,6 +26,21 @@ pub struct ServeConfig {
 }
 
 impl ServeConfig {
+    /// Checks the timeouts the server would grant, defaults included: a minimum above the
+    /// maximum (say `--tick-ms 600000 --max-session-timeout-ms 1000`) is refused.
+    pub fn validate(&self) -> Result<(), String> {
+        let server = self.server();
+        if server.min_session_timeout_ms > server.max_session_timeout_ms {
+            return Err(format!(
+                "the minimum session timeout ({} ms) must not exceed the maximum ({} ms); \
+                 without --min-session-timeout-ms it is 2 x --tick-ms, without \
+                 --max-session-timeout-ms 20 x --tick-ms",
+                server.min_session_timeout_ms, server.max_session_timeout_ms
+            ));
+        }
+        Ok(())
+    }
+
     fn server(&self) -> ServerConfig {
         let base = ServerConfig::with_tick(self.tick_ms, self.seed);
         ServerConfig {

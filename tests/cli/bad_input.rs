@@ -145,7 +145,27 @@ const BAD_ARGUMENTS: &[(&[&str], &str)] = &[
             "--max-session-timeout-ms",
             "8000",
         ],
-        "must not exceed",
+        "must not exceed the maximum",
+    ),
+    (
+        &[
+            "serve",
+            "zk",
+            "--tick-ms",
+            "600000",
+            "--max-session-timeout-ms",
+            "1000",
+        ],
+        "the minimum session timeout (1200000 ms) must not exceed the maximum (1000 ms)",
+    ),
+    (
+        &[
+            "serve",
+            "zk",
+            "--min-session-timeout-ms",
+            "18446744073709551615",
+        ],
+        "is not in 0..=2147483647",
     ),
 ];
 
