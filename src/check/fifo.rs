@@ -113,6 +113,7 @@ fn bare_name(path: &str) -> &str {
 mod tests {
     use super::*;
     use crate::check::test_history::*;
+    use crate::history::History;
 
     fn wait(h: &mut HistoryBuilder, t: u64, client: &str, node: &str, seq: Option<i64>) {
         h.at(t, client).invoke(acquire(L1));
@@ -166,11 +167,11 @@ mod tests {
         assert_eq!(check(&h.build()), []);
     }
 
-    #[test]
-    fn a_place_learned_after_its_node_was_deleted_never_contends() {
-        // c1 was paused between the server creating its node and the reply: its session
-        // expired and the node was deleted before c1 recorded its place (seed 243 of
-        // `explore zk-lock --set pause_max_ms=600`).
+    /// c1's node (seq 10) is created before c2's (seq 19), but c1 records its place only at
+    /// 493 ms, as a client paused between the server's create and the reply does; c2 is
+    /// granted at 511 ms. With `expired`, c1's session expired and its node was deleted at
+    /// 340 ms (seed 243 of `explore zk-lock --set pause_max_ms=600`).
+    fn late_place(expired: bool) -> History {
         let mut h = HistoryBuilder::default();
         h.at(100, "c1").invoke(acquire(L1));
         h.at(101, "zk1").info(created("/locks/l1/lock-0000000010"));
@@ -178,27 +179,24 @@ mod tests {
         h.at(111, "zk1").info(created("/locks/l1/lock-0000000019"));
         h.at(112, "c2")
             .info(enqueued(L1, "lock-0000000019", Some(19)));
-        h.at(340, "zk1").info(Op::SessionExpired { session: 1 });
-        h.at(340, "zk1").info(deleted("/locks/l1/lock-0000000010"));
+        if expired {
+            h.at(340, "zk1").info(Op::SessionExpired { session: 1 });
+            h.at(340, "zk1").info(deleted("/locks/l1/lock-0000000010"));
+        }
         h.at(493, "c1")
             .info(enqueued(L1, "lock-0000000010", Some(10)));
         h.at(511, "c2").ok(acquire(L1));
-        assert_eq!(check(&h.build()), []);
+        h.build()
+    }
+
+    #[test]
+    fn a_place_learned_after_its_node_was_deleted_never_contends() {
+        assert_eq!(check(&late_place(true)), []);
     }
 
     #[test]
     fn a_place_learned_late_while_its_node_lives_still_contends() {
-        let mut h = HistoryBuilder::default();
-        h.at(100, "c1").invoke(acquire(L1));
-        h.at(101, "zk1").info(created("/locks/l1/lock-0000000010"));
-        h.at(110, "c2").invoke(acquire(L1));
-        h.at(111, "zk1").info(created("/locks/l1/lock-0000000019"));
-        h.at(112, "c2")
-            .info(enqueued(L1, "lock-0000000019", Some(19)));
-        h.at(493, "c1")
-            .info(enqueued(L1, "lock-0000000010", Some(10)));
-        h.at(511, "c2").ok(acquire(L1));
-        let v = check(&h.build());
+        let v = check(&late_place(false));
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!(v[0].clients, ["c2", "c1"]);
     }
