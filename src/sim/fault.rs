@@ -100,9 +100,10 @@ impl Fault {
     }
 
     /// The first field outside what a simulation can represent, with its limit.
+    /// Magnitudes are unsigned: `i64::MIN.abs()` wraps to itself in release builds.
     fn out_of_range(&self) -> Option<(&'static str, &'static str)> {
         const DAY_MS: u64 = 86_400_000;
-        const YEAR_MS: i64 = 365 * 86_400_000;
+        const YEAR_MS: u64 = 365 * 86_400_000;
         match self {
             Fault::Loss { for_ms, .. } | Fault::Pause { for_ms, .. } if *for_ms > DAY_MS => {
                 Some(("for_ms", "at most one day (86400000)"))
@@ -110,10 +111,10 @@ impl Fault {
             Fault::Delay { ms, for_ms, .. } if *ms > DAY_MS || *for_ms > DAY_MS => {
                 Some(("ms and for_ms", "at most one day (86400000)"))
             }
-            Fault::ClockJump { by_ms, .. } if by_ms.abs() > YEAR_MS => {
+            Fault::ClockJump { by_ms, .. } if by_ms.unsigned_abs() > YEAR_MS => {
                 Some(("by_ms", "within one year either way"))
             }
-            Fault::ClockDrift { ppm, .. } if ppm.abs() > 500_000 => {
+            Fault::ClockDrift { ppm, .. } if ppm.unsigned_abs() > 500_000 => {
                 Some(("ppm", "within -500000..=500000"))
             }
             _ => None,
@@ -341,5 +342,53 @@ mod tests {
             plan.validate(&hosts),
             Err(PlanError::OutOfRange { field: "ppm", .. })
         ));
+    }
+
+    fn plan(fault: Fault) -> FaultPlan {
+        FaultPlan(vec![TimedFault { at_ms: 1, fault }])
+    }
+
+    #[test]
+    fn validate_rejects_clock_faults_beyond_their_range_down_to_i64_min() {
+        let hosts: BTreeSet<String> = ["zk1".to_string()].into();
+        let node = || "zk1".to_string();
+        for ppm in [i64::MIN, i64::MIN + 1, -500_001, 500_001, i64::MAX] {
+            assert!(
+                matches!(
+                    plan(Fault::ClockDrift { node: node(), ppm }).validate(&hosts),
+                    Err(PlanError::OutOfRange { field: "ppm", .. })
+                ),
+                "ppm {ppm}"
+            );
+        }
+        for by_ms in [i64::MIN, i64::MIN + 1, -31_536_000_001, i64::MAX] {
+            assert!(
+                matches!(
+                    plan(Fault::ClockJump {
+                        node: node(),
+                        by_ms
+                    })
+                    .validate(&hosts),
+                    Err(PlanError::OutOfRange { field: "by_ms", .. })
+                ),
+                "by_ms {by_ms}"
+            );
+        }
+        assert_eq!(
+            plan(Fault::ClockDrift {
+                node: node(),
+                ppm: -500_000
+            })
+            .validate(&hosts),
+            Ok(())
+        );
+        assert_eq!(
+            plan(Fault::ClockJump {
+                node: node(),
+                by_ms: -31_536_000_000
+            })
+            .validate(&hosts),
+            Ok(())
+        );
     }
 }

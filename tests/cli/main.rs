@@ -6,3 +6,4 @@
 mod bad_input;
 mod commands;
 mod support;
+mod trace_files;
