@@ -1,6 +1,7 @@
 //! Trace files: everything needed to rebuild a run (scenario, params, seed, explicit fault
 //! plan) plus what it is expected to show. `cargo test` replays every file in `traces/`;
 //! users write them by hand (without a digest) to script a scenario.
+//! Reading is bounded: regular files only, at most `MAX_FILE_BYTES`.
 
 use crate::check::Property;
 use crate::params::{ParamError, Params};
@@ -10,9 +11,14 @@ use crate::sim::run::{self, RunError, RunReport, RunSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
+use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub const FORMAT: &str = "locksim-trace/1";
+
+/// The largest trace file `load` reads; locksim's own are a few KiB.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -47,6 +53,11 @@ pub struct Expect {
 #[derive(Debug)]
 pub enum TraceError {
     Io(PathBuf, std::io::Error),
+    /// A directory, device, FIFO, ...: reading it could block or never end.
+    NotAFile(PathBuf),
+    TooLarge(PathBuf),
+    /// The byte offset of the first invalid UTF-8 sequence.
+    NotUtf8(PathBuf, usize),
     Parse(PathBuf, serde_json::Error),
     Format(PathBuf, String),
     Scenario(PathBuf, UnknownScenario),
@@ -58,6 +69,18 @@ impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TraceError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            TraceError::NotAFile(p) => write!(f, "{}: not a regular file", p.display()),
+            TraceError::TooLarge(p) => write!(
+                f,
+                "{}: larger than {} MiB, the most a trace file may hold",
+                p.display(),
+                MAX_FILE_BYTES >> 20
+            ),
+            TraceError::NotUtf8(p, offset) => write!(
+                f,
+                "{}: not UTF-8 text (invalid byte at offset {offset})",
+                p.display()
+            ),
             TraceError::Parse(p, e) => write!(f, "{}: not a trace file: {e}", p.display()),
             TraceError::Format(p, v) => {
                 write!(
@@ -94,7 +117,7 @@ impl Trace {
     }
 
     pub fn load(path: &Path) -> Result<Trace, TraceError> {
-        let text = std::fs::read_to_string(path).map_err(|e| TraceError::Io(path.into(), e))?;
+        let text = read_text(path)?;
         // The format first: a file from another version should say so, not fail on a field
         // this version does not know.
         if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text)
@@ -180,6 +203,26 @@ impl Trace {
     }
 }
 
+/// A trace file's text. Only a regular file (or a symlink to one) is opened, since a device
+/// may never end and a FIFO blocks until someone writes; at most `MAX_FILE_BYTES` are read.
+fn read_text(path: &Path) -> Result<String, TraceError> {
+    let io = |e| TraceError::Io(path.into(), e);
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(TraceError::NotAFile(path.into()));
+    }
+    let mut bytes = Vec::new();
+    File::open(path)
+        .map_err(io)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(TraceError::TooLarge(path.into()));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| TraceError::NotUtf8(path.into(), e.utf8_error().valid_up_to()))
+}
+
 /// The set of violated properties, in `Property::ALL` order.
 pub fn violated(report: &RunReport) -> Vec<Property> {
     let set: BTreeSet<Property> = report.violations.iter().map(|v| v.property).collect();
@@ -209,4 +252,70 @@ pub fn replay(trace: &Trace, path: &Path) -> Result<Replay, TraceError> {
         violated,
         report,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::fault::{Fault, TimedFault};
+
+    /// A fresh directory per test, removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(test: &str) -> TempDir {
+            let dir =
+                std::env::temp_dir().join(format!("locksim-trace-{test}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn sample(seed: u64, digest: &str) -> Trace {
+        Trace {
+            format: FORMAT.into(),
+            scenario: "zk-lock".into(),
+            seed,
+            params: serde_json::Value::Null,
+            properties: None,
+            faults: FaultPlan(vec![TimedFault {
+                at_ms: 10,
+                fault: Fault::Crash { node: "zk1".into() },
+            }]),
+            locksim_version: Some("0.1.0".into()),
+            expect: Expect { violations: vec![] },
+            digest: Some(digest.into()),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn load_reads_up_to_the_size_limit_and_no_further() {
+        let dir = TempDir::new("size");
+        let text = sample(1, "0123456789abcdef").to_json();
+        let pad = MAX_FILE_BYTES as usize - text.len();
+        let path = dir.0.join("limit.json");
+        std::fs::write(&path, format!("{text}{}", " ".repeat(pad))).unwrap();
+        assert!(Trace::load(&path).is_ok());
+        std::fs::write(&path, format!("{text}{}", " ".repeat(pad + 1))).unwrap();
+        assert!(matches!(Trace::load(&path), Err(TraceError::TooLarge(_))));
+    }
+
+    #[test]
+    fn load_names_the_first_byte_that_is_not_utf8() {
+        let dir = TempDir::new("utf8");
+        let path = dir.0.join("latin1.json");
+        std::fs::write(&path, b"{\"note\": \"caf\xe9\"}").unwrap();
+        assert!(matches!(
+            Trace::load(&path),
+            Err(TraceError::NotUtf8(_, 13))
+        ));
+    }
 }
