@@ -1,50 +1,57 @@
 //! Trace files: everything needed to rebuild a run (scenario, params, seed, explicit fault
 //! plan) plus what it is expected to show. `cargo test` replays every file in `traces/`;
 //! users write them by hand (without a digest) to script a scenario.
-//! Reading is bounded: regular files only, at most `MAX_FILE_BYTES`.
+//!
+//! Files are written with serde and read by `schema` over `strict_json`, which refuse
+//! anything the format does not say; reading is bounded (`MAX_FILE_BYTES`, regular files
+//! only).
+
+mod schema;
+mod strict_json;
 
 use crate::check::Property;
 use crate::params::{ParamError, Params};
 use crate::scenario::{self, UnknownScenario};
 use crate::sim::fault::FaultPlan;
 use crate::sim::run::{self, RunError, RunReport, RunSpec};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+pub use strict_json::JsonError;
+
 pub const FORMAT: &str = "locksim-trace/1";
 
 /// The largest trace file `load` reads; locksim's own are a few KiB.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trace {
     pub format: String,
     pub scenario: String,
     pub seed: u64,
     /// Parameters; missing ones take today's defaults (files written by locksim list all).
-    #[serde(default)]
-    pub params: serde_json::Value,
+    pub params: serde_json::Map<String, Value>,
     /// Properties judged; absent means the scenario's own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub properties: Option<Vec<Property>>,
     pub faults: FaultPlan,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub locksim_version: Option<String>,
     pub expect: Expect,
     /// History digest of the recorded run; when present, replay must reproduce it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Free text for people; the only field a user may edit and still have the same trace.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Expect {
     /// The properties the run violates (empty: none).
     pub violations: Vec<Property>,
@@ -58,7 +65,7 @@ pub enum TraceError {
     TooLarge(PathBuf),
     /// The byte offset of the first invalid UTF-8 sequence.
     NotUtf8(PathBuf, usize),
-    Parse(PathBuf, serde_json::Error),
+    Json(PathBuf, JsonError),
     Format(PathBuf, String),
     Scenario(PathBuf, UnknownScenario),
     Params(PathBuf, ParamError),
@@ -81,7 +88,10 @@ impl fmt::Display for TraceError {
                 "{}: not UTF-8 text (invalid byte at offset {offset})",
                 p.display()
             ),
-            TraceError::Parse(p, e) => write!(f, "{}: not a trace file: {e}", p.display()),
+            TraceError::Json(p, e @ JsonError::Syntax(_)) => {
+                write!(f, "{}: not a trace file: {e}", p.display())
+            }
+            TraceError::Json(p, e) => write!(f, "{}: {e}", p.display()),
             TraceError::Format(p, v) => {
                 write!(
                     f,
@@ -103,7 +113,10 @@ impl Trace {
             format: FORMAT.into(),
             scenario: spec.scenario.name.into(),
             seed: spec.seed,
-            params: serde_json::to_value(&spec.params).expect("params serialise"),
+            params: match serde_json::to_value(&spec.params) {
+                Ok(Value::Object(map)) => map,
+                _ => unreachable!("Params serialises to an object"),
+            },
             properties: (spec.properties != spec.scenario.properties)
                 .then(|| spec.properties.clone()),
             faults: spec.plan.clone(),
@@ -117,27 +130,24 @@ impl Trace {
     }
 
     pub fn load(path: &Path) -> Result<Trace, TraceError> {
-        let text = read_text(path)?;
+        let json = |e| TraceError::Json(path.into(), e);
+        let value = strict_json::parse(&read_text(path)?).map_err(json)?;
         // The format first: a file from another version should say so, not fail on a field
         // this version does not know.
-        if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text)
-            && let Some(format) = value.get("format").and_then(|f| f.as_str())
+        if let Some(format) = value.get("format").and_then(Value::as_str)
             && format != FORMAT
         {
             return Err(TraceError::Format(path.into(), format.to_string()));
         }
-        serde_json::from_str(&text).map_err(|e| TraceError::Parse(path.into(), e))
+        schema::trace(&value).map_err(json)
     }
 
     /// Rebuilds the run from the file alone.
     pub fn spec(&self, path: &Path) -> Result<RunSpec, TraceError> {
         let scenario =
             scenario::find(&self.scenario).map_err(|e| TraceError::Scenario(path.into(), e))?;
-        let params = if self.params.is_null() {
-            Params::default()
-        } else {
-            Params::from_json(&self.params).map_err(|e| TraceError::Params(path.into(), e))?
-        };
+        let params = Params::from_json(&Value::Object(self.params.clone()))
+            .map_err(|e| TraceError::Params(path.into(), e))?;
         Ok(RunSpec {
             scenario,
             params,
@@ -188,7 +198,8 @@ impl Trace {
             };
             let path = dir.join(name);
             match std::fs::read_to_string(&path) {
-                Ok(existing) => match serde_json::from_str::<Trace>(&existing) {
+                Ok(existing) => match strict_json::parse(&existing).and_then(|v| schema::trace(&v))
+                {
                     Ok(t) if self.same_run(&t) => return Ok(path),
                     _ => continue,
                 },
@@ -283,7 +294,7 @@ mod tests {
             format: FORMAT.into(),
             scenario: "zk-lock".into(),
             seed,
-            params: serde_json::Value::Null,
+            params: serde_json::Map::new(),
             properties: None,
             faults: FaultPlan(vec![TimedFault {
                 at_ms: 10,

@@ -33,6 +33,114 @@ fn out_of_range_clock_faults_at_i64_min_are_refused() {
 }
 
 #[test]
+fn malformed_trace_files_name_the_field() {
+    let s = Scratch::new("trace_malformed");
+    let fault = |f: Value| noguid_with("faults", json!([f]));
+    let good = noguid_trace(&["liveness"]).to_string();
+    let cases = [
+        (
+            "tag-index",
+            fault(json!({"at_ms": 10, "fault": 0, "a": "c1", "b": "zk1"})),
+            "faults[0].fault: expected a fault name (partition, partition_oneway, ",
+        ),
+        (
+            "repair-all-extra",
+            fault(json!({"at_ms": 10, "fault": "repair_all", "node": "zk1"})),
+            "faults[0]: unknown field `node`",
+        ),
+        (
+            "ppm-string",
+            fault(json!({"at_ms": 10, "fault": "clock_drift", "node": "zk1", "ppm": "x"})),
+            "faults[0].ppm: expected an integer, got \"x\"",
+        ),
+        (
+            "missing-for-ms",
+            fault(json!({"at_ms": 10, "fault": "pause", "node": "c1"})),
+            "faults[0]: missing field `for_ms`",
+        ),
+        (
+            "op",
+            fault(
+                json!({"at_ms": 10, "fault": "lose_reply", "node": "zk1", "op": 1, "client": "c1"}),
+            ),
+            "faults[0].op: expected a request kind (create, delete, set_data), got 1",
+        ),
+        (
+            "faults-object",
+            noguid_with("faults", json!({"at_ms": 10})),
+            "faults: expected an array",
+        ),
+        (
+            "params-array",
+            noguid_with("params", json!([2])),
+            "params: expected an object, got [2]",
+        ),
+        (
+            "params-null",
+            noguid_with("params", json!(null)).replacen('{', r#"{"params":null,"#, 1),
+            "params: expected an object, got null",
+        ),
+        (
+            "seed-negative",
+            noguid_with("seed", json!(-1)),
+            "seed: expected a non-negative integer, got -1",
+        ),
+        (
+            "violation-index",
+            noguid_with("expect", json!({"violations": [0]})),
+            "expect.violations[0]: expected a property name (mutex, resource, herd, liveness, fifo), got 0",
+        ),
+        (
+            "expect-extra",
+            noguid_with("expect", json!({"violations": [], "digest": "x"})),
+            "expect: unknown field `digest`",
+        ),
+        (
+            "properties-string",
+            noguid_with("properties", json!("mutex")),
+            "properties: expected an array, got \"mutex\"",
+        ),
+        (
+            "array",
+            format!("[{good}]"),
+            "expected a JSON object, got [",
+        ),
+        (
+            "duplicate-top",
+            good.replacen('{', r#"{"seed":8,"#, 1),
+            "duplicate field `seed`",
+        ),
+        (
+            "duplicate-fault-field",
+            good.replacen(r#""node":"zk1""#, r#""node":"zk1","node":"zk2""#, 1),
+            "faults[0]: duplicate field `node`",
+        ),
+        (
+            "duplicate-param",
+            good.replacen(r#""clients":3"#, r#""clients":3,"clients":4"#, 1),
+            "params: duplicate field `clients`",
+        ),
+        (
+            "format-before-fields",
+            future_format_with_bad_fields(),
+            "unsupported format 'locksim-trace/2'",
+        ),
+    ];
+    for (name, text, needle) in cases {
+        replay_is_bad_input(&s, name, &text, needle);
+    }
+}
+
+/// A trace of another format whose fields this version would also reject.
+fn future_format_with_bad_fields() -> String {
+    let mut trace = noguid_trace(&["liveness"]);
+    trace["format"] = json!("locksim-trace/2");
+    trace["seed"] = json!("x");
+    trace["faults"][0]["fault"] = json!(0);
+    trace.to_string()
+}
+
+#[test]
 fn replay_reads_only_regular_files_of_bounded_size() {
     let s = Scratch::new("trace_files_only");
     for device in ["/dev/zero", "/dev/urandom"] {
