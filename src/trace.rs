@@ -4,7 +4,7 @@
 //!
 //! Files are written with serde and read by `schema` over `strict_json`, which refuse
 //! anything the format does not say; reading is bounded (`MAX_FILE_BYTES`, regular files
-//! only).
+//! only) and saving never replaces or follows what is already at a name.
 
 mod schema;
 mod strict_json;
@@ -18,8 +18,8 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fmt;
-use std::fs::File;
-use std::io::Read;
+use std::fs::{File, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 
 pub use strict_json::JsonError;
@@ -166,28 +166,49 @@ impl Trace {
         text
     }
 
-    /// Whether `other` records the same run (its note or formatting may differ).
-    fn same_run(&self, other: &Trace) -> bool {
+    /// Whether `other` says the same as this trace, its free-text note aside: then the
+    /// file can stand for this trace (and the replay command printed for it works).
+    fn same_but_note(&self, other: &Trace) -> bool {
+        let Trace {
+            format,
+            scenario,
+            seed,
+            params,
+            properties,
+            faults,
+            locksim_version,
+            expect,
+            digest,
+            note: _,
+        } = self;
         (
-            &self.scenario,
-            self.seed,
-            &self.params,
-            &self.properties,
-            &self.faults,
-            &self.digest,
+            format,
+            scenario,
+            seed,
+            params,
+            properties,
+            faults,
+            locksim_version,
+            expect,
+            digest,
         ) == (
+            &other.format,
             &other.scenario,
-            other.seed,
+            &other.seed,
             &other.params,
             &other.properties,
             &other.faults,
+            &other.locksim_version,
+            &other.expect,
             &other.digest,
         )
     }
 
-    /// Writes to `dir/<scenario>-<seed>.json`; never overwrites a file: an existing trace of
-    /// the same run is reused as it is (a user's note survives), any other file makes it pick
-    /// `-2`, `-3`, ... Returns the path of the trace.
+    /// Writes to `dir/<scenario>-<seed>.json`; never replaces or follows what is there: a
+    /// regular file holding this trace (a note aside, which survives) is reused as it is,
+    /// anything else (another trace, a directory, a symlink, unreadable bytes) makes it pick
+    /// `-2`, `-3`, ... Files are created exclusively, so concurrent saves cannot clobber
+    /// each other. Returns the path of the trace.
     pub fn save(&self, dir: &Path) -> std::io::Result<PathBuf> {
         std::fs::create_dir_all(dir)?;
         let text = self.to_json();
@@ -197,20 +218,30 @@ impl Trace {
                 _ => format!("{}-{}-{n}.json", self.scenario, self.seed),
             };
             let path = dir.join(name);
-            match std::fs::read_to_string(&path) {
-                Ok(existing) => match strict_json::parse(&existing).and_then(|v| schema::trace(&v))
-                {
-                    Ok(t) if self.same_run(&t) => return Ok(path),
-                    _ => continue,
-                },
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    std::fs::write(&path, &text)?;
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut file) => {
+                    if let Err(e) = file.write_all(text.as_bytes()) {
+                        // Ours since create_new: leave no half-written trace behind.
+                        let _ = std::fs::remove_file(&path);
+                        return Err(e);
+                    }
                     return Ok(path);
+                }
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                    if self.recorded_in(&path) {
+                        return Ok(path);
+                    }
                 }
                 Err(e) => return Err(e),
             }
         }
         unreachable!("the loop returns")
+    }
+
+    /// Whether `path` is a regular file, not a symlink, that holds this trace.
+    fn recorded_in(&self, path: &Path) -> bool {
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+            && Trace::load(path).is_ok_and(|t| self.same_but_note(&t))
     }
 }
 
@@ -305,6 +336,106 @@ mod tests {
             digest: Some(digest.into()),
             note: None,
         }
+    }
+
+    #[test]
+    fn concurrent_saves_of_one_name_never_clobber_each_other() {
+        const ROUNDS: u64 = 300;
+        let dir = TempDir::new("race");
+        let barrier = std::sync::Barrier::new(2);
+        // A thread that panicked would leave the other waiting at the barrier: the threads
+        // only record, the main thread asserts.
+        let saver = |digest: &'static str| {
+            let (dir, barrier) = (&dir.0, &barrier);
+            move || {
+                (0..ROUNDS)
+                    .map(|seed| {
+                        let trace = sample(seed, digest);
+                        barrier.wait();
+                        let first = trace.save(dir);
+                        // Saving it again finds it, whatever the other thread did meanwhile.
+                        let again = trace.save(dir);
+                        (trace, first, again)
+                    })
+                    .collect::<Vec<_>>()
+            }
+        };
+        let saved: Vec<(Trace, PathBuf, PathBuf)> = std::thread::scope(|scope| {
+            let a = scope.spawn(saver("aaaaaaaaaaaaaaaa"));
+            let b = scope.spawn(saver("bbbbbbbbbbbbbbbb"));
+            [a, b]
+                .into_iter()
+                .flat_map(|t| t.join().unwrap())
+                .map(|(trace, first, again)| (trace, first.unwrap(), again.unwrap()))
+                .collect()
+        });
+        // Files are never rewritten, so a clobbered one still shows the other's content now.
+        for (trace, path, again) in &saved {
+            assert_eq!(again, path);
+            assert_eq!(std::fs::read_to_string(path).unwrap(), trace.to_json());
+        }
+        let mut paths: Vec<&PathBuf> = saved.iter().map(|(_, p, _)| p).collect();
+        paths.sort();
+        paths.dedup();
+        assert_eq!(paths.len(), saved.len(), "two traces shared one file");
+        assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), saved.len());
+    }
+
+    #[test]
+    fn save_reuses_a_file_that_differs_only_in_its_note() {
+        let dir = TempDir::new("note");
+        let trace = sample(1, "0123456789abcdef");
+        let path = trace.save(&dir.0).unwrap();
+        let noted = Trace {
+            note: Some("seen in CI".into()),
+            ..trace.clone()
+        };
+        std::fs::write(&path, noted.to_json()).unwrap();
+        assert_eq!(trace.save(&dir.0).unwrap(), path);
+        assert_eq!(Trace::load(&path).unwrap(), noted);
+    }
+
+    #[test]
+    fn save_does_not_reuse_a_file_whose_other_fields_differ() {
+        let dir = TempDir::new("edited");
+        let trace = sample(1, "0123456789abcdef");
+        let path = trace.save(&dir.0).unwrap();
+        let mut edits = vec![
+            Trace {
+                expect: Expect {
+                    violations: vec![Property::Mutex],
+                },
+                ..trace.clone()
+            },
+            Trace {
+                locksim_version: None,
+                ..trace.clone()
+            },
+            Trace {
+                properties: Some(vec![Property::Mutex]),
+                ..trace.clone()
+            },
+        ];
+        edits[0].note = Some("edited".into());
+        // Once the trace went to -2, that file is the one reused.
+        for edited in edits {
+            std::fs::write(&path, edited.to_json()).unwrap();
+            let again = trace.save(&dir.0).unwrap();
+            assert_eq!(again, dir.0.join("zk-lock-1-2.json"));
+            assert_eq!(Trace::load(&path).unwrap(), edited);
+        }
+    }
+
+    #[test]
+    fn save_does_not_reuse_a_symlink_even_to_the_same_trace() {
+        let dir = TempDir::new("symlink");
+        let trace = sample(1, "0123456789abcdef");
+        let elsewhere = dir.0.join("elsewhere");
+        let target = trace.save(&elsewhere).unwrap();
+        let link = dir.0.join("zk-lock-1.json");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert_eq!(trace.save(&dir.0).unwrap(), dir.0.join("zk-lock-1-2.json"));
+        assert_eq!(std::fs::read_link(&link).unwrap(), target);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use crate::support::*;
 use serde_json::{Value, json};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -190,4 +191,87 @@ fn replay_of_a_fifo_is_refused_without_blocking() {
         assert_bad_input(&s, &["replay", "fifo.json"], "not a regular file");
         drop(done);
     });
+}
+
+/// `run zk-lock-herd --seed 0` always violates herd, so it always writes its trace.
+const HERD_RUN: [&str; 6] = ["run", "zk-lock-herd", "--seed", "0", "--traces", "found"];
+
+/// Runs HERD_RUN and returns the trace path it printed, checked to lie inside `found/`.
+fn herd_trace(s: &Scratch) -> String {
+    let v = s.json(&HERD_RUN, 1);
+    let trace = v["trace"].as_str().expect("a trace path").to_string();
+    assert!(trace.starts_with("found/"), "{trace}");
+    trace
+}
+
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("dir entry").file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_directory_at_the_trace_name_is_kept_and_the_trace_goes_next_to_it() {
+    let s = Scratch::new("trace_name_dir");
+    std::fs::create_dir_all(s.0.join("found/zk-lock-herd-0.json")).unwrap();
+    assert_eq!(herd_trace(&s), "found/zk-lock-herd-0-2.json");
+    assert!(s.0.join("found/zk-lock-herd-0.json").is_dir());
+    let r = s.json(&["replay", "found/zk-lock-herd-0-2.json"], 0);
+    assert_eq!(r["reproduced"], true, "{r}");
+}
+
+#[test]
+fn a_non_utf8_file_at_the_trace_name_is_kept_and_the_trace_goes_next_to_it() {
+    let s = Scratch::new("trace_name_latin1");
+    std::fs::create_dir(s.0.join("found")).unwrap();
+    std::fs::write(s.0.join("found/zk-lock-herd-0.json"), b"caf\xe9").unwrap();
+    assert_eq!(herd_trace(&s), "found/zk-lock-herd-0-2.json");
+    assert_eq!(
+        std::fs::read(s.0.join("found/zk-lock-herd-0.json")).unwrap(),
+        b"caf\xe9"
+    );
+}
+
+#[test]
+fn a_dangling_symlink_at_the_trace_name_is_never_followed() {
+    let s = Scratch::new("trace_dangling");
+    std::fs::create_dir(s.0.join("found")).unwrap();
+    let link = s.0.join("found/zk-lock-herd-0.json");
+    std::os::unix::fs::symlink("../outside.json", &link).unwrap();
+    assert_eq!(herd_trace(&s), "found/zk-lock-herd-0-2.json");
+    assert!(!s.0.join("outside.json").exists(), "followed the symlink");
+    assert_eq!(
+        std::fs::read_link(&link).unwrap(),
+        Path::new("../outside.json")
+    );
+    assert_eq!(entries(&s.0), ["found"]);
+    assert_eq!(
+        entries(&s.0.join("found")),
+        ["zk-lock-herd-0-2.json", "zk-lock-herd-0.json"]
+    );
+}
+
+#[test]
+fn a_trace_whose_expectation_was_edited_is_not_reused() {
+    let s = Scratch::new("trace_edited_expect");
+    let first = herd_trace(&s);
+    let path = s.0.join(&first);
+    let recorded = std::fs::read_to_string(&path).unwrap();
+    let edited = recorded.replace("\"herd\"", "\"mutex\"");
+    assert_ne!(edited, recorded);
+    std::fs::write(&path, &edited).unwrap();
+
+    let second = herd_trace(&s);
+    assert_ne!(second, first);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+    assert_eq!(
+        std::fs::read_to_string(s.0.join(&second)).unwrap(),
+        recorded
+    );
+    // The replay command printed for the new name reproduces the run.
+    let r = s.json(&["replay", &second], 0);
+    assert_eq!(r["reproduced"], true, "{r}");
 }
