@@ -1,44 +1,57 @@
 //! Trace files: everything needed to rebuild a run (scenario, params, seed, explicit fault
 //! plan) plus what it is expected to show. `cargo test` replays every file in `traces/`;
 //! users write them by hand (without a digest) to script a scenario.
+//!
+//! Files are written with serde and read by `schema` over `strict_json`, which refuse
+//! anything the format does not say; reading is bounded (`MAX_FILE_BYTES`, regular files
+//! only) and saving never replaces or follows what is already at a name.
+
+mod schema;
+mod strict_json;
 
 use crate::check::Property;
 use crate::params::{ParamError, Params};
 use crate::scenario::{self, UnknownScenario};
 use crate::sim::fault::FaultPlan;
 use crate::sim::run::{self, RunError, RunReport, RunSpec};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
+
+pub use strict_json::JsonError;
 
 pub const FORMAT: &str = "locksim-trace/1";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The largest trace file `load` reads; locksim's own are a few KiB.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trace {
     pub format: String,
     pub scenario: String,
     pub seed: u64,
     /// Parameters; missing ones take today's defaults (files written by locksim list all).
-    #[serde(default)]
-    pub params: serde_json::Value,
+    pub params: serde_json::Map<String, Value>,
     /// Properties judged; absent means the scenario's own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub properties: Option<Vec<Property>>,
     pub faults: FaultPlan,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub locksim_version: Option<String>,
     pub expect: Expect,
     /// History digest of the recorded run; when present, replay must reproduce it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Free text for people; the only field a user may edit and still have the same trace.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Expect {
     /// The properties the run violates (empty: none).
     pub violations: Vec<Property>,
@@ -47,7 +60,12 @@ pub struct Expect {
 #[derive(Debug)]
 pub enum TraceError {
     Io(PathBuf, std::io::Error),
-    Parse(PathBuf, serde_json::Error),
+    /// A directory, device, FIFO, ...: reading it could block or never end.
+    NotAFile(PathBuf),
+    TooLarge(PathBuf),
+    /// The byte offset of the first invalid UTF-8 sequence.
+    NotUtf8(PathBuf, usize),
+    Json(PathBuf, JsonError),
     Format(PathBuf, String),
     Scenario(PathBuf, UnknownScenario),
     Params(PathBuf, ParamError),
@@ -58,7 +76,22 @@ impl fmt::Display for TraceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TraceError::Io(p, e) => write!(f, "{}: {e}", p.display()),
-            TraceError::Parse(p, e) => write!(f, "{}: not a trace file: {e}", p.display()),
+            TraceError::NotAFile(p) => write!(f, "{}: not a regular file", p.display()),
+            TraceError::TooLarge(p) => write!(
+                f,
+                "{}: larger than {} MiB, the most a trace file may hold",
+                p.display(),
+                MAX_FILE_BYTES >> 20
+            ),
+            TraceError::NotUtf8(p, offset) => write!(
+                f,
+                "{}: not UTF-8 text (invalid byte at offset {offset})",
+                p.display()
+            ),
+            TraceError::Json(p, e @ JsonError::Syntax(_)) => {
+                write!(f, "{}: not a trace file: {e}", p.display())
+            }
+            TraceError::Json(p, e) => write!(f, "{}: {e}", p.display()),
             TraceError::Format(p, v) => {
                 write!(
                     f,
@@ -80,7 +113,10 @@ impl Trace {
             format: FORMAT.into(),
             scenario: spec.scenario.name.into(),
             seed: spec.seed,
-            params: serde_json::to_value(&spec.params).expect("params serialise"),
+            params: match serde_json::to_value(&spec.params) {
+                Ok(Value::Object(map)) => map,
+                _ => unreachable!("Params serialises to an object"),
+            },
             properties: (spec.properties != spec.scenario.properties)
                 .then(|| spec.properties.clone()),
             faults: spec.plan.clone(),
@@ -94,27 +130,24 @@ impl Trace {
     }
 
     pub fn load(path: &Path) -> Result<Trace, TraceError> {
-        let text = std::fs::read_to_string(path).map_err(|e| TraceError::Io(path.into(), e))?;
+        let json = |e| TraceError::Json(path.into(), e);
+        let value = strict_json::parse(&read_text(path)?).map_err(json)?;
         // The format first: a file from another version should say so, not fail on a field
         // this version does not know.
-        if let Ok(value) = serde_json::from_str::<serde_json::Value>(&text)
-            && let Some(format) = value.get("format").and_then(|f| f.as_str())
+        if let Some(format) = value.get("format").and_then(Value::as_str)
             && format != FORMAT
         {
             return Err(TraceError::Format(path.into(), format.to_string()));
         }
-        serde_json::from_str(&text).map_err(|e| TraceError::Parse(path.into(), e))
+        schema::trace(&value).map_err(json)
     }
 
     /// Rebuilds the run from the file alone.
     pub fn spec(&self, path: &Path) -> Result<RunSpec, TraceError> {
         let scenario =
             scenario::find(&self.scenario).map_err(|e| TraceError::Scenario(path.into(), e))?;
-        let params = if self.params.is_null() {
-            Params::default()
-        } else {
-            Params::from_json(&self.params).map_err(|e| TraceError::Params(path.into(), e))?
-        };
+        let params = Params::from_json(&Value::Object(self.params.clone()))
+            .map_err(|e| TraceError::Params(path.into(), e))?;
         Ok(RunSpec {
             scenario,
             params,
@@ -133,28 +166,49 @@ impl Trace {
         text
     }
 
-    /// Whether `other` records the same run (its note or formatting may differ).
-    fn same_run(&self, other: &Trace) -> bool {
+    /// Whether `other` says the same as this trace, its free-text note aside: then the
+    /// file can stand for this trace (and the replay command printed for it works).
+    fn same_but_note(&self, other: &Trace) -> bool {
+        let Trace {
+            format,
+            scenario,
+            seed,
+            params,
+            properties,
+            faults,
+            locksim_version,
+            expect,
+            digest,
+            note: _,
+        } = self;
         (
-            &self.scenario,
-            self.seed,
-            &self.params,
-            &self.properties,
-            &self.faults,
-            &self.digest,
+            format,
+            scenario,
+            seed,
+            params,
+            properties,
+            faults,
+            locksim_version,
+            expect,
+            digest,
         ) == (
+            &other.format,
             &other.scenario,
-            other.seed,
+            &other.seed,
             &other.params,
             &other.properties,
             &other.faults,
+            &other.locksim_version,
+            &other.expect,
             &other.digest,
         )
     }
 
-    /// Writes to `dir/<scenario>-<seed>.json`; never overwrites a file: an existing trace of
-    /// the same run is reused as it is (a user's note survives), any other file makes it pick
-    /// `-2`, `-3`, ... Returns the path of the trace.
+    /// Writes to `dir/<scenario>-<seed>.json`; never replaces or follows what is there: a
+    /// regular file holding this trace (a note aside, which survives) is reused as it is,
+    /// anything else (another trace, a directory, a symlink, unreadable bytes) makes it pick
+    /// `-2`, `-3`, ... Files are created exclusively, so concurrent saves cannot clobber
+    /// each other. Returns the path of the trace.
     pub fn save(&self, dir: &Path) -> std::io::Result<PathBuf> {
         std::fs::create_dir_all(dir)?;
         let text = self.to_json();
@@ -164,20 +218,51 @@ impl Trace {
                 _ => format!("{}-{}-{n}.json", self.scenario, self.seed),
             };
             let path = dir.join(name);
-            match std::fs::read_to_string(&path) {
-                Ok(existing) => match serde_json::from_str::<Trace>(&existing) {
-                    Ok(t) if self.same_run(&t) => return Ok(path),
-                    _ => continue,
-                },
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    std::fs::write(&path, &text)?;
+            match OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut file) => {
+                    if let Err(e) = file.write_all(text.as_bytes()) {
+                        // Ours since create_new: leave no half-written trace behind.
+                        let _ = std::fs::remove_file(&path);
+                        return Err(e);
+                    }
                     return Ok(path);
+                }
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                    if self.recorded_in(&path) {
+                        return Ok(path);
+                    }
                 }
                 Err(e) => return Err(e),
             }
         }
         unreachable!("the loop returns")
     }
+
+    /// Whether `path` is a regular file, not a symlink, that holds this trace.
+    fn recorded_in(&self, path: &Path) -> bool {
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+            && Trace::load(path).is_ok_and(|t| self.same_but_note(&t))
+    }
+}
+
+/// A trace file's text. Only a regular file (or a symlink to one) is opened, since a device
+/// may never end and a FIFO blocks until someone writes; at most `MAX_FILE_BYTES` are read.
+fn read_text(path: &Path) -> Result<String, TraceError> {
+    let io = |e| TraceError::Io(path.into(), e);
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        return Err(TraceError::NotAFile(path.into()));
+    }
+    let mut bytes = Vec::new();
+    File::open(path)
+        .map_err(io)?
+        .take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(TraceError::TooLarge(path.into()));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| TraceError::NotUtf8(path.into(), e.utf8_error().valid_up_to()))
 }
 
 /// The set of violated properties, in `Property::ALL` order.
@@ -209,4 +294,170 @@ pub fn replay(trace: &Trace, path: &Path) -> Result<Replay, TraceError> {
         violated,
         report,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::fault::{Fault, TimedFault};
+
+    /// A fresh directory per test, removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(test: &str) -> TempDir {
+            let dir =
+                std::env::temp_dir().join(format!("locksim-trace-{test}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn sample(seed: u64, digest: &str) -> Trace {
+        Trace {
+            format: FORMAT.into(),
+            scenario: "zk-lock".into(),
+            seed,
+            params: serde_json::Map::new(),
+            properties: None,
+            faults: FaultPlan(vec![TimedFault {
+                at_ms: 10,
+                fault: Fault::Crash { node: "zk1".into() },
+            }]),
+            locksim_version: Some("0.1.0".into()),
+            expect: Expect { violations: vec![] },
+            digest: Some(digest.into()),
+            note: None,
+        }
+    }
+
+    #[test]
+    fn concurrent_saves_of_one_name_never_clobber_each_other() {
+        const ROUNDS: u64 = 300;
+        let dir = TempDir::new("race");
+        let barrier = std::sync::Barrier::new(2);
+        // A thread that panicked would leave the other waiting at the barrier: the threads
+        // only record, the main thread asserts.
+        let saver = |digest: &'static str| {
+            let (dir, barrier) = (&dir.0, &barrier);
+            move || {
+                (0..ROUNDS)
+                    .map(|seed| {
+                        let trace = sample(seed, digest);
+                        barrier.wait();
+                        let first = trace.save(dir);
+                        // Saving it again finds it, whatever the other thread did meanwhile.
+                        let again = trace.save(dir);
+                        (trace, first, again)
+                    })
+                    .collect::<Vec<_>>()
+            }
+        };
+        let saved: Vec<(Trace, PathBuf, PathBuf)> = std::thread::scope(|scope| {
+            let a = scope.spawn(saver("aaaaaaaaaaaaaaaa"));
+            let b = scope.spawn(saver("bbbbbbbbbbbbbbbb"));
+            [a, b]
+                .into_iter()
+                .flat_map(|t| t.join().unwrap())
+                .map(|(trace, first, again)| (trace, first.unwrap(), again.unwrap()))
+                .collect()
+        });
+        // Files are never rewritten, so a clobbered one still shows the other's content now.
+        for (trace, path, again) in &saved {
+            assert_eq!(again, path);
+            assert_eq!(std::fs::read_to_string(path).unwrap(), trace.to_json());
+        }
+        let mut paths: Vec<&PathBuf> = saved.iter().map(|(_, p, _)| p).collect();
+        paths.sort();
+        paths.dedup();
+        assert_eq!(paths.len(), saved.len(), "two traces shared one file");
+        assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), saved.len());
+    }
+
+    #[test]
+    fn save_reuses_a_file_that_differs_only_in_its_note() {
+        let dir = TempDir::new("note");
+        let trace = sample(1, "0123456789abcdef");
+        let path = trace.save(&dir.0).unwrap();
+        let noted = Trace {
+            note: Some("seen in CI".into()),
+            ..trace.clone()
+        };
+        std::fs::write(&path, noted.to_json()).unwrap();
+        assert_eq!(trace.save(&dir.0).unwrap(), path);
+        assert_eq!(Trace::load(&path).unwrap(), noted);
+    }
+
+    #[test]
+    fn save_does_not_reuse_a_file_whose_other_fields_differ() {
+        let dir = TempDir::new("edited");
+        let trace = sample(1, "0123456789abcdef");
+        let path = trace.save(&dir.0).unwrap();
+        let mut edits = vec![
+            Trace {
+                expect: Expect {
+                    violations: vec![Property::Mutex],
+                },
+                ..trace.clone()
+            },
+            Trace {
+                locksim_version: None,
+                ..trace.clone()
+            },
+            Trace {
+                properties: Some(vec![Property::Mutex]),
+                ..trace.clone()
+            },
+        ];
+        edits[0].note = Some("edited".into());
+        // Once the trace went to -2, that file is the one reused.
+        for edited in edits {
+            std::fs::write(&path, edited.to_json()).unwrap();
+            let again = trace.save(&dir.0).unwrap();
+            assert_eq!(again, dir.0.join("zk-lock-1-2.json"));
+            assert_eq!(Trace::load(&path).unwrap(), edited);
+        }
+    }
+
+    #[test]
+    fn save_does_not_reuse_a_symlink_even_to_the_same_trace() {
+        let dir = TempDir::new("symlink");
+        let trace = sample(1, "0123456789abcdef");
+        let elsewhere = dir.0.join("elsewhere");
+        let target = trace.save(&elsewhere).unwrap();
+        let link = dir.0.join("zk-lock-1.json");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert_eq!(trace.save(&dir.0).unwrap(), dir.0.join("zk-lock-1-2.json"));
+        assert_eq!(std::fs::read_link(&link).unwrap(), target);
+    }
+
+    #[test]
+    fn load_reads_up_to_the_size_limit_and_no_further() {
+        let dir = TempDir::new("size");
+        let text = sample(1, "0123456789abcdef").to_json();
+        let pad = MAX_FILE_BYTES as usize - text.len();
+        let path = dir.0.join("limit.json");
+        std::fs::write(&path, format!("{text}{}", " ".repeat(pad))).unwrap();
+        assert!(Trace::load(&path).is_ok());
+        std::fs::write(&path, format!("{text}{}", " ".repeat(pad + 1))).unwrap();
+        assert!(matches!(Trace::load(&path), Err(TraceError::TooLarge(_))));
+    }
+
+    #[test]
+    fn load_names_the_first_byte_that_is_not_utf8() {
+        let dir = TempDir::new("utf8");
+        let path = dir.0.join("latin1.json");
+        std::fs::write(&path, b"{\"note\": \"caf\xe9\"}").unwrap();
+        assert!(matches!(
+            Trace::load(&path),
+            Err(TraceError::NotUtf8(_, 13))
+        ));
+    }
 }

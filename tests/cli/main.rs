@@ -7,3 +7,4 @@ mod bad_input;
 mod commands;
 mod output;
 mod support;
+mod trace_files;

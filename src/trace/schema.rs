@@ -1,0 +1,368 @@
+//! The trace file format as it is read: each object's exact fields and their types, so a
+//! file either means what it shows or is refused with the field named. Writing stays
+//! derived `Serialize`; the round-trip tests below keep the two in step.
+
+use super::strict_json::{Field, Fields, JsonError};
+use super::{Expect, Trace};
+use crate::check::Property;
+use crate::sim::fault::{Fault, FaultPlan, ReplyOp, TimedFault};
+use serde_json::Value;
+
+pub fn trace(value: &Value) -> Result<Trace, JsonError> {
+    let mut f = Field::root(value).fields()?;
+    // Fields are read in the order written, so the first error is the first in the file's
+    // usual layout.
+    let trace = Trace {
+        format: f.string("format")?,
+        scenario: f.string("scenario")?,
+        seed: f.u64("seed")?,
+        // Its keys and their values are `Params::from_json`'s to judge.
+        params: match f.optional("params") {
+            Some(params) => params.object()?.clone(),
+            None => serde_json::Map::new(),
+        },
+        properties: f.optional("properties").map(properties).transpose()?,
+        faults: FaultPlan(
+            f.required("faults")?
+                .items()?
+                .into_iter()
+                .map(timed_fault)
+                .collect::<Result<_, _>>()?,
+        ),
+        locksim_version: f
+            .optional("locksim_version")
+            .map(Field::string)
+            .transpose()?,
+        expect: expect(f.required("expect")?)?,
+        digest: f.optional("digest").map(Field::string).transpose()?,
+        note: f.optional("note").map(Field::string).transpose()?,
+    };
+    f.finish()?;
+    Ok(trace)
+}
+
+fn expect(field: Field) -> Result<Expect, JsonError> {
+    let mut f = field.fields()?;
+    let violations = properties(f.required("violations")?)?;
+    f.finish()?;
+    Ok(Expect { violations })
+}
+
+fn properties(field: Field) -> Result<Vec<Property>, JsonError> {
+    let names = Property::ALL.map(|p| (p.name(), p));
+    field
+        .items()?
+        .into_iter()
+        .map(|item| item.one_of("a property name", &names))
+        .collect()
+}
+
+/// A fault is one flat object: `at_ms`, the `fault` tag, and exactly the kind's fields.
+fn timed_fault(field: Field) -> Result<TimedFault, JsonError> {
+    let mut f = field.fields()?;
+    let at_ms = f.u64("at_ms")?;
+    let kind = f.required("fault")?.one_of("a fault name", &KINDS)?;
+    let fault = kind(&mut f)?;
+    f.finish()?;
+    Ok(TimedFault { at_ms, fault })
+}
+
+/// Reads one kind's fields (the tag and `at_ms` are taken already).
+type Kind = fn(&mut Fields) -> Result<Fault, JsonError>;
+
+/// Every fault kind by its tag, as `Fault::name` and serde name it.
+const KINDS: [(&str, Kind); 12] = [
+    ("partition", |f| {
+        Ok(Fault::Partition {
+            a: f.string("a")?,
+            b: f.string("b")?,
+        })
+    }),
+    ("partition_oneway", |f| {
+        Ok(Fault::PartitionOneway {
+            from: f.string("from")?,
+            to: f.string("to")?,
+        })
+    }),
+    ("repair", |f| {
+        Ok(Fault::Repair {
+            a: f.string("a")?,
+            b: f.string("b")?,
+        })
+    }),
+    ("repair_all", |_| Ok(Fault::RepairAll)),
+    ("loss", |f| {
+        Ok(Fault::Loss {
+            a: f.string("a")?,
+            b: f.string("b")?,
+            rate: f.f64("rate")?,
+            for_ms: f.u64("for_ms")?,
+        })
+    }),
+    ("delay", |f| {
+        Ok(Fault::Delay {
+            a: f.string("a")?,
+            b: f.string("b")?,
+            ms: f.u64("ms")?,
+            for_ms: f.u64("for_ms")?,
+        })
+    }),
+    ("crash", |f| {
+        Ok(Fault::Crash {
+            node: f.string("node")?,
+        })
+    }),
+    ("restart", |f| {
+        Ok(Fault::Restart {
+            node: f.string("node")?,
+        })
+    }),
+    ("pause", |f| {
+        Ok(Fault::Pause {
+            node: f.string("node")?,
+            for_ms: f.u64("for_ms")?,
+        })
+    }),
+    ("clock_jump", |f| {
+        Ok(Fault::ClockJump {
+            node: f.string("node")?,
+            by_ms: f.i64("by_ms")?,
+        })
+    }),
+    ("clock_drift", |f| {
+        Ok(Fault::ClockDrift {
+            node: f.string("node")?,
+            ppm: f.i64("ppm")?,
+        })
+    }),
+    ("lose_reply", |f| {
+        Ok(Fault::LoseReply {
+            node: f.string("node")?,
+            op: f.required("op")?.one_of("a request kind", &REPLY_OPS)?,
+            client: f.string("client")?,
+        })
+    }),
+];
+
+const REPLY_OPS: [(&str, ReplyOp); 3] = [
+    ("create", ReplyOp::Create),
+    ("delete", ReplyOp::Delete),
+    ("set_data", ReplyOp::SetData),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::strict_json;
+    use serde_json::json;
+
+    fn one_of_each_kind() -> Vec<Fault> {
+        let s = |x: &str| x.to_string();
+        let mut faults = vec![
+            Fault::Partition {
+                a: s("c1"),
+                b: s("zk1"),
+            },
+            Fault::PartitionOneway {
+                from: s("c1"),
+                to: s("zk1"),
+            },
+            Fault::Repair {
+                a: s("c1"),
+                b: s("zk1"),
+            },
+            Fault::RepairAll,
+            Fault::Loss {
+                a: s("c1"),
+                b: s("zk1"),
+                rate: 0.25,
+                for_ms: 100,
+            },
+            Fault::Delay {
+                a: s("c1"),
+                b: s("zk1"),
+                ms: 90,
+                for_ms: 100,
+            },
+            Fault::Crash { node: s("zk1") },
+            Fault::Restart { node: s("zk1") },
+            Fault::Pause {
+                node: s("c2"),
+                for_ms: 500,
+            },
+            Fault::ClockJump {
+                node: s("zk1"),
+                by_ms: -10_000,
+            },
+            Fault::ClockDrift {
+                node: s("zk1"),
+                ppm: i64::MIN,
+            },
+        ];
+        for (_, op) in REPLY_OPS {
+            faults.push(Fault::LoseReply {
+                node: s("zk1"),
+                op,
+                client: s("c1"),
+            });
+        }
+        faults
+    }
+
+    fn sample(faults: Vec<Fault>) -> Trace {
+        Trace {
+            format: crate::trace::FORMAT.into(),
+            scenario: "zk-lock".into(),
+            seed: u64::MAX,
+            params: json!({"clients": 3, "fencing": true})
+                .as_object()
+                .unwrap()
+                .clone(),
+            properties: Some(vec![Property::Mutex, Property::Fifo]),
+            faults: FaultPlan(
+                faults
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, fault)| TimedFault {
+                        at_ms: i as u64 * 10,
+                        fault,
+                    })
+                    .collect(),
+            ),
+            locksim_version: Some("0.1.0".into()),
+            expect: Expect {
+                violations: Property::ALL.to_vec(),
+            },
+            digest: Some("0123456789abcdef".into()),
+            note: Some("mine".into()),
+        }
+    }
+
+    fn decode(text: &str) -> Result<Trace, JsonError> {
+        trace(&strict_json::parse(text)?)
+    }
+
+    #[test]
+    fn every_fault_kind_and_every_field_round_trips() {
+        let faults = one_of_each_kind();
+        let mut names: Vec<&str> = faults.iter().map(Fault::name).collect();
+        names.dedup();
+        let kinds: Vec<&str> = KINDS.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, kinds, "one sample per kind, in KINDS order");
+        let written = sample(faults);
+        assert_eq!(decode(&written.to_json()).unwrap(), written);
+        let bare = Trace {
+            properties: None,
+            locksim_version: None,
+            digest: None,
+            note: None,
+            params: serde_json::Map::new(),
+            ..sample(vec![])
+        };
+        assert_eq!(decode(&bare.to_json()).unwrap(), bare);
+    }
+
+    #[test]
+    fn serde_names_the_kinds_and_ops_as_the_decoder_does() {
+        for fault in one_of_each_kind() {
+            let value = serde_json::to_value(&fault).unwrap();
+            assert_eq!(value["fault"], fault.name());
+            if let Fault::LoseReply { op, .. } = fault {
+                let name = REPLY_OPS.iter().find(|(_, o)| *o == op).unwrap().0;
+                assert_eq!(value["op"], name);
+            }
+        }
+    }
+
+    /// A change to a valid trace's JSON.
+    type Edit = fn(&mut Value);
+
+    /// The error of decoding a valid trace with `edit` applied to its JSON.
+    fn decode_edited(edit: Edit) -> String {
+        let mut value = serde_json::to_value(sample(one_of_each_kind())).unwrap();
+        edit(&mut value);
+        trace(&value).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn malformed_shapes_are_refused_naming_the_field() {
+        let cases: &[(Edit, &str)] = &[
+            (
+                |v| v["faults"][0]["fault"] = json!(0),
+                "faults[0].fault: expected a fault name (partition, partition_oneway, repair, repair_all, loss, delay, crash, restart, pause, clock_jump, clock_drift, lose_reply), got 0",
+            ),
+            (
+                |v| v["faults"][3]["node"] = json!("zk1"),
+                "faults[3]: unknown field `node` (known: at_ms, fault)",
+            ),
+            (
+                |v| v["faults"][10]["ppm"] = json!("x"),
+                "faults[10].ppm: expected an integer, got \"x\"",
+            ),
+            (
+                |v| v["faults"][4]["rate"] = json!(null),
+                "faults[4].rate: expected a number, got null",
+            ),
+            (
+                |v| v["faults"][11]["op"] = json!("Create"),
+                "faults[11].op: expected a request kind (create, delete, set_data), got \"Create\"",
+            ),
+            (
+                |v| {
+                    v["faults"][8].as_object_mut().unwrap().remove("for_ms");
+                },
+                "faults[8]: missing field `for_ms`",
+            ),
+            (
+                |v| v["faults"][1] = json!(["at_ms", 1]),
+                "faults[1]: expected an object, got [\"at_ms\",1]",
+            ),
+            (
+                |v| v["params"] = json!([2]),
+                "params: expected an object, got [2]",
+            ),
+            (
+                |v| v["expect"] = json!([[]]),
+                "expect: expected an object, got [[]]",
+            ),
+            (
+                |v| v["expect"]["violations"] = json!(["mutex", 0]),
+                "expect.violations[1]: expected a property name (mutex, resource, herd, liveness, fifo), got 0",
+            ),
+            (
+                |v| v["properties"] = json!("mutex"),
+                "properties: expected an array, got \"mutex\"",
+            ),
+            (
+                |v| v["digest"] = json!(null),
+                "digest: expected a string, got null",
+            ),
+            (
+                |v| v["seed"] = json!(-1),
+                "seed: expected a non-negative integer, got -1",
+            ),
+            (
+                |v| v["seed"] = json!(1.5),
+                "seed: expected a non-negative integer, got 1.5",
+            ),
+            (
+                |v| {
+                    v.as_object_mut().unwrap().remove("expect");
+                },
+                "missing field `expect`",
+            ),
+            (
+                |v| *v = json!([v.clone()]),
+                "expected a JSON object, got [{\"digest\":\"0123456789abcdef\",\"expect\":{...",
+            ),
+        ];
+        for &(edit, message) in cases {
+            assert_eq!(decode_edited(edit), message);
+        }
+        let e = decode_edited(|v| v["colour"] = json!("red"));
+        assert!(
+            e.starts_with("unknown field `colour` (known: format, scenario, seed, params,"),
+            "{e}"
+        );
+    }
+}
