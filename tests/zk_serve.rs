@@ -298,7 +298,12 @@ fn session_timeouts_beyond_a_java_int_are_refused_at_startup() {
 #[test]
 fn the_largest_session_timeout_is_granted_and_lasts() {
     let limit = i32::MAX.to_string();
-    let served = Served::start_with(&["--min-session-timeout-ms", &limit]);
+    let served = Served::start_with(&[
+        "--min-session-timeout-ms",
+        &limit,
+        "--max-session-timeout-ms",
+        &limit,
+    ]);
     with_session(served.addr, |client| async move {
         // Several ticks of 100 ms: a session whose deadline overflowed would be gone.
         tokio::time::sleep(Duration::from_millis(500)).await;
