@@ -169,39 +169,11 @@ impl Trace {
     /// Whether `other` says the same as this trace, its free-text note aside: then the
     /// file can stand for this trace (and the replay command printed for it works).
     fn same_but_note(&self, other: &Trace) -> bool {
-        let Trace {
-            format,
-            scenario,
-            seed,
-            params,
-            properties,
-            faults,
-            locksim_version,
-            expect,
-            digest,
-            note: _,
-        } = self;
-        (
-            format,
-            scenario,
-            seed,
-            params,
-            properties,
-            faults,
-            locksim_version,
-            expect,
-            digest,
-        ) == (
-            &other.format,
-            &other.scenario,
-            &other.seed,
-            &other.params,
-            &other.properties,
-            &other.faults,
-            &other.locksim_version,
-            &other.expect,
-            &other.digest,
-        )
+        let without_note = |t: &Trace| Trace {
+            note: None,
+            ..t.clone()
+        };
+        without_note(self) == without_note(other)
     }
 
     /// Writes to `dir/<scenario>-<seed>.json`; never replaces or follows what is there: a
