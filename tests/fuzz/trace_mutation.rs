@@ -251,7 +251,7 @@ fn mutated_traces_replay_to_a_verdict_or_a_typed_error_never_a_panic() {
     let (replayed, refused) = (AtomicUsize::new(0), AtomicUsize::new(0));
     let strategy = (
         0..traces.len(),
-        prop::collection::vec((any::<usize>(), mutation()), 1..=3),
+        prop::collection::vec((any::<usize>(), mutation()), 1..=2),
         prop::option::weighted(0.05, any::<usize>()),
     );
     let runner = runner(1_000);
@@ -289,7 +289,7 @@ fn mutated_traces_replay_to_a_verdict_or_a_typed_error_never_a_panic() {
     let (replayed, refused) = (replayed.into_inner(), refused.into_inner());
     let cases = (replayed + refused) as f64;
     assert!(
-        replayed as f64 >= cases / 10.0 && refused as f64 >= cases / 10.0,
+        replayed as f64 >= cases / 20.0 && refused as f64 >= cases / 20.0,
         "the mutants should both run and be refused often: {replayed} replayed, {refused} refused"
     );
 }
