@@ -85,7 +85,7 @@ enum ServeCommand {
     /// ZooKeeper client at it, e.g. `zkCli.sh -server 127.0.0.1:2181`. Logs sessions at info
     /// and every request at debug level (RUST_LOG=debug). Ctrl-C stops it.
     Zk {
-        #[arg(long, default_value_t = 2181)]
+        #[arg(long, default_value_t = locksim::zk::PORT)]
         port: u16,
         /// Address to listen on (loopback unless you say otherwise).
         #[arg(long, default_value = "127.0.0.1")]

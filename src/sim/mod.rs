@@ -8,4 +8,3 @@ pub mod run;
 pub mod seed;
 pub mod swarm;
 mod world;
-pub mod zk_host;

@@ -1,5 +1,5 @@
 //! Serving the sans-IO core over byte streams: connections, framing, dispatch of outputs,
-//! session expiry on the server's tick. Shared by the turmoil driver (`sim::zk_host`) and
+//! session expiry on the server's tick. Shared by the turmoil driver (`zk::sim_host`) and
 //! `locksim serve zk` (`zk::serve`); what differs between them (clocks, what to record or
 //! log, which replies to lose) is the `Env`. Nothing here spawns tasks or reads a clock.
 

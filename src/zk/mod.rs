@@ -1,4 +1,5 @@
-//! Simulated ZooKeeper: wire codec, sans-IO server core, async client.
+//! Simulated ZooKeeper: wire codec, sans-IO server core, async client, and the glue that
+//! serves the core inside the simulation (`sim_host`) and on a real socket (`serve`).
 
 pub mod client;
 pub mod host;
@@ -6,5 +7,9 @@ pub mod proto;
 pub mod serve;
 pub mod server;
 pub mod session;
+pub mod sim_host;
 pub mod tree;
 pub mod watch;
+
+/// ZooKeeper's client port, where the simulated servers listen.
+pub const PORT: u16 = 2181;

@@ -1,16 +1,16 @@
-//! The turmoil driver of the simulated ZooKeeper: serves the core (`zk::host`) on
-//! `zk1:2181` with the node's clocks, records tree changes in the history, and carries out
-//! `lose_reply` faults. The core outlives crashes; a restart re-arms every session deadline.
+//! The turmoil driver of the simulated ZooKeeper, the family's own simulation glue: serves
+//! the core (`zk::host`) on its host's port 2181 with the node's clocks, records tree changes
+//! in the history, and carries out `lose_reply` faults. The core outlives crashes; a restart
+//! re-arms every session deadline.
 
 use crate::history::{Kind, Op};
 use crate::sim::fault::ReplyOp;
 use crate::sim::node::Node;
+use crate::zk::PORT;
 use crate::zk::host::{self, Env, Host, HostEvent, SharedHost};
 use crate::zk::proto::{OpCode, Request};
 use crate::zk::server::{Change, Now, Server};
 use turmoil::net::TcpListener;
-
-pub const PORT: u16 = 2181;
 
 pub struct SimEnv {
     node: Node,
