@@ -7,6 +7,7 @@ pub mod explore;
 pub mod history;
 pub mod params;
 pub mod recipes;
+pub mod redis;
 pub mod scenario;
 pub mod sim;
 pub mod store;
