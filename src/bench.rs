@@ -5,7 +5,7 @@
 
 use crate::params::Params;
 use crate::scenario::Scenario;
-use crate::sim::run::{self, RunSpec};
+use crate::world::run::{self, RunSpec};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 

@@ -13,4 +13,5 @@ pub mod sim;
 pub mod store;
 pub mod trace;
 pub mod workload;
+pub mod world;
 pub mod zk;

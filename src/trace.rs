@@ -13,7 +13,7 @@ use crate::check::Property;
 use crate::params::{ParamError, Params};
 use crate::scenario::{self, UnknownScenario};
 use crate::sim::fault::FaultPlan;
-use crate::sim::run::{self, RunError, RunReport, RunSpec};
+use crate::world::run::{self, RunError, RunReport, RunSpec};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeSet;

@@ -119,7 +119,7 @@ fn a_workload_unfinished_at_the_run_limit_is_a_liveness_violation() {
     // Every checker but liveness reads only what clients recorded, which is all well formed.
     let scenario = scenario::find("zk-lock").unwrap();
     let cut_short = params(&["faults=none", "fault_phase_ms=100", "run_limit_ms=300"]);
-    let report = locksim::sim::run::run(&locksim::sim::run::RunSpec::generated(
+    let report = locksim::world::run::run(&locksim::world::run::RunSpec::generated(
         scenario, cut_short, 1,
     ))
     .expect("the run completes");
@@ -137,7 +137,7 @@ fn a_workload_unfinished_at_the_run_limit_is_a_liveness_violation() {
         "{liveness:?}"
     );
     let finished = params(&["faults=none", "fault_phase_ms=100"]);
-    let report = locksim::sim::run::run(&locksim::sim::run::RunSpec::generated(
+    let report = locksim::world::run::run(&locksim::world::run::RunSpec::generated(
         scenario, finished, 1,
     ))
     .expect("the run completes");

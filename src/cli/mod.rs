@@ -36,7 +36,7 @@ pub use single::{replay, run};
 use crate::check::Property;
 use crate::params::{self, Params};
 use crate::scenario::{self, SCENARIOS, Scenario};
-use crate::sim::run::RunReport;
+use crate::world::run::RunReport;
 use serde_json::{Value, json};
 use std::ops::Range;
 use std::path::{Path, PathBuf};

@@ -5,8 +5,8 @@ use super::{
 };
 use crate::check::Property;
 use crate::explore;
-use crate::sim::run::{self, RunSpec};
 use crate::trace::{self, Trace};
+use crate::world::run::{self, RunSpec};
 use serde_json::json;
 use std::path::Path;
 

@@ -8,7 +8,7 @@ use crate::scenario::{self, Scenario};
 use crate::sim::fault::{Fault, FaultPlan, PlanError};
 use crate::sim::seed::Seeds;
 use crate::sim::swarm::{self, SwarmConfig};
-use crate::sim::world::World;
+use crate::world::driver::World;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::fmt;
