@@ -59,14 +59,14 @@ fn bare_run(spec: &RunSpec, duration_ms: u64) {
         .simulation_duration(Duration::from_millis(duration_ms + 1_000))
         .rng_seed(spec.seed)
         .build();
-    let clients = p.client_names();
-    for host in spec.hosts().into_iter().filter(|h| !clients.contains(h)) {
-        sim.host(host.as_str(), || async {
+    let hosts = spec.hosts();
+    for server in &hosts.servers {
+        sim.host(server.name.as_str(), || async {
             std::future::pending::<()>().await;
             Ok(())
         });
     }
-    for client in clients {
+    for client in hosts.clients {
         sim.client(client.as_str(), async move {
             tokio::time::sleep(Duration::from_millis(duration_ms)).await;
             Ok(())

@@ -6,6 +6,7 @@
 
 use crate::history::{Kind, Op};
 use crate::sim::node::Node;
+use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
 use serde::{Deserialize, Serialize};
 use std::io;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -84,10 +85,41 @@ impl Register {
 
 pub type SharedRegister = std::rc::Rc<std::cell::RefCell<Register>>;
 
+/// The `store` host, with or without fencing. It loses no replies and has no replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreFamily {
+    pub fencing: bool,
+}
+
+impl ServerFamily for StoreFamily {
+    fn describe(&self) -> &'static str {
+        "the store"
+    }
+
+    fn install(&self, node: Node) -> Box<dyn ServerSoftware> {
+        let register = SharedRegister::new(Register::new(self.fencing).into());
+        Box::new(StoreSoftware { node, register })
+    }
+}
+
+struct StoreSoftware {
+    node: Node,
+    register: SharedRegister,
+}
+
+impl ServerSoftware for StoreSoftware {
+    fn start(&self) -> ServerFuture {
+        Box::pin(serve(self.node.clone(), self.register.clone()))
+    }
+
+    /// The family admits no software faults, so none reaches it.
+    fn apply(&mut self, _fault: &crate::sim::fault::Fault) {}
+}
+
 /// The `store` host's software: one JSON line in, one JSON line out, per connection.
 /// The register lives outside the software (`SharedRegister`), so it survives a crash and
 /// restart of `store` as a durable store would, fencing token included.
-pub async fn serve(node: Node, register: SharedRegister) -> turmoil::Result {
+async fn serve(node: Node, register: SharedRegister) -> turmoil::Result {
     let listener = TcpListener::bind(("0.0.0.0", PORT)).await?;
     loop {
         let (stream, peer) = listener.accept().await?;

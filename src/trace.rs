@@ -147,6 +147,7 @@ impl Trace {
         let scenario =
             scenario::find(&self.scenario).map_err(|e| TraceError::Scenario(path.into(), e))?;
         let params = Params::from_json(&Value::Object(self.params.clone()))
+            .and_then(|params| scenario.validate(&params).map(|()| params))
             .map_err(|e| TraceError::Params(path.into(), e))?;
         Ok(RunSpec {
             scenario,

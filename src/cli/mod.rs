@@ -114,6 +114,7 @@ fn setup(
     let scenario = scenario::find(scenario).map_err(|e| e.to_string())?;
     let params = Params::default()
         .overridden(&opts.set)
+        .and_then(|params| scenario.validate(&params).map(|()| params))
         .map_err(|e| e.to_string())?;
     check_traces_dir(&opts.traces)?;
     let properties = if opts.check.is_empty() {

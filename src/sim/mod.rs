@@ -6,4 +6,5 @@ pub mod fault;
 pub mod node;
 pub mod pause;
 pub mod seed;
+pub mod software;
 pub mod swarm;

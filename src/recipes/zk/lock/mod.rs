@@ -1,5 +1,5 @@
 //! The ZooKeeper lock recipe and its flawed variants: pure decisions in `decide`, the async
-//! driver here, the host software that runs the workload with it in `host`.
+//! driver here, a simulated host's way to it in `host`.
 
 pub mod decide;
 pub mod host;
