@@ -4,7 +4,7 @@
 //! from doing damage. Reads must be fenced too: otherwise a zombie's write that lands before
 //! the new holder's write (but after its read) makes that read stale.
 
-use crate::history::{Kind, Op};
+use crate::history::{Kind, Op, StoreOp};
 use crate::sim::node::Node;
 use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
 use serde::{Deserialize, Serialize};
@@ -157,14 +157,14 @@ async fn answer(
                 let accepted = register.borrow_mut().write(value, token);
                 node.record(
                     Kind::Info,
-                    Op::StoreWrite {
+                    Op::Store(StoreOp::StoreWrite {
                         client: client.to_string(),
                         based_on,
                         current,
                         value,
                         token,
                         accepted,
-                    },
+                    }),
                 );
                 StoreReply::Accepted(accepted)
             }

@@ -59,7 +59,7 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::Op;
+    use crate::history::{HarnessOp, Op};
     use test_history::*;
 
     const CFG: CheckConfig = CheckConfig {
@@ -74,8 +74,8 @@ mod tests {
         }
         h.at(10, "c1").ok(acquire(L1));
         h.at(20, "c2").ok(acquire(L1));
-        h.at(100, "harness").info(Op::Heal);
-        h.at(5000, "harness").info(Op::End);
+        h.at(100, "harness").info(Op::Harness(HarnessOp::Heal));
+        h.at(5000, "harness").info(Op::Harness(HarnessOp::End));
         h.build()
     }
 

@@ -1,7 +1,7 @@
 //! The world of one run: the turmoil simulation with its hosts, and the driver loop that
 //! steps it, applies the plan's faults when they are due, ends timed faults, heals, and stops.
 
-use crate::history::{Event, Kind, Op, Recorder};
+use crate::history::{Event, HarnessOp, Kind, Op, Recorder};
 use crate::sim::clock::{Clock, EPOCH_MS};
 use crate::sim::fault::{Fault, TimedFault};
 use crate::sim::node::Node;
@@ -164,17 +164,17 @@ impl World {
         self.end_ms = self.now_ms();
         for client in self.clients.clone() {
             if self.sim.is_host_running(client.as_str()) {
-                self.record(Op::Unfinished { client });
+                self.record(Op::Harness(HarnessOp::Unfinished { client }));
             }
         }
-        self.record(Op::End);
+        self.record(Op::Harness(HarnessOp::End));
         Ok(())
     }
 
     fn apply(&mut self, timed: &TimedFault, now: u64) {
-        self.record(Op::Fault {
+        self.record(Op::Harness(HarnessOp::Fault {
             fault: timed.fault.to_string(),
-        });
+        }));
         match &timed.fault {
             Fault::Partition { a, b } => self.sim.partition(a.as_str(), b.as_str()),
             Fault::PartitionOneway { from, to } => {
@@ -253,7 +253,7 @@ impl World {
     /// The heal phase: every link repaired and back to normal, every paused host resumed,
     /// every crashed host restarted, nothing pending.
     fn heal(&mut self) {
-        self.record(Op::Heal);
+        self.record(Op::Harness(HarnessOp::Heal));
         self.repair_all();
         self.timers.clear();
         for software in self.servers.values() {

@@ -2,11 +2,12 @@
 //! 2181 with the node's clocks, records tree changes in the history, and carries out
 //! `lose_reply` faults. The core outlives crashes; a restart re-arms every session deadline.
 
-use crate::history::{Kind, Op};
+use crate::history::Kind;
 use crate::sim::fault::Fault;
 use crate::sim::node::Node;
 use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
 use crate::zk::PORT;
+use crate::zk::events::ZkEvent;
 use crate::zk::host::{self, Env, Host, HostEvent, SharedHost};
 use crate::zk::proto::{OpCode, Request};
 use crate::zk::server::{Change, Now, Server, ServerConfig};
@@ -100,12 +101,12 @@ impl Env for SimEnv {
         let HostEvent::Changed(change) = event else {
             return;
         };
-        let op = match change.clone() {
-            Change::Created { path, session, .. } => Op::ZnodeCreated { path, session },
-            Change::Deleted { path, session, .. } => Op::ZnodeDeleted { path, session },
-            Change::SessionExpired { session } => Op::SessionExpired { session },
+        let event = match change.clone() {
+            Change::Created { path, session, .. } => ZkEvent::ZnodeCreated { path, session },
+            Change::Deleted { path, session, .. } => ZkEvent::ZnodeDeleted { path, session },
+            Change::SessionExpired { session } => ZkEvent::SessionExpired { session },
         };
-        self.node.record(Kind::Info, op);
+        self.node.record(Kind::Info, event.into());
     }
 }
 

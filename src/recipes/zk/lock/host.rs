@@ -2,7 +2,7 @@
 //! bound to it, reporting its place in line and its wake-ups to the history.
 
 use super::{Flavor, ZkLock};
-use crate::history::{Kind, Op};
+use crate::history::{Kind, LockOp, Op};
 use crate::recipes::{LockError, Observation, Observer};
 use crate::sim::node::Node;
 use crate::zk::PORT;
@@ -21,19 +21,19 @@ fn observer(node: &Node) -> Observer {
     Rc::new(move |o| match o {
         Observation::Enqueued { node: name, seq } => node.record(
             Kind::Info,
-            Op::Enqueued {
+            Op::Lock(LockOp::Enqueued {
                 lock: LOCK_DIR.into(),
                 node: name,
                 seq,
-            },
+            }),
         ),
         Observation::Woken { path, event } => node.record(
             Kind::Info,
-            Op::Wake {
+            Op::Lock(LockOp::Wake {
                 lock: LOCK_DIR.into(),
                 path,
                 event,
-            },
+            }),
         ),
     })
 }
