@@ -12,8 +12,9 @@
 //! session expired and the node was deleted. Such a place never contends, so the node's
 //! life is read from the server's ZnodeCreated / ZnodeDeleted events, not from the client.
 
-use super::{Property, Violation};
+use super::{CheckConfig, Checker, Property, Reads, Violation};
 use crate::history::{History, Kind, LockOp, Op};
+use crate::zk;
 use crate::zk::events::{ZnodeChange, znode_change};
 use std::collections::BTreeMap;
 
@@ -108,6 +109,23 @@ fn is_node_of(path: &str, node: &str) -> bool {
 /// The last component of a node's path: what Enqueued names it by.
 fn bare_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The `fifo` property's checker.
+pub struct Fifo;
+
+impl Checker for Fifo {
+    fn property(&self) -> Property {
+        Property::Fifo
+    }
+
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Lock, Reads::Server(zk::events::FAMILY)]
+    }
+
+    fn check(&self, history: &History, _cfg: &CheckConfig) -> Vec<Violation> {
+        check(history)
+    }
 }
 
 #[cfg(test)]

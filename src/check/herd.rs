@@ -6,8 +6,9 @@
 //! events) are not caused by a deletion and are ignored. Wakes attributed to a creation are
 //! not counted: the property is wake-ups per deletion.
 
-use super::{Property, Violation};
+use super::{CheckConfig, Checker, Property, Reads, Violation};
 use crate::history::{History, LockOp, Op};
+use crate::zk;
 use crate::zk::events::{ZnodeChange, znode_change};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -86,6 +87,23 @@ fn parent(path: &str) -> &str {
     match path.rsplit_once('/') {
         Some(("", _)) | None => "/",
         Some((dir, _)) => dir,
+    }
+}
+
+/// The `herd` property's checker.
+pub struct Herd;
+
+impl Checker for Herd {
+    fn property(&self) -> Property {
+        Property::Herd
+    }
+
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Lock, Reads::Server(zk::events::FAMILY)]
+    }
+
+    fn check(&self, history: &History, _cfg: &CheckConfig) -> Vec<Violation> {
+        check(history)
     }
 }
 

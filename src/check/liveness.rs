@@ -14,7 +14,7 @@
 //! after the heal plus the work left, so a correct recipe finishes within it.
 
 use super::malformed::operation;
-use super::{Property, Violation};
+use super::{CheckConfig, Checker, Property, Reads, Violation};
 use crate::history::{Event, HarnessOp, History, Kind, LockOp, Op};
 use std::collections::BTreeMap;
 
@@ -181,6 +181,23 @@ impl Judge {
                 self.heal_ms, self.bound_ms
             ),
         })
+    }
+}
+
+/// The `liveness` property's checker.
+pub struct Liveness;
+
+impl Checker for Liveness {
+    fn property(&self) -> Property {
+        Property::Liveness
+    }
+
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Lock, Reads::Harness]
+    }
+
+    fn check(&self, history: &History, cfg: &CheckConfig) -> Vec<Violation> {
+        check(history, cfg.liveness_bound_ms)
     }
 }
 

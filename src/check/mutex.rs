@@ -7,7 +7,7 @@
 //! acquire at 100 ms is a clean hand-over, while a hold that opens and closes inside the same
 //! millisecond as another's is still caught.
 
-use super::{Property, Violation};
+use super::{CheckConfig, Checker, Property, Reads, Violation};
 use crate::history::{HarnessOp, History, Kind, LockOp, Op};
 use std::collections::BTreeMap;
 
@@ -104,6 +104,23 @@ fn violation(lock: &str, first: &Hold, second: &Hold) -> Violation {
             "{} and {} both held {lock} during {from}..{until} ms",
             first.client, second.client
         ),
+    }
+}
+
+/// The `mutex` property's checker.
+pub struct Mutex;
+
+impl Checker for Mutex {
+    fn property(&self) -> Property {
+        Property::Mutex
+    }
+
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Lock, Reads::Harness]
+    }
+
+    fn check(&self, history: &History, _cfg: &CheckConfig) -> Vec<Violation> {
+        check(history)
     }
 }
 

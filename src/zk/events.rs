@@ -4,6 +4,9 @@
 use crate::history::{Op, ServerEvent};
 use serde::{Deserialize, Serialize};
 
+/// The family's name, as checkers say they read its events.
+pub const FAMILY: &str = "zookeeper";
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum ZkEvent {
