@@ -7,6 +7,7 @@
 use crate::history::{Kind, Op, StoreOp};
 use crate::sim::node::Node;
 use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
+use crate::sim::timer::Timer;
 use serde::{Deserialize, Serialize};
 use std::io;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -177,11 +178,16 @@ async fn answer(
 }
 
 /// One request over a fresh connection (so a broken stream never outlives one operation),
-/// abandoned after `timeout`.
-pub async fn call(request: &StoreRequest, timeout: std::time::Duration) -> io::Result<StoreReply> {
-    tokio::time::timeout(timeout, exchange(request))
+/// abandoned after `timeout_ms` on the caller's clock.
+pub async fn call(
+    request: &StoreRequest,
+    timer: &Timer,
+    timeout_ms: u64,
+) -> io::Result<StoreReply> {
+    timer
+        .timeout(timeout_ms, exchange(request))
         .await
-        .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))
+        .unwrap_or_else(|| Err(io::ErrorKind::TimedOut.into()))
 }
 
 async fn exchange(request: &StoreRequest) -> io::Result<StoreReply> {

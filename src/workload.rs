@@ -6,7 +6,6 @@ use crate::recipes::{Grant, Lock, LockError};
 use crate::sim::node::Node;
 use crate::store::{self, StoreReply, StoreRequest};
 use std::cell::Cell;
-use std::time::Duration;
 
 /// Pause between a failed attempt and the next, so a client does not spin.
 const RETRY_MS: u64 = 5;
@@ -55,7 +54,7 @@ pub async fn run_client<L: Lock>(
                         lock = reconnect(node, &mut connect).await;
                     }
                     node.record(Kind::Fail, lock_op());
-                    tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
+                    node.timer().sleep(RETRY_MS).await;
                 }
             }
         };
@@ -108,7 +107,7 @@ async fn reconnect<L: Lock>(
             node.record(Kind::Ok, Op::Lock(LockOp::Connect));
             return lock;
         }
-        tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
+        node.timer().sleep(RETRY_MS).await;
     }
 }
 
@@ -125,8 +124,13 @@ async fn critical_section(node: &Node, work: &Workload, grant: Grant, pending: &
         node.record(kind, op);
     };
     invoke(Op::Store(StoreOp::Read { value: None }));
-    let timeout = Duration::from_millis(store_timeout_ms);
-    let read = store::call(&StoreRequest::Read { token: grant.token }, timeout).await;
+    let timer = node.timer();
+    let read = store::call(
+        &StoreRequest::Read { token: grant.token },
+        &timer,
+        store_timeout_ms,
+    )
+    .await;
     let based_on = match read {
         Ok(StoreReply::Value(v)) => {
             complete(Kind::Ok, Op::Store(StoreOp::Read { value: Some(v) }));
@@ -135,7 +139,7 @@ async fn critical_section(node: &Node, work: &Workload, grant: Grant, pending: &
         Ok(_) => return complete(Kind::Fail, Op::Store(StoreOp::Read { value: None })),
         Err(_) => return complete(Kind::Info, Op::Store(StoreOp::Read { value: None })),
     };
-    tokio::time::sleep(Duration::from_millis(hold_ms)).await;
+    timer.sleep(hold_ms).await;
     let write = Op::Store(StoreOp::Write {
         value: based_on + 1,
         token: grant.token,
@@ -146,7 +150,7 @@ async fn critical_section(node: &Node, work: &Workload, grant: Grant, pending: &
         value: based_on + 1,
         token: grant.token,
     };
-    match store::call(&request, timeout).await {
+    match store::call(&request, &timer, store_timeout_ms).await {
         Ok(StoreReply::Accepted(true)) => complete(Kind::Ok, write),
         Ok(_) => complete(Kind::Fail, write),
         Err(_) => complete(Kind::Info, write),

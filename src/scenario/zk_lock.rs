@@ -86,10 +86,11 @@ impl Program for ZkLockProgram {
 
 /// The client's session settings at the scenario's time scale: attempts time out and
 /// back off within a fraction of the session timeout, as they do at ZooKeeper's scale.
-fn zk_config(params: &Params) -> ZkConfig {
+fn zk_config(node: &Node, params: &Params) -> ZkConfig {
     ZkConfig {
         connect_attempt_timeout_ms: params.session_timeout_ms / 3,
         reconnect_backoff_ms: params.zk_tick_ms,
+        timer: node.timer(),
         ..ZkConfig::with_session_timeout(params.session_timeout_ms as u32)
     }
 }
@@ -97,7 +98,7 @@ fn zk_config(params: &Params) -> ZkConfig {
 /// The software of client host `node`: the lock workload over a ZooKeeper lock.
 async fn client(node: Node, params: Params, flavor: Flavor) {
     let rng = Rc::new(RefCell::new(node.rng()));
-    let config = zk_config(&params);
+    let config = zk_config(&node, &params);
     let work = Workload {
         lock_name: LOCK_DIR.into(),
         rounds: params.rounds,

@@ -8,3 +8,4 @@ pub mod pause;
 pub mod seed;
 pub mod software;
 pub mod swarm;
+pub mod timer;

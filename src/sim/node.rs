@@ -5,6 +5,7 @@ use crate::history::{Event, Kind, Op, Recorder};
 use crate::sim::clock::Clock;
 use crate::sim::pause::PauseGate;
 use crate::sim::seed::Seeds;
+use crate::sim::timer::Timer;
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -31,6 +32,11 @@ impl Node {
 
     pub fn mono_ms(&self) -> u64 {
         self.clock.borrow().mono_ms(Self::true_ms())
+    }
+
+    /// Timers on this node's monotonic clock.
+    pub fn timer(&self) -> Timer {
+        Timer::node(self.clock.clone())
     }
 
     /// The node's own random stream: the same draws on every replay of the seed.
