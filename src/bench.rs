@@ -54,8 +54,8 @@ fn bare_run(spec: &RunSpec, duration_ms: u64) {
     let p = &spec.params;
     let mut sim = turmoil::Builder::new()
         .tick_duration(Duration::from_millis(1))
-        .min_message_latency(Duration::from_millis(p.latency_min_ms))
-        .max_message_latency(Duration::from_millis(p.latency_max_ms))
+        .min_message_latency(Duration::from_millis(p.network.latency_min_ms))
+        .max_message_latency(Duration::from_millis(p.network.latency_max_ms))
         .simulation_duration(Duration::from_millis(duration_ms + 1_000))
         .rng_seed(spec.seed)
         .build();
@@ -93,7 +93,7 @@ pub fn measure(scenario: &'static Scenario, params: &Params, runs: u32) -> Bench
     let simulated_ms: u64 = durations.iter().sum();
     Bench {
         scenario: scenario.name.into(),
-        clients: params.clients,
+        clients: params.workload.clients,
         runs,
         simulated_ms,
         locksim_wall_ms: locksim,

@@ -28,8 +28,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the scenarios and their parameters with defaults.
-    List,
+    /// List the scenarios and their parameters with defaults; with a scenario, only what
+    /// that scenario uses: its checkers (and the events each reads) and its parameters.
+    List { scenario: Option<String> },
     /// Run one seed of a scenario (its fault plan drawn from the seed).
     Run {
         scenario: String,
@@ -170,7 +171,7 @@ fn main() -> ExitCode {
     let out = cli::Output { json: cli.json };
     let status = match cli.command {
         None => cli::default_exploration(&out),
-        Some(Command::List) => cli::list(&out),
+        Some(Command::List { scenario }) => cli::list(&out, scenario.as_deref()),
         Some(Command::Run {
             scenario,
             seed,

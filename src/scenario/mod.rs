@@ -7,7 +7,7 @@
 mod zk_lock;
 
 use crate::check::Property;
-use crate::params::{MAX_RUN_LIMIT_MS, ParamError, Params};
+use crate::params::{Group, MAX_RUN_LIMIT_MS, ParamError, Params};
 use crate::recipes::zk::lock::Flavor;
 use crate::sim::software::Hosts;
 use std::fmt;
@@ -26,6 +26,9 @@ pub trait Program: Sync + fmt::Debug {
     /// When a run stops if its workload has not finished, when `run_limit_ms` leaves it to
     /// the program.
     fn run_limit(&self, params: &Params) -> u64;
+
+    /// The parameter groups its hosts and workload read (`locksim list SCENARIO` shows these).
+    fn param_groups(&self) -> &'static [Group];
 
     /// Checks of parameter combinations only this program knows the meaning of.
     fn validate(&self, _params: &Params) -> Result<(), ParamError> {
@@ -108,7 +111,7 @@ pub fn find(name: &str) -> Result<&'static Scenario, UnknownScenario> {
 impl Scenario {
     /// The liveness bound of a run with `params`: the parameter if set, else the program's.
     pub fn liveness_bound(&self, params: &Params) -> u64 {
-        match params.liveness_bound_ms {
+        match params.workload.liveness_bound_ms {
             0 => self.program.liveness_bound(params),
             set => set,
         }
@@ -116,7 +119,7 @@ impl Scenario {
 
     /// The run limit of a run with `params`: the parameter if set, else the program's.
     pub fn run_limit(&self, params: &Params) -> u64 {
-        match params.run_limit_ms {
+        match params.workload.run_limit_ms {
             0 => self.program.run_limit(params),
             set => set,
         }

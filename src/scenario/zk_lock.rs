@@ -2,7 +2,7 @@
 //! with one flavor of the recipe.
 
 use super::Program;
-use crate::params::{ParamError, Params};
+use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::lock::host::{self as lock_host, LOCK_DIR};
 use crate::sim::node::Node;
@@ -23,6 +23,15 @@ pub const LATENCY_DIVISOR: u64 = 12;
 pub(super) struct ZkLockProgram(pub(super) Flavor);
 
 impl Program for ZkLockProgram {
+    fn param_groups(&self) -> &'static [Group] {
+        &[
+            Network::GROUP,
+            Faults::GROUP,
+            params::Workload::GROUP,
+            Zookeeper::GROUP,
+        ]
+    }
+
     fn hosts(&self, params: &Params) -> Hosts {
         let server = |name: &str, family, swarmed| ServerHost {
             name: name.into(),
@@ -35,14 +44,14 @@ impl Program for ZkLockProgram {
                 server(
                     "zk1",
                     Rc::new(ZkFamily {
-                        tick_ms: params.zk_tick_ms,
+                        tick_ms: params.zookeeper.zk_tick_ms,
                     }),
                     true,
                 ),
                 server(
                     "store",
                     Rc::new(StoreFamily {
-                        fencing: params.fencing,
+                        fencing: params.workload.fencing,
                     }),
                     false,
                 ),
@@ -56,28 +65,30 @@ impl Program for ZkLockProgram {
     /// timeouts to resolve, then every other client may hold the lock once before it (with
     /// a few round trips each).
     fn liveness_bound(&self, p: &Params) -> u64 {
-        let per_holder = p.hold_ms + 12 * p.latency_max_ms + 2 * p.zk_tick_ms;
-        3 * p.session_timeout_ms + u64::from(p.clients) * per_holder
+        let per_holder =
+            p.workload.hold_ms + 12 * p.network.latency_max_ms + 2 * p.zookeeper.zk_tick_ms;
+        3 * p.zookeeper.session_timeout_ms + u64::from(p.workload.clients) * per_holder
     }
 
     /// After the fault phase, long enough for every remaining round to complete and for one
     /// liveness bound to pass.
     fn run_limit(&self, p: &Params) -> u64 {
-        let work = u64::from(p.clients * p.rounds) * (p.hold_ms + 12 * p.latency_max_ms);
-        let liveness = match p.liveness_bound_ms {
+        let work = u64::from(p.workload.clients * p.workload.rounds)
+            * (p.workload.hold_ms + 12 * p.network.latency_max_ms);
+        let liveness = match p.workload.liveness_bound_ms {
             0 => self.liveness_bound(p),
             set => set,
         };
-        p.fault_phase_ms + liveness + work + p.session_timeout_ms
+        p.faults.fault_phase_ms + liveness + work + p.zookeeper.session_timeout_ms
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
-        if p.latency_max_ms * LATENCY_DIVISOR > p.session_timeout_ms {
+        if p.network.latency_max_ms * LATENCY_DIVISOR > p.zookeeper.session_timeout_ms {
             return Err(ParamError::Invalid(format!(
                 "latency_max_ms={} is too long for session_timeout_ms={}: a client connects \
                  within a third of the session timeout, two round trips, so latency_max_ms \
                  must be at most session_timeout_ms / {LATENCY_DIVISOR}",
-                p.latency_max_ms, p.session_timeout_ms
+                p.network.latency_max_ms, p.zookeeper.session_timeout_ms
             )));
         }
         Ok(())
@@ -88,10 +99,10 @@ impl Program for ZkLockProgram {
 /// back off within a fraction of the session timeout, as they do at ZooKeeper's scale.
 fn zk_config(node: &Node, params: &Params) -> ZkConfig {
     ZkConfig {
-        connect_attempt_timeout_ms: params.session_timeout_ms / 3,
-        reconnect_backoff_ms: params.zk_tick_ms,
+        connect_attempt_timeout_ms: params.zookeeper.session_timeout_ms / 3,
+        reconnect_backoff_ms: params.zookeeper.zk_tick_ms,
         timer: node.timer(),
-        ..ZkConfig::with_session_timeout(params.session_timeout_ms as u32)
+        ..ZkConfig::with_session_timeout(params.zookeeper.session_timeout_ms as u32)
     }
 }
 
@@ -101,9 +112,9 @@ async fn client(node: Node, params: Params, flavor: Flavor) {
     let config = zk_config(&node, &params);
     let work = Workload {
         lock_name: LOCK_DIR.into(),
-        rounds: params.rounds,
-        hold_ms: params.hold_ms,
-        store_timeout_ms: params.session_timeout_ms,
+        rounds: params.workload.rounds,
+        hold_ms: params.workload.hold_ms,
+        store_timeout_ms: params.zookeeper.session_timeout_ms,
     };
     workload::run_client(&node, &work, async || {
         lock_host::connect(&node, &config, flavor, &rng).await

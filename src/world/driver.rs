@@ -43,8 +43,8 @@ impl World {
         let p = &spec.params;
         let seeds = Seeds::new(spec.seed);
         let latency = (
-            Duration::from_millis(p.latency_min_ms),
-            Duration::from_millis(p.latency_max_ms),
+            Duration::from_millis(p.network.latency_min_ms),
+            Duration::from_millis(p.network.latency_max_ms),
         );
         let limit = spec.scenario.run_limit(p);
         let mut sim = turmoil::Builder::new()
@@ -56,7 +56,7 @@ impl World {
             .rng_seed(seeds.derive("net"))
             .build();
         let recorder = Recorder::default();
-        let skew_max = p.clock_skew_max_ms as i64;
+        let skew_max = p.faults.clock_skew_max_ms as i64;
         let node = |name: &str| Node {
             name: name.to_string(),
             clock: Rc::new(RefCell::new(Clock::skewed(
@@ -145,7 +145,7 @@ impl World {
                 self.apply(timed, now);
                 next += 1;
             }
-            if !healed && now >= spec.params.fault_phase_ms {
+            if !healed && now >= spec.params.faults.fault_phase_ms {
                 self.heal();
                 healed = true;
             }

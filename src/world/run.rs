@@ -100,16 +100,16 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
     });
     SwarmConfig {
         kinds,
-        fault_phase_ms: params.fault_phase_ms,
+        fault_phase_ms: params.faults.fault_phase_ms,
         clients: hosts.clients,
         servers,
-        partition_max_ms: params.partition_max_ms,
-        pause_max_ms: params.pause_max_ms,
-        crash_down_max_ms: params.crash_down_max_ms,
-        delay_max_ms: params.delay_max_ms,
-        clock_jump_max_ms: params.clock_jump_max_ms,
-        clock_drift_max_ppm: params.clock_drift_max_ppm,
-        per_kind_max: params.faults_per_kind_max,
+        partition_max_ms: params.faults.partition_max_ms,
+        pause_max_ms: params.faults.pause_max_ms,
+        crash_down_max_ms: params.faults.crash_down_max_ms,
+        delay_max_ms: params.faults.delay_max_ms,
+        clock_jump_max_ms: params.faults.clock_jump_max_ms,
+        clock_drift_max_ppm: params.faults.clock_drift_max_ppm,
+        per_kind_max: params.faults.faults_per_kind_max,
     }
 }
 
@@ -203,7 +203,7 @@ fn describe(info: &std::panic::PanicHookInfo<'_>) -> String {
 /// the fault phase (the heal phase admits none).
 fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), PlanError> {
     let clients = &hosts.clients;
-    let phase_ms = spec.params.fault_phase_ms;
+    let phase_ms = spec.params.faults.fault_phase_ms;
     for (index, timed) in spec.plan.0.iter().enumerate() {
         if timed.at_ms >= phase_ms {
             return Err(PlanError::AfterFaultPhase {
@@ -285,10 +285,8 @@ mod tests {
     #[test]
     fn parameters_built_in_code_are_validated_too() {
         let scenario = scenario::find("zk-lock").unwrap();
-        let params = Params {
-            latency_max_ms: 5_000,
-            ..Params::default()
-        };
+        let mut params = Params::default();
+        params.network.latency_max_ms = 5_000;
         assert!(
             params.validate().is_ok(),
             "only the scenario knows it is wrong"

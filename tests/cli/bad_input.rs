@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 const BAD_ARGUMENTS: &[(&[&str], &str)] = &[
     (&["frobnicate"], "frobnicate"),
     (&["--colour"], "--colour"),
-    (&["list", "extra"], "extra"),
+    (&["list", "zk-lock", "extra"], "extra"),
+    (&["list", "zk-nope"], "unknown scenario 'zk-nope'"),
     (&["run"], "SCENARIO"),
     (&["run", "zk-nope"], "unknown scenario 'zk-nope'"),
     (&["run", "zk\nlock"], "unknown scenario 'zk\\nlock'"),

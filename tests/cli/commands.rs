@@ -14,7 +14,12 @@ fn list_names_every_scenario_and_parameter() {
     for sc in scenario::SCENARIOS {
         assert!(ran.stdout.contains(sc.name), "list lacks {}", sc.name);
     }
-    for (param, _) in params::DOCS {
+    let every_param: Vec<&str> = params::GROUPS
+        .iter()
+        .flat_map(|g| g.params)
+        .map(|p| p.key)
+        .collect();
+    for param in &every_param {
         assert!(ran.stdout.contains(param), "list lacks {param}");
     }
 
@@ -28,13 +33,54 @@ fn list_names_every_scenario_and_parameter() {
     let expected: Vec<&str> = scenario::SCENARIOS.iter().map(|sc| sc.name).collect();
     assert_eq!(names, expected);
     let params = v["params"].as_array().expect("params array");
-    assert_eq!(params.len(), params::DOCS.len());
+    assert_eq!(params.len(), every_param.len());
     let clients = params
         .iter()
         .find(|p| p["name"] == "clients")
         .expect("clients listed");
-    assert_eq!(clients["default"], params::Params::default().clients);
+    assert_eq!(
+        clients["default"],
+        params::Params::default().workload.clients
+    );
+    assert_eq!(clients["group"], "workload");
     assert!(params.iter().all(|p| p.get("default").is_some()), "{v}");
+}
+
+#[test]
+fn list_of_one_scenario_shows_its_checkers_and_only_its_parameters() {
+    let s = Scratch::new("list_one");
+    let v = s.json(&["list", "zk-lock-herd"], 0);
+    let scenarios = v["scenarios"].as_array().expect("scenarios array");
+    assert_eq!(scenarios.len(), 1);
+    assert_eq!(scenarios[0]["name"], "zk-lock-herd");
+    let herd = scenarios[0]["checkers"]
+        .as_array()
+        .expect("checkers")
+        .iter()
+        .find(|c| c["property"] == "herd")
+        .expect("herd checked");
+    assert_eq!(herd["reads"], json!(["lock", "zookeeper"]));
+    let scenario = scenario::find("zk-lock-herd").unwrap();
+    let expected: Vec<&str> = scenario
+        .program
+        .param_groups()
+        .iter()
+        .flat_map(|g| g.params)
+        .map(|p| p.key)
+        .collect();
+    let listed: Vec<&str> = v["params"]
+        .as_array()
+        .expect("params array")
+        .iter()
+        .map(|p| p["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(listed, expected);
+    let text = s.run(&["list", "zk-lock-herd"]).stdout;
+    assert!(
+        text.contains("herd      reads lock, zookeeper events"),
+        "{text}"
+    );
+    assert!(!text.contains("zk-lock-simple"), "{text}");
 }
 
 #[test]

@@ -6,124 +6,32 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// The default time scale is small so an exploration runs thousands of seeds a minute:
-/// 1 ms turmoil ticks, 1-3 ms links, a 20 ms ZooKeeper tick and 200 ms sessions.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+mod groups;
+
+pub use groups::{Faults, Group, Network, ParamDoc, Workload, Zookeeper};
+
+/// Every parameter, grouped by subject; flat in `--set` and in trace files (`clients=3`,
+/// not `workload.clients=3`). The default time scale is small so an exploration runs
+/// thousands of seeds a minute: 1 ms turmoil ticks, 1-3 ms links, a 20 ms ZooKeeper tick
+/// and 200 ms sessions.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Params {
-    pub clients: u32,
-    pub rounds: u32,
-    pub hold_ms: u64,
-    pub session_timeout_ms: u64,
-    pub zk_tick_ms: u64,
-    pub latency_min_ms: u64,
-    pub latency_max_ms: u64,
-    pub fencing: bool,
-    pub faults: String,
-    pub fault_phase_ms: u64,
-    pub partition_max_ms: u64,
-    pub pause_max_ms: u64,
-    pub crash_down_max_ms: u64,
-    pub delay_max_ms: u64,
-    pub clock_skew_max_ms: u64,
-    pub clock_jump_max_ms: u64,
-    pub clock_drift_max_ppm: u64,
-    pub faults_per_kind_max: u32,
-    pub liveness_bound_ms: u64,
-    pub run_limit_ms: u64,
+    #[serde(flatten)]
+    pub network: Network,
+    #[serde(flatten)]
+    pub faults: Faults,
+    #[serde(flatten)]
+    pub workload: Workload,
+    #[serde(flatten)]
+    pub zookeeper: Zookeeper,
 }
 
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            clients: 5,
-            rounds: 8,
-            hold_ms: 10,
-            session_timeout_ms: 200,
-            zk_tick_ms: 20,
-            latency_min_ms: 1,
-            latency_max_ms: 3,
-            fencing: false,
-            faults: "all".into(),
-            fault_phase_ms: 600,
-            partition_max_ms: 50,
-            pause_max_ms: 100,
-            crash_down_max_ms: 300,
-            delay_max_ms: 10,
-            clock_skew_max_ms: 1_000,
-            clock_jump_max_ms: 10_000,
-            clock_drift_max_ppm: 20_000,
-            faults_per_kind_max: 3,
-            liveness_bound_ms: 0,
-            run_limit_ms: 0,
-        }
-    }
-}
-
-/// One line of `locksim list` per parameter.
-pub const DOCS: &[(&str, &str)] = &[
-    (
-        "clients",
-        "number of client hosts c1..cN contending for the lock",
-    ),
-    ("rounds", "lock acquisitions each client makes"),
-    ("hold_ms", "time a holder works inside its critical section"),
-    (
-        "session_timeout_ms",
-        "ZooKeeper session timeout the clients request",
-    ),
-    (
-        "zk_tick_ms",
-        "ZooKeeper tickTime (sessions expire on tick boundaries; clamp 2..20 ticks)",
-    ),
-    ("latency_min_ms", "minimum one-way network latency"),
-    ("latency_max_ms", "maximum one-way network latency"),
-    (
-        "fencing",
-        "the store rejects writes whose token is below the highest it accepted",
-    ),
-    (
-        "faults",
-        "fault kinds the swarm may use: all, none, or a comma list (partition,loss,delay,crash,pause,clock_jump,clock_drift,lose_reply)",
-    ),
-    (
-        "fault_phase_ms",
-        "faults start within this window; then the heal phase repairs everything",
-    ),
-    (
-        "partition_max_ms",
-        "longest partition or loss burst between a client and a server",
-    ),
-    (
-        "pause_max_ms",
-        "longest client process pause (above session_timeout_ms a holder can expire)",
-    ),
-    (
-        "crash_down_max_ms",
-        "longest time a crashed server stays down",
-    ),
-    ("delay_max_ms", "largest extra link delay"),
-    (
-        "clock_skew_max_ms",
-        "largest initial offset of a node's wall clock from true time, either direction",
-    ),
-    (
-        "clock_jump_max_ms",
-        "largest wall clock step, either direction",
-    ),
-    ("clock_drift_max_ppm", "largest clock drift rate"),
-    (
-        "faults_per_kind_max",
-        "most occurrences of one fault kind in a run",
-    ),
-    (
-        "liveness_bound_ms",
-        "a wanting client must get the lock within this after healing (0: derived)",
-    ),
-    (
-        "run_limit_ms",
-        "hard end of the run in simulated time (0: derived)",
-    ),
+/// Every group, in the order `locksim list` shows them.
+pub const GROUPS: &[Group] = &[
+    Network::GROUP,
+    Faults::GROUP,
+    Workload::GROUP,
+    Zookeeper::GROUP,
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -225,56 +133,39 @@ impl Params {
     }
 
     pub fn validate(&self) -> Result<(), ParamError> {
-        const HOUR: u64 = 3_600_000;
-        const YEAR: u64 = 365 * 24 * HOUR;
-        let ranges: [(&str, u64, u64, u64); 18] = [
-            ("clients", self.clients.into(), 1, 32),
-            ("rounds", self.rounds.into(), 1, 10_000),
-            ("hold_ms", self.hold_ms, 0, HOUR),
-            ("session_timeout_ms", self.session_timeout_ms, 1, HOUR),
-            ("zk_tick_ms", self.zk_tick_ms, 1, 60_000),
-            ("latency_min_ms", self.latency_min_ms, 0, 60_000),
-            ("latency_max_ms", self.latency_max_ms, 0, 60_000),
-            ("fault_phase_ms", self.fault_phase_ms, 0, HOUR),
-            ("partition_max_ms", self.partition_max_ms, 0, HOUR),
-            ("pause_max_ms", self.pause_max_ms, 0, HOUR),
-            ("crash_down_max_ms", self.crash_down_max_ms, 0, HOUR),
-            ("delay_max_ms", self.delay_max_ms, 0, HOUR),
-            ("clock_skew_max_ms", self.clock_skew_max_ms, 0, YEAR),
-            ("clock_jump_max_ms", self.clock_jump_max_ms, 0, YEAR),
-            ("clock_drift_max_ppm", self.clock_drift_max_ppm, 0, 500_000),
-            (
-                "faults_per_kind_max",
-                self.faults_per_kind_max.into(),
-                0,
-                1_000,
-            ),
-            ("liveness_bound_ms", self.liveness_bound_ms, 0, 24 * HOUR),
-            ("run_limit_ms", self.run_limit_ms, 0, MAX_RUN_LIMIT_MS),
-        ];
+        let ranges = [
+            self.network.ranges(),
+            self.faults.ranges(),
+            self.workload.ranges(),
+            self.zookeeper.ranges(),
+        ]
+        .concat();
         if let Some((name, value, lo, hi)) = ranges.iter().find(|(_, v, lo, hi)| v < lo || v > hi) {
             return Err(ParamError::Invalid(format!(
                 "{name}={value} is outside {lo}..={hi}"
             )));
         }
-        if self.latency_min_ms > self.latency_max_ms {
+        let Network {
+            latency_min_ms,
+            latency_max_ms,
+        } = self.network;
+        if latency_min_ms > latency_max_ms {
             return Err(ParamError::Invalid(format!(
-                "latency_min_ms={} must not exceed latency_max_ms={}",
-                self.latency_min_ms, self.latency_max_ms
+                "latency_min_ms={latency_min_ms} must not exceed latency_max_ms={latency_max_ms}"
             )));
         }
-        if self.run_limit_ms > 0 && self.run_limit_ms <= self.fault_phase_ms {
+        let (limit, phase) = (self.workload.run_limit_ms, self.faults.fault_phase_ms);
+        if limit > 0 && limit <= phase {
             return Err(ParamError::Invalid(format!(
-                "run_limit_ms={} must exceed fault_phase_ms={} (the run would stop before the \
-                 heal phase)",
-                self.run_limit_ms, self.fault_phase_ms
+                "run_limit_ms={limit} must exceed fault_phase_ms={phase} (the run would stop \
+                 before the heal phase)"
             )));
         }
         self.fault_kinds().map(|_| ())
     }
 
     pub fn fault_kinds(&self) -> Result<Vec<FaultKind>, ParamError> {
-        match self.faults.as_str() {
+        match self.faults.faults.as_str() {
             "all" => Ok(FaultKind::ALL.to_vec()),
             "none" | "" => Ok(Vec::new()),
             list => list
@@ -290,7 +181,9 @@ impl Params {
     }
 
     pub fn client_names(&self) -> Vec<String> {
-        (1..=self.clients).map(|i| format!("c{i}")).collect()
+        (1..=self.workload.clients)
+            .map(|i| format!("c{i}"))
+            .collect()
     }
 }
 
@@ -326,7 +219,7 @@ mod tests {
     #[test]
     fn overrides_parse_by_type_and_reject_unknown() {
         let p = with(&["clients=3", "fencing=true", "faults=pause,lose_reply"]).unwrap();
-        assert_eq!((p.clients, p.fencing), (3, true));
+        assert_eq!((p.workload.clients, p.workload.fencing), (3, true));
         assert_eq!(
             p.fault_kinds().unwrap(),
             vec![FaultKind::Pause, FaultKind::LoseReply]
@@ -361,12 +254,15 @@ mod tests {
     fn overrides_are_judged_together_not_one_by_one() {
         // Each alone breaks latency_min_ms <= latency_max_ms against the defaults (1..3).
         let p = with(&["latency_min_ms=5", "latency_max_ms=10"]).unwrap();
-        assert_eq!((p.latency_min_ms, p.latency_max_ms), (5, 10));
+        assert_eq!(
+            (p.network.latency_min_ms, p.network.latency_max_ms),
+            (5, 10)
+        );
         let p = with(&["latency_max_ms=0", "latency_min_ms=0"]).unwrap();
-        assert_eq!((p.latency_min_ms, p.latency_max_ms), (0, 0));
+        assert_eq!((p.network.latency_min_ms, p.network.latency_max_ms), (0, 0));
         assert!(with(&["latency_min_ms=5"]).is_err());
         let later_wins = with(&["clients=3", "clients=4"]).unwrap();
-        assert_eq!(later_wins.clients, 4);
+        assert_eq!(later_wins.workload.clients, 4);
     }
 
     #[test]
@@ -375,7 +271,11 @@ mod tests {
             panic!("not an object")
         };
         let keys: Vec<_> = map.keys().cloned().collect();
-        let mut documented: Vec<_> = DOCS.iter().map(|(k, _)| k.to_string()).collect();
+        let mut documented: Vec<_> = GROUPS
+            .iter()
+            .flat_map(|g| g.params)
+            .map(|p| p.key.to_string())
+            .collect();
         documented.sort();
         assert_eq!(keys, documented);
     }
@@ -383,8 +283,8 @@ mod tests {
     #[test]
     fn json_takes_defaults_and_rejects_unknown_keys() {
         let p = Params::from_json(&serde_json::json!({"clients": 2})).unwrap();
-        assert_eq!(p.clients, 2);
-        assert_eq!(p.hold_ms, Params::default().hold_ms);
+        assert_eq!(p.workload.clients, 2);
+        assert_eq!(p.workload.hold_ms, Params::default().workload.hold_ms);
         assert!(Params::from_json(&serde_json::json!({"client": 2})).is_err());
     }
 
