@@ -105,6 +105,11 @@ pub struct ServerEvent {
     pub op: String,
     #[serde(flatten)]
     pub fields: BTreeMap<String, Value>,
+    /// Churn a reader of the story can skip (a lock node created), as opposed to what
+    /// changes it (a session expired, a key expired): timelines leave routine events out.
+    /// Not part of the history's JSON.
+    #[serde(skip)]
+    pub routine: bool,
 }
 
 impl ServerEvent {
@@ -120,6 +125,15 @@ impl ServerEvent {
         ServerEvent {
             op,
             fields: fields.into_iter().collect(),
+            routine: false,
+        }
+    }
+
+    /// Like `new`, for an event timelines leave out.
+    pub fn routine(event: &impl Serialize) -> ServerEvent {
+        ServerEvent {
+            routine: true,
+            ..ServerEvent::new(event)
         }
     }
 

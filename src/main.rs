@@ -66,6 +66,10 @@ enum Command {
         /// Print the recorded history.
         #[arg(long)]
         history: bool,
+        /// Print the run as a timeline by true time (faults, acquires, releases, losses,
+        /// servers' events), even if it found nothing.
+        #[arg(long)]
+        timeline: bool,
     },
     /// Serve a simulated server on a real socket and the real clock, for real clients.
     #[command(subcommand, subcommand_required = true, arg_required_else_help = false)]
@@ -191,7 +195,11 @@ fn main() -> ExitCode {
             jobs.map(|j| j as usize),
             &opts.into(),
         ),
-        Some(Command::Replay { file, history }) => cli::replay(&out, &file, history),
+        Some(Command::Replay {
+            file,
+            history,
+            timeline,
+        }) => cli::replay(&out, &file, history, timeline),
         Some(Command::Bench { runs, scenario }) => cli::bench(&out, &scenario, runs),
         Some(Command::Serve(ServeCommand::Zk {
             port,

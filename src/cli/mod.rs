@@ -36,6 +36,7 @@ pub use single::{replay, run};
 use crate::check::{self, Property};
 use crate::params::{self, Group, Params};
 use crate::scenario::{self, SCENARIOS, Scenario};
+use crate::timeline;
 use crate::world::run::RunReport;
 use serde_json::{Value, json};
 use std::ops::Range;
@@ -243,12 +244,22 @@ fn print_history(report: &RunReport) {
     }
 }
 
+/// The violations, each on a line, then (if there are any) how they came about.
 fn print_violations(report: &RunReport) {
     if report.violations.is_empty() {
         outln!("  no violations");
+        return;
     }
     for v in &report.violations {
         outln!("  VIOLATION {v}");
+    }
+    outln!("  timeline (true time):");
+    print_timeline(report);
+}
+
+fn print_timeline(report: &RunReport) {
+    for line in timeline::timeline(&report.history, &report.violations) {
+        outln!("  {line}");
     }
 }
 

@@ -18,9 +18,14 @@ pub enum ZkEvent {
     SessionExpired { session: i64 },
 }
 
+/// Tree changes are routine (a timeline tells them through the clients' acquires and
+/// releases); an expired session is news.
 impl From<ZkEvent> for Op {
     fn from(event: ZkEvent) -> Op {
-        Op::Server(ServerEvent::new(&event))
+        Op::Server(match event {
+            ZkEvent::SessionExpired { .. } => ServerEvent::new(&event),
+            _ => ServerEvent::routine(&event),
+        })
     }
 }
 

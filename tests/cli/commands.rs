@@ -277,3 +277,33 @@ fn seeds_up_to_the_largest_give_the_same_answer_with_any_jobs() {
         [format!("zk-lock-herd-{}.json", u64::MAX - 2).as_str()]
     );
 }
+
+#[test]
+fn replay_timeline_tells_the_pause_and_the_overlap_by_true_time() {
+    let s = Scratch::new("timeline");
+    let trace = Path::new(env!("CARGO_MANIFEST_DIR")).join("traces/zk-lock-8.json");
+    let ran = s.run(&["replay", trace.to_str().unwrap(), "--timeline"]);
+    let lines: Vec<&str> = ran.stdout.lines().collect();
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{}", ran.stdout))
+    };
+    let acquired = at("c4       acquires /locksim/lock (token");
+    let paused = at("harness  fault: pause c4 for 324 ms");
+    let expired = at("zk1      session expired");
+    let overlap =
+        at("!!       VIOLATION mutex: c4 and c1 both held /locksim/lock during 383..400 ms");
+    assert!(acquired < paused && paused < expired && expired < overlap);
+
+    let fenced = Path::new(env!("CARGO_MANIFEST_DIR")).join("traces/zk-lock-8-fenced.json");
+    let v = s.json(&["replay", fenced.to_str().unwrap(), "--timeline"], 0);
+    let timeline = v["timeline"].as_array().expect("a timeline");
+    assert!(
+        timeline
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("fault: pause c4")),
+        "{v}"
+    );
+}
