@@ -1,7 +1,27 @@
 //! Simulated Redis: RESP2 codec, sans-IO server core with Lua scripting, async client, and
 //! the glue that serves the core inside the simulation and on a real socket.
+//!
+//! Layout:
+//! - `resp`: the RESP2 value, its encoder, the request and reply decoders
+//! - `num`, `cstr`: how Redis reads integers and C-string arguments
+//! - `replies`: Redis's shared replies and error wording
+//! - `command`: the command table (names, arities, flags) and its lookup
+//! - `clock`: `Now` and the clock expiry deadlines live on
+//! - `keyspace`: keys, values, deadlines
+//! - `conn`: one connection's state
+//! - `cmd`: the commands, one file per family
+//! - `server`: the sans-IO server: checks, dispatch, propagation, replication, expiry cycle
 
+pub mod clock;
+mod cmd;
+pub mod command;
+pub mod conn;
+pub mod cstr;
+pub mod keyspace;
+pub mod num;
+pub mod replies;
 pub mod resp;
+pub mod server;
 
 /// Redis's port, where the simulated servers listen.
 pub const PORT: u16 = 6379;

@@ -1,0 +1,70 @@
+//! PING, ECHO, SELECT, QUIT and the CLIENT subcommands clients send on connecting.
+
+use super::{Ctx, arg};
+use crate::redis::num::parse_i64;
+use crate::redis::replies;
+use crate::redis::resp::Frame;
+
+/// PING [message]: `+PONG`, or the message as a bulk. More than one argument is an arity
+/// error, which `pingCommand` checks itself (its table arity is -1).
+pub(super) fn ping(args: &[Vec<u8>]) -> Frame {
+    match args {
+        [_] => Frame::Simple(b"PONG".to_vec()),
+        [_, message] => Frame::Bulk(message.clone()),
+        _ => replies::wrong_arity("ping"),
+    }
+}
+
+/// ECHO message.
+pub(super) fn echo(args: &[Vec<u8>]) -> Frame {
+    Frame::Bulk(arg(args, 1).to_vec())
+}
+
+/// SELECT index. The simulated server has one database, so it answers as a Redis 7.0
+/// started with `databases 1`: 0 is fine, any other int is out of range.
+pub(super) fn select(args: &[Vec<u8>]) -> Frame {
+    let Some(index) = parse_i64(arg(args, 1)) else {
+        return replies::not_an_integer();
+    };
+    if i32::try_from(index).is_err() {
+        return replies::error(
+            b"value is out of range, value must between -2147483648 and 2147483647",
+        );
+    }
+    if index == 0 {
+        replies::ok()
+    } else {
+        replies::error(b"DB index is out of range")
+    }
+}
+
+/// QUIT: `+OK`, then the connection closes.
+pub(super) fn quit(ctx: &mut Ctx<'_>) -> Frame {
+    ctx.close = true;
+    replies::ok()
+}
+
+/// CLIENT ID.
+pub(super) fn client_id(ctx: &Ctx<'_>) -> Frame {
+    Frame::Integer(i64::try_from(ctx.conn.id).unwrap_or(i64::MAX))
+}
+
+/// CLIENT SETNAME name: printable ASCII without spaces; an empty name removes the name.
+pub(super) fn client_setname(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+    let name = arg(args, 2);
+    if !name.iter().all(|b| (b'!'..=b'~').contains(b)) {
+        return replies::error(
+            b"Client names cannot contain spaces, newlines or special characters.",
+        );
+    }
+    ctx.conn.name = (!name.is_empty()).then(|| name.to_vec());
+    replies::ok()
+}
+
+/// CLIENT GETNAME: the name, or the null bulk.
+pub(super) fn client_getname(ctx: &Ctx<'_>) -> Frame {
+    match &ctx.conn.name {
+        Some(name) => Frame::Bulk(name.clone()),
+        None => Frame::Null,
+    }
+}

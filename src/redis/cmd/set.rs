@@ -1,0 +1,143 @@
+//! SET key value [NX | XX] [GET] [EX s | PX ms | EXAT s | PXAT ms | KEEPTTL], as t_string.c
+//! parses, checks, runs and propagates it.
+
+use super::{Ctx, arg};
+use crate::redis::cstr::is;
+use crate::redis::num::parse_i64;
+use crate::redis::replies;
+use crate::redis::resp::Frame;
+
+/// The options given, as `parseExtendedStringArgumentsOrReply` accepts them.
+#[derive(Default)]
+struct Options<'a> {
+    nx: bool,
+    xx: bool,
+    get: bool,
+    keep_ttl: bool,
+    expire: Option<Expire<'a>>,
+}
+
+/// An EX / PX / EXAT / PXAT option and its argument.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Unit {
+    Ex,
+    Px,
+    ExAt,
+    PxAt,
+}
+
+struct Expire<'a> {
+    unit: Unit,
+    arg: &'a [u8],
+}
+
+/// Options from argument 3 on. Each may repeat (the last expiry wins) but none may meet one
+/// it excludes: NX with XX, KEEPTTL with an expiry, two kinds of expiry; anything else, or
+/// an expiry without its argument, is a syntax error.
+fn options(args: &[Vec<u8>]) -> Option<Options<'_>> {
+    let mut o = Options::default();
+    let mut j = 3;
+    while let Some(opt) = args.get(j) {
+        let next = args.get(j + 1).map(Vec::as_slice);
+        let unit = o.expire.as_ref().map(|e| e.unit);
+        let expiry_allowed = |u: Unit| !o.keep_ttl && unit.is_none_or(|have| have == u);
+        if is(opt, "nx") && !o.xx {
+            o.nx = true;
+        } else if is(opt, "xx") && !o.nx {
+            o.xx = true;
+        } else if is(opt, "get") {
+            o.get = true;
+        } else if is(opt, "keepttl") && unit.is_none() {
+            o.keep_ttl = true;
+        } else if let (Some(u), Some(arg)) = (expiry_unit(opt), next) {
+            if !expiry_allowed(u) {
+                return None;
+            }
+            o.expire = Some(Expire { unit: u, arg });
+            j += 1;
+        } else {
+            return None;
+        }
+        j += 1;
+    }
+    Some(o)
+}
+
+fn expiry_unit(opt: &[u8]) -> Option<Unit> {
+    [
+        ("ex", Unit::Ex),
+        ("px", Unit::Px),
+        ("exat", Unit::ExAt),
+        ("pxat", Unit::PxAt),
+    ]
+    .into_iter()
+    .find(|(name, _)| is(opt, name))
+    .map(|(_, unit)| unit)
+}
+
+/// `getExpireMillisecondsOrReply`: the deadline in unix ms, or the error reply. Relative
+/// times are added to the wall clock (Redis's `mstime()`), whatever the expiry clock.
+fn deadline(ctx: &Ctx<'_>, expire: &Expire<'_>) -> Result<i64, Frame> {
+    let mut ms = parse_i64(expire.arg).ok_or_else(replies::not_an_integer)?;
+    let seconds = matches!(expire.unit, Unit::Ex | Unit::ExAt);
+    if ms <= 0 || (seconds && ms > i64::MAX / 1000) {
+        return Err(replies::invalid_expire_time("set"));
+    }
+    if seconds {
+        ms *= 1000;
+    }
+    if matches!(expire.unit, Unit::Ex | Unit::Px) {
+        // C's signed overflow wraps in practice; Redis then sees a non-positive time.
+        ms = ms.wrapping_add(ctx.wall());
+    }
+    if ms <= 0 {
+        return Err(replies::invalid_expire_time("set"));
+    }
+    Ok(ms)
+}
+
+/// `setCommand` / `setGenericCommand`: `+OK`, or the null bulk when NX / XX stops it, or
+/// with GET the old value (null if none) either way.
+pub(super) fn set(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+    let Some(o) = options(args) else {
+        return replies::syntax_error();
+    };
+    let (key, value) = (arg(args, 1), arg(args, 2));
+    let when = match &o.expire {
+        Some(expire) => match deadline(ctx, expire) {
+            Ok(ms) => Some(ms),
+            Err(reply) => return reply,
+        },
+        None => None,
+    };
+    let old = o.get.then(|| match ctx.lookup(key) {
+        Some(v) => Frame::Bulk(v.to_vec()),
+        None => Frame::Null,
+    });
+    let found = ctx.lookup(key).is_some();
+    if (o.nx && found) || (o.xx && !found) {
+        return old.unwrap_or(Frame::Null);
+    }
+    ctx.ks.set(key, value, o.keep_ttl);
+    ctx.dirty += 1;
+    if let Some(when) = when {
+        ctx.ks.set_expire(key, ctx.clock.from_wall(when, ctx.now));
+        // Propagated with an absolute deadline, so replicas and the AOF agree on it.
+        ctx.rewrite = Some(vec![
+            b"SET".to_vec(),
+            key.to_vec(),
+            value.to_vec(),
+            b"PXAT".to_vec(),
+            when.to_string().into_bytes(),
+        ]);
+    } else if o.get {
+        // Propagated without its GETs: a replica has no one to answer.
+        let kept = args
+            .iter()
+            .enumerate()
+            .filter(|(j, a)| *j < 3 || !is(a, "get"))
+            .map(|(_, a)| a.clone());
+        ctx.rewrite = Some(kept.collect());
+    }
+    old.unwrap_or_else(replies::ok)
+}

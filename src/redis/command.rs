@@ -1,0 +1,264 @@
+//! The command table: the supported commands with Redis 7.0's names, arities and flags (from
+//! src/commands/*.json at 7.0.15), and the lookup `processCommand` does before running one.
+//!
+//! This and [`crate::redis::server::Server::call`] are the seam for scripting: a script's
+//! `redis.call` looks the command up here, checks the arity and the flags (NOSCRIPT, WRITE
+//! on a replica or in a read-only script) with its own error texts, then calls the server.
+
+/// A command's arguments, its name first, as they came off the wire.
+pub type Args = Vec<Vec<u8>>;
+
+/// What runs a command (Redis's `proc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmd {
+    Get,
+    Set,
+    Del,
+    Exists,
+    Expire,
+    PExpire,
+    ExpireAt,
+    PExpireAt,
+    Ttl,
+    PTtl,
+    Ping,
+    Echo,
+    Select,
+    Quit,
+    Info,
+    ClientId,
+    ClientSetName,
+    ClientGetName,
+    Command,
+    CommandCount,
+    CommandDocs,
+}
+
+/// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flags(u8);
+
+impl Flags {
+    /// May change the keyspace: refused on a replica (READONLY) and in read-only scripts.
+    pub const WRITE: Flags = Flags(1);
+    /// Only reads the keyspace.
+    pub const READONLY: Flags = Flags(1 << 1);
+    /// May use more memory: refused under maxmemory (no maxmemory in the simulation).
+    pub const DENYOOM: Flags = Flags(1 << 2);
+    /// Not allowed from a script ("This Redis command is not allowed from script").
+    pub const NOSCRIPT: Flags = Flags(1 << 3);
+    /// Allowed on a replica whose link is down and `replica-serve-stale-data` is no.
+    pub const STALE: Flags = Flags(1 << 4);
+    /// O(1) or O(log N).
+    pub const FAST: Flags = Flags(1 << 5);
+
+    const NONE: Flags = Flags(0);
+
+    /// Whether every flag of `other` is set.
+    pub const fn contains(self, other: Flags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    const fn and(self, other: Flags) -> Flags {
+        Flags(self.0 | other.0)
+    }
+}
+
+/// One entry of the table.
+#[derive(Debug)]
+pub struct CommandSpec {
+    /// The name replies use: `get`, or `client|setname` for a subcommand.
+    pub fullname: &'static str,
+    /// Redis's arity: N means exactly N arguments (the name counted), -N at least N.
+    pub arity: i32,
+    pub flags: Flags,
+    /// `None` for a container with no proc of its own (CLIENT): its arity already demands a
+    /// subcommand.
+    pub cmd: Option<Cmd>,
+    subcommands: &'static [CommandSpec],
+}
+
+impl CommandSpec {
+    /// `commandCheckArity`.
+    pub fn arity_ok(&self, argc: usize) -> bool {
+        let argc = i64::try_from(argc).unwrap_or(i64::MAX);
+        let arity = i64::from(self.arity);
+        if arity >= 0 {
+            argc == arity
+        } else {
+            argc >= -arity
+        }
+    }
+
+    /// The name a client types: the part after `|` for a subcommand.
+    fn name(&self) -> &'static str {
+        self.fullname
+            .rsplit_once('|')
+            .map_or(self.fullname, |(_, sub)| sub)
+    }
+}
+
+/// What the table says about a request.
+#[derive(Debug)]
+pub enum Lookup {
+    Found(&'static CommandSpec),
+    /// No such command.
+    UnknownCommand,
+    /// A container (CLIENT, COMMAND) given a subcommand it does not have.
+    UnknownSubcommand,
+}
+
+/// `lookupCommand`: the command named by `args[0]` (any case, all bytes), or for a container
+/// given more than its name, its subcommand named by `args[1]`.
+pub fn lookup(args: &[Vec<u8>]) -> Lookup {
+    let find = |table: &'static [CommandSpec], name: &[u8]| {
+        table
+            .iter()
+            .find(|spec| spec.name().as_bytes().eq_ignore_ascii_case(name))
+    };
+    let Some(base) = args.first().and_then(|name| find(COMMANDS, name)) else {
+        return Lookup::UnknownCommand;
+    };
+    match args.get(1) {
+        Some(sub) if !base.subcommands.is_empty() => match find(base.subcommands, sub) {
+            Some(spec) => Lookup::Found(spec),
+            None => Lookup::UnknownSubcommand,
+        },
+        _ => Lookup::Found(base),
+    }
+}
+
+/// How many commands the table holds (subcommands not counted), for COMMAND COUNT.
+pub fn count() -> usize {
+    COMMANDS.len()
+}
+
+const fn spec(fullname: &'static str, arity: i32, flags: Flags, cmd: Cmd) -> CommandSpec {
+    CommandSpec {
+        fullname,
+        arity,
+        flags,
+        cmd: Some(cmd),
+        subcommands: &[],
+    }
+}
+
+const W: Flags = Flags::WRITE;
+const R: Flags = Flags::READONLY;
+const FAST: Flags = Flags::FAST;
+const STALE: Flags = Flags::STALE;
+
+static COMMANDS: &[CommandSpec] = &[
+    spec("get", 2, R.and(FAST), Cmd::Get),
+    spec("set", -3, W.and(Flags::DENYOOM), Cmd::Set),
+    spec("del", -2, W, Cmd::Del),
+    spec("exists", -2, R.and(FAST), Cmd::Exists),
+    spec("expire", -3, W.and(FAST), Cmd::Expire),
+    spec("pexpire", -3, W.and(FAST), Cmd::PExpire),
+    spec("expireat", -3, W.and(FAST), Cmd::ExpireAt),
+    spec("pexpireat", -3, W.and(FAST), Cmd::PExpireAt),
+    spec("ttl", 2, R.and(FAST), Cmd::Ttl),
+    spec("pttl", 2, R.and(FAST), Cmd::PTtl),
+    spec("ping", -1, FAST, Cmd::Ping),
+    spec("echo", 2, STALE.and(FAST), Cmd::Echo),
+    spec("select", 2, STALE.and(FAST), Cmd::Select),
+    spec("quit", -1, Flags::NOSCRIPT.and(STALE).and(FAST), Cmd::Quit),
+    spec("info", -1, STALE, Cmd::Info),
+    CommandSpec {
+        fullname: "client",
+        arity: -2,
+        flags: Flags::NONE,
+        cmd: None,
+        subcommands: &[
+            spec("client|id", 2, Flags::NOSCRIPT.and(STALE), Cmd::ClientId),
+            spec(
+                "client|setname",
+                3,
+                Flags::NOSCRIPT.and(STALE),
+                Cmd::ClientSetName,
+            ),
+            spec(
+                "client|getname",
+                2,
+                Flags::NOSCRIPT.and(STALE),
+                Cmd::ClientGetName,
+            ),
+        ],
+    },
+    CommandSpec {
+        fullname: "command",
+        arity: -1,
+        flags: STALE,
+        cmd: Some(Cmd::Command),
+        subcommands: &[
+            spec("command|count", 2, STALE, Cmd::CommandCount),
+            spec("command|docs", -2, STALE, Cmd::CommandDocs),
+        ],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Args {
+        list.iter().map(|a| a.as_bytes().to_vec()).collect()
+    }
+
+    fn found(list: &[&str]) -> &'static CommandSpec {
+        match lookup(&args(list)) {
+            Lookup::Found(spec) => spec,
+            other => panic!("{list:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn names_in_any_case_subcommands_by_second_argument() {
+        assert_eq!(found(&["gEt", "k"]).fullname, "get");
+        assert_eq!(
+            found(&["client", "SetName", "x"]).fullname,
+            "client|setname"
+        );
+        assert_eq!(found(&["CLIENT"]).fullname, "client");
+        assert_eq!(found(&["command"]).fullname, "command");
+        assert!(matches!(lookup(&args(&["get\0"])), Lookup::UnknownCommand));
+        assert!(matches!(lookup(&args(&["foo"])), Lookup::UnknownCommand));
+        assert!(matches!(lookup(&[]), Lookup::UnknownCommand));
+        assert!(matches!(
+            lookup(&args(&["client", "setinfo"])),
+            Lookup::UnknownSubcommand
+        ));
+        // A command without subcommands ignores what follows its name.
+        assert_eq!(found(&["ping", "client"]).fullname, "ping");
+    }
+
+    #[test]
+    fn arity() {
+        let get = found(&["get"]);
+        assert!(!get.arity_ok(1) && get.arity_ok(2) && !get.arity_ok(3));
+        let set = found(&["set"]);
+        assert!(!set.arity_ok(2) && set.arity_ok(3) && set.arity_ok(9));
+        assert!(found(&["ping"]).arity_ok(1));
+    }
+
+    #[test]
+    fn flags_scripts_and_replicas_act_on() {
+        for write in ["set", "del", "expire", "pexpire", "expireat", "pexpireat"] {
+            assert!(found(&[write]).flags.contains(Flags::WRITE), "{write}");
+        }
+        for read in ["get", "exists", "ttl", "pttl", "ping", "echo", "info"] {
+            assert!(!found(&[read]).flags.contains(Flags::WRITE), "{read}");
+        }
+        assert!(
+            found(&["get"])
+                .flags
+                .contains(Flags::READONLY.and(Flags::FAST))
+        );
+        assert!(found(&["set"]).flags.contains(Flags::DENYOOM));
+        assert!(found(&["quit"]).flags.contains(Flags::NOSCRIPT));
+        assert!(found(&["client", "id"]).flags.contains(Flags::NOSCRIPT));
+        assert!(!found(&["ping"]).flags.contains(Flags::NOSCRIPT));
+        assert!(found(&["info"]).flags.contains(Flags::STALE));
+        assert_eq!(count(), 17);
+    }
+}

@@ -1,0 +1,47 @@
+//! One connection's state, kept by the driver and handed in with each input: Redis keeps
+//! the same in its `client` struct.
+
+use crate::redis::command::Args;
+
+/// A client connection (or the link from a master, or a script's caller).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conn {
+    pub(crate) id: u64,
+    /// CLIENT SETNAME's name; none until set, and again after an empty one.
+    pub(crate) name: Option<Vec<u8>>,
+    /// Bytes read but not yet a whole request.
+    pub(crate) input: Vec<u8>,
+    /// A reply ended the connection (QUIT, a protocol error): later input is not read.
+    pub(crate) closing: bool,
+    /// On the link from a master: the commands between MULTI and EXEC, applied at EXEC and
+    /// lost with the link if EXEC never comes.
+    pub(crate) multi: Option<Vec<Args>>,
+}
+
+impl Conn {
+    pub(crate) fn new(id: u64) -> Conn {
+        Conn {
+            id,
+            name: None,
+            input: Vec::new(),
+            closing: false,
+            multi: None,
+        }
+    }
+
+    /// CLIENT ID: unique for the server's life.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// CLIENT GETNAME.
+    pub fn name(&self) -> Option<&[u8]> {
+        self.name.as_deref()
+    }
+
+    /// Whether the server is done with this connection: the driver closes it once the
+    /// output is written.
+    pub fn is_closing(&self) -> bool {
+        self.closing
+    }
+}

@@ -1,0 +1,137 @@
+//! The data of the one database: string keys, their values and their deadlines, in two maps
+//! as Redis keeps them (`dict` and `expires`), but ordered, so that every walk over them, the
+//! active expiry's included, is the same on every run.
+//!
+//! Plain storage: what counts as expired, and what happens then, is the commands' business
+//! (see `cmd`), because it depends on the node's role.
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+/// Keys, values and deadlines (on the server's expiry clock).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Keyspace {
+    dict: BTreeMap<Vec<u8>, Vec<u8>>,
+    expires: BTreeMap<Vec<u8>, i64>,
+    /// Where the active expiry's sampling goes on from: the last key it looked at.
+    cursor: Option<Vec<u8>>,
+}
+
+impl Keyspace {
+    /// The stored value, expired or not.
+    pub fn get(&self, key: &[u8]) -> Option<&[u8]> {
+        self.dict.get(key).map(Vec::as_slice)
+    }
+
+    /// The key's deadline, if it has one.
+    pub fn expire_of(&self, key: &[u8]) -> Option<i64> {
+        self.expires.get(key).copied()
+    }
+
+    /// Redis's `keyIsExpired`: a deadline strictly before `now`.
+    pub fn is_expired(&self, key: &[u8], now: i64) -> bool {
+        self.expire_of(key).is_some_and(|when| now > when)
+    }
+
+    /// Stores a value; the old deadline goes unless `keep_ttl` (SET's KEEPTTL).
+    pub fn set(&mut self, key: &[u8], value: &[u8], keep_ttl: bool) {
+        self.dict.insert(key.to_vec(), value.to_vec());
+        if !keep_ttl {
+            self.expires.remove(key);
+        }
+    }
+
+    /// Gives an existing key a deadline; a missing key gets none.
+    pub fn set_expire(&mut self, key: &[u8], when: i64) {
+        if self.dict.contains_key(key) {
+            self.expires.insert(key.to_vec(), when);
+        }
+    }
+
+    /// Deletes a key and its deadline: whether it was there.
+    pub fn remove(&mut self, key: &[u8]) -> bool {
+        self.expires.remove(key);
+        self.dict.remove(key).is_some()
+    }
+
+    /// Every key in order, with its value and deadline.
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8], Option<i64>)> {
+        self.dict
+            .iter()
+            .map(|(k, v)| (k.as_slice(), v.as_slice(), self.expire_of(k)))
+    }
+
+    /// Up to `n` distinct keys that have a deadline, in key order from just after the last
+    /// sampled one and wrapping around: the active expiry's sample (Redis walks its expires
+    /// table with a cursor in the same spirit).
+    pub fn sample_expires(&mut self, n: usize) -> Vec<(Vec<u8>, i64)> {
+        let n = n.min(self.expires.len());
+        let after = match &self.cursor {
+            Some(key) => Bound::Excluded(key.as_slice()),
+            None => Bound::Unbounded,
+        };
+        let sample: Vec<(Vec<u8>, i64)> = self
+            .expires
+            .range::<[u8], _>((after, Bound::Unbounded))
+            .chain(self.expires.iter())
+            .take(n)
+            .map(|(k, &when)| (k.clone(), when))
+            .collect();
+        if let Some((last, _)) = sample.last() {
+            self.cursor = Some(last.clone());
+        }
+        sample
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(sample: &[(Vec<u8>, i64)]) -> Vec<&[u8]> {
+        sample.iter().map(|(k, _)| k.as_slice()).collect()
+    }
+
+    #[test]
+    fn set_keeps_or_drops_the_deadline() {
+        let mut ks = Keyspace::default();
+        ks.set(b"k", b"1", false);
+        ks.set_expire(b"k", 100);
+        ks.set(b"k", b"2", true);
+        assert_eq!(ks.expire_of(b"k"), Some(100));
+        ks.set(b"k", b"3", false);
+        assert_eq!(ks.expire_of(b"k"), None);
+        ks.set_expire(b"missing", 100);
+        assert_eq!(ks.expire_of(b"missing"), None);
+        assert!(ks.remove(b"k"));
+        assert!(!ks.remove(b"k"));
+    }
+
+    #[test]
+    fn expired_strictly_after_the_deadline() {
+        let mut ks = Keyspace::default();
+        ks.set(b"k", b"v", false);
+        ks.set_expire(b"k", 100);
+        assert!(!ks.is_expired(b"k", 100));
+        assert!(ks.is_expired(b"k", 101));
+        ks.set(b"p", b"v", false);
+        assert!(!ks.is_expired(b"p", i64::MAX));
+    }
+
+    #[test]
+    fn sampling_walks_on_and_wraps() {
+        let mut ks = Keyspace::default();
+        for k in [b"a", b"b", b"c", b"d", b"e"] {
+            ks.set(k, b"v", false);
+        }
+        for k in [b"a", b"c", b"d", b"e"] {
+            ks.set_expire(k, 1);
+        }
+        assert_eq!(keys(&ks.sample_expires(2)), [b"a", b"c"]);
+        assert_eq!(keys(&ks.sample_expires(3)), [b"d", b"e", b"a"]);
+        // The cursor survives the deletion of the key it names.
+        ks.remove(b"a");
+        assert_eq!(keys(&ks.sample_expires(9)), [b"c", b"d", b"e"]);
+        assert!(Keyspace::default().sample_expires(20).is_empty());
+    }
+}

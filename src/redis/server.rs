@@ -1,0 +1,371 @@
+//! The sans-IO Redis server core: one database of strings with expiry, a master or a
+//! replica. Inputs arrive with the time as an argument (`handle_input`, `handle`,
+//! `replicate`, `active_expire`); replies, what to propagate and whether to close are
+//! returned. No I/O, no clock reads, no randomness: the driver moves bytes and time.
+//!
+//! Modelled on Redis 7.0.15. A command is checked as `processCommand` checks it (the HTTP
+//! guard, the name, the arity, READONLY on a replica) and run as `call()` runs it: the keys
+//! it finds expired are deleted first and their DELs propagated ahead of it, and the whole
+//! goes out wrapped in MULTI/EXEC when it is more than one command.
+//!
+//! The scripting seam: [`crate::redis::command::lookup`] and [`Server::call`] (see there).
+
+use crate::redis::clock::{ExpiryClock, Now};
+use crate::redis::cmd::{self, Ctx, Expiry};
+use crate::redis::command::{self, Args, CommandSpec, Flags, Lookup};
+use crate::redis::conn::Conn;
+use crate::redis::cstr::is;
+use crate::redis::keyspace::Keyspace;
+use crate::redis::replies;
+use crate::redis::resp::{self, Decoded, Frame, Limits};
+pub use snapshot::Entry;
+
+mod snapshot;
+#[cfg(test)]
+mod test_support;
+#[cfg(test)]
+mod tests_commands;
+#[cfg(test)]
+mod tests_expiry;
+#[cfg(test)]
+mod tests_server;
+
+/// Keys per sample of the active expiry (ACTIVE_EXPIRE_CYCLE_KEYS_PER_LOOP).
+const ACTIVE_EXPIRE_KEYS_PER_LOOP: usize = 20;
+/// The share of expired keys in a sample, in percent, above which the cycle samples again
+/// (ACTIVE_EXPIRE_CYCLE_ACCEPTABLE_STALE).
+const ACTIVE_EXPIRE_ACCEPTABLE_STALE: usize = 10;
+
+/// A master, or a read-only replica of one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Role {
+    /// Expires keys, propagates its writes.
+    #[default]
+    Master,
+    /// Refuses client writes, applies its master's stream, never expires a key itself
+    /// (reads see a key past its deadline as missing, by the replica's own clock).
+    Replica,
+}
+
+/// How a server is set up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Config {
+    pub role: Role,
+    /// Which clock deadlines live on: Redis's wall clock, or the monotonic fix.
+    pub expiry_clock: ExpiryClock,
+    /// Request size limits (Redis's by default).
+    pub limits: Limits,
+    /// client-query-buffer-limit: a connection whose unprocessed input grows past this
+    /// after a read is dropped, unanswered (1 GiB by default).
+    pub max_query_buffer: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            role: Role::default(),
+            expiry_clock: ExpiryClock::default(),
+            limits: Limits::default(),
+            max_query_buffer: 1 << 30,
+        }
+    }
+}
+
+/// What one command did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The reply; `None` for an empty request or when the connection drops without one.
+    pub reply: Option<Frame>,
+    /// The commands to send to replicas and append to the AOF, in order, wrapped in
+    /// MULTI/EXEC when there are several (Redis 7.0's `propagatePendingCommands`). The
+    /// SELECT that starts a stream is the link's business.
+    pub propagate: Vec<Args>,
+    pub close: Option<Close>,
+}
+
+/// How a connection ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Close {
+    /// Once the reply is written (QUIT, a protocol error).
+    AfterReply,
+    /// At once, replies of the same read unsent: a request that looks like HTTP (a line
+    /// starting `POST` or `Host:`), Redis's guard against cross-protocol scripting.
+    Now,
+}
+
+/// What one read did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Output {
+    /// The replies, encoded, in order.
+    pub bytes: Vec<u8>,
+    /// What the commands propagate, in order (see [`Outcome::propagate`]).
+    pub propagate: Vec<Args>,
+    /// Close the connection once `bytes` are written.
+    pub close: bool,
+}
+
+/// One Redis server.
+#[derive(Debug, Clone)]
+pub struct Server {
+    config: Config,
+    keyspace: Keyspace,
+    next_client_id: u64,
+    /// The client that runs scripts' commands (Redis's Lua client).
+    script_client: Conn,
+}
+
+impl Server {
+    pub fn new(config: Config) -> Server {
+        Server {
+            config,
+            keyspace: Keyspace::default(),
+            next_client_id: 2,
+            script_client: Conn::new(1),
+        }
+    }
+
+    pub fn role(&self) -> Role {
+        self.config.role
+    }
+
+    /// A failover promotes a replica (REPLICAOF NO ONE) or demotes a master.
+    pub fn set_role(&mut self, role: Role) {
+        self.config.role = role;
+    }
+
+    /// A new connection (a client, or the link from a master), with the next client id
+    /// (from 2: the scripts' client is 1).
+    pub fn connect(&mut self) -> Conn {
+        let conn = Conn::new(self.next_client_id);
+        self.next_client_id = self.next_client_id.saturating_add(1);
+        conn
+    }
+
+    /// Bytes read from a connection: runs every whole request in them (and in what earlier
+    /// reads left), as `processInputBuffer` does. Redis reads at most 16 KiB at a time; a
+    /// driver that hands over the same slices meets its limits at the same bytes.
+    pub fn handle_input(&mut self, conn: &mut Conn, input: &[u8], now: Now) -> Output {
+        let mut out = Output::default();
+        if conn.closing {
+            out.close = true;
+            return out;
+        }
+        conn.input.extend_from_slice(input);
+        if conn.input.len() > self.config.max_query_buffer {
+            conn.closing = true;
+            conn.input = Vec::new();
+            out.close = true;
+            return out;
+        }
+        let mut pos = 0;
+        while !conn.closing {
+            let pending = conn.input.get(pos..).unwrap_or_default();
+            match resp::decode_request(pending, &self.config.limits) {
+                Ok(Decoded::Incomplete) => break,
+                Err(e) => {
+                    resp::encode(&replies::error(&e.message()), &mut out.bytes);
+                    conn.closing = true;
+                }
+                Ok(Decoded::Request { args, consumed }) => {
+                    pos += consumed;
+                    let outcome = self.handle(conn, &args, now);
+                    out.propagate.extend(outcome.propagate);
+                    if outcome.close == Some(Close::Now) {
+                        out.bytes.clear();
+                    }
+                    if let Some(reply) = outcome.reply {
+                        resp::encode(&reply, &mut out.bytes);
+                    }
+                    conn.closing = outcome.close.is_some();
+                }
+            }
+        }
+        if conn.closing {
+            conn.input = Vec::new();
+        } else {
+            conn.input.drain(..pos.min(conn.input.len()));
+        }
+        out.close = conn.closing;
+        out
+    }
+
+    /// One request from a client, checked and run.
+    pub fn handle(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Outcome {
+        let reply = |frame: Frame| Outcome {
+            reply: Some(frame),
+            propagate: Vec::new(),
+            close: None,
+        };
+        let silent = |close: Option<Close>| Outcome {
+            reply: None,
+            propagate: Vec::new(),
+            close,
+        };
+        let Some(name) = args.first() else {
+            // Redis skips an empty request: no reply.
+            return silent(None);
+        };
+        if is(name, "host:") || is(name, "post") {
+            return silent(Some(Close::Now));
+        }
+        let spec = match command::lookup(args) {
+            Lookup::Found(spec) => spec,
+            Lookup::UnknownCommand => return reply(replies::unknown_command(args)),
+            Lookup::UnknownSubcommand => {
+                let sub = args.get(1).map_or(&[][..], Vec::as_slice);
+                return reply(replies::unknown_subcommand(name, sub));
+            }
+        };
+        if !spec.arity_ok(args.len()) {
+            return reply(replies::wrong_arity(spec.fullname));
+        }
+        if self.config.role == Role::Replica && spec.flags.contains(Flags::WRITE) {
+            return reply(replies::readonly());
+        }
+        let mut ops = Vec::new();
+        let expiry = self.client_expiry();
+        let (frame, close) = self.execute(conn, expiry, spec, args, now, &mut ops);
+        Outcome {
+            reply: Some(frame),
+            propagate: transaction(ops),
+            close: close.then_some(Close::AfterReply),
+        }
+    }
+
+    /// The scripting seam: runs one command of a script's `redis.call` / `redis.pcall`.
+    ///
+    /// The caller has found `spec` with [`command::lookup`], checked the arity and refused,
+    /// with the scripting engine's own texts, a NOSCRIPT command and a WRITE one on a
+    /// replica or in a read-only script. `now` is frozen at the script's start for every
+    /// call it makes. What the command propagates is appended to `ops`; at the script's end
+    /// the caller propagates `transaction(ops)` (Redis 7.0 replicates scripts by effects).
+    /// The commands run as Redis's Lua client, a connection of their own.
+    pub fn call(
+        &mut self,
+        spec: &CommandSpec,
+        args: &[Vec<u8>],
+        now: Now,
+        ops: &mut Vec<Args>,
+    ) -> Frame {
+        let expiry = self.client_expiry();
+        let mut client = std::mem::replace(&mut self.script_client, Conn::new(0));
+        let (frame, _close) = self.execute(&mut client, expiry, spec, args, now, ops);
+        self.script_client = client;
+        frame
+    }
+
+    /// One command of the master's stream, on the replica's link from it (or of an AOF being
+    /// loaded, which Redis runs by the same rules): no READONLY, no expiry, no reply.
+    /// MULTI ... EXEC are applied together at EXEC; dropping the link drops them.
+    pub fn replicate(&mut self, link: &mut Conn, args: &[Vec<u8>], now: Now) {
+        let Some(name) = args.first() else {
+            return;
+        };
+        if is(name, "multi") {
+            link.multi = Some(Vec::new());
+            return;
+        }
+        if is(name, "exec") {
+            for queued in link.multi.take().unwrap_or_default() {
+                self.apply(link, &queued, now);
+            }
+            return;
+        }
+        if let Some(queued) = &mut link.multi {
+            queued.push(args.to_vec());
+            return;
+        }
+        self.apply(link, args, now);
+    }
+
+    fn apply(&mut self, link: &mut Conn, args: &[Vec<u8>], now: Now) {
+        let Lookup::Found(spec) = command::lookup(args) else {
+            return;
+        };
+        if spec.arity_ok(args.len()) {
+            self.execute(link, Expiry::Never, spec, args, now, &mut Vec::new());
+        }
+    }
+
+    /// One active expiry cycle (`activeExpireCycle`, which Redis runs ten times a second):
+    /// samples keys with a deadline from where the last sample ended, deletes the expired
+    /// ones, and samples again while more than 10% of a sample had expired. Returns the DELs
+    /// to propagate, each on its own (Redis does not wrap these). A replica does nothing.
+    pub fn active_expire(&mut self, now: Now) -> Vec<Args> {
+        let mut dels = Vec::new();
+        if self.config.role == Role::Replica {
+            return dels;
+        }
+        let now = self.config.expiry_clock.now(now);
+        loop {
+            let sample = self.keyspace.sample_expires(ACTIVE_EXPIRE_KEYS_PER_LOOP);
+            if sample.is_empty() {
+                return dels;
+            }
+            let mut expired = 0;
+            for (key, when) in &sample {
+                if now > *when {
+                    self.keyspace.remove(key);
+                    dels.push(vec![b"DEL".to_vec(), key.clone()]);
+                    expired += 1;
+                }
+            }
+            if expired * 100 / sample.len() <= ACTIVE_EXPIRE_ACCEPTABLE_STALE {
+                return dels;
+            }
+        }
+    }
+
+    /// Runs a checked command as Redis's `call()` does: the DELs of keys it found expired,
+    /// then the command itself (or its rewording) if it changed anything, appended to `ops`.
+    /// Also whether it asked to close the connection.
+    fn execute(
+        &mut self,
+        conn: &mut Conn,
+        expiry: Expiry,
+        spec: &CommandSpec,
+        args: &[Vec<u8>],
+        now: Now,
+        ops: &mut Vec<Args>,
+    ) -> (Frame, bool) {
+        let mut ctx = Ctx {
+            ks: &mut self.keyspace,
+            now,
+            clock: self.config.expiry_clock,
+            expiry,
+            role: self.config.role,
+            conn,
+            ops: Vec::new(),
+            dirty: 0,
+            rewrite: None,
+            close: false,
+        };
+        let frame = cmd::run(&mut ctx, spec, args);
+        ops.append(&mut ctx.ops);
+        if ctx.dirty > 0 {
+            ops.push(ctx.rewrite.take().unwrap_or_else(|| args.to_vec()));
+        }
+        (frame, ctx.close)
+    }
+
+    fn client_expiry(&self) -> Expiry {
+        match self.config.role {
+            Role::Master => Expiry::Delete,
+            Role::Replica => Expiry::Report,
+        }
+    }
+}
+
+/// What Redis 7.0 propagates for one command or script: its commands as they are, or
+/// wrapped in MULTI/EXEC when there are several, so replicas and the AOF apply them
+/// atomically.
+pub fn transaction(ops: Vec<Args>) -> Vec<Args> {
+    if ops.len() < 2 {
+        return ops;
+    }
+    let mut wrapped = Vec::with_capacity(ops.len() + 2);
+    wrapped.push(vec![b"MULTI".to_vec()]);
+    wrapped.extend(ops);
+    wrapped.push(vec![b"EXEC".to_vec()]);
+    wrapped
+}

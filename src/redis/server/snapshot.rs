@@ -1,0 +1,49 @@
+//! Snapshots: the keyspace as an RDB file would hold it, and a restart that loads one.
+//! What survives a crash (nothing, a snapshot, an AOF) is the simulation's choice; an AOF is
+//! replayed through [`Server::replicate`], as Redis loads one by its replication rules.
+
+use super::{Role, Server};
+use crate::redis::clock::Now;
+use crate::redis::keyspace::Keyspace;
+
+/// A key as a snapshot holds it: the deadline in unix ms, as an RDB file keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub key: Vec<u8>,
+    pub value: Vec<u8>,
+    pub expires_at_ms: Option<i64>,
+}
+
+impl Server {
+    /// Every key, in order, with its deadline in unix ms: what a snapshot (RDB) would hold.
+    pub fn dump(&self, now: Now) -> Vec<Entry> {
+        let clock = self.config.expiry_clock;
+        self.keyspace
+            .iter()
+            .map(|(key, value, when)| Entry {
+                key: key.to_vec(),
+                value: value.to_vec(),
+                expires_at_ms: when.map(|t| clock.to_wall(t, now)),
+            })
+            .collect()
+    }
+
+    /// Replaces the keyspace with a snapshot, as a restart loads its RDB file: a master
+    /// skips the keys whose deadline has passed, a replica keeps them for its master's DEL.
+    pub fn load(&mut self, entries: Vec<Entry>, now: Now) {
+        let clock = self.config.expiry_clock;
+        self.keyspace = Keyspace::default();
+        for entry in entries {
+            if let Some(when) = entry.expires_at_ms {
+                if self.config.role == Role::Master && when < now.wall_ms {
+                    continue;
+                }
+                self.keyspace.set(&entry.key, &entry.value, false);
+                self.keyspace
+                    .set_expire(&entry.key, clock.from_wall(when, now));
+            } else {
+                self.keyspace.set(&entry.key, &entry.value, false);
+            }
+        }
+    }
+}
