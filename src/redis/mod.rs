@@ -2,6 +2,7 @@
 //! the glue that serves the core inside the simulation and on a real socket.
 
 pub mod resp;
+pub mod script;
 
 /// Redis's port, where the simulated servers listen.
 pub const PORT: u16 = 6379;
