@@ -10,6 +10,7 @@
 //! - `keyspace`: keys, values, deadlines
 //! - `conn`: one connection's state
 //! - `cmd`: the commands, one file per family
+//! - `script`: Lua scripting (EVAL, EVALSHA, SCRIPT) over real Lua 5.1
 //! - `server`: the sans-IO server: checks, dispatch, propagation, replication, expiry cycle
 
 pub mod clock;
@@ -21,6 +22,7 @@ pub mod keyspace;
 pub mod num;
 pub mod replies;
 pub mod resp;
+pub mod script;
 pub mod server;
 
 /// Redis's port, where the simulated servers listen.

@@ -1,0 +1,246 @@
+//! The `redis` table scripts see: `redis.call` and `redis.pcall` with the checks of Redis 7.0's
+//! `luaRedisGenericCommand` and `scriptCall`, and the helpers (`error_reply`, `status_reply`,
+//! `sha1hex`, `log`, …) with their messages word for word.
+
+use std::cell::RefCell;
+
+use mlua::{Lua, LuaString, MultiValue, Table, Value};
+
+use super::ScriptHost;
+use super::convert::{self, c_int};
+use super::raise;
+use crate::redis::resp::Frame;
+
+/// `REDIS_VERSION` and `REDIS_VERSION_NUM` of the server the simulation reproduces.
+const VERSION: &str = "7.0.15";
+const VERSION_NUM: i64 = 0x00_07_00_0f;
+
+/// The host a run's `redis.call` reaches, borrowed for the run.
+pub(super) type Host<'h> = RefCell<&'h mut dyn ScriptHost>;
+
+/// The parts of the `redis` table that are the same for every run; `call`, `pcall` and
+/// `acl_check_cmd` reach the host and are added per run.
+pub(super) fn template(lua: &Lua) -> mlua::Result<Table> {
+    let redis = lua.create_table()?;
+    for (name, level) in [
+        ("LOG_DEBUG", 0),
+        ("LOG_VERBOSE", 1),
+        ("LOG_NOTICE", 2),
+        ("LOG_WARNING", 3),
+        ("REPL_NONE", 0),
+        ("REPL_AOF", 1),
+        ("REPL_SLAVE", 2),
+        ("REPL_REPLICA", 2),
+        ("REPL_ALL", 3),
+    ] {
+        redis.raw_set(name, level)?;
+    }
+    redis.raw_set("REDIS_VERSION", VERSION)?;
+    redis.raw_set("REDIS_VERSION_NUM", VERSION_NUM)?;
+    redis.raw_set("error_reply", lua.create_function(error_reply)?)?;
+    redis.raw_set("status_reply", lua.create_function(status_reply)?)?;
+    redis.raw_set("sha1hex", lua.create_function(sha1hex)?)?;
+    redis.raw_set("log", lua.create_function(log)?)?;
+    redis.raw_set("setresp", lua.create_function(setresp)?)?;
+    redis.raw_set("set_repl", lua.create_function(set_repl)?)?;
+    redis.raw_set(
+        "replicate_commands",
+        lua.create_function(|_, _: MultiValue| Ok(true))?,
+    )?;
+    // No debugger in the simulation: `breakpoint` reports none, `debug` logs nowhere, as with
+    // LDB off.
+    redis.raw_set(
+        "breakpoint",
+        lua.create_function(|_, _: MultiValue| Ok(false))?,
+    )?;
+    redis.raw_set("debug", lua.create_function(|_, _: MultiValue| Ok(()))?)?;
+    Ok(redis)
+}
+
+/// `redis.call` (`raise`) and `redis.pcall`: run one command on the host.
+pub(super) fn call(
+    lua: &Lua,
+    host: &Host<'_>,
+    read_only: bool,
+    raise: bool,
+    args: MultiValue,
+) -> mlua::Result<Value> {
+    let (text, from_command) = match command_args(&args) {
+        Err(text) => (text, false),
+        Ok(argv) => {
+            let checked = check(&**host.borrow(), &argv, read_only);
+            match checked {
+                Err(text) => (text, true),
+                Ok(()) => {
+                    let reply = host.borrow_mut().call(&argv);
+                    return match (raise, reply) {
+                        (true, Frame::Error(text)) => {
+                            let buffer = [b"-".as_slice(), &text].concat();
+                            Err(raise::reply(convert::error_text(&buffer), true))
+                        }
+                        (_, reply) => convert::to_lua(lua, reply),
+                    };
+                }
+            }
+        }
+    };
+    let err = convert::error_text(text.as_bytes());
+    if raise {
+        return Err(raise::reply(err, from_command));
+    }
+    Ok(Value::Table(convert::error_table(lua, &err, from_command)?))
+}
+
+/// `redis.acl_check_cmd`: with no ACLs in the simulation, every known command is allowed.
+pub(super) fn acl_check_cmd(host: &Host<'_>, args: MultiValue) -> mlua::Result<bool> {
+    let refuse = |text: &str| raise::reply(convert::error_text(text.as_bytes()), false);
+    let argv = command_args(&args).map_err(refuse)?;
+    let known = host.borrow().command(&argv[0]).is_some();
+    if !known {
+        return Err(refuse("Invalid command passed to redis.acl_check_cmd()"));
+    }
+    Ok(true)
+}
+
+/// `luaArgsToRedisArgv`: strings as they are, numbers as `%.17g`, anything else refused.
+fn command_args(args: &MultiValue) -> Result<Vec<Vec<u8>>, &'static str> {
+    if args.is_empty() {
+        return Err("Please specify at least one argument for this redis lib call");
+    }
+    args.iter()
+        .map(|arg| match arg {
+            Value::String(s) => Ok(s.as_bytes().to_vec()),
+            Value::Integer(n) => Ok(convert::g17(*n as f64).into_bytes()),
+            Value::Number(n) => Ok(convert::g17(*n).into_bytes()),
+            _ => Err("Lua redis lib command arguments must be strings or integers"),
+        })
+        .collect()
+}
+
+/// `scriptCall`'s checks before the command runs, in Redis's order.
+fn check(host: &dyn ScriptHost, argv: &[Vec<u8>], read_only: bool) -> Result<(), &'static str> {
+    let spec = host
+        .command(&argv[0])
+        .ok_or("Unknown Redis command called from script")?;
+    let argc = argv.len() as i64;
+    let arity = i64::from(spec.arity);
+    if (arity > 0 && arity != argc) || argc < -arity {
+        return Err("Wrong number of args calling Redis command from script");
+    }
+    if spec.noscript {
+        return Err("This Redis command is not allowed from script");
+    }
+    if read_only && spec.write {
+        return Err("Write commands are not allowed from read-only scripts.");
+    }
+    Ok(())
+}
+
+/// The argument of a function that takes exactly one.
+fn only(args: &MultiValue) -> Option<&Value> {
+    if args.len() == 1 { args.front() } else { None }
+}
+
+/// The one string argument of `error_reply` and `status_reply`.
+fn single_string(args: &MultiValue) -> Option<LuaString> {
+    match only(args) {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+/// Not raised: `error_reply` and `status_reply` return the error table.
+fn wrong_arguments(lua: &Lua) -> mlua::Result<Table> {
+    convert::error_table(lua, b"ERR wrong number or type of arguments", false)
+}
+
+/// `redis.error_reply(text)`: `{err = text}`, with "ERR" added when it names no code.
+fn error_reply(lua: &Lua, args: MultiValue) -> mlua::Result<Table> {
+    let Some(text) = single_string(&args) else {
+        return wrong_arguments(lua);
+    };
+    let text = text.as_bytes();
+    let text = convert::c_str(&text);
+    let buffer = if text.starts_with(b"-") {
+        text.to_vec()
+    } else {
+        [b"-".as_slice(), text].concat()
+    };
+    convert::error_table(lua, &convert::error_text(&buffer), false)
+}
+
+/// `redis.status_reply(text)`: `{ok = text}`.
+fn status_reply(lua: &Lua, args: MultiValue) -> mlua::Result<Table> {
+    let Some(text) = single_string(&args) else {
+        return wrong_arguments(lua);
+    };
+    let table = lua.create_table_with_capacity(0, 1)?;
+    table.raw_set("ok", text)?;
+    Ok(table)
+}
+
+/// `redis.sha1hex(s)`: numbers hash as Lua prints them; other non-strings as the empty string.
+fn sha1hex(lua: &Lua, args: MultiValue) -> mlua::Result<String> {
+    let Some(value) = only(&args) else {
+        return Err(raise::reply(
+            b"ERR wrong number of arguments".to_vec(),
+            false,
+        ));
+    };
+    let bytes = match value {
+        Value::String(_) | Value::Integer(_) | Value::Number(_) => lua
+            .coerce_string(value.clone())?
+            .map(|s| s.as_bytes().to_vec())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    Ok(super::sha1_hex(&bytes))
+}
+
+/// `redis.log(level, ...)`: checked as Redis checks it, then dropped (nothing to log to).
+fn log(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
+    if args.len() < 2 {
+        return Err(refusal("redis.log() requires two arguments or more."));
+    }
+    let Some(level) = lua.coerce_number(args[0].clone())? else {
+        return Err(refusal("First argument must be a number (log level)."));
+    };
+    if !(0..=3).contains(&c_int(level)) {
+        return Err(refusal("Invalid debug level."));
+    }
+    Ok(())
+}
+
+/// `redis.setresp(2)`. The simulated server speaks RESP2 only, so RESP3 is refused.
+fn setresp(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
+    let Some(value) = only(&args) else {
+        return Err(refusal("redis.setresp() requires one argument."));
+    };
+    match c_int(lua.coerce_number(value.clone())?.unwrap_or(0.0)) {
+        2 => Ok(()),
+        3 => Err(refusal(
+            "redis.setresp(3) is not supported: the simulated Redis speaks RESP2 only",
+        )),
+        _ => Err(refusal("RESP version must be 2 or 3.")),
+    }
+}
+
+/// `redis.set_repl(flags)`: checked as Redis checks it. The host replicates what it replicates:
+/// the flags have no effect here.
+fn set_repl(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
+    let Some(value) = only(&args) else {
+        return Err(refusal("redis.set_repl() requires two arguments."));
+    };
+    let flags = c_int(lua.coerce_number(value.clone())?.unwrap_or(0.0));
+    if flags & !3 != 0 {
+        return Err(refusal(
+            "Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.",
+        ));
+    }
+    Ok(())
+}
+
+/// `luaPushError` + `luaError`: a raised `{err = "ERR text"}`.
+fn refusal(text: &str) -> mlua::Error {
+    raise::reply(convert::error_text(text.as_bytes()), false)
+}

@@ -1,0 +1,355 @@
+//! Values across the Lua ↔ RESP boundary, as Redis 7.0's `script_lua.c` converts them (RESP2).
+//!
+//! Lua → RESP (a script's return value): string → bulk; number → integer, truncated toward zero
+//! (C's `(long long)` cast: NaN, ±inf and out-of-range give i64::MIN); true → 1; false, nil and
+//! other types → null bulk; a table is checked, in this order, for a string `err` (error reply), a
+//! string `ok` (status), a number `double`, a string `big_number`, a `verbatim_string` table, a
+//! `map` and a `set` table (RESP2 sends those four as bulk strings or flat arrays), and is else an
+//! array of `t[1], t[2], …` up to the first nil. Fields are read raw (no metamethods).
+//!
+//! RESP → Lua (what `redis.call` returns): integer → number; bulk → string; null bulk and null
+//! array → false; array → table; status → `{ok = …}`; error → `{err = …}` (raised by
+//! `redis.call`, returned by `redis.pcall`).
+
+use mlua::{Lua, Table, Value};
+
+use crate::redis::resp::Frame;
+
+/// `LUAI_MAXCSTACK`: Lua slots a C function may use. Redis's recursive converter checks for four
+/// free slots per value, which caps how deep a reply can nest (and stops self-referencing tables).
+const LUA_STACK_SLOTS: usize = 8000;
+/// Slots in use when Redis converts the top-level value (the error handler and the value itself).
+const FIRST_SLOT: usize = 2;
+/// The most values one reply may hold. Redis has no bound, but a table that refers to itself
+/// several times would make it emit an astronomically large reply; the simulation refuses instead.
+pub(super) const REPLY_LIMIT: usize = 1_000_000;
+
+/// C's `(long long)` cast of a double on x86-64: truncation, with the "integer indefinite"
+/// value (i64::MIN) for NaN and anything out of range.
+pub(super) fn to_integer(x: f64) -> i64 {
+    if x.is_nan() || !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
+        return i64::MIN;
+    }
+    x as i64
+}
+
+/// C's `(int)` cast of a double on x86-64, as [`to_integer`] for 32 bits.
+pub(super) fn c_int(x: f64) -> i32 {
+    if x.is_nan() || !(-2_147_483_648.0..2_147_483_648.0).contains(&x) {
+        return i32::MIN;
+    }
+    x as i32
+}
+
+/// `printf("%.17g")`, which Redis uses for numbers passed to `redis.call` and for doubles:
+/// 17 significant digits, fixed notation for exponents from -4 to 16, trailing zeros dropped.
+pub(super) fn g17(x: f64) -> String {
+    if x.is_nan() {
+        return if x.is_sign_negative() { "-nan" } else { "nan" }.to_owned();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.to_owned();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0" } else { "0" }.to_owned();
+    }
+    let scientific = format!("{x:.16e}");
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let sign = if x < 0.0 { "-" } else { "" };
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    if (-4..17).contains(&exponent) {
+        let (int, frac) = if exponent >= 0 {
+            let point = exponent as usize + 1;
+            (digits[..point].to_owned(), digits[point..].to_owned())
+        } else {
+            let zeros = "0".repeat((-exponent - 1) as usize);
+            ("0".to_owned(), format!("{zeros}{digits}"))
+        };
+        let frac = frac.trim_end_matches('0');
+        if frac.is_empty() {
+            format!("{sign}{int}")
+        } else {
+            format!("{sign}{int}.{frac}")
+        }
+    } else {
+        let frac = digits[1..].trim_end_matches('0');
+        let point = if frac.is_empty() { "" } else { "." };
+        let exp_sign = if exponent < 0 { '-' } else { '+' };
+        format!(
+            "{sign}{}{point}{frac}e{exp_sign}{:02}",
+            &digits[..1],
+            exponent.unsigned_abs()
+        )
+    }
+}
+
+/// The bytes of a C string: Redis reads error and status texts with `strlen`.
+pub(super) fn c_str(bytes: &[u8]) -> &[u8] {
+    bytes
+        .iter()
+        .position(|&b| b == 0)
+        .map_or(bytes, |nul| &bytes[..nul])
+}
+
+/// A status or error text as it reaches the wire: cut at the first NUL, CR and LF turned into
+/// spaces (the server checked here strips them from every error and status reply).
+pub(super) fn reply_text(bytes: &[u8]) -> Vec<u8> {
+    c_str(bytes)
+        .iter()
+        .map(|&b| if b == b'\r' || b == b'\n' { b' ' } else { b })
+        .collect()
+}
+
+/// `luaPushErrorBuff`'s text: "-CODE message" keeps its code, anything else gets "ERR"; the
+/// message loses leading and trailing CR/LF.
+pub(super) fn error_text(buffer: &[u8]) -> Vec<u8> {
+    let buffer = c_str(buffer);
+    let (code, message): (&[u8], &[u8]) = match buffer.strip_prefix(b"-") {
+        Some(rest) => match rest.iter().position(|&b| b == b' ') {
+            Some(space) => (&rest[..space], &rest[space + 1..]),
+            None => (b"ERR", rest),
+        },
+        None => (b"ERR", buffer),
+    };
+    let is_newline = |b: &u8| *b == b'\r' || *b == b'\n';
+    let start = message
+        .iter()
+        .position(|b| !is_newline(b))
+        .unwrap_or(message.len());
+    let end = message
+        .iter()
+        .rposition(|b| !is_newline(b))
+        .map_or(start, |last| last + 1);
+    [code, b" ", &message[start..end]].concat()
+}
+
+/// The table `luaPushErrorBuff` pushes for an error text already in "CODE message" form.
+pub(super) fn error_table(lua: &Lua, err: &[u8], from_command: bool) -> mlua::Result<Table> {
+    let table = lua.create_table_with_capacity(0, 2)?;
+    table.raw_set("err", lua.create_string(err)?)?;
+    if from_command {
+        table.raw_set("ignore_error_stats_update", true)?;
+    }
+    Ok(table)
+}
+
+/// A command's reply as `redis.call` hands it to the script.
+pub(super) fn to_lua(lua: &Lua, reply: Frame) -> mlua::Result<Value> {
+    Ok(match reply {
+        Frame::Integer(n) => Value::Number(n as f64),
+        Frame::Bulk(bytes) => Value::String(lua.create_string(bytes)?),
+        Frame::Null | Frame::NullArray => Value::Boolean(false),
+        Frame::Simple(text) => {
+            let table = lua.create_table_with_capacity(0, 1)?;
+            table.raw_set("ok", lua.create_string(text)?)?;
+            Value::Table(table)
+        }
+        Frame::Error(text) => {
+            let buffer = [b"-".as_slice(), &text].concat();
+            Value::Table(error_table(lua, &error_text(&buffer), true)?)
+        }
+        Frame::Array(items) => {
+            let table = lua.create_table_with_capacity(items.len(), 0)?;
+            for (i, item) in items.into_iter().enumerate() {
+                table.raw_set(i + 1, to_lua(lua, item)?)?;
+            }
+            Value::Table(table)
+        }
+    })
+}
+
+/// One step of the Lua → RESP conversion: a value to convert at a Lua stack depth, or the
+/// assembly of the last `n` converted values into an array.
+enum Step {
+    Convert(Value, usize),
+    Array(usize),
+}
+
+/// A script's return value as the reply Redis sends, or `None` past [`REPLY_LIMIT`] values.
+///
+/// Iterative (an explicit work list) so that a reply nested thousands deep needs no deep Rust
+/// stack. `slot` follows the Lua stack depth Redis's recursion would be at, so a reply nested
+/// too deep ends in the same "reached lua stack limit" error at the same place.
+pub(super) fn to_frame(value: Value) -> mlua::Result<Option<Frame>> {
+    let mut work = vec![Step::Convert(value, FIRST_SLOT)];
+    let mut done: Vec<Frame> = Vec::new();
+    let mut seen = 0usize;
+    while let Some(step) = work.pop() {
+        let (value, slot) = match step {
+            Step::Array(n) => {
+                let items = done.split_off(done.len() - n);
+                done.push(Frame::Array(items));
+                continue;
+            }
+            Step::Convert(value, slot) => (value, slot),
+        };
+        seen += 1;
+        if seen > REPLY_LIMIT {
+            return Ok(None);
+        }
+        if slot + 4 > LUA_STACK_SLOTS {
+            done.push(Frame::Error(b"ERR reached lua stack limit".to_vec()));
+            continue;
+        }
+        match value {
+            Value::String(s) => done.push(Frame::Bulk(s.as_bytes().to_vec())),
+            Value::Boolean(true) => done.push(Frame::Integer(1)),
+            Value::Integer(n) => done.push(Frame::Integer(to_integer(n as f64))),
+            Value::Number(n) => done.push(Frame::Integer(to_integer(n))),
+            Value::Table(table) => match table_reply(&table, slot)? {
+                TableReply::Done(frame) => done.push(frame),
+                TableReply::Items(items) => {
+                    work.push(Step::Array(items.len()));
+                    work.extend(
+                        items
+                            .into_iter()
+                            .rev()
+                            .map(|(value, slot)| Step::Convert(value, slot)),
+                    );
+                }
+            },
+            _ => done.push(Frame::Null),
+        }
+    }
+    Ok(done.pop())
+}
+
+/// A table's reply: finished, or the values (with their stack depth) of an array to build.
+enum TableReply {
+    Done(Frame),
+    Items(Vec<(Value, usize)>),
+}
+
+/// The checks of `luaReplyToRedisReply` for a table, in Redis's order.
+fn table_reply(table: &Table, slot: usize) -> mlua::Result<TableReply> {
+    if let Value::String(err) = table.raw_get("err")? {
+        return Ok(TableReply::Done(Frame::Error(reply_text(&err.as_bytes()))));
+    }
+    if let Value::String(ok) = table.raw_get("ok")? {
+        return Ok(TableReply::Done(Frame::Simple(reply_text(&ok.as_bytes()))));
+    }
+    match table.raw_get("double")? {
+        Value::Number(d) => return Ok(TableReply::Done(Frame::Bulk(g17(d).into_bytes()))),
+        Value::Integer(d) => {
+            return Ok(TableReply::Done(Frame::Bulk(g17(d as f64).into_bytes())));
+        }
+        _ => {}
+    }
+    if let Value::String(big) = table.raw_get("big_number")? {
+        let text = big
+            .as_bytes()
+            .iter()
+            .map(|&b| if b == b'\r' || b == b'\n' { b' ' } else { b })
+            .collect();
+        return Ok(TableReply::Done(Frame::Bulk(text)));
+    }
+    if let Value::Table(verbatim) = table.raw_get("verbatim_string")?
+        && let (Value::String(_), Value::String(text)) =
+            (verbatim.raw_get("format")?, verbatim.raw_get("string")?)
+    {
+        return Ok(TableReply::Done(Frame::Bulk(text.as_bytes().to_vec())));
+    }
+    // Map and set: the map table sits one slot up, each key two further (its copy one more),
+    // each value two further; a set's keys are converted three slots up.
+    if let Value::Table(map) = table.raw_get("map")? {
+        let mut items = Vec::new();
+        for pair in map.pairs::<Value, Value>() {
+            let (key, value) = pair?;
+            items.push((key, slot + 4));
+            items.push((value, slot + 3));
+        }
+        return Ok(TableReply::Items(items));
+    }
+    if let Value::Table(set) = table.raw_get("set")? {
+        let mut items = Vec::new();
+        for pair in set.pairs::<Value, Value>() {
+            items.push((pair?.0, slot + 3));
+        }
+        return Ok(TableReply::Items(items));
+    }
+    let mut items = Vec::new();
+    for i in 1.. {
+        match table.raw_get::<Value>(i)? {
+            Value::Nil => break,
+            value => items.push((value, slot + 1)),
+        }
+        if items.len() > REPLY_LIMIT {
+            break;
+        }
+    }
+    Ok(TableReply::Items(items))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `%.17g` as glibc prints it (`redis.call('set', k, x)` on redis-server 7.0.15 stored
+    /// these for the values Lua computes; x86's 0/0 is the negative NaN).
+    #[test]
+    fn g17_matches_printf() {
+        for (x, text) in [
+            (1.5, "1.5"),
+            (0.1, "0.10000000000000001"),
+            (1e20, "1e+20"),
+            (1e16, "10000000000000000"),
+            (1e17, "1e+17"),
+            (-0.0, "-0"),
+            (f64::NAN, "nan"),
+            (-f64::NAN, "-nan"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+            (123456789012.0, "123456789012"),
+            (1e-5, "1.0000000000000001e-05"),
+            (0.0001, "0.0001"),
+            (-2.5e-300, "-2.5e-300"),
+            (9007199254740993.0, "9007199254740992"),
+            (1500.0, "1500"),
+            (-7.0, "-7"),
+            (1e100, "1e+100"),
+            (5e-324, "4.9406564584124654e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (123.456, "123.456"),
+            (9.9999e-5, "9.9999000000000003e-05"),
+        ] {
+            assert_eq!(g17(x), text, "{x:e}");
+        }
+    }
+
+    #[test]
+    fn integers_truncate_like_c() {
+        assert_eq!(to_integer(3.99), 3);
+        assert_eq!(to_integer(-3.99), -3);
+        assert_eq!(to_integer(-0.0), 0);
+        for x in [
+            f64::NAN,
+            f64::INFINITY,
+            -f64::INFINITY,
+            1e19,
+            -1e19,
+            2f64.powi(63),
+        ] {
+            assert_eq!(to_integer(x), i64::MIN);
+        }
+        assert_eq!(to_integer(-(2f64.powi(63))), i64::MIN);
+        assert_eq!(c_int(3.7), 3);
+        assert_eq!(c_int(1e10), i32::MIN);
+    }
+
+    /// `luaPushErrorBuff`, as redis-server 7.0.15 shows it through `redis.error_reply`.
+    #[test]
+    fn error_text_keeps_or_adds_a_code() {
+        for (buffer, text) in [
+            (&b"-MY x\r\n"[..], &b"MY x"[..]),
+            (b"-ERR", b"ERR ERR"),
+            (b"-", b"ERR "),
+            (b"-ERR  two", b"ERR  two"),
+            (b"- lead", b" lead"),
+            (b"plain words", b"ERR plain words"),
+            (b"-A b\0c", b"A b"),
+        ] {
+            assert_eq!(error_text(buffer), text);
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! Redis 7.0 scripting: `EVAL`, `EVALSHA` and `SCRIPT`, running real Lua 5.1 (through mlua) the
+//! way Redis 7.0 runs it, so that the lock scripts real clients send (redis-py's `Lock`,
+//! Redisson, node-redlock, redsync) run unchanged, with Redis's replies and errors word for word.
+//!
+//! The reference is redis-server 7.0.15 as Debian ships it (with its security fixes, which strip
+//! CR and LF from error and status replies and drop `getfenv`, `setfenv` and `newproxy`), and
+//! the `script_lua.c`, `eval.c` and `script.c` of the 7.0.15 sources.
+//!
+//! - `sandbox`: the Lua state, its libraries, the bounds, one run; `load`: compiling Lua text;
+//! - `protect`: the read-only globals; `catch`: pcall, xpcall, the error handler;
+//! - `api`: the `redis` table; `convert`: Lua ↔ RESP; `raise`: Redis-shaped Lua errors;
+//! - `rand48`: Redis's `math.random`; `shebang`: `#!lua flags=…`.
+//!
+//! Time is the host's business: a script sees the server with its clock frozen at the script's
+//! start, because every command it runs goes through [`ScriptHost::call`], which uses that frozen
+//! time. A script cannot hang the simulation: it is stopped after an instruction limit (Redis
+//! would keep running it and answer BUSY to everyone else meanwhile), and its Lua state has a
+//! memory limit (Redis has none).
+
+mod api;
+mod catch;
+mod convert;
+mod load;
+mod protect;
+mod raise;
+mod rand48;
+mod sandbox;
+mod shebang;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use mlua::Function;
+
+use crate::redis::resp::Frame;
+use rand48::Rand48;
+use sandbox::Sandbox;
+
+pub use sandbox::MEMORY_LIMIT;
+
+/// The seam between scripting and the server core: what a script reaches through `redis.call`
+/// and `redis.pcall`, the server core with its clock frozen at the script's start.
+///
+/// Scripts check the command's existence, arity and script permission through [`command`]
+/// before they [`call`] it; the host runs blocking commands without blocking, as Redis does for
+/// scripts, and refuses writes on a read-only replica in its reply.
+///
+/// [`command`]: ScriptHost::command
+/// [`call`]: ScriptHost::call
+pub trait ScriptHost {
+    /// Redis's command-table facts for `name` (case-insensitive), `None` for an unknown command.
+    fn command(&self, name: &[u8]) -> Option<CommandSpec>;
+    /// Runs one command (already checked for arity and script permission) and returns its reply.
+    fn call(&mut self, args: &[Vec<u8>]) -> Frame;
+}
+
+/// A command's entry in Redis's command table, as far as scripts care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CommandSpec {
+    /// The number of arguments including the name; negative: at least `-arity`.
+    pub arity: i32,
+    /// Flagged `noscript` (MULTI, EVAL, SUBSCRIBE, …): refused from scripts.
+    pub noscript: bool,
+    /// Flagged `write` or `may-replicate`: refused from a `#!lua flags=no-writes` script.
+    pub write: bool,
+}
+
+/// The default for [`Scripts::with_instruction_limit`]: about a second of Lua, thousands of
+/// times what a lock script needs.
+pub const INSTRUCTION_LIMIT: u64 = 100_000_000;
+
+/// One server's scripting: its Lua state and its script cache (SHA1 of the body → compiled
+/// script). A new `Scripts` is empty, as a restarted Redis is: `EVALSHA` answers `NOSCRIPT`
+/// until the script is sent again.
+pub struct Scripts {
+    sandbox: Sandbox,
+    cache: BTreeMap<String, Cached>,
+    instruction_limit: u64,
+}
+
+struct Cached {
+    function: Function,
+    /// `#!lua flags=no-writes`.
+    read_only: bool,
+}
+
+impl Default for Scripts {
+    fn default() -> Self {
+        Scripts::new()
+    }
+}
+
+impl fmt::Debug for Scripts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scripts")
+            .field("cached", &self.cache.keys().collect::<Vec<_>>())
+            .field("instruction_limit", &self.instruction_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Scripts {
+    pub fn new() -> Scripts {
+        Scripts::with_instruction_limit(INSTRUCTION_LIMIT)
+    }
+
+    /// Scripts stopped after `limit` Lua instructions (counted in steps of a thousand).
+    pub fn with_instruction_limit(limit: u64) -> Scripts {
+        Scripts {
+            sandbox: Sandbox::new(Rand48::default(), limit),
+            cache: BTreeMap::new(),
+            instruction_limit: limit,
+        }
+    }
+
+    /// `EVAL script numkeys key... arg...`; `args` are the arguments after the command name.
+    /// The script is cached, so `EVALSHA` finds it afterwards.
+    pub fn eval(&mut self, host: &mut dyn ScriptHost, args: &[Vec<u8>]) -> Frame {
+        let [body, numkeys, rest @ ..] = args else {
+            return arity_error("eval");
+        };
+        let numkeys = match parse_numkeys(numkeys, rest.len()) {
+            Ok(numkeys) => numkeys,
+            Err(reply) => return reply,
+        };
+        match self.load(body) {
+            Ok(sha) => self.run(host, &sha, rest, numkeys),
+            Err(reply) => reply,
+        }
+    }
+
+    /// `EVALSHA sha1 numkeys key... arg...`; `args` are the arguments after the command name.
+    pub fn evalsha(&mut self, host: &mut dyn ScriptHost, args: &[Vec<u8>]) -> Frame {
+        let [sha, numkeys, rest @ ..] = args else {
+            return arity_error("evalsha");
+        };
+        if sha.len() != 40 {
+            return noscript();
+        }
+        let numkeys = match parse_numkeys(numkeys, rest.len()) {
+            Ok(numkeys) => numkeys,
+            Err(reply) => return reply,
+        };
+        let sha = String::from_utf8_lossy(&sha.to_ascii_lowercase()).into_owned();
+        self.run(host, &sha, rest, numkeys)
+    }
+
+    /// `SCRIPT LOAD|EXISTS|FLUSH|KILL|HELP|DEBUG ...`; `args` are the arguments after `SCRIPT`.
+    ///
+    /// `SCRIPT KILL` always answers NOTBUSY: a simulated script never runs while commands
+    /// arrive. `SCRIPT DEBUG YES|SYNC` is refused (no debugger here); `NO` is accepted.
+    pub fn script(&mut self, args: &[Vec<u8>]) -> Frame {
+        let Some(subcommand) = args.first() else {
+            return arity_error("script");
+        };
+        let lowered = subcommand.to_ascii_lowercase();
+        let Some(&(name, arity)) = SUBCOMMANDS
+            .iter()
+            .find(|(name, _)| name.as_bytes() == lowered)
+        else {
+            let shown = convert::c_str(subcommand);
+            let shown = &shown[..shown.len().min(128)];
+            let text = [b"ERR unknown subcommand '", shown, b"'. Try SCRIPT HELP."].concat();
+            return Frame::Error(convert::reply_text(&text));
+        };
+        let argc = args.len() as i64 + 1;
+        if (arity > 0 && argc != arity) || argc < -arity {
+            return arity_error(&format!("script|{name}"));
+        }
+        match name {
+            "load" => match self.load(&args[1]) {
+                Ok(sha) => Frame::Bulk(sha.into_bytes()),
+                Err(reply) => reply,
+            },
+            "exists" => Frame::Array(
+                args[1..]
+                    .iter()
+                    .map(|sha| {
+                        let sha = convert::c_str(sha).to_ascii_lowercase();
+                        let known = self.cache.contains_key(&*String::from_utf8_lossy(&sha));
+                        Frame::Integer(i64::from(known))
+                    })
+                    .collect(),
+            ),
+            "flush" => self.flush(&args[1..]),
+            "kill" => Frame::Error(b"NOTBUSY No scripts in execution right now.".to_vec()),
+            "help" => Frame::Array(
+                HELP.iter()
+                    .map(|line| Frame::Simple(line.as_bytes().to_vec()))
+                    .collect(),
+            ),
+            _ => match args[1].to_ascii_lowercase().as_slice() {
+                b"no" => Frame::Simple(b"OK".to_vec()),
+                b"yes" | b"sync" => Frame::Error(
+                    b"ERR SCRIPT DEBUG is not supported by the simulated Redis".to_vec(),
+                ),
+                _ => Frame::Error(b"ERR Use SCRIPT DEBUG YES/SYNC/NO".to_vec()),
+            },
+        }
+    }
+
+    /// `SCRIPT FLUSH [ASYNC|SYNC]`: a new Lua state and an empty cache; `math.random` goes on
+    /// where it was, as in Redis (its generator is not part of the Lua state).
+    fn flush(&mut self, mode: &[Vec<u8>]) -> Frame {
+        let valid = match mode {
+            [] => true,
+            [mode] => matches!(mode.to_ascii_lowercase().as_slice(), b"sync" | b"async"),
+            _ => false,
+        };
+        if !valid {
+            return Frame::Error(b"ERR SCRIPT FLUSH only support SYNC|ASYNC option".to_vec());
+        }
+        self.cache.clear();
+        self.sandbox = Sandbox::new(self.sandbox.rand(), self.instruction_limit);
+        Frame::Simple(b"OK".to_vec())
+    }
+
+    /// Compiles and caches a body (`luaCreateFunction`), or returns Redis's error reply.
+    fn load(&mut self, body: &[u8]) -> Result<String, Frame> {
+        let sha = sha1_hex(body);
+        if self.cache.contains_key(&sha) {
+            return Ok(sha);
+        }
+        // Sent as is: the reference server does not strip CR and LF from this one.
+        let shebang = shebang::parse(body)
+            .map_err(|message| Frame::Error([b"ERR ", &message[..]].concat()))?;
+        let function = self
+            .sandbox
+            .compile(&body[shebang.len..])
+            .map_err(|message| {
+                let text = [b"ERR Error compiling script (new function): ", &message[..]].concat();
+                Frame::Error(convert::reply_text(&text))
+            })?;
+        self.cache.insert(
+            sha.clone(),
+            Cached {
+                function,
+                read_only: shebang.read_only,
+            },
+        );
+        Ok(sha)
+    }
+
+    fn run(
+        &mut self,
+        host: &mut dyn ScriptHost,
+        sha: &str,
+        rest: &[Vec<u8>],
+        numkeys: usize,
+    ) -> Frame {
+        let Some(cached) = self.cache.get(sha) else {
+            return noscript();
+        };
+        let (keys, argv) = rest.split_at(numkeys);
+        self.sandbox
+            .run(sha, &cached.function, host, keys, argv, cached.read_only)
+    }
+}
+
+/// SCRIPT's subcommands and their arities (counting `SCRIPT` and the subcommand).
+const SUBCOMMANDS: [(&str, i64); 6] = [
+    ("debug", 3),
+    ("exists", -3),
+    ("flush", -2),
+    ("help", 2),
+    ("kill", 2),
+    ("load", 3),
+];
+
+const HELP: [&str; 17] = [
+    "SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+    "DEBUG (YES|SYNC|NO)",
+    "    Set the debug mode for subsequent scripts executed.",
+    "EXISTS <sha1> [<sha1> ...]",
+    "    Return information about the existence of the scripts in the script cache.",
+    "FLUSH [ASYNC|SYNC]",
+    "    Flush the Lua scripts cache. Very dangerous on replicas.",
+    "    When called without the optional mode argument, the behavior is determined by the",
+    "    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+    "    * ASYNC: Asynchronously flush the scripts cache.",
+    "    * SYNC: Synchronously flush the scripts cache.",
+    "KILL",
+    "    Kill the currently executing Lua script.",
+    "LOAD <script>",
+    "    Load a script into the scripts cache without executing it.",
+    "HELP",
+    "    Prints this help.",
+];
+
+/// Lowercase hex SHA1, the script cache's key and `redis.sha1hex`'s result. SHA1 comes from
+/// `sha1_smol`: small, dependency-free and widely used, rather than a hand-rolled copy.
+fn sha1_hex(bytes: &[u8]) -> String {
+    sha1_smol::Sha1::from(bytes).digest().to_string()
+}
+
+fn noscript() -> Frame {
+    Frame::Error(b"NOSCRIPT No matching script. Please use EVAL.".to_vec())
+}
+
+/// The server core checks arity before dispatching; this answers the same if it did not.
+fn arity_error(name: &str) -> Frame {
+    Frame::Error(format!("ERR wrong number of arguments for '{name}' command").into_bytes())
+}
+
+/// `numkeys` as `evalGenericCommand` checks it against the `available` keys and arguments.
+fn parse_numkeys(arg: &[u8], available: usize) -> Result<usize, Frame> {
+    let error = |text: &str| Frame::Error(text.as_bytes().to_vec());
+    let numkeys =
+        parse_i64(arg).ok_or_else(|| error("ERR value is not an integer or out of range"))?;
+    if numkeys > available as i64 {
+        return Err(error(
+            "ERR Number of keys can't be greater than number of args",
+        ));
+    }
+    usize::try_from(numkeys).map_err(|_| error("ERR Number of keys can't be negative"))
+}
+
+/// Redis's `string2ll`: an optional '-', then digits with no leading zero (just "0" for zero),
+/// nothing else, within i64.
+fn parse_i64(text: &[u8]) -> Option<i64> {
+    if text == b"0" {
+        return Some(0);
+    }
+    let (negative, digits) = match text.strip_prefix(b"-") {
+        Some(digits) => (true, digits),
+        None => (false, text),
+    };
+    match digits.first() {
+        Some(b'1'..=b'9') => {}
+        _ => return None,
+    }
+    let mut value: u64 = 0;
+    for &digit in digits {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        value = value
+            .checked_mul(10)?
+            .checked_add(u64::from(digit - b'0'))?;
+    }
+    if negative {
+        0i64.checked_sub_unsigned(value)
+    } else {
+        i64::try_from(value).ok()
+    }
+}
