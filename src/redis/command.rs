@@ -32,6 +32,11 @@ pub enum Cmd {
     Command,
     CommandCount,
     CommandDocs,
+    /// EVAL, EVALSHA and SCRIPT run in the server's scripting (`server::scripting`), which
+    /// checks their arguments with its own texts.
+    Eval,
+    EvalSha,
+    Script,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -164,6 +169,9 @@ static COMMANDS: &[CommandSpec] = &[
     spec("select", 2, STALE.and(FAST), Cmd::Select),
     spec("quit", -1, Flags::NOSCRIPT.and(STALE).and(FAST), Cmd::Quit),
     spec("info", -1, STALE, Cmd::Info),
+    spec("eval", -3, Flags::NOSCRIPT.and(STALE), Cmd::Eval),
+    spec("evalsha", -3, Flags::NOSCRIPT.and(STALE), Cmd::EvalSha),
+    spec("script", -2, Flags::NOSCRIPT, Cmd::Script),
     CommandSpec {
         fullname: "client",
         arity: -2,

@@ -18,8 +18,10 @@ use crate::redis::cstr::is;
 use crate::redis::keyspace::Keyspace;
 use crate::redis::replies;
 use crate::redis::resp::{self, Decoded, Frame, Limits};
+use crate::redis::script::Scripts;
 pub use snapshot::Entry;
 
+mod scripting;
 mod snapshot;
 #[cfg(test)]
 mod test_support;
@@ -105,13 +107,15 @@ pub struct Output {
 }
 
 /// One Redis server.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Server {
     config: Config,
     keyspace: Keyspace,
     next_client_id: u64,
     /// The client that runs scripts' commands (Redis's Lua client).
     script_client: Conn,
+    /// The Lua state and script cache; out of its place only while a script runs.
+    scripts: Option<Box<Scripts>>,
 }
 
 impl Server {
@@ -121,6 +125,7 @@ impl Server {
             keyspace: Keyspace::default(),
             next_client_id: 2,
             script_client: Conn::new(1),
+            scripts: Some(Box::default()),
         }
     }
 
@@ -221,6 +226,9 @@ impl Server {
         }
         if self.config.role == Role::Replica && spec.flags.contains(Flags::WRITE) {
             return reply(replies::readonly());
+        }
+        if let Some(script) = scripting::command(spec) {
+            return self.script(script, args, now);
         }
         let mut ops = Vec::new();
         let expiry = self.client_expiry();

@@ -97,6 +97,9 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::Info => introspection::info(ctx, args),
         Cmd::Command | Cmd::CommandDocs => introspection::no_docs(),
         Cmd::CommandCount => introspection::command_count(),
+        // A client's script runs in the server's scripting before dispatch; a replication
+        // stream or AOF carries a script's effects, never the script.
+        Cmd::Eval | Cmd::EvalSha | Cmd::Script => replies::error(b"ERR scripts are not replicated"),
     }
 }
 

@@ -1,0 +1,160 @@
+//! EVAL, EVALSHA and SCRIPT: the server lends itself to its `Scripts` as the `ScriptHost`
+//! a script's `redis.call` reaches, with the clock frozen at the script's start, and
+//! propagates what the script changed as one MULTI/EXEC (Redis 7.0 replicates scripts by
+//! their effects).
+
+use super::{Outcome, Role, Server, transaction};
+use crate::redis::clock::Now;
+use crate::redis::command::{self, Args, Cmd, CommandSpec, Flags, Lookup};
+use crate::redis::replies;
+use crate::redis::resp::Frame;
+use crate::redis::script::{self, ScriptHost};
+
+/// A scripting command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Script {
+    Eval,
+    EvalSha,
+    Script,
+}
+
+/// Whether `spec` is one of the scripting commands.
+pub(super) fn command(spec: &CommandSpec) -> Option<Script> {
+    match spec.cmd? {
+        Cmd::Eval => Some(Script::Eval),
+        Cmd::EvalSha => Some(Script::EvalSha),
+        Cmd::Script => Some(Script::Script),
+        _ => None,
+    }
+}
+
+/// The server as a running script sees it.
+struct Host<'a> {
+    server: &'a mut Server,
+    now: Now,
+    ops: Vec<Args>,
+}
+
+impl ScriptHost for Host<'_> {
+    fn command(&self, name: &[u8]) -> Option<script::CommandSpec> {
+        match command::lookup(&[name.to_vec()]) {
+            Lookup::Found(spec) => Some(script::CommandSpec {
+                arity: spec.arity,
+                noscript: spec.flags.contains(Flags::NOSCRIPT),
+                write: spec.flags.contains(Flags::WRITE),
+            }),
+            Lookup::UnknownCommand | Lookup::UnknownSubcommand => None,
+        }
+    }
+
+    fn call(&mut self, args: &[Vec<u8>]) -> Frame {
+        let spec = match command::lookup(args) {
+            Lookup::Found(spec) => spec,
+            Lookup::UnknownCommand => return replies::unknown_command(args),
+            Lookup::UnknownSubcommand => {
+                let name = args.first().map_or(&[][..], Vec::as_slice);
+                let sub = args.get(1).map_or(&[][..], Vec::as_slice);
+                return replies::unknown_subcommand(name, sub);
+            }
+        };
+        if self.server.config.role == Role::Replica && spec.flags.contains(Flags::WRITE) {
+            return replies::readonly();
+        }
+        self.server.call(spec, args, self.now, &mut self.ops)
+    }
+}
+
+impl Server {
+    /// Runs a scripting command; `args` include its name.
+    pub(super) fn script(&mut self, which: Script, args: &[Vec<u8>], now: Now) -> Outcome {
+        let mut scripts = self.scripts.take().unwrap_or_default();
+        let rest = args.get(1..).unwrap_or_default();
+        let mut host = Host {
+            server: self,
+            now,
+            ops: Vec::new(),
+        };
+        let reply = match which {
+            Script::Eval => scripts.eval(&mut host, rest),
+            Script::EvalSha => scripts.evalsha(&mut host, rest),
+            Script::Script => scripts.script(rest),
+        };
+        let ops = host.ops;
+        self.scripts = Some(scripts);
+        Outcome {
+            reply: Some(reply),
+            propagate: transaction(ops),
+            close: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::redis::server::Config;
+
+    const NOW: Now = Now {
+        wall_ms: 1_700_000_000_000,
+        mono_ms: 5_000,
+    };
+
+    fn run(server: &mut Server, args: &[&str]) -> Outcome {
+        let mut conn = server.connect();
+        let args: Vec<Vec<u8>> = args.iter().map(|a| a.as_bytes().to_vec()).collect();
+        server.handle(&mut conn, &args, NOW)
+    }
+
+    const RELEASE: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+    #[test]
+    fn the_compare_and_delete_script_deletes_only_its_own_lock_and_propagates_its_effect() {
+        let mut server = Server::new(Config::default());
+        run(&mut server, &["SET", "lock", "mine", "PX", "1000"]);
+        let theirs = run(&mut server, &["EVAL", RELEASE, "1", "lock", "theirs"]);
+        assert_eq!(theirs.reply, Some(Frame::Integer(0)));
+        assert!(theirs.propagate.is_empty());
+        let mine = run(&mut server, &["EVAL", RELEASE, "1", "lock", "mine"]);
+        assert_eq!(mine.reply, Some(Frame::Integer(1)));
+        assert_eq!(mine.propagate, [vec![b"del".to_vec(), b"lock".to_vec()]]);
+        let gone = run(&mut server, &["GET", "lock"]);
+        assert_eq!(gone.reply, Some(Frame::Null));
+    }
+
+    #[test]
+    fn evalsha_finds_what_eval_cached_and_a_new_server_has_nothing() {
+        let mut server = Server::new(Config::default());
+        let loaded = run(&mut server, &["SCRIPT", "LOAD", "return 7"]);
+        let Some(Frame::Bulk(sha)) = loaded.reply else {
+            panic!("{loaded:?}")
+        };
+        let sha = String::from_utf8(sha).unwrap();
+        let ran = run(&mut server, &["EVALSHA", &sha, "0"]);
+        assert_eq!(ran.reply, Some(Frame::Integer(7)));
+        let restarted = run(&mut Server::new(Config::default()), &["EVALSHA", &sha, "0"]);
+        assert_eq!(
+            restarted.reply,
+            Some(Frame::Error(
+                b"NOSCRIPT No matching script. Please use EVAL.".to_vec()
+            ))
+        );
+    }
+
+    #[test]
+    fn a_script_on_a_replica_cannot_write() {
+        let mut server = Server::new(Config {
+            role: Role::Replica,
+            ..Config::default()
+        });
+        let ran = run(
+            &mut server,
+            &["EVAL", "return redis.pcall('set', 'k', 'v')", "0"],
+        );
+        assert_eq!(
+            ran.reply,
+            Some(Frame::Error(
+                b"READONLY You can't write against a read only replica.".to_vec()
+            ))
+        );
+    }
+}
