@@ -5,6 +5,7 @@
 //! - `trace_mutation`: the committed traces mutated structurally and replayed in-process
 
 mod lock_safety;
+mod redis_input;
 mod trace_mutation;
 
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
