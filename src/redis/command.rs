@@ -267,6 +267,12 @@ mod tests {
         assert!(found(&["client", "id"]).flags.contains(Flags::NOSCRIPT));
         assert!(!found(&["ping"]).flags.contains(Flags::NOSCRIPT));
         assert!(found(&["info"]).flags.contains(Flags::STALE));
-        assert_eq!(count(), 17);
+        for scripting in ["eval", "evalsha", "script"] {
+            assert!(
+                found(&[scripting]).flags.contains(Flags::NOSCRIPT),
+                "{scripting}"
+            );
+        }
+        assert_eq!(count(), 20);
     }
 }
