@@ -10,22 +10,10 @@ use crate::redis::replies;
 use crate::redis::resp::Frame;
 use crate::redis::script::{self, ScriptHost};
 
-/// A scripting command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Script {
-    Eval,
-    EvalSha,
-    Script,
-}
-
-/// Whether `spec` is one of the scripting commands.
-pub(super) fn command(spec: &CommandSpec) -> Option<Script> {
-    match spec.cmd? {
-        Cmd::Eval => Some(Script::Eval),
-        Cmd::EvalSha => Some(Script::EvalSha),
-        Cmd::Script => Some(Script::Script),
-        _ => None,
-    }
+/// `spec`'s command, if it is one of the scripting commands.
+pub(super) fn command(spec: &CommandSpec) -> Option<Cmd> {
+    spec.cmd
+        .filter(|cmd| matches!(cmd, Cmd::Eval | Cmd::EvalSha | Cmd::Script))
 }
 
 /// The server as a running script sees it.
@@ -66,7 +54,7 @@ impl ScriptHost for Host<'_> {
 
 impl Server {
     /// Runs a scripting command; `args` include its name.
-    pub(super) fn script(&mut self, which: Script, args: &[Vec<u8>], now: Now) -> Outcome {
+    pub(super) fn script(&mut self, which: Cmd, args: &[Vec<u8>], now: Now) -> Outcome {
         let mut scripts = self.scripts.take().unwrap_or_default();
         let rest = args.get(1..).unwrap_or_default();
         let mut host = Host {
@@ -75,9 +63,9 @@ impl Server {
             ops: Vec::new(),
         };
         let reply = match which {
-            Script::Eval => scripts.eval(&mut host, rest),
-            Script::EvalSha => scripts.evalsha(&mut host, rest),
-            Script::Script => scripts.script(rest),
+            Cmd::Eval => scripts.eval(&mut host, rest),
+            Cmd::EvalSha => scripts.evalsha(&mut host, rest),
+            _ => scripts.script(rest),
         };
         let ops = host.ops;
         self.scripts = Some(scripts);
