@@ -12,18 +12,22 @@
 //! - `cmd`: the commands, one file per family
 //! - `script`: Lua scripting (EVAL, EVALSHA, SCRIPT) over real Lua 5.1
 //! - `server`: the sans-IO server: checks, dispatch, propagation, replication, expiry cycle
+//! - `events`: what a simulated Redis host records in the history
+//! - `sim_host`: the family's simulation glue (persistence, replica, failover, lost replies)
 
 pub mod clock;
 mod cmd;
 pub mod command;
 pub mod conn;
 pub mod cstr;
+pub mod events;
 pub mod keyspace;
 pub mod num;
 pub mod replies;
 pub mod resp;
 pub mod script;
 pub mod server;
+pub mod sim_host;
 
 /// Redis's port, where the simulated servers listen.
 pub const PORT: u16 = 6379;

@@ -1,0 +1,379 @@
+//! The Redis family's simulation glue: serves the core on its host's port 6379 with the
+//! node's clocks, runs the active expiry cycle, keeps what survives a crash (nothing, or an
+//! append-only file synced always or every second), an optional asynchronous replica that a
+//! `failover` promotes, a delayed restart, and `lose_reply` of a SET or a script.
+//!
+//! The replica lives inside its master's host: it shares the master's clocks and failure
+//! fate, and the master's name, as clients behind a virtual address would see it. What it
+//! models is the asynchronous stream (its lag) and what a promotion loses.
+
+use crate::history::Kind;
+use crate::redis::PORT;
+use crate::redis::clock::{ExpiryClock, Now};
+use crate::redis::command::Args;
+use crate::redis::conn::Conn;
+use crate::redis::events::RedisEvent;
+use crate::redis::resp::{self, Decoded};
+use crate::redis::server::{Close, Config, Role, Server};
+use crate::sim::fault::Fault;
+use crate::sim::node::Node;
+use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::rc::Rc;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::Notify;
+use turmoil::net::{TcpListener, TcpStream};
+
+/// What survives a crash.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Persistence {
+    /// Nothing: the server restarts empty.
+    None,
+    /// An append-only file synced every `fsync_every_ms` (Redis: every second): the writes
+    /// acknowledged since the last sync are lost.
+    AofEverysec { fsync_every_ms: u64 },
+    /// An append-only file synced before every reply: no acknowledged write is lost.
+    AofAlways,
+}
+
+/// Simulated Redis masters with these options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RedisFamily {
+    pub expiry_clock: ExpiryClock,
+    pub persistence: Persistence,
+    /// After a crash, the server stays unreachable this long after its host is back
+    /// (antirez's answer to restarts without fsync: wait out every TTL).
+    pub restart_delay_ms: u64,
+    /// The lag of an asynchronous replica; None: no replica.
+    pub replica_lag_ms: Option<u64>,
+}
+
+/// The requests whose reply a Redis host can lose: a SET, or a script (EVAL, EVALSHA).
+const REPLY_OPS: &[&str] = &["set", "eval"];
+
+/// Active expiry runs ten times a second (`hz 10`).
+const EXPIRE_CYCLE_MS: u64 = 100;
+
+impl ServerFamily for RedisFamily {
+    fn describe(&self) -> &'static str {
+        "a Redis server"
+    }
+
+    fn reply_ops(&self) -> &'static [&'static str] {
+        REPLY_OPS
+    }
+
+    fn fails_over(&self) -> bool {
+        self.replica_lag_ms.is_some()
+    }
+
+    fn install(&self, node: Node) -> Box<dyn ServerSoftware> {
+        let state = State {
+            server: Server::new(self.config(Role::Master)),
+            replica: self.replica_lag_ms.map(|lag_ms| self.replica(lag_ms)),
+            family: *self,
+            node,
+            aof: Vec::new(),
+            unsynced: Vec::new(),
+            lose: Vec::new(),
+            started: false,
+            replicated: Rc::new(Notify::new()),
+        };
+        Box::new(RedisSoftware(Rc::new(RefCell::new(state))))
+    }
+}
+
+impl RedisFamily {
+    fn config(&self, role: Role) -> Config {
+        Config {
+            role,
+            expiry_clock: self.expiry_clock,
+            ..Config::default()
+        }
+    }
+
+    fn replica(&self, lag_ms: u64) -> Replica {
+        let mut server = Server::new(self.config(Role::Replica));
+        let link = server.connect();
+        Replica {
+            server,
+            link,
+            lag_ms,
+            in_flight: VecDeque::new(),
+        }
+    }
+}
+
+type Shared = Rc<RefCell<State>>;
+
+struct State {
+    family: RedisFamily,
+    node: Node,
+    server: Server,
+    replica: Option<Replica>,
+    /// The append-only file as synced to disk.
+    aof: Vec<Args>,
+    /// Appended but not yet synced (AOF everysec).
+    unsynced: Vec<Args>,
+    /// Armed lose_reply faults: (client, op).
+    lose: Vec<(String, String)>,
+    /// Whether the software ran before: the next start is a restart after a crash.
+    started: bool,
+    /// Wakes the replication task when the stream has something new.
+    replicated: Rc<Notify>,
+}
+
+struct Replica {
+    server: Server,
+    link: Conn,
+    lag_ms: u64,
+    /// The stream on its way: (when it arrives, on the node's monotonic clock; command).
+    in_flight: VecDeque<(u64, Args)>,
+}
+
+impl State {
+    fn now(&self) -> Now {
+        Now {
+            wall_ms: self.node.wall_ms(),
+            mono_ms: self.node.mono_ms(),
+        }
+    }
+
+    /// Sends what a command changed to the AOF and the replica.
+    fn propagate(&mut self, ops: Vec<Args>) {
+        if ops.is_empty() {
+            return;
+        }
+        match self.family.persistence {
+            Persistence::None => {}
+            Persistence::AofEverysec { .. } => self.unsynced.extend(ops.iter().cloned()),
+            Persistence::AofAlways => self.aof.extend(ops.iter().cloned()),
+        }
+        let at = self.node.mono_ms();
+        if let Some(replica) = &mut self.replica {
+            let due = at + replica.lag_ms;
+            replica
+                .in_flight
+                .extend(ops.into_iter().map(|op| (due, op)));
+            self.replicated.notify_one();
+        }
+    }
+
+    /// Rebuilds the server after a crash from what persisted; returns the acknowledged
+    /// writes lost.
+    fn recover(&mut self) -> u64 {
+        let lost = match self.family.persistence {
+            Persistence::None => self.server.dump(self.now()).len() as u64,
+            Persistence::AofEverysec { .. } => self.unsynced.len() as u64,
+            Persistence::AofAlways => 0,
+        };
+        self.unsynced.clear();
+        let now = self.now();
+        let mut server = Server::new(self.family.config(Role::Master));
+        let mut link = server.connect();
+        for op in &self.aof {
+            server.replicate(&mut link, op, now);
+        }
+        self.server = server;
+        self.resync_replica();
+        lost
+    }
+
+    /// A replica starts over from its master's data set (a full sync).
+    fn resync_replica(&mut self) {
+        let Some(lag_ms) = self.replica.as_ref().map(|r| r.lag_ms) else {
+            return;
+        };
+        let now = self.now();
+        let mut replica = self.family.replica(lag_ms);
+        replica.server.load(self.server.dump(now), now);
+        self.replica = Some(replica);
+    }
+
+    /// Promotes the replica with what it received; the rest of the stream is lost.
+    fn fail_over(&mut self) {
+        let Some(mut replica) = self.replica.take() else {
+            return;
+        };
+        let lost = replica.in_flight.len() as u64;
+        replica.server.set_role(Role::Master);
+        self.server = replica.server;
+        self.aof.clear();
+        self.unsynced.clear();
+        let now = self.now();
+        for entry in self.server.dump(now) {
+            let mut set = vec![b"SET".to_vec(), entry.key, entry.value];
+            if let Some(at) = entry.expires_at_ms {
+                set.extend([b"PXAT".to_vec(), at.to_string().into_bytes()]);
+            }
+            self.aof.push(set);
+        }
+        self.replica = Some(self.family.replica(replica.lag_ms));
+        self.resync_replica();
+        self.node
+            .record(Kind::Info, RedisEvent::FailedOver { lost }.into());
+    }
+
+    /// Whether the reply to `client`'s command `args` is to be lost (and disarms it).
+    fn loses_reply(&mut self, client: &str, args: &[Vec<u8>]) -> bool {
+        let name = args.first().map(|a| a.to_ascii_lowercase());
+        let op = match name.as_deref() {
+            Some(b"set") => "set",
+            Some(b"eval" | b"evalsha") => "eval",
+            _ => return false,
+        };
+        let armed = self.lose.iter().position(|(c, o)| c == client && o == op);
+        armed.map(|index| self.lose.remove(index)).is_some()
+    }
+}
+
+struct RedisSoftware(Shared);
+
+impl ServerSoftware for RedisSoftware {
+    fn start(&self) -> ServerFuture {
+        Box::pin(serve(self.0.clone()))
+    }
+
+    fn apply(&mut self, fault: &Fault) {
+        let mut state = self.0.borrow_mut();
+        match fault {
+            Fault::LoseReply { op, client, .. } => state.lose.push((client.clone(), op.clone())),
+            Fault::Failover { .. } => state.fail_over(),
+            _ => {}
+        }
+    }
+
+    fn heal(&mut self) {
+        self.0.borrow_mut().lose.clear();
+    }
+}
+
+/// The host's software; turmoil calls it again on every restart.
+async fn serve(state: Shared) -> turmoil::Result {
+    let node = state.borrow().node.clone();
+    let restarted = std::mem::replace(&mut state.borrow_mut().started, true);
+    if restarted {
+        let lost = state.borrow_mut().recover();
+        node.record(Kind::Info, RedisEvent::Restarted { lost }.into());
+        let delay = state.borrow().family.restart_delay_ms;
+        node.timer().sleep(delay).await;
+    }
+    node.spawn(expire_cycle(state.clone()));
+    node.spawn(replicate(state.clone()));
+    if let Persistence::AofEverysec { fsync_every_ms } = state.borrow().family.persistence {
+        node.spawn(fsync(state.clone(), fsync_every_ms));
+    }
+    let listener = TcpListener::bind(("0.0.0.0", PORT)).await?;
+    loop {
+        let (stream, peer) = listener.accept().await?;
+        let client = turmoil::reverse_lookup(peer.ip()).unwrap_or_else(|| peer.ip().to_string());
+        node.spawn(serve_conn(state.clone(), client, stream));
+    }
+}
+
+async fn expire_cycle(state: Shared) {
+    let timer = state.borrow().node.timer();
+    loop {
+        timer.sleep(EXPIRE_CYCLE_MS).await;
+        let mut s = state.borrow_mut();
+        let now = s.now();
+        let dels = s.server.active_expire(now);
+        for del in &dels {
+            if let Some(key) = del.get(1) {
+                let key = String::from_utf8_lossy(key).into_owned();
+                s.node
+                    .record(Kind::Info, RedisEvent::KeyExpired { key }.into());
+            }
+        }
+        s.propagate(dels);
+    }
+}
+
+/// Delivers the stream to the replica, each command once its lag has passed.
+async fn replicate(state: Shared) {
+    let (timer, notify) = {
+        let s = state.borrow();
+        (s.node.timer(), s.replicated.clone())
+    };
+    loop {
+        let due = state
+            .borrow()
+            .replica
+            .as_ref()
+            .and_then(|r| r.in_flight.front().map(|(due, _)| *due));
+        let Some(due) = due else {
+            notify.notified().await;
+            continue;
+        };
+        timer.sleep_until(due).await;
+        let mut s = state.borrow_mut();
+        let now = s.now();
+        if let Some(replica) = &mut s.replica
+            && let Some((at, op)) = replica.in_flight.front().cloned()
+            && at <= due
+        {
+            replica.in_flight.pop_front();
+            replica.server.replicate(&mut replica.link, &op, now);
+        }
+    }
+}
+
+async fn fsync(state: Shared, every_ms: u64) {
+    let timer = state.borrow().node.timer();
+    loop {
+        timer.sleep(every_ms).await;
+        let mut s = state.borrow_mut();
+        let synced = std::mem::take(&mut s.unsynced);
+        s.aof.extend(synced);
+    }
+}
+
+/// One client connection: requests in, replies out, until either side closes.
+async fn serve_conn(state: Shared, client: String, mut stream: TcpStream) {
+    let mut conn = state.borrow_mut().server.connect();
+    let limits = Config::default().limits;
+    let mut input = Vec::new();
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let Ok(n) = stream.read(&mut buf).await else {
+            return;
+        };
+        if n == 0 {
+            return;
+        }
+        input.extend_from_slice(&buf[..n]);
+        let mut out = Vec::new();
+        let mut close = false;
+        while !close {
+            match resp::decode_request(&input, &limits) {
+                Ok(Decoded::Incomplete) => break,
+                Err(e) => {
+                    resp::encode(&crate::redis::replies::error(&e.message()), &mut out);
+                    close = true;
+                }
+                Ok(Decoded::Request { args, consumed }) => {
+                    input.drain(..consumed.min(input.len()));
+                    let mut s = state.borrow_mut();
+                    let lost = s.loses_reply(&client, &args);
+                    let now = s.now();
+                    let outcome = s.server.handle(&mut conn, &args, now);
+                    s.propagate(outcome.propagate);
+                    if lost || outcome.close == Some(Close::Now) {
+                        return;
+                    }
+                    if let Some(reply) = outcome.reply {
+                        resp::encode(&reply, &mut out);
+                    }
+                    close = outcome.close.is_some();
+                }
+            }
+        }
+        if stream.write_all(&out).await.is_err() || close {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,212 @@
+//! The glue in a small turmoil world: one Redis host and a client speaking raw RESP.
+
+use super::*;
+use crate::history::{Op, Recorder};
+use crate::sim::clock::Clock;
+use crate::sim::pause::PauseGate;
+use crate::sim::seed::Seeds;
+use std::time::Duration;
+
+fn family(persistence: Persistence) -> RedisFamily {
+    RedisFamily {
+        expiry_clock: ExpiryClock::Wall,
+        persistence,
+        restart_delay_ms: 0,
+        replica_lag_ms: None,
+    }
+}
+
+fn node(name: &str, recorder: &Recorder) -> Node {
+    Node {
+        name: name.into(),
+        clock: Rc::new(RefCell::new(Clock::default())),
+        gate: PauseGate::default(),
+        recorder: recorder.clone(),
+        seeds: Seeds::new(1),
+    }
+}
+
+/// One request on a fresh connection: the reply's bytes, or what went wrong.
+async fn ask(command: &[&str]) -> Result<Vec<u8>, String> {
+    let mut stream = TcpStream::connect(("redis1", PORT))
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let frame = resp::Frame::Array(
+        command
+            .iter()
+            .map(|a| resp::Frame::Bulk(a.as_bytes().to_vec()))
+            .collect(),
+    );
+    let mut out = Vec::new();
+    resp::encode(&frame, &mut out);
+    stream.write_all(&out).await.map_err(|e| e.to_string())?;
+    let mut reply = vec![0u8; 256];
+    let n = stream.read(&mut reply).await.map_err(|e| e.to_string())?;
+    reply.truncate(n);
+    Ok(reply)
+}
+
+type Step = (
+    u64,
+    Box<dyn Fn(&mut turmoil::Sim<'_>, &RefCell<Box<dyn ServerSoftware>>)>,
+);
+
+/// Runs `client` against a Redis host of `family`, doing `at` to the world at those times.
+fn world(
+    family: RedisFamily,
+    steps: Vec<Step>,
+    client: impl std::future::Future<Output = Result<(), String>> + 'static,
+) -> Vec<Op> {
+    let recorder = Recorder::default();
+    let mut sim = turmoil::Builder::new()
+        .tick_duration(Duration::from_millis(1))
+        .min_message_latency(Duration::from_millis(1))
+        .max_message_latency(Duration::from_millis(1))
+        .simulation_duration(Duration::from_secs(60))
+        .build();
+    let software = Rc::new(RefCell::new(family.install(node("redis1", &recorder))));
+    let started = software.clone();
+    sim.host("redis1", move || started.borrow().start());
+    sim.client("c1", async move { client.await.map_err(Into::into) });
+    let mut steps = steps.into_iter().peekable();
+    loop {
+        let now = sim.elapsed().as_millis() as u64;
+        while let Some((_, step)) = steps.next_if(|(at, _)| *at <= now) {
+            step(&mut sim, &software);
+        }
+        if sim.step().expect("the client's checks hold") {
+            break;
+        }
+    }
+    recorder
+        .snapshot()
+        .events
+        .into_iter()
+        .map(|e| e.op)
+        .collect()
+}
+
+fn crash_and_restart(at: u64) -> Vec<Step> {
+    vec![
+        (at, Box::new(|sim, _| sim.crash("redis1"))),
+        (at + 10, Box::new(|sim, _| sim.bounce("redis1"))),
+    ]
+}
+
+async fn sleep(ms: u64) {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+}
+
+fn expect(reply: Result<Vec<u8>, String>, want: &[u8]) -> Result<(), String> {
+    match reply {
+        Ok(got) if got == want => Ok(()),
+        other => Err(format!(
+            "wanted {:?}, got {other:?}",
+            String::from_utf8_lossy(want)
+        )),
+    }
+}
+
+#[test]
+fn what_a_restart_keeps_depends_on_persistence() {
+    let cases = [
+        (Persistence::None, &b"$-1\r\n"[..], 1),
+        (Persistence::AofAlways, b"$1\r\nv\r\n", 0),
+        (
+            Persistence::AofEverysec {
+                fsync_every_ms: 1_000,
+            },
+            b"$-1\r\n",
+            1,
+        ),
+        (
+            Persistence::AofEverysec { fsync_every_ms: 50 },
+            b"$1\r\nv\r\n",
+            0,
+        ),
+    ];
+    for (persistence, after, lost) in cases {
+        let ops = world(family(persistence), crash_and_restart(200), async move {
+            expect(ask(&["SET", "k", "v"]).await, b"+OK\r\n")?;
+            sleep(400).await;
+            expect(ask(&["GET", "k"]).await, after)
+        });
+        let restarted: Op = RedisEvent::Restarted { lost }.into();
+        assert!(ops.contains(&restarted), "{persistence:?}: {ops:?}");
+    }
+}
+
+#[test]
+fn a_delayed_restart_refuses_connections_until_the_delay_has_passed() {
+    let delayed = RedisFamily {
+        restart_delay_ms: 300,
+        ..family(Persistence::None)
+    };
+    world(delayed, crash_and_restart(100), async {
+        sleep(150).await;
+        if ask(&["PING"]).await.is_ok() {
+            return Err("answered while restarting".into());
+        }
+        sleep(400).await;
+        expect(ask(&["PING"]).await, b"+PONG\r\n")
+    });
+}
+
+#[test]
+fn a_failover_promotes_the_replica_without_what_it_had_not_received() {
+    let replicated = RedisFamily {
+        replica_lag_ms: Some(50),
+        ..family(Persistence::None)
+    };
+    let failover: Step = (
+        120,
+        Box::new(|_, software| {
+            software.borrow_mut().apply(&Fault::Failover {
+                node: "redis1".into(),
+            })
+        }),
+    );
+    let ops = world(replicated, vec![failover], async {
+        expect(ask(&["SET", "old", "v"]).await, b"+OK\r\n")?;
+        sleep(100).await;
+        expect(ask(&["SET", "new", "v"]).await, b"+OK\r\n")?;
+        sleep(100).await;
+        expect(ask(&["GET", "old"]).await, b"$1\r\nv\r\n")?;
+        expect(ask(&["GET", "new"]).await, b"$-1\r\n")
+    });
+    let failed_over: Op = RedisEvent::FailedOver { lost: 1 }.into();
+    assert!(ops.contains(&failed_over), "{ops:?}");
+}
+
+#[test]
+fn a_lost_reply_is_applied_and_its_connection_dropped() {
+    let lose: Step = (
+        0,
+        Box::new(|_, software| {
+            software.borrow_mut().apply(&Fault::LoseReply {
+                node: "redis1".into(),
+                op: "set".into(),
+                client: "c1".into(),
+            })
+        }),
+    );
+    world(family(Persistence::None), vec![lose], async {
+        if let Ok(reply) = ask(&["SET", "k", "v"]).await
+            && !reply.is_empty()
+        {
+            return Err(format!("a reply came: {reply:?}"));
+        }
+        expect(ask(&["GET", "k"]).await, b"$1\r\nv\r\n")
+    });
+}
+
+#[test]
+fn the_expiry_cycle_deletes_and_records_keys_past_their_deadline() {
+    let ops = world(family(Persistence::None), vec![], async {
+        expect(ask(&["SET", "k", "v", "PX", "50"]).await, b"+OK\r\n")?;
+        sleep(300).await;
+        Ok(())
+    });
+    let expired: Op = RedisEvent::KeyExpired { key: "k".into() }.into();
+    assert!(ops.contains(&expired), "{ops:?}");
+}
