@@ -3,6 +3,8 @@
 //! range into a check, so a parameter's type, default, range and doc are written once.
 
 use super::MAX_RUN_LIMIT_MS;
+use crate::redis::clock::ExpiryClock;
+use crate::redis::sim_host::Persistence;
 use serde::{Deserialize, Serialize};
 
 const HOUR: u64 = 3_600_000;
@@ -137,5 +139,61 @@ group! {
         session_timeout_ms: u64 = 200, 1..=HOUR;
         /// ZooKeeper tickTime (sessions expire on tick boundaries; clamp 2..20 ticks)
         zk_tick_ms: u64 = 20, 1..=60_000;
+    }
+}
+
+group! {
+    /// The simulated Redis masters and the Redis locks' knobs.
+    Redis "redis" {
+        /// Redlock's independent masters redis1..redisN (the single-node lock uses redis1)
+        redis_nodes: u32 = 5, 1..=9;
+        /// the lock's time to live
+        ttl_ms: u64 = 200, 1..=HOUR;
+        /// a client gives up on one node's answer after this (small against the TTL)
+        request_timeout_ms: u64 = 10, 1..=HOUR;
+        /// a client that failed retries after a random delay up to this
+        retry_delay_max_ms: u64 = 20, 1..=HOUR;
+        /// the clock key deadlines live on: wall (Redis) or monotonic (antirez's fix)
+        expiry_clock: String = "wall".into();
+        /// what survives a crash: none, aof-everysec or aof-always
+        persistence: String = "none".into();
+        /// AOF everysec syncs this often (Redis: every second)
+        fsync_every_ms: u64 = 1_000, 1..=HOUR;
+        /// a restarted server stays unreachable this long (antirez: longer than the TTL)
+        restart_delay_ms: u64 = 0, 0..=HOUR;
+        /// each master has an asynchronous replica that a failover promotes
+        replica: bool = false;
+        /// how far the replica lags behind its master
+        replication_lag_ms: u64 = 5, 0..=HOUR;
+    }
+}
+
+impl Redis {
+    /// The options only a name can say, read back as the family takes them.
+    pub(super) fn check(&self) -> Result<(), String> {
+        self.expiry_clock()?;
+        self.persistence()?;
+        Ok(())
+    }
+
+    pub fn expiry_clock(&self) -> Result<ExpiryClock, String> {
+        match self.expiry_clock.as_str() {
+            "wall" => Ok(ExpiryClock::Wall),
+            "monotonic" => Ok(ExpiryClock::Monotonic),
+            other => Err(format!("expiry_clock={other} is not wall or monotonic")),
+        }
+    }
+
+    pub fn persistence(&self) -> Result<Persistence, String> {
+        match self.persistence.as_str() {
+            "none" => Ok(Persistence::None),
+            "aof-everysec" => Ok(Persistence::AofEverysec {
+                fsync_every_ms: self.fsync_every_ms,
+            }),
+            "aof-always" => Ok(Persistence::AofAlways),
+            other => Err(format!(
+                "persistence={other} is not none, aof-everysec or aof-always"
+            )),
+        }
     }
 }

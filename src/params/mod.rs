@@ -8,7 +8,7 @@ use std::fmt;
 
 mod groups;
 
-pub use groups::{Faults, Group, Network, ParamDoc, Workload, Zookeeper};
+pub use groups::{Faults, Group, Network, ParamDoc, Redis, Workload, Zookeeper};
 
 /// Every parameter, grouped by subject; flat in `--set` and in trace files (`clients=3`,
 /// not `workload.clients=3`). The default time scale is small so an exploration runs
@@ -24,6 +24,8 @@ pub struct Params {
     pub workload: Workload,
     #[serde(flatten)]
     pub zookeeper: Zookeeper,
+    #[serde(flatten)]
+    pub redis: Redis,
 }
 
 /// Every group, in the order `locksim list` shows them.
@@ -32,6 +34,7 @@ pub const GROUPS: &[Group] = &[
     Faults::GROUP,
     Workload::GROUP,
     Zookeeper::GROUP,
+    Redis::GROUP,
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -138,8 +141,10 @@ impl Params {
             self.faults.ranges(),
             self.workload.ranges(),
             self.zookeeper.ranges(),
+            self.redis.ranges(),
         ]
         .concat();
+        self.redis.check().map_err(ParamError::Invalid)?;
         if let Some((name, value, lo, hi)) = ranges.iter().find(|(_, v, lo, hi)| v < lo || v > hi) {
             return Err(ParamError::Invalid(format!(
                 "{name}={value} is outside {lo}..={hi}"

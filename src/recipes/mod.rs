@@ -1,6 +1,7 @@
 //! Coordination recipes: each keeps its decisions in a pure core and does I/O in a thin
 //! async driver. The workload drives every lock recipe through the `Lock` trait.
 
+pub mod redis;
 pub mod zk;
 
 use std::fmt;
