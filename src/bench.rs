@@ -5,7 +5,7 @@
 
 use crate::params::Params;
 use crate::scenario::Scenario;
-use crate::sim::run::{self, RunSpec};
+use crate::world::run::{self, RunSpec};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -54,19 +54,19 @@ fn bare_run(spec: &RunSpec, duration_ms: u64) {
     let p = &spec.params;
     let mut sim = turmoil::Builder::new()
         .tick_duration(Duration::from_millis(1))
-        .min_message_latency(Duration::from_millis(p.latency_min_ms))
-        .max_message_latency(Duration::from_millis(p.latency_max_ms))
+        .min_message_latency(Duration::from_millis(p.network.latency_min_ms))
+        .max_message_latency(Duration::from_millis(p.network.latency_max_ms))
         .simulation_duration(Duration::from_millis(duration_ms + 1_000))
         .rng_seed(spec.seed)
         .build();
-    let clients = p.client_names();
-    for host in spec.hosts().into_iter().filter(|h| !clients.contains(h)) {
-        sim.host(host.as_str(), || async {
+    let hosts = spec.hosts();
+    for server in &hosts.servers {
+        sim.host(server.name.as_str(), || async {
             std::future::pending::<()>().await;
             Ok(())
         });
     }
-    for client in clients {
+    for client in hosts.clients {
         sim.client(client.as_str(), async move {
             tokio::time::sleep(Duration::from_millis(duration_ms)).await;
             Ok(())
@@ -93,7 +93,7 @@ pub fn measure(scenario: &'static Scenario, params: &Params, runs: u32) -> Bench
     let simulated_ms: u64 = durations.iter().sum();
     Bench {
         scenario: scenario.name.into(),
-        clients: params.clients,
+        clients: params.workload.clients,
         runs,
         simulated_ms,
         locksim_wall_ms: locksim,

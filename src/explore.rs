@@ -4,7 +4,7 @@
 use crate::check::Property;
 use crate::params::Params;
 use crate::scenario::Scenario;
-use crate::sim::run::{self, RunError, RunReport, RunSpec};
+use crate::world::run::{self, RunError, RunReport, RunSpec};
 use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};

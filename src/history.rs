@@ -1,8 +1,11 @@
 //! The recorded history of a run: Jepsen-style invoke / ok / fail / info events, each stamped
 //! with the true simulated time and the recording node's own clock reading.
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::io;
 use std::rc::Rc;
 
@@ -17,48 +20,71 @@ pub enum Kind {
     Info,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
+/// What happened, grouped by the family of events it belongs to. Every family's events
+/// carry an `op` tag naming them, so the history's JSON is one flat object per event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
 pub enum Op {
-    /// Client: acquire `lock`. Ok carries the fencing token when the recipe has one.
-    Acquire {
-        lock: String,
-        token: Option<i64>,
-    },
-    /// Client: release `lock` (invoke when it starts, ok/fail/info when it ends; a client
-    /// stops believing it holds the lock at the invoke).
-    Release {
-        lock: String,
-    },
-    /// Client (info): it learned it no longer holds `lock` (its session expired).
-    Lost {
-        lock: String,
-    },
-    /// Client (info): its place in line, once its lock node exists. `seq` is the parsed
-    /// sequence suffix; None for recipes without one (order then is the event's time).
+    Harness(HarnessOp),
+    Lock(LockOp),
+    Store(StoreOp),
+    /// An event of a server family (ZooKeeper's tree changes, say), which that family's
+    /// module defines and reads back (`zk::events`).
+    Server(ServerEvent),
+}
+
+/// What the world records of the run itself (node "harness").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum HarnessOp {
+    /// A fault from the plan was applied (info).
+    Fault { fault: String },
+    /// The heal phase began: faults repaired, no new ones (info).
+    Heal,
+    /// When the run stopped at its time limit, `client` had not finished its workload
+    /// (recorded just before End, one event per such client).
+    Unfinished { client: String },
+    /// The run ended (workload done or time limit).
+    End,
+}
+
+/// What a client records of its lock recipe.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum LockOp {
+    /// Acquire `lock`. Ok carries the fencing token when the recipe has one.
+    Acquire { lock: String, token: Option<i64> },
+    /// Release `lock` (invoke when it starts, ok/fail/info when it ends; a client stops
+    /// believing it holds the lock at the invoke).
+    Release { lock: String },
+    /// Info: it learned it no longer holds `lock` (its session expired).
+    Lost { lock: String },
+    /// Info: its place in line, once its lock node exists. `seq` is the parsed sequence
+    /// suffix; None for recipes without one (order then is the event's time).
     Enqueued {
         lock: String,
         node: String,
         seq: Option<i64>,
     },
-    /// Client (info): a watch fired and woke the recipe up while waiting for `lock`.
+    /// Info: a watch fired and woke the recipe up while waiting for `lock`.
     Wake {
         lock: String,
         path: String,
         event: String,
     },
-    /// Client: open a session (invoke when it starts looking for one, ok once it has one;
-    /// the attempts in between are not recorded).
+    /// Open a session (invoke when it starts looking for one, ok once it has one; the
+    /// attempts in between are not recorded).
     Connect,
-    /// Client: read the protected register (ok carries the value).
-    Read {
-        value: Option<i64>,
-    },
+}
+
+/// The protected resource: what clients do to it, and what the store did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum StoreOp {
+    /// Client: read the register (ok carries the value).
+    Read { value: Option<i64> },
     /// Client: write `value` (with the fencing token if any); ok = accepted, fail = rejected.
-    Write {
-        value: i64,
-        token: Option<i64>,
-    },
+    Write { value: i64, token: Option<i64> },
     /// Store (info): what it did with a write. `based_on` is the value the writer read,
     /// `current` the register's value when the write arrived.
     StoreWrite {
@@ -69,33 +95,67 @@ pub enum Op {
         token: Option<i64>,
         accepted: bool,
     },
-    /// ZooKeeper server (info): a node was created or deleted (by `session`).
-    ZnodeCreated {
-        path: String,
-        session: i64,
-    },
-    ZnodeDeleted {
-        path: String,
-        session: i64,
-    },
-    /// ZooKeeper server (info): a session expired.
-    SessionExpired {
-        session: i64,
-    },
-    /// Harness (info): a fault from the plan was applied.
-    Fault {
-        fault: String,
-    },
-    /// Harness (info): the heal phase began (faults repaired, no new ones).
-    Heal,
-    /// Harness (info): when the run stopped at its time limit, `client` had not finished its
-    /// workload (recorded just before End, one event per such client).
-    Unfinished {
-        client: String,
-    },
-    /// Harness (info): the run ended (workload done or time limit).
-    End,
 }
+
+/// A server family's event as the history keeps it: its name (`op`) and its fields. The
+/// family defines its events as a serde type and converts with `new` / `read`, so the
+/// history needs no case for any family.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ServerEvent {
+    pub op: String,
+    #[serde(flatten)]
+    pub fields: BTreeMap<String, Value>,
+    /// Churn a reader of the story can skip (a lock node created), as opposed to what
+    /// changes it (a session expired, a key expired): timelines leave routine events out.
+    /// Not part of the history's JSON.
+    #[serde(skip)]
+    pub routine: bool,
+}
+
+impl ServerEvent {
+    /// The event `event` serialises to: an object with an `op` string tag.
+    pub fn new(event: &impl Serialize) -> ServerEvent {
+        let Ok(Value::Object(mut fields)) = serde_json::to_value(event) else {
+            unreachable!("a server event serialises to an object")
+        };
+        let op = match fields.remove("op") {
+            Some(Value::String(op)) => op,
+            _ => unreachable!("a server event is tagged with its op"),
+        };
+        ServerEvent {
+            op,
+            fields: fields.into_iter().collect(),
+            routine: false,
+        }
+    }
+
+    /// Like `new`, for an event timelines leave out.
+    pub fn routine(event: &impl Serialize) -> ServerEvent {
+        ServerEvent {
+            routine: true,
+            ..ServerEvent::new(event)
+        }
+    }
+
+    /// The event as the family's type, if it is one of that family's.
+    pub fn read<T: DeserializeOwned>(&self) -> Option<T> {
+        let mut object: serde_json::Map<String, Value> = self.fields.clone().into_iter().collect();
+        object.insert("op".into(), Value::String(self.op.clone()));
+        serde_json::from_value(Value::Object(object)).ok()
+    }
+}
+
+macro_rules! family_into_op {
+    ($($family:ident => $variant:ident),*) => {$(
+        impl From<$family> for Op {
+            fn from(op: $family) -> Op {
+                Op::$variant(op)
+            }
+        }
+    )*};
+}
+
+family_into_op!(HarnessOp => Harness, LockOp => Lock, StoreOp => Store, ServerEvent => Server);
 
 impl Op {
     /// The op's name as the history's JSON spells it ("acquire", "znode_deleted", ...), for
@@ -120,7 +180,7 @@ fn tag_of(value: &impl Serialize, tag: &str) -> String {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Event {
     /// True simulated time, ms since the start of the run.
     pub time_ms: u64,
@@ -133,7 +193,7 @@ pub struct Event {
 }
 
 /// A whole run's events, in the order they were recorded (which is true-time order).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct History {
     pub events: Vec<Event>,
 }
@@ -159,7 +219,7 @@ impl History {
     pub fn end_ms(&self) -> u64 {
         self.events
             .iter()
-            .find(|e| e.op == Op::End)
+            .find(|e| e.op == Op::Harness(HarnessOp::End))
             .or(self.events.last())
             .map_or(0, |e| e.time_ms)
     }
@@ -168,7 +228,7 @@ impl History {
     pub fn heal_ms(&self) -> Option<u64> {
         self.events
             .iter()
-            .find(|e| e.op == Op::Heal)
+            .find(|e| e.op == Op::Harness(HarnessOp::Heal))
             .map(|e| e.time_ms)
     }
 }
@@ -241,16 +301,16 @@ mod tests {
     }
 
     fn sample() -> History {
-        let acquire = Op::Acquire {
+        let acquire = Op::Lock(LockOp::Acquire {
             lock: "/locks/l1".to_string(),
             token: None,
-        };
+        });
         History {
             events: vec![
                 event(0, "c1", Kind::Invoke, acquire.clone()),
                 event(12, "c1", Kind::Ok, acquire),
-                event(500, "harness", Kind::Info, Op::Heal),
-                event(900, "harness", Kind::Info, Op::End),
+                event(500, "harness", Kind::Info, Op::Harness(HarnessOp::Heal)),
+                event(900, "harness", Kind::Info, Op::Harness(HarnessOp::End)),
             ],
         }
     }
@@ -294,10 +354,10 @@ mod tests {
         let mut kind = sample();
         kind.events[1].kind = Kind::Fail;
         let mut token = sample();
-        token.events[1].op = Op::Acquire {
+        token.events[1].op = Op::Lock(LockOp::Acquire {
             lock: "/locks/l1".to_string(),
             token: Some(1),
-        };
+        });
         for changed in [time, clock, node, kind, token] {
             assert_ne!(changed.digest(), base, "{changed:?}");
         }

@@ -11,6 +11,8 @@ pub mod redis;
 pub mod scenario;
 pub mod sim;
 pub mod store;
+pub mod timeline;
 pub mod trace;
 pub mod workload;
+pub mod world;
 pub mod zk;

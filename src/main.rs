@@ -28,8 +28,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the scenarios and their parameters with defaults.
-    List,
+    /// List the scenarios and their parameters with defaults; with a scenario, only what
+    /// that scenario uses: its checkers (and the events each reads) and its parameters.
+    List { scenario: Option<String> },
     /// Run one seed of a scenario (its fault plan drawn from the seed).
     Run {
         scenario: String,
@@ -65,6 +66,10 @@ enum Command {
         /// Print the recorded history.
         #[arg(long)]
         history: bool,
+        /// Print the run as a timeline by true time (faults, acquires, releases, losses,
+        /// servers' events), even if it found nothing.
+        #[arg(long)]
+        timeline: bool,
     },
     /// Serve a simulated server on a real socket and the real clock, for real clients.
     #[command(subcommand, subcommand_required = true, arg_required_else_help = false)]
@@ -170,7 +175,7 @@ fn main() -> ExitCode {
     let out = cli::Output { json: cli.json };
     let status = match cli.command {
         None => cli::default_exploration(&out),
-        Some(Command::List) => cli::list(&out),
+        Some(Command::List { scenario }) => cli::list(&out, scenario.as_deref()),
         Some(Command::Run {
             scenario,
             seed,
@@ -190,7 +195,11 @@ fn main() -> ExitCode {
             jobs.map(|j| j as usize),
             &opts.into(),
         ),
-        Some(Command::Replay { file, history }) => cli::replay(&out, &file, history),
+        Some(Command::Replay {
+            file,
+            history,
+            timeline,
+        }) => cli::replay(&out, &file, history, timeline),
         Some(Command::Bench { runs, scenario }) => cli::bench(&out, &scenario, runs),
         Some(Command::Serve(ServeCommand::Zk {
             port,

@@ -4,8 +4,10 @@
 //! from doing damage. Reads must be fenced too: otherwise a zombie's write that lands before
 //! the new holder's write (but after its read) makes that read stale.
 
-use crate::history::{Kind, Op};
+use crate::history::{Kind, Op, StoreOp};
 use crate::sim::node::Node;
+use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
+use crate::sim::timer::Timer;
 use serde::{Deserialize, Serialize};
 use std::io;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -84,10 +86,41 @@ impl Register {
 
 pub type SharedRegister = std::rc::Rc<std::cell::RefCell<Register>>;
 
+/// The `store` host, with or without fencing. It loses no replies and has no replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreFamily {
+    pub fencing: bool,
+}
+
+impl ServerFamily for StoreFamily {
+    fn describe(&self) -> &'static str {
+        "the store"
+    }
+
+    fn install(&self, node: Node) -> Box<dyn ServerSoftware> {
+        let register = SharedRegister::new(Register::new(self.fencing).into());
+        Box::new(StoreSoftware { node, register })
+    }
+}
+
+struct StoreSoftware {
+    node: Node,
+    register: SharedRegister,
+}
+
+impl ServerSoftware for StoreSoftware {
+    fn start(&self) -> ServerFuture {
+        Box::pin(serve(self.node.clone(), self.register.clone()))
+    }
+
+    /// The family admits no software faults, so none reaches it.
+    fn apply(&mut self, _fault: &crate::sim::fault::Fault) {}
+}
+
 /// The `store` host's software: one JSON line in, one JSON line out, per connection.
 /// The register lives outside the software (`SharedRegister`), so it survives a crash and
 /// restart of `store` as a durable store would, fencing token included.
-pub async fn serve(node: Node, register: SharedRegister) -> turmoil::Result {
+async fn serve(node: Node, register: SharedRegister) -> turmoil::Result {
     let listener = TcpListener::bind(("0.0.0.0", PORT)).await?;
     loop {
         let (stream, peer) = listener.accept().await?;
@@ -125,14 +158,14 @@ async fn answer(
                 let accepted = register.borrow_mut().write(value, token);
                 node.record(
                     Kind::Info,
-                    Op::StoreWrite {
+                    Op::Store(StoreOp::StoreWrite {
                         client: client.to_string(),
                         based_on,
                         current,
                         value,
                         token,
                         accepted,
-                    },
+                    }),
                 );
                 StoreReply::Accepted(accepted)
             }
@@ -145,11 +178,16 @@ async fn answer(
 }
 
 /// One request over a fresh connection (so a broken stream never outlives one operation),
-/// abandoned after `timeout`.
-pub async fn call(request: &StoreRequest, timeout: std::time::Duration) -> io::Result<StoreReply> {
-    tokio::time::timeout(timeout, exchange(request))
+/// abandoned after `timeout_ms` on the caller's clock.
+pub async fn call(
+    request: &StoreRequest,
+    timer: &Timer,
+    timeout_ms: u64,
+) -> io::Result<StoreReply> {
+    timer
+        .timeout(timeout_ms, exchange(request))
         .await
-        .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))
+        .unwrap_or_else(|| Err(io::ErrorKind::TimedOut.into()))
 }
 
 async fn exchange(request: &StoreRequest) -> io::Result<StoreReply> {

@@ -13,7 +13,7 @@ use crate::check::Property;
 use crate::params::{ParamError, Params};
 use crate::scenario::{self, UnknownScenario};
 use crate::sim::fault::FaultPlan;
-use crate::sim::run::{self, RunError, RunReport, RunSpec};
+use crate::world::run::{self, RunError, RunReport, RunSpec};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -147,6 +147,7 @@ impl Trace {
         let scenario =
             scenario::find(&self.scenario).map_err(|e| TraceError::Scenario(path.into(), e))?;
         let params = Params::from_json(&Value::Object(self.params.clone()))
+            .and_then(|params| scenario.validate(&params).map(|()| params))
             .map_err(|e| TraceError::Params(path.into(), e))?;
         Ok(RunSpec {
             scenario,

@@ -1,12 +1,11 @@
 //! What every client host does: acquire the lock, read the register, work, write value + 1,
 //! release; `rounds` times. Each step is recorded as invoke / ok / fail / info.
 
-use crate::history::{Kind, Op};
+use crate::history::{Kind, LockOp, Op, StoreOp};
 use crate::recipes::{Grant, Lock, LockError};
 use crate::sim::node::Node;
 use crate::store::{self, StoreReply, StoreRequest};
 use std::cell::Cell;
-use std::time::Duration;
 
 /// Pause between a failed attempt and the next, so a client does not spin.
 const RETRY_MS: u64 = 5;
@@ -28,9 +27,11 @@ pub async fn run_client<L: Lock>(
     mut connect: impl AsyncFnMut() -> Result<L, LockError>,
 ) {
     let mut lock = reconnect(node, &mut connect).await;
-    let lock_op = || Op::Acquire {
-        lock: work.lock_name.clone(),
-        token: None,
+    let lock_op = || {
+        Op::Lock(LockOp::Acquire {
+            lock: work.lock_name.clone(),
+            token: None,
+        })
     };
     for _ in 0..work.rounds {
         let grant = loop {
@@ -39,10 +40,10 @@ pub async fn run_client<L: Lock>(
                 Ok(grant) => {
                     node.record(
                         Kind::Ok,
-                        Op::Acquire {
+                        Op::Lock(LockOp::Acquire {
                             lock: work.lock_name.clone(),
                             token: grant.token,
-                        },
+                        }),
                     );
                     break grant;
                 }
@@ -53,7 +54,7 @@ pub async fn run_client<L: Lock>(
                         lock = reconnect(node, &mut connect).await;
                     }
                     node.record(Kind::Fail, lock_op());
-                    tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
+                    node.timer().sleep(RETRY_MS).await;
                 }
             }
         };
@@ -67,15 +68,15 @@ pub async fn run_client<L: Lock>(
             // Abandoned mid-operation when the loss was noticed: its outcome is unknown.
             node.record(Kind::Info, op);
         }
-        let release = Op::Release {
+        let release = Op::Lock(LockOp::Release {
             lock: work.lock_name.clone(),
-        };
+        });
         if lost {
             node.record(
                 Kind::Info,
-                Op::Lost {
+                Op::Lock(LockOp::Lost {
                     lock: work.lock_name.clone(),
-                },
+                }),
             );
             lock = reconnect(node, &mut connect).await;
             continue;
@@ -100,13 +101,13 @@ async fn reconnect<L: Lock>(
     node: &Node,
     connect: &mut impl AsyncFnMut() -> Result<L, LockError>,
 ) -> L {
-    node.record(Kind::Invoke, Op::Connect);
+    node.record(Kind::Invoke, Op::Lock(LockOp::Connect));
     loop {
         if let Ok(lock) = connect().await {
-            node.record(Kind::Ok, Op::Connect);
+            node.record(Kind::Ok, Op::Lock(LockOp::Connect));
             return lock;
         }
-        tokio::time::sleep(Duration::from_millis(RETRY_MS)).await;
+        node.timer().sleep(RETRY_MS).await;
     }
 }
 
@@ -122,29 +123,34 @@ async fn critical_section(node: &Node, work: &Workload, grant: Grant, pending: &
         pending.set(None);
         node.record(kind, op);
     };
-    invoke(Op::Read { value: None });
-    let timeout = Duration::from_millis(store_timeout_ms);
-    let read = store::call(&StoreRequest::Read { token: grant.token }, timeout).await;
+    invoke(Op::Store(StoreOp::Read { value: None }));
+    let timer = node.timer();
+    let read = store::call(
+        &StoreRequest::Read { token: grant.token },
+        &timer,
+        store_timeout_ms,
+    )
+    .await;
     let based_on = match read {
         Ok(StoreReply::Value(v)) => {
-            complete(Kind::Ok, Op::Read { value: Some(v) });
+            complete(Kind::Ok, Op::Store(StoreOp::Read { value: Some(v) }));
             v
         }
-        Ok(_) => return complete(Kind::Fail, Op::Read { value: None }),
-        Err(_) => return complete(Kind::Info, Op::Read { value: None }),
+        Ok(_) => return complete(Kind::Fail, Op::Store(StoreOp::Read { value: None })),
+        Err(_) => return complete(Kind::Info, Op::Store(StoreOp::Read { value: None })),
     };
-    tokio::time::sleep(Duration::from_millis(hold_ms)).await;
-    let write = Op::Write {
+    timer.sleep(hold_ms).await;
+    let write = Op::Store(StoreOp::Write {
         value: based_on + 1,
         token: grant.token,
-    };
+    });
     invoke(write.clone());
     let request = StoreRequest::Write {
         based_on,
         value: based_on + 1,
         token: grant.token,
     };
-    match store::call(&request, timeout).await {
+    match store::call(&request, &timer, store_timeout_ms).await {
         Ok(StoreReply::Accepted(true)) => complete(Kind::Ok, write),
         Ok(_) => complete(Kind::Fail, write),
         Err(_) => complete(Kind::Info, write),

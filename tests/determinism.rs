@@ -3,7 +3,7 @@
 use locksim::explore::{ExploreSpec, Outcome, explore};
 use locksim::params::Params;
 use locksim::scenario::{self, SCENARIOS};
-use locksim::sim::run::{RunSpec, run};
+use locksim::world::run::{RunSpec, run};
 
 #[test]
 fn every_scenario_replays_bit_for_bit() {

@@ -119,7 +119,7 @@ fn a_workload_unfinished_at_the_run_limit_is_a_liveness_violation() {
     // Every checker but liveness reads only what clients recorded, which is all well formed.
     let scenario = scenario::find("zk-lock").unwrap();
     let cut_short = params(&["faults=none", "fault_phase_ms=100", "run_limit_ms=300"]);
-    let report = locksim::sim::run::run(&locksim::sim::run::RunSpec::generated(
+    let report = locksim::world::run::run(&locksim::world::run::RunSpec::generated(
         scenario, cut_short, 1,
     ))
     .expect("the run completes");
@@ -137,7 +137,7 @@ fn a_workload_unfinished_at_the_run_limit_is_a_liveness_violation() {
         "{liveness:?}"
     );
     let finished = params(&["faults=none", "fault_phase_ms=100"]);
-    let report = locksim::sim::run::run(&locksim::sim::run::RunSpec::generated(
+    let report = locksim::world::run::run(&locksim::world::run::RunSpec::generated(
         scenario, finished, 1,
     ))
     .expect("the run completes");
@@ -146,4 +146,52 @@ fn a_workload_unfinished_at_the_run_limit_is_a_liveness_violation() {
         "{:?}",
         report.violations
     );
+}
+
+/// The true time each of `client`'s critical sections spent between its read's ok and its
+/// write's invoke: `hold_ms` as its own monotonic clock measures it.
+fn holds(history: &locksim::history::History, client: &str) -> Vec<u64> {
+    let mut read_at = None;
+    let mut holds = Vec::new();
+    for e in history.events.iter().filter(|e| e.node == client) {
+        match (e.op.name().as_str(), e.kind.name().as_str()) {
+            ("read", "ok") => read_at = Some(e.time_ms),
+            ("write", "invoke") => holds.extend(read_at.take().map(|r| e.time_ms - r)),
+            _ => {}
+        }
+    }
+    holds
+}
+
+#[test]
+fn client_code_measures_time_by_its_own_node_clock() {
+    use locksim::sim::fault::{FaultPlan, TimedFault};
+    use locksim::world::run::{RunSpec, run};
+    let scenario = scenario::find("zk-lock").unwrap();
+    let at_start = |fault| TimedFault { at_ms: 0, fault };
+    let plan = FaultPlan(vec![
+        // c1's clocks run 25% fast: its 20 ms hold takes 16 ms of true time.
+        at_start(Fault::ClockDrift {
+            node: "c1".into(),
+            ppm: 250_000,
+        }),
+        // c2's wall clock steps back a minute: its monotonic timers do not notice.
+        at_start(Fault::ClockJump {
+            node: "c2".into(),
+            by_ms: -60_000,
+        }),
+    ]);
+    let spec = RunSpec {
+        plan,
+        ..RunSpec::generated(
+            scenario,
+            params(&["faults=none", "hold_ms=20", "clients=3", "rounds=2"]),
+            1,
+        )
+    };
+    let report = run(&spec).expect("the run completes");
+    assert!(report.completed && report.violations.is_empty());
+    assert_eq!(holds(&report.history, "c1"), [16, 16]);
+    assert_eq!(holds(&report.history, "c2"), [20, 20]);
+    assert_eq!(holds(&report.history, "c3"), [20, 20]);
 }

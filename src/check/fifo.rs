@@ -12,8 +12,10 @@
 //! session expired and the node was deleted. Such a place never contends, so the node's
 //! life is read from the server's ZnodeCreated / ZnodeDeleted events, not from the client.
 
-use super::{Property, Violation};
-use crate::history::{History, Kind, Op};
+use super::{CheckConfig, Checker, Property, Reads, Violation};
+use crate::history::{History, Kind, LockOp, Op};
+use crate::zk;
+use crate::zk::events::{ZnodeChange, znode_change};
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Copy)]
@@ -34,8 +36,17 @@ pub fn check(history: &History) -> Vec<Violation> {
     let mut violations = Vec::new();
     for event in &history.events {
         let client = event.node.as_str();
+        if let Some((change, path)) = znode_change(&event.op) {
+            exists.insert(bare_name(path), change == ZnodeChange::Created);
+            if change == ZnodeChange::Deleted {
+                for queue in queues.values_mut() {
+                    queue.retain(|_, place| !is_node_of(path, place.node));
+                }
+            }
+            continue;
+        }
         match (&event.op, event.kind) {
-            (Op::Enqueued { lock, node, seq }, _) => {
+            (Op::Lock(LockOp::Enqueued { lock, node, seq }), _) => {
                 let queue = queues.entry(lock).or_default();
                 if exists.get(node.as_str()) == Some(&false) {
                     queue.remove(client);
@@ -48,21 +59,12 @@ pub fn check(history: &History) -> Vec<Violation> {
                 };
                 queue.insert(client, place);
             }
-            (Op::ZnodeCreated { path, .. }, _) => {
-                exists.insert(bare_name(path), true);
-            }
-            (Op::ZnodeDeleted { path, .. }, _) => {
-                exists.insert(bare_name(path), false);
-                for queue in queues.values_mut() {
-                    queue.retain(|_, place| !is_node_of(path, place.node));
-                }
-            }
-            (Op::Acquire { lock, .. }, Kind::Fail) => {
+            (Op::Lock(LockOp::Acquire { lock, .. }), Kind::Fail) => {
                 if let Some(queue) = queues.get_mut(lock.as_str()) {
                     queue.remove(client);
                 }
             }
-            (Op::Acquire { lock, .. }, Kind::Ok) => {
+            (Op::Lock(LockOp::Acquire { lock, .. }), Kind::Ok) => {
                 let Some(queue) = queues.get_mut(lock.as_str()) else {
                     continue;
                 };
@@ -109,11 +111,29 @@ fn bare_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
+/// The `fifo` property's checker.
+pub struct Fifo;
+
+impl Checker for Fifo {
+    fn property(&self) -> Property {
+        Property::Fifo
+    }
+
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Lock, Reads::Server(zk::events::FAMILY)]
+    }
+
+    fn check(&self, history: &History, _cfg: &CheckConfig) -> Vec<Violation> {
+        check(history)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::check::test_history::*;
     use crate::history::History;
+    use crate::zk::events::ZkEvent;
 
     fn wait(h: &mut HistoryBuilder, t: u64, client: &str, node: &str, seq: Option<i64>) {
         h.at(t, client).invoke(acquire(L1));
@@ -161,7 +181,8 @@ mod tests {
         let mut h = HistoryBuilder::default();
         wait(&mut h, 100, "c1", "lock-0000000001", Some(1));
         wait(&mut h, 110, "c2", "lock-0000000002", Some(2));
-        h.at(500, "zk1").info(Op::SessionExpired { session: 1 });
+        h.at(500, "zk1")
+            .info(ZkEvent::SessionExpired { session: 1 }.into());
         h.at(500, "zk1").info(deleted("/locks/l1/lock-0000000001"));
         h.at(510, "c2").ok(acquire(L1));
         assert_eq!(check(&h.build()), []);
@@ -180,7 +201,8 @@ mod tests {
         h.at(112, "c2")
             .info(enqueued(L1, "lock-0000000019", Some(19)));
         if expired {
-            h.at(340, "zk1").info(Op::SessionExpired { session: 1 });
+            h.at(340, "zk1")
+                .info(ZkEvent::SessionExpired { session: 1 }.into());
             h.at(340, "zk1").info(deleted("/locks/l1/lock-0000000010"));
         }
         h.at(493, "c1")

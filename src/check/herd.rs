@@ -6,8 +6,10 @@
 //! events) are not caused by a deletion and are ignored. Wakes attributed to a creation are
 //! not counted: the property is wake-ups per deletion.
 
-use super::{Property, Violation};
-use crate::history::{History, Op};
+use super::{CheckConfig, Checker, Property, Reads, Violation};
+use crate::history::{History, LockOp, Op};
+use crate::zk;
+use crate::zk::events::{ZnodeChange, znode_change};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One violation per deletion that woke more than one distinct client, in history order;
@@ -20,8 +22,8 @@ pub fn check(history: &History) -> Vec<Violation> {
     // the clients each deletion woke, in history order of the deletions
     let mut woken: BTreeMap<Deletion, BTreeSet<&str>> = BTreeMap::new();
     for (index, event) in history.events.iter().enumerate() {
-        match &event.op {
-            Op::ZnodeDeleted { path, .. } => {
+        match (&event.op, znode_change(&event.op)) {
+            (_, Some((ZnodeChange::Deleted, path))) => {
                 let deletion = Deletion {
                     index,
                     time_ms: event.time_ms,
@@ -30,12 +32,15 @@ pub fn check(history: &History) -> Vec<Violation> {
                 deletions.insert(path, deletion);
                 child_changes.insert(parent(path), Some(deletion));
             }
-            Op::ZnodeCreated { path, .. } => {
+            (_, Some((ZnodeChange::Created, path))) => {
                 child_changes.insert(parent(path), None);
             }
-            Op::Wake {
-                path, event: kind, ..
-            } => {
+            (
+                Op::Lock(LockOp::Wake {
+                    path, event: kind, ..
+                }),
+                _,
+            ) => {
                 let cause = match kind.as_str() {
                     "NodeDeleted" => deletions.get(path.as_str()).copied(),
                     "NodeChildrenChanged" => child_changes.get(path.as_str()).copied().flatten(),
@@ -82,6 +87,23 @@ fn parent(path: &str) -> &str {
     match path.rsplit_once('/') {
         Some(("", _)) | None => "/",
         Some((dir, _)) => dir,
+    }
+}
+
+/// The `herd` property's checker.
+pub struct Herd;
+
+impl Checker for Herd {
+    fn property(&self) -> Property {
+        Property::Herd
+    }
+
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Lock, Reads::Server(zk::events::FAMILY)]
+    }
+
+    fn check(&self, history: &History, _cfg: &CheckConfig) -> Vec<Violation> {
+        check(history)
     }
 }
 

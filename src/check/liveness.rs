@@ -14,8 +14,8 @@
 //! after the heal plus the work left, so a correct recipe finishes within it.
 
 use super::malformed::operation;
-use super::{Property, Violation};
-use crate::history::{Event, History, Kind, Op};
+use super::{CheckConfig, Checker, Property, Reads, Violation};
+use crate::history::{Event, HarnessOp, History, Kind, LockOp, Op};
 use std::collections::BTreeMap;
 
 /// One violation per want whose post-heal wait exceeded `bound_ms`, in the order the waits
@@ -32,12 +32,12 @@ pub fn check(history: &History, bound_ms: u64) -> Vec<Violation> {
     let mut violations = Vec::new();
     for event in &history.events {
         let lock = match &event.op {
-            Op::Acquire { lock, .. } => lock.as_str(),
-            Op::Unfinished { client } => {
+            Op::Lock(LockOp::Acquire { lock, .. }) => lock.as_str(),
+            Op::Harness(HarnessOp::Unfinished { client }) => {
                 unfinished.push(client);
                 continue;
             }
-            Op::End => break,
+            Op::Harness(HarnessOp::End) => break,
             _ => continue,
         };
         let key = (event.node.as_str(), lock);
@@ -184,6 +184,23 @@ impl Judge {
     }
 }
 
+/// The `liveness` property's checker.
+pub struct Liveness;
+
+impl Checker for Liveness {
+    fn property(&self) -> Property {
+        Property::Liveness
+    }
+
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Lock, Reads::Harness]
+    }
+
+    fn check(&self, history: &History, cfg: &CheckConfig) -> Vec<Violation> {
+        check(history, cfg.liveness_bound_ms)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,8 +213,8 @@ mod tests {
         // Z1: c1's create reply was lost; its orphan node blocks c2 forever.
         let mut h = HistoryBuilder::default();
         h.at(1200, "c2").invoke(acquire(L1));
-        h.at(1500, "harness").info(Op::Heal);
-        h.at(9000, "harness").info(Op::End);
+        h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
+        h.at(9000, "harness").info(Op::Harness(HarnessOp::End));
         let v = check(&h.build(), BOUND);
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].property, Property::Liveness);
@@ -213,7 +230,7 @@ mod tests {
     #[test]
     fn late_grant_and_retries_after_failures_count_from_the_first_invoke() {
         let mut h = HistoryBuilder::default();
-        h.at(1500, "harness").info(Op::Heal);
+        h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(1600, "c1").invoke(acquire(L1));
         h.at(2000, "c1").fail(acquire(L1));
         h.at(2100, "c1").invoke(acquire(L1));
@@ -234,11 +251,11 @@ mod tests {
     #[test]
     fn a_retry_after_a_fail_keeps_the_want_open_to_the_end() {
         let mut h = HistoryBuilder::default();
-        h.at(1500, "harness").info(Op::Heal);
+        h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(1600, "c1").invoke(acquire(L1));
         h.at(2000, "c1").fail(acquire(L1));
         h.at(2100, "c1").invoke(acquire(L1));
-        h.at(9000, "harness").info(Op::End);
+        h.at(9000, "harness").info(Op::Harness(HarnessOp::End));
         let v = check(&h.build(), BOUND);
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].times_ms, [1600, 1500, 9000]);
@@ -252,9 +269,9 @@ mod tests {
     fn giving_up_after_waiting_past_the_bound_is_reported_at_the_fail() {
         let mut h = HistoryBuilder::default();
         h.at(100, "c3").invoke(acquire(L1));
-        h.at(1500, "harness").info(Op::Heal);
+        h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(4000, "c3").fail(acquire(L1));
-        h.at(9000, "harness").info(Op::End);
+        h.at(9000, "harness").info(Op::Harness(HarnessOp::End));
         let v = check(&h.build(), BOUND);
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].times_ms, [100, 1500, 4000]);
@@ -264,7 +281,7 @@ mod tests {
     fn no_heal_means_no_liveness_violation() {
         let mut h = HistoryBuilder::default();
         h.at(0, "c1").invoke(acquire(L1));
-        h.at(90_000, "harness").info(Op::End);
+        h.at(90_000, "harness").info(Op::Harness(HarnessOp::End));
         assert_eq!(check(&h.build(), BOUND), []);
     }
 
@@ -272,7 +289,7 @@ mod tests {
     fn waiting_before_the_heal_does_not_count() {
         let mut h = HistoryBuilder::default();
         h.at(0, "c1").invoke(acquire(L1));
-        h.at(10_000, "harness").info(Op::Heal);
+        h.at(10_000, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(12_000, "c1").ok(acquire(L1));
         assert_eq!(check(&h.build(), BOUND), []);
     }
@@ -283,10 +300,10 @@ mod tests {
         h.at(0, "c1").invoke(acquire(L1));
         h.at(500, "c2").invoke(acquire(L1));
         h.at(600, "c2").fail(acquire(L1));
-        h.at(1500, "harness").info(Op::Heal);
+        h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(3500, "c1").ok(acquire(L1));
         h.at(3600, "c1").invoke(acquire(L2));
-        h.at(5000, "harness").info(Op::End);
+        h.at(5000, "harness").info(Op::Harness(HarnessOp::End));
         h.at(9000, "c1").ok(acquire(L2));
         assert_eq!(check(&h.build(), BOUND), []);
     }
@@ -295,9 +312,9 @@ mod tests {
     fn open_wait_counts_only_when_it_could_exceed_the_bound() {
         let at_bound = |end_ms| {
             let mut h = HistoryBuilder::default();
-            h.at(1500, "harness").info(Op::Heal);
+            h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
             h.at(3000, "c1").invoke(acquire(L1));
-            h.at(end_ms, "harness").info(Op::End);
+            h.at(end_ms, "harness").info(Op::Harness(HarnessOp::End));
             check(&h.build(), BOUND).len()
         };
         assert_eq!(at_bound(5000), 0);
@@ -305,23 +322,23 @@ mod tests {
     }
 
     fn unfinished(client: &str) -> Op {
-        Op::Unfinished {
+        Op::Harness(HarnessOp::Unfinished {
             client: client.to_string(),
-        }
+        })
     }
 
     #[test]
     fn a_client_stuck_before_its_first_acquire_is_reported() {
         // c2 never got a session: no Acquire at all, only an open Connect.
         let mut h = HistoryBuilder::default();
-        h.at(0, "c1").invoke(Op::Connect);
-        h.at(0, "c2").invoke(Op::Connect);
-        h.at(3, "c1").ok(Op::Connect);
+        h.at(0, "c1").invoke(Op::Lock(LockOp::Connect));
+        h.at(0, "c2").invoke(Op::Lock(LockOp::Connect));
+        h.at(3, "c1").ok(Op::Lock(LockOp::Connect));
         h.at(4, "c1").invoke(acquire(L1));
         h.at(9, "c1").ok(acquire(L1));
-        h.at(600, "harness").info(Op::Heal);
+        h.at(600, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(3670, "harness").info(unfinished("c2"));
-        h.at(3670, "harness").info(Op::End);
+        h.at(3670, "harness").info(Op::Harness(HarnessOp::End));
         let v = check(&h.build(), BOUND);
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!(v[0].property, Property::Liveness);
@@ -341,10 +358,10 @@ mod tests {
         h.at(110, "c1").ok(acquire(L1));
         h.at(120, "c1").invoke(release(L1));
         h.at(130, "c1").info(release(L1));
-        h.at(600, "harness").info(Op::Heal);
+        h.at(600, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(900, "harness").info(unfinished("c1"));
         h.at(900, "harness").info(unfinished("c3"));
-        h.at(900, "harness").info(Op::End);
+        h.at(900, "harness").info(Op::Harness(HarnessOp::End));
         let v = check(&h.build(), BOUND);
         let details: Vec<&str> = v.iter().map(|v| v.detail.as_str()).collect();
         assert_eq!(
@@ -363,9 +380,9 @@ mod tests {
     fn a_client_still_waiting_past_the_bound_is_reported_once() {
         let mut h = HistoryBuilder::default();
         h.at(1200, "c2").invoke(acquire(L1));
-        h.at(1500, "harness").info(Op::Heal);
+        h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(9000, "harness").info(unfinished("c2"));
-        h.at(9000, "harness").info(Op::End);
+        h.at(9000, "harness").info(Op::Harness(HarnessOp::End));
         let v = check(&h.build(), BOUND);
         assert_eq!(v.len(), 1, "{v:?}");
         assert!(
@@ -378,19 +395,19 @@ mod tests {
     #[test]
     fn a_finished_workload_after_a_slow_session_is_fine() {
         let mut h = HistoryBuilder::default();
-        h.at(0, "c1").invoke(Op::Connect);
-        h.at(1400, "c1").ok(Op::Connect);
-        h.at(1500, "harness").info(Op::Heal);
+        h.at(0, "c1").invoke(Op::Lock(LockOp::Connect));
+        h.at(1400, "c1").ok(Op::Lock(LockOp::Connect));
+        h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(1600, "c1").invoke(acquire(L1));
         h.at(1700, "c1").ok(acquire(L1));
-        h.at(9000, "harness").info(Op::End);
+        h.at(9000, "harness").info(Op::Harness(HarnessOp::End));
         assert_eq!(check(&h.build(), BOUND), []);
     }
 
     #[test]
     fn without_an_end_marker_the_last_event_ends_the_wait() {
         let mut h = HistoryBuilder::default();
-        h.at(1500, "harness").info(Op::Heal);
+        h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(1600, "c1").invoke(acquire(L1));
         h.at(4000, "zk1").info(created("/locks/l1/x"));
         let v = check(&h.build(), BOUND);

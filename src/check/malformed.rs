@@ -2,7 +2,7 @@
 //! harness bug, not a bug in the system under test, so it is reported apart from violations
 //! and no checker runs on such a history (the same split as stateright's history testers).
 
-use crate::history::{History, Kind, Op};
+use crate::history::{HarnessOp, History, Kind, LockOp, Op, StoreOp};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -75,11 +75,11 @@ pub(super) enum Operation<'a> {
 
 pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
     match op {
-        Op::Acquire { lock, .. } => Some(Operation::Acquire(lock)),
-        Op::Release { lock } => Some(Operation::Release(lock)),
-        Op::Read { .. } => Some(Operation::Read),
-        Op::Write { .. } => Some(Operation::Write),
-        Op::Connect => Some(Operation::Connect),
+        Op::Lock(LockOp::Acquire { lock, .. }) => Some(Operation::Acquire(lock)),
+        Op::Lock(LockOp::Release { lock }) => Some(Operation::Release(lock)),
+        Op::Store(StoreOp::Read { .. }) => Some(Operation::Read),
+        Op::Store(StoreOp::Write { .. }) => Some(Operation::Write),
+        Op::Lock(LockOp::Connect) => Some(Operation::Connect),
         _ => None,
     }
 }
@@ -111,8 +111,8 @@ pub fn validate(history: &History) -> Result<(), Malformed> {
             return fail(MalformedReason::ObservationNotInfo { kind: event.kind });
         }
         let marker = match event.op {
-            Op::Heal => "heal",
-            Op::End => "end",
+            Op::Harness(HarnessOp::Heal) => "heal",
+            Op::Harness(HarnessOp::End) => "end",
             _ => continue,
         };
         if let Some(&first_index) = markers.get(marker) {
@@ -138,8 +138,10 @@ mod tests {
         h.at(0, "c1").invoke(acquire(L1));
         h.at(0, "c2").invoke(acquire(L1));
         h.at(5, "c1").ok(acquire(L1));
-        h.at(6, "c1").invoke(Op::Read { value: None });
-        h.at(7, "c1").ok(Op::Read { value: Some(3) });
+        h.at(6, "c1")
+            .invoke(Op::Store(StoreOp::Read { value: None }));
+        h.at(7, "c1")
+            .ok(Op::Store(StoreOp::Read { value: Some(3) }));
         h.at(8, "c2").fail(acquire(L1));
         h.at(8, "c2").invoke(acquire(L1));
         h.at(9, "c1").invoke(release(L1));
@@ -148,8 +150,8 @@ mod tests {
         h.at(10, "zk1").info(deleted("/locks/l1/n1"));
         h.at(10, "c2").info(wake(L1, "/locks/l1/n1", "NodeDeleted"));
         h.at(10, "c2").ok(acquire(L1));
-        h.at(11, "harness").info(Op::Heal);
-        h.at(12, "harness").info(Op::End);
+        h.at(11, "harness").info(Op::Harness(HarnessOp::Heal));
+        h.at(12, "harness").info(Op::Harness(HarnessOp::End));
         assert_eq!(reason_of(&h), Ok(()));
     }
 
@@ -192,18 +194,18 @@ mod tests {
     #[test]
     fn second_completion_is_malformed() {
         let mut h = HistoryBuilder::default();
-        h.at(0, "c1").invoke(Op::Write {
+        h.at(0, "c1").invoke(Op::Store(StoreOp::Write {
             value: 1,
             token: None,
-        });
-        h.at(1, "c1").ok(Op::Write {
+        }));
+        h.at(1, "c1").ok(Op::Store(StoreOp::Write {
             value: 1,
             token: None,
-        });
-        h.at(2, "c1").fail(Op::Write {
+        }));
+        h.at(2, "c1").fail(Op::Store(StoreOp::Write {
             value: 1,
             token: None,
-        });
+        }));
         assert_eq!(
             reason_of(&h).unwrap_err().reason,
             MalformedReason::CompletionWithoutInvoke
@@ -240,9 +242,9 @@ mod tests {
     #[test]
     fn repeated_end_is_malformed() {
         let mut h = HistoryBuilder::default();
-        h.at(0, "harness").info(Op::Heal);
-        h.at(1, "harness").info(Op::End);
-        h.at(2, "harness").info(Op::End);
+        h.at(0, "harness").info(Op::Harness(HarnessOp::Heal));
+        h.at(1, "harness").info(Op::Harness(HarnessOp::End));
+        h.at(2, "harness").info(Op::Harness(HarnessOp::End));
         assert_eq!(
             reason_of(&h),
             Err(Malformed {

@@ -4,11 +4,13 @@
 //! `Malformed` and never judged, so a recorder mistake cannot pose as a system bug (or hide
 //! one). Checkers judge by true simulated time and history order, never by clock readings.
 //!
+//! - `checker`: the seam each property's checker implements
 //! - `property`: which properties exist and their names
 //! - `violation`: what a broken property is reported as
 //! - `malformed`: the history's own rules and their breaches
 //! - `mutex`, `resource`, `herd`, `liveness`, `fifo`: one checker each
 
+mod checker;
 mod fifo;
 mod herd;
 mod liveness;
@@ -20,6 +22,7 @@ mod resource;
 mod test_history;
 mod violation;
 
+pub use checker::{Checker, Reads};
 pub use malformed::{Malformed, MalformedReason, validate};
 pub use property::{Property, UnknownProperty};
 pub use violation::Violation;
@@ -43,23 +46,34 @@ pub fn check(
     cfg: &CheckConfig,
 ) -> Result<Vec<Violation>, Malformed> {
     validate(history)?;
-    let mut violations = Vec::new();
-    for property in Property::ALL.into_iter().filter(|p| properties.contains(p)) {
-        violations.extend(match property {
-            Property::Mutex => mutex::check(history),
-            Property::Resource => resource::check(history),
-            Property::Herd => herd::check(history),
-            Property::Liveness => liveness::check(history, cfg.liveness_bound_ms),
-            Property::Fifo => fifo::check(history),
-        });
-    }
-    Ok(violations)
+    Ok(CHECKERS
+        .iter()
+        .filter(|c| properties.contains(&c.property()))
+        .flat_map(|c| c.check(history, cfg))
+        .collect())
+}
+
+/// Every checker, in `Property::ALL` order.
+const CHECKERS: [&dyn Checker; 5] = [
+    &mutex::Mutex,
+    &resource::Resource,
+    &herd::Herd,
+    &liveness::Liveness,
+    &fifo::Fifo,
+];
+
+/// The checker of `property`.
+pub fn checker(property: Property) -> &'static dyn Checker {
+    CHECKERS
+        .into_iter()
+        .find(|c| c.property() == property)
+        .expect("every property has a checker")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::Op;
+    use crate::history::{HarnessOp, Op};
     use test_history::*;
 
     const CFG: CheckConfig = CheckConfig {
@@ -74,8 +88,8 @@ mod tests {
         }
         h.at(10, "c1").ok(acquire(L1));
         h.at(20, "c2").ok(acquire(L1));
-        h.at(100, "harness").info(Op::Heal);
-        h.at(5000, "harness").info(Op::End);
+        h.at(100, "harness").info(Op::Harness(HarnessOp::Heal));
+        h.at(5000, "harness").info(Op::Harness(HarnessOp::End));
         h.build()
     }
 
@@ -116,6 +130,16 @@ mod tests {
                 reason: MalformedReason::CompletionWithoutInvoke
             }
         );
+    }
+
+    #[test]
+    fn every_property_has_one_checker_in_all_order() {
+        let order: Vec<Property> = CHECKERS.iter().map(|c| c.property()).collect();
+        assert_eq!(order, Property::ALL);
+        for property in Property::ALL {
+            assert_eq!(checker(property).property(), property);
+            assert!(!checker(property).reads().is_empty());
+        }
     }
 
     #[test]

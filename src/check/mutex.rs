@@ -7,8 +7,8 @@
 //! acquire at 100 ms is a clean hand-over, while a hold that opens and closes inside the same
 //! millisecond as another's is still caught.
 
-use super::{Property, Violation};
-use crate::history::{History, Kind, Op};
+use super::{CheckConfig, Checker, Property, Reads, Violation};
+use crate::history::{HarnessOp, History, Kind, LockOp, Op};
 use std::collections::BTreeMap;
 
 /// A position in the history: the event index (the order) and its true time (for reports).
@@ -55,14 +55,15 @@ fn holds_by_lock(history: &History) -> BTreeMap<&str, Vec<Hold<'_>>> {
         };
         let client = event.node.as_str();
         let ending: Vec<(&str, &str)> = match (&event.op, event.kind) {
-            (Op::Acquire { lock, .. }, Kind::Ok) => {
+            (Op::Lock(LockOp::Acquire { lock, .. }), Kind::Ok) => {
                 open.entry((lock.as_str(), client)).or_insert(point);
                 continue;
             }
-            (Op::Release { lock }, Kind::Invoke) | (Op::Lost { lock }, _) => {
+            (Op::Lock(LockOp::Release { lock }), Kind::Invoke)
+            | (Op::Lock(LockOp::Lost { lock }), _) => {
                 vec![(lock.as_str(), client)]
             }
-            (Op::End, _) => open.keys().copied().collect(),
+            (Op::Harness(HarnessOp::End), _) => open.keys().copied().collect(),
             _ => continue,
         };
         for key in ending {
@@ -106,6 +107,23 @@ fn violation(lock: &str, first: &Hold, second: &Hold) -> Violation {
     }
 }
 
+/// The `mutex` property's checker.
+pub struct Mutex;
+
+impl Checker for Mutex {
+    fn property(&self) -> Property {
+        Property::Mutex
+    }
+
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Lock, Reads::Harness]
+    }
+
+    fn check(&self, history: &History, _cfg: &CheckConfig) -> Vec<Violation> {
+        check(history)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,7 +161,7 @@ mod tests {
         h.at(20, "c2").invoke(acquire(L1));
         h.at(500, "zk1").info(deleted("/locks/l1/lock-0000000001"));
         h.at(510, "c2").ok(acquire(L1));
-        h.at(900, "harness").info(Op::End);
+        h.at(900, "harness").info(Op::Harness(HarnessOp::End));
         let v = check(&h.build());
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].clients, ["c1", "c2"]);
@@ -192,7 +210,7 @@ mod tests {
         h.at(100, "c1").ok(release(L1));
         h.at(200, "c2").invoke(release(L1));
         h.at(201, "c2").ok(release(L1));
-        h.at(300, "harness").info(Op::End);
+        h.at(300, "harness").info(Op::Harness(HarnessOp::End));
         assert_eq!(check(&h.build()), []);
     }
 
@@ -206,7 +224,7 @@ mod tests {
         h.at(20, "c3").invoke(acquire(L1));
         h.at(400, "c1").info(lost(L1));
         h.at(450, "c3").ok(acquire(L1));
-        h.at(500, "harness").info(Op::End);
+        h.at(500, "harness").info(Op::Harness(HarnessOp::End));
         assert_eq!(check(&h.build()), []);
     }
 
@@ -225,7 +243,7 @@ mod tests {
         let mut h = HistoryBuilder::default();
         h.at(0, "c1").invoke(acquire(L1));
         h.at(10, "c1").ok(acquire(L1));
-        h.at(100, "harness").info(Op::End);
+        h.at(100, "harness").info(Op::Harness(HarnessOp::End));
         h.at(100, "c2").invoke(acquire(L1));
         h.at(100, "c2").ok(acquire(L1));
         assert_eq!(check(&h.build()), []);

@@ -3,8 +3,8 @@
 //! update) — what a lock exists to prevent, and what fencing tokens stop at the resource
 //! even when the lock itself failed (R1, R3, Z2).
 
-use super::{Property, Violation};
-use crate::history::{History, Op};
+use super::{CheckConfig, Checker, Property, Reads, Violation};
+use crate::history::{History, Op, StoreOp};
 
 /// One violation per accepted stale write; `times_ms` is the time the store accepted it.
 pub fn check(history: &History) -> Vec<Violation> {
@@ -12,14 +12,14 @@ pub fn check(history: &History) -> Vec<Violation> {
         .events
         .iter()
         .filter_map(|event| match &event.op {
-            Op::StoreWrite {
+            Op::Store(StoreOp::StoreWrite {
                 client,
                 based_on,
                 current,
                 value,
                 accepted: true,
                 ..
-            } if based_on != current => Some(Violation {
+            }) if based_on != current => Some(Violation {
                 property: Property::Resource,
                 clients: vec![client.clone()],
                 times_ms: vec![event.time_ms],
@@ -32,6 +32,23 @@ pub fn check(history: &History) -> Vec<Violation> {
             _ => None,
         })
         .collect()
+}
+
+/// The `resource` property's checker.
+pub struct Resource;
+
+impl Checker for Resource {
+    fn property(&self) -> Property {
+        Property::Resource
+    }
+
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Store]
+    }
+
+    fn check(&self, history: &History, _cfg: &CheckConfig) -> Vec<Violation> {
+        check(history)
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! Test-only builder that keeps handcrafted histories readable:
 //! `h.at(100, "c1").ok(acquire(L1))`. The clock reading equals the true time.
 
-use crate::history::{Event, History, Kind, Op};
+use crate::history::{Event, History, Kind, LockOp, Op, StoreOp};
+use crate::zk::events::ZkEvent;
 
 #[derive(Default)]
 pub(crate) struct HistoryBuilder {
@@ -73,52 +74,54 @@ pub(crate) const L1: &str = "/locks/l1";
 pub(crate) const L2: &str = "/locks/l2";
 
 pub(crate) fn acquire(lock: &str) -> Op {
-    Op::Acquire {
+    Op::Lock(LockOp::Acquire {
         lock: lock.to_string(),
         token: None,
-    }
+    })
 }
 
 pub(crate) fn release(lock: &str) -> Op {
-    Op::Release {
+    Op::Lock(LockOp::Release {
         lock: lock.to_string(),
-    }
+    })
 }
 
 pub(crate) fn lost(lock: &str) -> Op {
-    Op::Lost {
+    Op::Lock(LockOp::Lost {
         lock: lock.to_string(),
-    }
+    })
 }
 
 pub(crate) fn enqueued(lock: &str, node: &str, seq: Option<i64>) -> Op {
-    Op::Enqueued {
+    Op::Lock(LockOp::Enqueued {
         lock: lock.to_string(),
         node: node.to_string(),
         seq,
-    }
+    })
 }
 
 pub(crate) fn wake(lock: &str, path: &str, event: &str) -> Op {
-    Op::Wake {
+    Op::Lock(LockOp::Wake {
         lock: lock.to_string(),
         path: path.to_string(),
         event: event.to_string(),
-    }
+    })
 }
 
 pub(crate) fn created(path: &str) -> Op {
-    Op::ZnodeCreated {
+    ZkEvent::ZnodeCreated {
         path: path.to_string(),
         session: 1,
     }
+    .into()
 }
 
 pub(crate) fn deleted(path: &str) -> Op {
-    Op::ZnodeDeleted {
+    ZkEvent::ZnodeDeleted {
         path: path.to_string(),
         session: 1,
     }
+    .into()
 }
 
 pub(crate) fn store_write(
@@ -128,12 +131,12 @@ pub(crate) fn store_write(
     value: i64,
     accepted: bool,
 ) -> Op {
-    Op::StoreWrite {
+    Op::Store(StoreOp::StoreWrite {
         client: client.to_string(),
         based_on,
         current,
         value,
         token: None,
         accepted,
-    }
+    })
 }

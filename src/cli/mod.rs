@@ -33,10 +33,11 @@ pub use explore::{DEFAULT_SEEDS, default_exploration, explore};
 pub use serve::serve_zk;
 pub use single::{replay, run};
 
-use crate::check::Property;
-use crate::params::{self, Params};
+use crate::check::{self, Property};
+use crate::params::{self, Group, Params};
 use crate::scenario::{self, SCENARIOS, Scenario};
-use crate::sim::run::RunReport;
+use crate::timeline;
+use crate::world::run::RunReport;
 use serde_json::{Value, json};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -114,6 +115,7 @@ fn setup(
     let scenario = scenario::find(scenario).map_err(|e| e.to_string())?;
     let params = Params::default()
         .overridden(&opts.set)
+        .and_then(|params| scenario.validate(&params).map(|()| params))
         .map_err(|e| e.to_string())?;
     check_traces_dir(&opts.traces)?;
     let properties = if opts.check.is_empty() {
@@ -164,19 +166,40 @@ fn params_line(params: &Params) -> String {
         .join(" ")
 }
 
-pub fn list(out: &Output) -> Status {
+/// `locksim list [SCENARIO]`: every scenario and parameter, or only what one scenario uses.
+pub fn list(out: &Output, name: Option<&str>) -> Status {
+    let (scenarios, groups): (Vec<&Scenario>, &[Group]) = match name {
+        None => (SCENARIOS.iter().collect(), params::GROUPS),
+        Some(name) => match scenario::find(name) {
+            Ok(s) => (vec![s], s.program.param_groups()),
+            Err(e) => return out.bad_input(&e.to_string()),
+        },
+    };
     let defaults = serde_json::to_value(Params::default()).expect("params serialise");
-    let scenarios: Vec<Value> = SCENARIOS
+    let shown = |v: &Value| v.as_str().map_or(v.to_string(), str::to_string);
+    let scenarios_json: Vec<Value> = scenarios
         .iter()
-        .map(|s| json!({ "name": s.name, "summary": s.summary, "properties": s.properties, "flaw": s.flaw }))
+        .map(|s| {
+            let checkers: Vec<Value> = s
+                .properties
+                .iter()
+                .map(|p| {
+                    let reads: Vec<String> =
+                        check::checker(*p).reads().iter().map(|r| r.to_string()).collect();
+                    json!({ "property": p, "reads": reads })
+                })
+                .collect();
+            json!({ "name": s.name, "summary": s.summary, "properties": s.properties, "flaw": s.flaw, "checkers": checkers })
+        })
         .collect();
-    let params: Vec<Value> = params::DOCS
+    let params_json: Vec<Value> = groups
         .iter()
-        .map(|(k, doc)| json!({ "name": k, "default": defaults[k], "doc": doc }))
+        .flat_map(|g| g.params.iter().map(move |p| (g, p)))
+        .map(|(g, p)| json!({ "name": p.key, "group": g.name, "default": defaults[p.key], "doc": p.text() }))
         .collect();
-    out.emit(json!({ "scenarios": scenarios, "params": params }), || {
+    out.emit(json!({ "scenarios": scenarios_json, "params": params_json }), || {
         outln!("Scenarios:");
-        for s in SCENARIOS {
+        for s in &scenarios {
             outln!("  {:<16} {}", s.name, s.summary);
             let props: Vec<_> = s.properties.iter().map(|p| p.name()).collect();
             out!("  {:<16} checks: {}", "", props.join(", "));
@@ -185,12 +208,23 @@ pub fn list(out: &Output) -> Status {
                 out!("; the harness must find: {}", flaw.join(", "));
             }
             outln!();
+            if name.is_some() {
+                for p in s.properties {
+                    let reads: Vec<String> =
+                        check::checker(*p).reads().iter().map(|r| r.to_string()).collect();
+                    outln!("  {:<16}   {:<9} reads {} events", "", p.name(), reads.join(", "));
+                }
+            }
         }
-        outln!("\nParameters (every scenario; override with --set KEY=VALUE):");
-        for (k, doc) in params::DOCS {
-            let v = &defaults[*k];
-            let v = v.as_str().map_or(v.to_string(), str::to_string);
-            outln!("  {k:<22} {v:<8} {doc}");
+        match name {
+            None => outln!("\nParameters by subject (override with --set KEY=VALUE; `locksim list SCENARIO` shows one scenario's):"),
+            Some(name) => outln!("\nParameters {name} uses (override with --set KEY=VALUE):"),
+        }
+        for group in groups {
+            outln!("  {}:", group.name);
+            for p in group.params {
+                outln!("    {:<22} {:<8} {}", p.key, shown(&defaults[p.key]), p.text());
+            }
         }
     });
     Status::Clean
@@ -210,12 +244,22 @@ fn print_history(report: &RunReport) {
     }
 }
 
+/// The violations, each on a line, then (if there are any) how they came about.
 fn print_violations(report: &RunReport) {
     if report.violations.is_empty() {
         outln!("  no violations");
+        return;
     }
     for v in &report.violations {
         outln!("  VIOLATION {v}");
+    }
+    outln!("  timeline (true time):");
+    print_timeline(report);
+}
+
+fn print_timeline(report: &RunReport) {
+    for line in timeline::timeline(&report.history, &report.violations) {
+        outln!("  {line}");
     }
 }
 

@@ -1,12 +1,13 @@
 //! `locksim run` and `locksim replay`: one run each, printed in full.
 
 use super::{
-    Options, Output, Status, params_line, print_history, print_violations, setup, violations_json,
+    Options, Output, Status, params_line, print_history, print_timeline, print_violations, setup,
+    violations_json,
 };
 use crate::check::Property;
 use crate::explore;
-use crate::sim::run::{self, RunSpec};
 use crate::trace::{self, Trace};
+use crate::world::run::{self, RunSpec};
 use serde_json::json;
 use std::path::Path;
 
@@ -102,7 +103,7 @@ pub fn run(
     status
 }
 
-pub fn replay(out: &Output, file: &Path, history: bool) -> Status {
+pub fn replay(out: &Output, file: &Path, history: bool, timeline: bool) -> Status {
     let trace = match Trace::load(file) {
         Ok(t) => t,
         Err(e) => return out.bad_input(&e.to_string()),
@@ -123,6 +124,7 @@ pub fn replay(out: &Output, file: &Path, history: bool) -> Status {
         "violations": violations_json(&replayed.report, trace.seed, Some(file)),
         "expected": trace.expect.violations, "verdict_matches": replayed.verdict_matches,
         "digest": replayed.report.digest, "digest_matches": replayed.digest_matches, "reproduced": reproduced,
+        "timeline": (timeline || !replayed.report.violations.is_empty()).then(|| crate::timeline::timeline(&replayed.report.history, &replayed.report.violations)),
     });
     out.emit(value, || {
         if history {
@@ -130,6 +132,10 @@ pub fn replay(out: &Output, file: &Path, history: bool) -> Status {
         }
         outln!("replay {} (scenario {}, seed {}, {} faults)", file.display(), trace.scenario, trace.seed, trace.faults.0.len());
         print_violations(&replayed.report);
+        if timeline && replayed.report.violations.is_empty() {
+            outln!("  timeline (true time):");
+            print_timeline(&replayed.report);
+        }
         let names = |ps: &[Property]| if ps.is_empty() { "none".to_string() } else { ps.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ") };
         outln!("  verdict: {} (expected {}): {}", names(&replayed.violated), names(&trace.expect.violations), if replayed.verdict_matches { "as recorded" } else { "DIFFERS" });
         match replayed.digest_matches {

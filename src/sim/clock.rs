@@ -40,6 +40,13 @@ impl Clock {
         EPOCH_MS + true_ms as i64 + self.drift_us(true_ms) / 1000 + self.jumps_ms
     }
 
+    /// The true time, in whole ms, this clock's monotonic reading needs to advance by
+    /// `mono_ms` at its current drift rate (rounded up, so it has got there by then).
+    pub fn true_ms_for(&self, mono_ms: u64) -> u64 {
+        let rate = 1_000_000 + self.drift_ppm;
+        (u128::from(mono_ms) * 1_000_000).div_ceil(rate.max(1) as u128) as u64
+    }
+
     /// Steps the wall clock by `by_ms` (negative steps back), as NTP or an operator might.
     pub fn jump(&mut self, by_ms: i64) {
         self.jumps_ms += by_ms;

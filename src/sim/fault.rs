@@ -7,15 +7,6 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt;
 
-/// A request kind whose reply the server can lose after applying it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ReplyOp {
-    Create,
-    Delete,
-    SetData,
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "fault", rename_all = "snake_case")]
 pub enum Fault {
@@ -74,11 +65,16 @@ pub enum Fault {
         ppm: i64,
     },
     /// Server `node` applies the next `op` request from `client`, then drops the connection
-    /// instead of replying.
+    /// instead of replying. Which requests a server can do this to is its family's to say
+    /// (`ServerFamily::reply_ops`: `create` for ZooKeeper, say).
     LoseReply {
         node: String,
-        op: ReplyOp,
+        op: String,
         client: String,
+    },
+    /// Server `node`'s replica takes over as the master, without what it had not received.
+    Failover {
+        node: String,
     },
 }
 
@@ -96,7 +92,8 @@ impl Fault {
             | Fault::Restart { node }
             | Fault::Pause { node, .. }
             | Fault::ClockJump { node, .. }
-            | Fault::ClockDrift { node, .. } => vec![node],
+            | Fault::ClockDrift { node, .. }
+            | Fault::Failover { node } => vec![node],
             Fault::LoseReply { node, client, .. } => vec![node, client],
         }
     }
@@ -137,6 +134,7 @@ impl Fault {
             Fault::ClockJump { .. } => "clock_jump",
             Fault::ClockDrift { .. } => "clock_drift",
             Fault::LoseReply { .. } => "lose_reply",
+            Fault::Failover { .. } => "failover",
         }
     }
 }
@@ -160,8 +158,9 @@ impl fmt::Display for Fault {
             Fault::ClockJump { node, by_ms } => write!(f, "clock of {node} jumps {by_ms:+} ms"),
             Fault::ClockDrift { node, ppm } => write!(f, "clock of {node} drifts {ppm:+} ppm"),
             Fault::LoseReply { node, op, client } => {
-                write!(f, "{node} loses the reply to {client}'s next {op:?}")
+                write!(f, "{node} loses the reply to {client}'s next {op}")
             }
+            Fault::Failover { node } => write!(f, "{node} fails over to its replica"),
         }
     }
 }
@@ -200,6 +199,13 @@ pub enum PlanError {
     SameNode {
         index: usize,
     },
+    /// A `lose_reply` whose `op` the server's family cannot lose (`can` lists what it can).
+    CannotLoseReply {
+        index: usize,
+        node: String,
+        op: String,
+        can: String,
+    },
     OutOfRange {
         index: usize,
         field: &'static str,
@@ -228,6 +234,24 @@ impl fmt::Display for PlanError {
                 write!(f, "fault #{index}: '{node}' is not {wants}")
             }
             PlanError::SameNode { index } => write!(f, "fault #{index} names the same node twice"),
+            PlanError::CannotLoseReply {
+                index,
+                node,
+                op,
+                can,
+            } if can.is_empty() => write!(
+                f,
+                "fault #{index}: '{node}' cannot lose the reply to a '{op}' (it loses no replies)"
+            ),
+            PlanError::CannotLoseReply {
+                index,
+                node,
+                op,
+                can,
+            } => write!(
+                f,
+                "fault #{index}: '{node}' cannot lose the reply to a '{op}' (it can: {can})"
+            ),
             PlanError::OutOfRange {
                 index,
                 field,

@@ -1,10 +1,11 @@
-//! The world: seed streams, clocks, pause gates, faults, and the driver loop.
+//! Node primitives, the floor every host's software stands on: clocks, the pause gate, the
+//! node handle with its recorder, seed streams, and faults as data (with their generator).
 
 pub mod clock;
 pub mod fault;
 pub mod node;
 pub mod pause;
-pub mod run;
 pub mod seed;
+pub mod software;
 pub mod swarm;
-mod world;
+pub mod timer;

@@ -1,9 +1,12 @@
 //! What a simulated host's software sees of the world: its name, its own clock, its pause
-//! gate, and the recorder it appends events to.
+//! gate, its randomness, and the recorder it appends events to.
 
 use crate::history::{Event, Kind, Op, Recorder};
 use crate::sim::clock::Clock;
 use crate::sim::pause::PauseGate;
+use crate::sim::seed::Seeds;
+use crate::sim::timer::Timer;
+use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -13,6 +16,8 @@ pub struct Node {
     pub clock: Rc<RefCell<Clock>>,
     pub gate: PauseGate,
     pub recorder: Recorder,
+    /// The run's seed streams; the node draws from its own (named after it).
+    pub seeds: Seeds,
 }
 
 impl Node {
@@ -27,6 +32,21 @@ impl Node {
 
     pub fn mono_ms(&self) -> u64 {
         self.clock.borrow().mono_ms(Self::true_ms())
+    }
+
+    /// Timers on this node's monotonic clock.
+    pub fn timer(&self) -> Timer {
+        Timer::node(self.clock.clone())
+    }
+
+    /// The node's own random stream: the same draws on every replay of the seed.
+    pub fn rng(&self) -> ChaCha8Rng {
+        self.seeds.stream(&self.name)
+    }
+
+    /// A number from the node's stream, for components that seed themselves.
+    pub fn seed(&self) -> u64 {
+        self.seeds.derive(&self.name)
     }
 
     pub fn record(&self, kind: Kind, op: Op) {

@@ -1,7 +1,7 @@
 //! Fault-plan generation: the swarm generator (per seed, which kinds are on and how often)
 //! and proptest strategies over the same knobs. Both only produce explicit FaultPlans.
 
-use crate::sim::fault::{Fault, FaultPlan, ReplyOp, TimedFault};
+use crate::sim::fault::{Fault, FaultPlan, TimedFault};
 use proptest::prelude::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -22,10 +22,11 @@ pub enum FaultKind {
     ClockJump,
     ClockDrift,
     LoseReply,
+    Failover,
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 8] = [
+    pub const ALL: [FaultKind; 9] = [
         FaultKind::Partition,
         FaultKind::Loss,
         FaultKind::Delay,
@@ -34,6 +35,7 @@ impl FaultKind {
         FaultKind::ClockJump,
         FaultKind::ClockDrift,
         FaultKind::LoseReply,
+        FaultKind::Failover,
     ];
 
     pub fn name(self) -> &'static str {
@@ -46,6 +48,7 @@ impl FaultKind {
             FaultKind::ClockJump => "clock_jump",
             FaultKind::ClockDrift => "clock_drift",
             FaultKind::LoseReply => "lose_reply",
+            FaultKind::Failover => "failover",
         }
     }
 }
@@ -76,7 +79,7 @@ pub struct SwarmConfig {
     /// Faults start within [0, fault_phase_ms); the heal phase follows.
     pub fault_phase_ms: u64,
     pub clients: Vec<String>,
-    pub servers: Vec<String>,
+    pub servers: Vec<SwarmServer>,
     pub partition_max_ms: u64,
     pub pause_max_ms: u64,
     pub crash_down_max_ms: u64,
@@ -87,6 +90,16 @@ pub struct SwarmConfig {
     pub per_kind_max: u32,
 }
 
+/// A server the swarm may fault, with the software faults its family admits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwarmServer {
+    pub name: String,
+    /// The requests whose reply it may lose (`lose_reply`); none: it loses no replies.
+    pub reply_ops: Vec<&'static str>,
+    /// Whether it has a replica to fail over to.
+    pub fails_over: bool,
+}
+
 /// One fault occurrence drawn from the knobs: it may expand to a fault and its undoing.
 fn occurrence(
     cfg: &SwarmConfig,
@@ -95,7 +108,8 @@ fn occurrence(
     rng: &mut ChaCha8Rng,
 ) -> Vec<TimedFault> {
     let client = cfg.clients[rng.random_range(0..cfg.clients.len())].clone();
-    let server = cfg.servers[rng.random_range(0..cfg.servers.len())].clone();
+    let target = &cfg.servers[rng.random_range(0..cfg.servers.len())];
+    let server = target.name.clone();
     let at = |at_ms, fault| TimedFault { at_ms, fault };
     let mut span = |max: u64| rng.random_range(1..=max.max(1));
     match kind {
@@ -179,15 +193,24 @@ fn occurrence(
             vec![at(at_ms, Fault::ClockDrift { node, ppm })]
         }
         FaultKind::LoseReply => {
+            let op = match target.reply_ops.as_slice() {
+                [] => return vec![],
+                [only] => only,
+                ops => ops[rng.random_range(0..ops.len())],
+            };
             vec![at(
                 at_ms,
                 Fault::LoseReply {
                     node: server,
-                    op: ReplyOp::Create,
+                    op: op.to_string(),
                     client,
                 },
             )]
         }
+        FaultKind::Failover if target.fails_over => {
+            vec![at(at_ms, Fault::Failover { node: server })]
+        }
+        FaultKind::Failover => vec![],
     }
 }
 
@@ -266,7 +289,11 @@ mod tests {
             kinds: FaultKind::ALL.to_vec(),
             fault_phase_ms: 1000,
             clients: vec!["c1".into(), "c2".into()],
-            servers: vec!["zk1".into()],
+            servers: vec![SwarmServer {
+                name: "zk1".into(),
+                reply_ops: vec!["create"],
+                fails_over: false,
+            }],
             partition_max_ms: 50,
             pause_max_ms: 100,
             crash_down_max_ms: 200,

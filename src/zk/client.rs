@@ -42,6 +42,7 @@ pub use driver::Driver;
 pub use error::{ProtocolError, ZkError};
 pub use watches::{SessionEvents, Watch};
 
+use crate::sim::timer::Timer;
 use crate::zk::proto::{Acl, CreateMode, ErrorCode, OpCode, Request, Response, Stat};
 use request::{Call, Reply};
 use session::Shared;
@@ -51,6 +52,7 @@ use session::Shared;
 pub struct ZkClient {
     calls: UnboundedSender<Call>,
     shared: Rc<RefCell<Shared>>,
+    timer: Timer,
 }
 
 impl ZkClient {
@@ -66,12 +68,20 @@ impl ZkClient {
         S: AsyncRead + AsyncWrite + Unpin + 'static,
         C: Fn() -> ConnectFuture<S> + 'static,
     {
+        let timer = config.timer.clone();
         let (driver, handles) = Driver::establish(Box::new(connector), config).await?;
         let client = ZkClient {
             calls: handles.calls,
             shared: handles.shared,
+            timer,
         };
         Ok((client, driver))
+    }
+
+    /// The clock the client's timers run on (`ZkConfig::timer`), for code that waits
+    /// between its requests.
+    pub fn timer(&self) -> &Timer {
+        &self.timer
     }
 
     /// The session id the server granted.

@@ -2,6 +2,7 @@
 //! serves the core inside the simulation (`sim_host`) and on a real socket (`serve`).
 
 pub mod client;
+pub mod events;
 pub mod host;
 pub mod proto;
 pub mod serve;

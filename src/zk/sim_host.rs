@@ -1,35 +1,75 @@
-//! The turmoil driver of the simulated ZooKeeper, the family's own simulation glue: serves
-//! the core (`zk::host`) on its host's port 2181 with the node's clocks, records tree changes
-//! in the history, and carries out `lose_reply` faults. The core outlives crashes; a restart
-//! re-arms every session deadline.
+//! The ZooKeeper family's simulation glue: serves the core (`zk::host`) on its host's port
+//! 2181 with the node's clocks, records tree changes in the history, and carries out
+//! `lose_reply` faults. The core outlives crashes; a restart re-arms every session deadline.
 
-use crate::history::{Kind, Op};
-use crate::sim::fault::ReplyOp;
+use crate::history::Kind;
+use crate::sim::fault::Fault;
 use crate::sim::node::Node;
+use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
 use crate::zk::PORT;
+use crate::zk::events::ZkEvent;
 use crate::zk::host::{self, Env, Host, HostEvent, SharedHost};
 use crate::zk::proto::{OpCode, Request};
-use crate::zk::server::{Change, Now, Server};
+use crate::zk::server::{Change, Now, Server, ServerConfig};
 use turmoil::net::TcpListener;
 
-pub struct SimEnv {
-    node: Node,
-    /// Armed lose_reply faults: (client, op).
-    lose: Vec<(String, ReplyOp)>,
+/// Simulated ZooKeeper servers with this tickTime (sessions clamp to 2..20 ticks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ZkFamily {
+    pub tick_ms: u64,
 }
 
-pub type SharedZkHost = SharedHost<SimEnv>;
+/// The requests whose reply a ZooKeeper host can lose, as `lose_reply`'s `op` names them.
+const REPLY_OPS: &[&str] = &["create", "delete", "set_data"];
 
-impl SimEnv {
-    /// Arms a lose_reply fault for `client`'s next `op` request that the server applies.
-    pub fn lose_next_reply(&mut self, client: &str, op: ReplyOp) {
-        self.lose.push((client.to_string(), op));
+impl ServerFamily for ZkFamily {
+    fn describe(&self) -> &'static str {
+        "a ZooKeeper server"
     }
 
-    /// The heal phase admits no faults: replies armed to be lost are delivered after all.
-    pub fn disarm_lost_replies(&mut self) {
-        self.lose.clear();
+    fn reply_ops(&self) -> &'static [&'static str] {
+        REPLY_OPS
     }
+
+    /// A lost create reply is the one the lock recipes must survive (the GUID lookup).
+    fn swarm_reply_ops(&self) -> &'static [&'static str] {
+        &REPLY_OPS[..1]
+    }
+
+    fn install(&self, node: Node) -> Box<dyn ServerSoftware> {
+        let server = Server::new(ServerConfig::with_tick(self.tick_ms, node.seed()));
+        let env = SimEnv {
+            node,
+            lose: Vec::new(),
+        };
+        Box::new(ZkSoftware(Host::new(env, server, self.tick_ms)))
+    }
+}
+
+struct ZkSoftware(SharedHost<SimEnv>);
+
+impl ServerSoftware for ZkSoftware {
+    fn start(&self) -> ServerFuture {
+        Box::pin(serve(self.0.clone()))
+    }
+
+    fn apply(&mut self, fault: &Fault) {
+        if let Fault::LoseReply { op, client, .. } = fault {
+            let lose = &mut self.0.borrow_mut().env.lose;
+            lose.push((client.clone(), op.clone()));
+        }
+    }
+
+    /// Replies armed to be lost are delivered after all.
+    fn heal(&mut self) {
+        self.0.borrow_mut().env.lose.clear();
+    }
+}
+
+struct SimEnv {
+    node: Node,
+    /// Armed lose_reply faults: (client, op).
+    lose: Vec<(String, String)>,
 }
 
 impl Env for SimEnv {
@@ -42,12 +82,12 @@ impl Env for SimEnv {
 
     fn lose_reply(&mut self, client: &str, request: &Request, applied: bool) -> bool {
         let op = match request.op() {
-            _ if host::is_create(request) => ReplyOp::Create,
-            OpCode::Delete => ReplyOp::Delete,
-            OpCode::SetData => ReplyOp::SetData,
+            _ if host::is_create(request) => "create",
+            OpCode::Delete => "delete",
+            OpCode::SetData => "set_data",
             _ => return false,
         };
-        let armed = self.lose.iter().position(|(c, o)| c == client && *o == op);
+        let armed = self.lose.iter().position(|(c, o)| c == client && o == op);
         match armed.filter(|_| applied) {
             Some(index) => {
                 self.lose.remove(index);
@@ -61,28 +101,17 @@ impl Env for SimEnv {
         let HostEvent::Changed(change) = event else {
             return;
         };
-        let op = match change.clone() {
-            Change::Created { path, session, .. } => Op::ZnodeCreated { path, session },
-            Change::Deleted { path, session, .. } => Op::ZnodeDeleted { path, session },
-            Change::SessionExpired { session } => Op::SessionExpired { session },
+        let event = match change.clone() {
+            Change::Created { path, session, .. } => ZkEvent::ZnodeCreated { path, session },
+            Change::Deleted { path, session, .. } => ZkEvent::ZnodeDeleted { path, session },
+            Change::SessionExpired { session } => ZkEvent::SessionExpired { session },
         };
-        self.node.record(Kind::Info, op);
+        self.node.record(Kind::Info, event.into());
     }
 }
 
-pub fn new(node: Node, server: Server, tick_ms: u64) -> SharedZkHost {
-    Host::new(
-        SimEnv {
-            node,
-            lose: Vec::new(),
-        },
-        server,
-        tick_ms,
-    )
-}
-
 /// The host's software; turmoil calls it again on every restart.
-pub async fn serve(host: SharedZkHost) -> turmoil::Result {
+async fn serve(host: SharedHost<SimEnv>) -> turmoil::Result {
     host.borrow_mut().restart();
     let node = host.borrow().env.node.clone();
     node.spawn(host::expire_sessions(host.clone()));

@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 const BAD_ARGUMENTS: &[(&[&str], &str)] = &[
     (&["frobnicate"], "frobnicate"),
     (&["--colour"], "--colour"),
-    (&["list", "extra"], "extra"),
+    (&["list", "zk-lock", "extra"], "extra"),
+    (&["list", "zk-nope"], "unknown scenario 'zk-nope'"),
     (&["run"], "SCENARIO"),
     (&["run", "zk-nope"], "unknown scenario 'zk-nope'"),
     (&["run", "zk\nlock"], "unknown scenario 'zk\\nlock'"),
@@ -240,7 +241,19 @@ fn bad_trace_files_are_one_line_and_status_2() {
             fault(
                 json!({"at_ms": 10, "fault": "lose_reply", "node": "store", "op": "create", "client": "c1"}),
             ),
-            "not a ZooKeeper server",
+            "fault #0: 'store' cannot lose the reply to a 'create' (it loses no replies)",
+        ),
+        (
+            "lose-reply-op-unknown",
+            fault(
+                json!({"at_ms": 10, "fault": "lose_reply", "node": "zk1", "op": "Create", "client": "c1"}),
+            ),
+            "fault #0: 'zk1' cannot lose the reply to a 'Create' (it can: create, delete, set_data)",
+        ),
+        (
+            "failover-without-replica",
+            fault(json!({"at_ms": 10, "fault": "failover", "node": "zk1"})),
+            "fault #0: 'zk1' is not a server with a replica to fail over to",
         ),
         (
             "late",

@@ -14,7 +14,12 @@ fn list_names_every_scenario_and_parameter() {
     for sc in scenario::SCENARIOS {
         assert!(ran.stdout.contains(sc.name), "list lacks {}", sc.name);
     }
-    for (param, _) in params::DOCS {
+    let every_param: Vec<&str> = params::GROUPS
+        .iter()
+        .flat_map(|g| g.params)
+        .map(|p| p.key)
+        .collect();
+    for param in &every_param {
         assert!(ran.stdout.contains(param), "list lacks {param}");
     }
 
@@ -28,13 +33,54 @@ fn list_names_every_scenario_and_parameter() {
     let expected: Vec<&str> = scenario::SCENARIOS.iter().map(|sc| sc.name).collect();
     assert_eq!(names, expected);
     let params = v["params"].as_array().expect("params array");
-    assert_eq!(params.len(), params::DOCS.len());
+    assert_eq!(params.len(), every_param.len());
     let clients = params
         .iter()
         .find(|p| p["name"] == "clients")
         .expect("clients listed");
-    assert_eq!(clients["default"], params::Params::default().clients);
+    assert_eq!(
+        clients["default"],
+        params::Params::default().workload.clients
+    );
+    assert_eq!(clients["group"], "workload");
     assert!(params.iter().all(|p| p.get("default").is_some()), "{v}");
+}
+
+#[test]
+fn list_of_one_scenario_shows_its_checkers_and_only_its_parameters() {
+    let s = Scratch::new("list_one");
+    let v = s.json(&["list", "zk-lock-herd"], 0);
+    let scenarios = v["scenarios"].as_array().expect("scenarios array");
+    assert_eq!(scenarios.len(), 1);
+    assert_eq!(scenarios[0]["name"], "zk-lock-herd");
+    let herd = scenarios[0]["checkers"]
+        .as_array()
+        .expect("checkers")
+        .iter()
+        .find(|c| c["property"] == "herd")
+        .expect("herd checked");
+    assert_eq!(herd["reads"], json!(["lock", "zookeeper"]));
+    let scenario = scenario::find("zk-lock-herd").unwrap();
+    let expected: Vec<&str> = scenario
+        .program
+        .param_groups()
+        .iter()
+        .flat_map(|g| g.params)
+        .map(|p| p.key)
+        .collect();
+    let listed: Vec<&str> = v["params"]
+        .as_array()
+        .expect("params array")
+        .iter()
+        .map(|p| p["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(listed, expected);
+    let text = s.run(&["list", "zk-lock-herd"]).stdout;
+    assert!(
+        text.contains("herd      reads lock, zookeeper events"),
+        "{text}"
+    );
+    assert!(!text.contains("zk-lock-simple"), "{text}");
 }
 
 #[test]
@@ -229,5 +275,35 @@ fn seeds_up_to_the_largest_give_the_same_answer_with_any_jobs() {
     assert_eq!(
         traces,
         [format!("zk-lock-herd-{}.json", u64::MAX - 2).as_str()]
+    );
+}
+
+#[test]
+fn replay_timeline_tells_the_pause_and_the_overlap_by_true_time() {
+    let s = Scratch::new("timeline");
+    let trace = Path::new(env!("CARGO_MANIFEST_DIR")).join("traces/zk-lock-8.json");
+    let ran = s.run(&["replay", trace.to_str().unwrap(), "--timeline"]);
+    let lines: Vec<&str> = ran.stdout.lines().collect();
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{}", ran.stdout))
+    };
+    let acquired = at("c4       acquires /locksim/lock (token");
+    let paused = at("harness  fault: pause c4 for 324 ms");
+    let expired = at("zk1      session expired");
+    let overlap =
+        at("!!       VIOLATION mutex: c4 and c1 both held /locksim/lock during 383..400 ms");
+    assert!(acquired < paused && paused < expired && expired < overlap);
+
+    let fenced = Path::new(env!("CARGO_MANIFEST_DIR")).join("traces/zk-lock-8-fenced.json");
+    let v = s.json(&["replay", fenced.to_str().unwrap(), "--timeline"], 0);
+    let timeline = v["timeline"].as_array().expect("a timeline");
+    assert!(
+        timeline
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("fault: pause c4")),
+        "{v}"
     );
 }

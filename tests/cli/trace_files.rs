@@ -64,7 +64,7 @@ fn malformed_trace_files_name_the_field() {
             fault(
                 json!({"at_ms": 10, "fault": "lose_reply", "node": "zk1", "op": 1, "client": "c1"}),
             ),
-            "faults[0].op: expected a request kind (create, delete, set_data), got 1",
+            "faults[0].op: expected a string, got 1",
         ),
         (
             "faults-object",

@@ -78,6 +78,7 @@ impl Cx {
             connect_attempt_timeout_ms: 2_000,
             reconnect_backoff_ms: 50,
             initial_connect_attempts: 3,
+            ..ZkConfig::default()
         };
         let (client, driver) = ZkClient::connect(valve.connector(self.addr), config)
             .await

@@ -1,5 +1,6 @@
 //! Client knobs and the connector the driver dials (again) with.
 
+use crate::sim::timer::Timer;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
@@ -12,7 +13,7 @@ pub type Connector<S> = Box<dyn Fn() -> ConnectFuture<S>>;
 
 /// Client configuration. Defaults: 10 s session, attempt timeout = session timeout (the Java
 /// client's `sessionTimeout / hostCount` for one host), 200 ms fixed backoff, 3 initial tries.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ZkConfig {
     /// Session timeout asked for; the server clamps it and the client uses its answer.
     pub session_timeout_ms: u32,
@@ -24,6 +25,9 @@ pub struct ZkConfig {
     pub reconnect_backoff_ms: u64,
     /// How many attempts `connect` makes before giving up on the first session.
     pub initial_connect_attempts: u32,
+    /// The clock every timeout, ping and backoff runs on: tokio's by default, the node's
+    /// monotonic clock in the simulation (so drift and pauses change what it measures).
+    pub timer: Timer,
 }
 
 impl ZkConfig {
@@ -33,6 +37,7 @@ impl ZkConfig {
             connect_attempt_timeout_ms: u64::from(session_timeout_ms),
             reconnect_backoff_ms: 200,
             initial_connect_attempts: 3,
+            timer: Timer::tokio(),
         }
     }
 }

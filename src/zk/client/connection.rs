@@ -1,8 +1,8 @@
 //! One TCP connection to the server: buffered, cancel-safe reads and writes of frames, and
 //! the connect handshake that opens it.
 
+use crate::sim::timer::Timer;
 use std::io;
-use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadHalf, WriteHalf};
 
@@ -118,7 +118,8 @@ async fn write_or_flush<W: AsyncWrite>(
 pub(super) async fn attempt<S: AsyncRead + AsyncWrite>(
     connector: &Connector<S>,
     request: &ConnectRequest,
-    limit: Duration,
+    limit_ms: u64,
+    timer: &Timer,
 ) -> Result<(Connection<S>, ConnectResponse), ZkError> {
     let handshake = async {
         let stream = connector().await.map_err(|err| ZkError::Io(err.kind()))?;
@@ -134,7 +135,8 @@ pub(super) async fn attempt<S: AsyncRead + AsyncWrite>(
             .map_err(|err| ZkError::Protocol(ProtocolError::Decode(err)))?;
         Ok((conn, response))
     };
-    tokio::time::timeout(limit, handshake)
+    timer
+        .timeout(limit_ms, handshake)
         .await
         .unwrap_or(Err(ZkError::ConnectionLoss))
 }

@@ -7,11 +7,9 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::future::Future;
 use std::rc::Rc;
-use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
-use tokio::time::{Instant, sleep, sleep_until};
 
 use super::config::{Connector, ZkConfig};
 use super::connection::{Connection, IoEvent, attempt};
@@ -62,20 +60,20 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
         config: ZkConfig,
     ) -> Result<(Driver<S>, Handles), ZkError> {
         let mut session = Session::new(config.session_timeout_ms);
-        let limit = Duration::from_millis(config.connect_attempt_timeout_ms);
+        let (limit_ms, timer) = (config.connect_attempt_timeout_ms, config.timer.clone());
         let mut last_err = ZkError::ConnectionLoss;
         for n in 0..config.initial_connect_attempts.max(1) {
             if n > 0 {
-                sleep(Duration::from_millis(config.reconnect_backoff_ms)).await;
+                timer.sleep(config.reconnect_backoff_ms).await;
             }
-            let (conn, response) =
-                match attempt(&connector, &session.connect_request(), limit).await {
-                    Ok(opened) => opened,
-                    Err(err) => {
-                        last_err = err;
-                        continue;
-                    }
-                };
+            let request = session.connect_request();
+            let (conn, response) = match attempt(&connector, &request, limit_ms, &timer).await {
+                Ok(opened) => opened,
+                Err(err) => {
+                    last_err = err;
+                    continue;
+                }
+            };
             session
                 .accept(&response)
                 .map_err(|_| ZkError::SessionExpired)?;
@@ -125,16 +123,17 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
 
     /// The connected phase: requests out, replies and events in, pings and read timeout.
     async fn serve(&mut self, conn: &mut Connection<S>) -> Ended {
-        let mut last_recv = Instant::now();
+        let timer = self.config.timer.clone();
+        let mut last_recv = timer.now_ms();
         let mut last_send = last_recv;
         loop {
-            let read_deadline = last_recv + self.session.read_timeout();
-            let ping_at = last_send + self.session.ping_interval();
+            let read_deadline = last_recv + self.session.read_timeout_ms();
+            let ping_at = last_send + self.session.ping_interval_ms();
             tokio::select! {
                 biased;
                 event = conn.io() => match event {
                     IoEvent::Received => {
-                        last_recv = Instant::now();
+                        last_recv = timer.now_ms();
                         match self.process(conn) {
                             Ok(None) => {}
                             Ok(Some(ended)) => return ended,
@@ -147,16 +146,16 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
                 call = self.calls.recv() => match call {
                     Some(call) => {
                         self.send(conn, call);
-                        last_send = Instant::now();
+                        last_send = timer.now_ms();
                     }
                     None => return Ended::Over,
                 },
-                () = sleep_until(read_deadline.min(ping_at)) => {
-                    if Instant::now() >= read_deadline {
+                () = timer.sleep_until(read_deadline.min(ping_at)) => {
+                    if timer.now_ms() >= read_deadline {
                         return self.lost();
                     }
                     conn.queue(&encode_request(PING_XID, &Request::Ping));
-                    last_send = Instant::now();
+                    last_send = timer.now_ms();
                 }
             }
         }
@@ -274,13 +273,16 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
     /// ConnectionLoss (the Java client queues them; failing fast lets a recipe see the loss at
     /// once).
     async fn reconnect(&mut self) -> Option<Connection<S>> {
-        let backoff = Duration::from_millis(self.config.reconnect_backoff_ms);
-        let limit = Duration::from_millis(self.config.connect_attempt_timeout_ms);
+        let (backoff_ms, limit_ms) = (
+            self.config.reconnect_backoff_ms,
+            self.config.connect_attempt_timeout_ms,
+        );
+        let timer = self.config.timer.clone();
         loop {
             let (calls, shared, watches) = (&mut self.calls, &self.shared, &mut self.watches);
-            refusing_calls(calls, shared, watches, sleep(backoff)).await?;
+            refusing_calls(calls, shared, watches, timer.sleep(backoff_ms)).await?;
             let request = self.session.connect_request();
-            let opening = attempt(&self.connector, &request, limit);
+            let opening = attempt(&self.connector, &request, limit_ms, &timer);
             let (calls, shared, watches) = (&mut self.calls, &self.shared, &mut self.watches);
             let outcome = refusing_calls(calls, shared, watches, opening).await?;
             let Ok((mut conn, response)) = outcome else {

@@ -1,8 +1,6 @@
 //! What the client keeps about its session across connections, the timers derived from the
 //! negotiated timeout, and the state the handles share with the driver.
 
-use std::time::Duration;
-
 use tokio::sync::mpsc::UnboundedSender;
 
 use super::error::ZkError;
@@ -80,14 +78,14 @@ impl Session {
 
     /// Silence from the server longer than this drops the connection (Java: 2/3 of the
     /// negotiated timeout, leaving a third to reconnect before the server expires us).
-    pub(super) fn read_timeout(&self) -> Duration {
-        Duration::from_millis(u64::from(self.negotiated_timeout_ms) * 2 / 3)
+    pub(super) fn read_timeout_ms(&self) -> u64 {
+        u64::from(self.negotiated_timeout_ms) * 2 / 3
     }
 
     /// Nothing sent for this long sends a ping, so the server never sees us idle for more
-    /// than half the read timeout.
-    pub(super) fn ping_interval(&self) -> Duration {
-        self.read_timeout() / 2
+    /// than half the read timeout (rounded up to a whole ms, as a timer wheel would).
+    pub(super) fn ping_interval_ms(&self) -> u64 {
+        self.read_timeout_ms().div_ceil(2)
     }
 }
 
@@ -159,8 +157,11 @@ mod tests {
     fn timers_follow_the_negotiated_timeout() {
         let mut session = Session::new(30_000);
         session.accept(&response(6_000)).unwrap();
-        assert_eq!(session.read_timeout(), Duration::from_millis(4_000));
-        assert_eq!(session.ping_interval(), Duration::from_millis(2_000));
+        assert_eq!(session.read_timeout_ms(), 4_000);
+        assert_eq!(session.ping_interval_ms(), 2_000);
+        session.accept(&response(200)).unwrap();
+        assert_eq!(session.read_timeout_ms(), 133);
+        assert_eq!(session.ping_interval_ms(), 67);
     }
 
     #[test]

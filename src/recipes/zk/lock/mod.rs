@@ -1,5 +1,5 @@
 //! The ZooKeeper lock recipe and its flawed variants: pure decisions in `decide`, the async
-//! driver here, the host software that runs the workload with it in `host`.
+//! driver here, a simulated host's way to it in `host`.
 
 pub mod decide;
 pub mod host;
@@ -9,7 +9,6 @@ use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode, EventType, KeeperState};
 use decide::Decision;
-use std::time::Duration;
 
 /// Which lock the clients run: the recipe, or a variant named for its flaw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,7 +25,7 @@ pub enum Flavor {
 
 /// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
 /// reconnect instead of spinning.
-const RETRY: Duration = Duration::from_millis(5);
+const RETRY_MS: u64 = 5;
 
 /// A lock on directory `dir`, bound to one session.
 pub struct ZkLock {
@@ -67,11 +66,11 @@ impl From<ZkError> for LockError {
 
 /// Runs a request until it succeeds or fails with something other than ConnectionLoss.
 macro_rules! retrying {
-    ($op:expr) => {
+    ($timer:expr, $op:expr) => {
         loop {
             match $op {
                 Err(e) if $crate::recipes::zk::lock::is_transient(&e) => {
-                    tokio::time::sleep($crate::recipes::zk::lock::RETRY).await
+                    $timer.sleep($crate::recipes::zk::lock::RETRY_MS).await
                 }
                 other => break other,
             }
@@ -115,7 +114,10 @@ impl ZkLock {
         let mut path = String::new();
         for part in self.dir.split('/').filter(|p| !p.is_empty()) {
             path = format!("{path}/{part}");
-            match retrying!(self.client.create(&path, b"", CreateMode::Persistent).await) {
+            match retrying!(
+                self.client.timer(),
+                self.client.create(&path, b"", CreateMode::Persistent).await
+            ) {
                 Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => {}
                 Err(e) => return Err(e.into()),
             }
@@ -142,15 +144,21 @@ impl ZkLock {
                     self.enqueued(&created, stat.czxid);
                     return Ok(());
                 }
-                Err(e) if is_transient(&e) => tokio::time::sleep(RETRY).await,
+                Err(e) if is_transient(&e) => self.client.timer().sleep(RETRY_MS).await,
                 Err(e) => return Err(e.into()),
             }
             if self.flavor == Flavor::NoGuid {
                 continue;
             }
-            let children = retrying!(self.client.get_children(&self.dir).await)?;
+            let children = retrying!(
+                self.client.timer(),
+                self.client.get_children(&self.dir).await
+            )?;
             if let Some(own) = decide::find_own(&children, &guid).map(str::to_string)
-                && let Some(stat) = retrying!(self.client.exists(&self.path(&own)).await)?
+                && let Some(stat) = retrying!(
+                    self.client.timer(),
+                    self.client.exists(&self.path(&own)).await
+                )?
             {
                 self.enqueued(&own, stat.czxid);
                 return Ok(());
@@ -196,10 +204,19 @@ impl ZkLock {
         loop {
             let (mine, czxid) = self.node.clone().expect("enqueued above");
             let (children, herd_watch) = if self.flavor == Flavor::Herd {
-                let (c, w) = retrying!(self.client.get_children_watch(&self.dir).await)?;
+                let (c, w) = retrying!(
+                    self.client.timer(),
+                    self.client.get_children_watch(&self.dir).await
+                )?;
                 (c, Some(w))
             } else {
-                (retrying!(self.client.get_children(&self.dir).await)?, None)
+                (
+                    retrying!(
+                        self.client.timer(),
+                        self.client.get_children(&self.dir).await
+                    )?,
+                    None,
+                )
             };
             match decide::decide(&mine, &children) {
                 Decision::Acquired => return Ok(Grant { token: Some(czxid) }),
@@ -212,8 +229,10 @@ impl ZkLock {
                         self.wait(watch).await?;
                         continue;
                     }
-                    let (stat, watch) =
-                        retrying!(self.client.exists_watch(&self.path(&pred)).await)?;
+                    let (stat, watch) = retrying!(
+                        self.client.timer(),
+                        self.client.exists_watch(&self.path(&pred)).await
+                    )?;
                     // A predecessor already gone leaves a watch that never fires: list again.
                     if stat.is_some() {
                         self.wait(watch).await?;
@@ -230,7 +249,7 @@ impl ZkLock {
             return Ok(());
         };
         let path = self.path(&mine);
-        match retrying!(self.client.delete(&path, -1).await) {
+        match retrying!(self.client.timer(), self.client.delete(&path, -1).await) {
             Ok(()) | Err(ZkError::Server(ErrorCode::NoNode)) => {
                 self.node = None;
                 Ok(())

@@ -16,12 +16,15 @@ pub(super) async fn acquire(lock: &mut ZkLock) -> Result<Grant, LockError> {
         seq: None,
     });
     loop {
-        match retrying!(lock.client.create2(&path, b"", CreateMode::Ephemeral).await) {
+        match retrying!(
+            lock.client.timer(),
+            lock.client.create2(&path, b"", CreateMode::Ephemeral).await
+        ) {
             Ok((_, stat)) => return Ok(lock.hold("lock", stat.czxid)),
             Err(ZkError::Server(ErrorCode::NodeExists)) => {}
             Err(e) => return Err(e.into()),
         }
-        let (stat, watch) = retrying!(lock.client.exists_watch(&path).await)?;
+        let (stat, watch) = retrying!(lock.client.timer(), lock.client.exists_watch(&path).await)?;
         match stat {
             // My own node, from a create whose reply was lost and that was retried.
             Some(stat) if stat.ephemeral_owner == lock.client.session_id() => {

@@ -30,6 +30,7 @@ pub(super) fn config() -> ZkConfig {
         connect_attempt_timeout_ms: 3_000,
         reconnect_backoff_ms: 200,
         initial_connect_attempts: 3,
+        ..ZkConfig::default()
     }
 }
 

@@ -1,17 +1,14 @@
 //! The world of one run: the turmoil simulation with its hosts, and the driver loop that
 //! steps it, applies the plan's faults when they are due, ends timed faults, heals, and stops.
 
-use crate::history::{Event, Kind, Op, Recorder};
-use crate::scenario::Recipe;
+use crate::history::{Event, HarnessOp, Kind, Op, Recorder};
 use crate::sim::clock::{Clock, EPOCH_MS};
 use crate::sim::fault::{Fault, TimedFault};
 use crate::sim::node::Node;
 use crate::sim::pause::PauseGate;
-use crate::sim::run::RunSpec;
 use crate::sim::seed::Seeds;
-use crate::store;
-use crate::zk::server::{Server, ServerConfig};
-use crate::zk::sim_host::{self as zk_host, SharedZkHost};
+use crate::sim::software::ServerSoftware;
+use crate::world::run::RunSpec;
 use rand::Rng;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,7 +26,8 @@ enum Timer {
 pub(crate) struct World {
     sim: turmoil::Sim<'static>,
     nodes: BTreeMap<String, Node>,
-    zk: SharedZkHost,
+    servers: BTreeMap<String, Rc<RefCell<Box<dyn ServerSoftware>>>>,
+    clients: Vec<String>,
     pub(crate) recorder: Recorder,
     harness: Node,
     /// Each pending timed fault's target and when it ends.
@@ -45,19 +43,20 @@ impl World {
         let p = &spec.params;
         let seeds = Seeds::new(spec.seed);
         let latency = (
-            Duration::from_millis(p.latency_min_ms),
-            Duration::from_millis(p.latency_max_ms),
+            Duration::from_millis(p.network.latency_min_ms),
+            Duration::from_millis(p.network.latency_max_ms),
         );
+        let limit = spec.scenario.run_limit(p);
         let mut sim = turmoil::Builder::new()
             .tick_duration(Duration::from_millis(1))
             .min_message_latency(latency.0)
             .max_message_latency(latency.1)
-            .simulation_duration(Duration::from_millis(p.run_limit() + 1_000))
+            .simulation_duration(Duration::from_millis(limit + 1_000))
             .epoch(UNIX_EPOCH + Duration::from_millis(EPOCH_MS as u64))
             .rng_seed(seeds.derive("net"))
             .build();
         let recorder = Recorder::default();
-        let skew_max = p.clock_skew_max_ms as i64;
+        let skew_max = p.faults.clock_skew_max_ms as i64;
         let node = |name: &str| Node {
             name: name.to_string(),
             clock: Rc::new(RefCell::new(Clock::skewed(
@@ -67,41 +66,29 @@ impl World {
             ))),
             gate: PauseGate::default(),
             recorder: recorder.clone(),
+            seeds,
         };
+        let hosts = spec.hosts();
         let nodes: BTreeMap<String, Node> =
-            spec.hosts().iter().map(|h| (h.clone(), node(h))).collect();
+            hosts.names().map(|h| (h.to_string(), node(h))).collect();
 
-        let zk_node = nodes["zk1"].clone();
-        let config = ServerConfig {
-            min_session_timeout_ms: 2 * p.zk_tick_ms,
-            max_session_timeout_ms: 20 * p.zk_tick_ms,
-            ..ServerConfig::with_tick(p.zk_tick_ms, seeds.derive("zk1"))
-        };
-        let zk = zk_host::new(zk_node.clone(), Server::new(config), p.zk_tick_ms);
-        let zk_for_host = zk.clone();
-        sim.host("zk1", move || {
-            zk_node.gate.gate(zk_host::serve(zk_for_host.clone()))
-        });
-
-        let store_node = nodes["store"].clone();
-        let register = Rc::new(RefCell::new(store::Register::new(p.fencing)));
-        sim.host("store", move || {
-            store_node
-                .gate
-                .gate(store::serve(store_node.clone(), register.clone()))
-        });
-
-        for name in p.client_names() {
-            let node = nodes[&name].clone();
-            let software = match spec.scenario.recipe {
-                Recipe::ZkLock(flavor) => {
-                    crate::recipes::zk::lock::host::client(node.clone(), p.clone(), flavor, seeds)
-                }
-            };
+        let mut servers = BTreeMap::new();
+        for server in &hosts.servers {
+            let node = nodes[&server.name].clone();
+            let software = Rc::new(RefCell::new(server.family.install(node.clone())));
+            let started = software.clone();
+            sim.host(server.name.as_str(), move || {
+                node.gate.gate(started.borrow().start())
+            });
+            servers.insert(server.name.clone(), software);
+        }
+        for name in &hosts.clients {
+            let node = nodes[name].clone();
+            let program = (hosts.program)(node.clone());
             sim.client(
                 name.as_str(),
                 node.gate.gate(async move {
-                    software.await;
+                    program.await;
                     Ok(())
                 }),
             );
@@ -110,7 +97,8 @@ impl World {
             sim,
             harness: node("harness"),
             nodes,
-            zk,
+            servers,
+            clients: hosts.clients,
             recorder,
             timers: BTreeMap::new(),
             crashed: BTreeSet::new(),
@@ -140,7 +128,7 @@ impl World {
         let plan = spec.plan.clone().sorted().0;
         let mut next = 0;
         let mut healed = false;
-        let limit = spec.params.run_limit();
+        let limit = spec.scenario.run_limit(&spec.params);
         loop {
             let now = self.now_ms();
             let due: Vec<Timer> = self
@@ -157,7 +145,7 @@ impl World {
                 self.apply(timed, now);
                 next += 1;
             }
-            if !healed && now >= spec.params.fault_phase_ms {
+            if !healed && now >= spec.params.faults.fault_phase_ms {
                 self.heal();
                 healed = true;
             }
@@ -174,19 +162,19 @@ impl World {
             }
         }
         self.end_ms = self.now_ms();
-        for client in spec.params.client_names() {
+        for client in self.clients.clone() {
             if self.sim.is_host_running(client.as_str()) {
-                self.record(Op::Unfinished { client });
+                self.record(Op::Harness(HarnessOp::Unfinished { client }));
             }
         }
-        self.record(Op::End);
+        self.record(Op::Harness(HarnessOp::End));
         Ok(())
     }
 
     fn apply(&mut self, timed: &TimedFault, now: u64) {
-        self.record(Op::Fault {
+        self.record(Op::Harness(HarnessOp::Fault {
             fault: timed.fault.to_string(),
-        });
+        }));
         match &timed.fault {
             Fault::Partition { a, b } => self.sim.partition(a.as_str(), b.as_str()),
             Fault::PartitionOneway { from, to } => {
@@ -221,8 +209,8 @@ impl World {
             Fault::ClockDrift { node, ppm } => {
                 self.nodes[node].clock.borrow_mut().set_drift(now, *ppm)
             }
-            Fault::LoseReply { client, op, .. } => {
-                self.zk.borrow_mut().env.lose_next_reply(client, *op)
+            Fault::LoseReply { node, .. } | Fault::Failover { node } => {
+                self.servers[node].borrow_mut().apply(&timed.fault)
             }
         }
     }
@@ -265,10 +253,12 @@ impl World {
     /// The heal phase: every link repaired and back to normal, every paused host resumed,
     /// every crashed host restarted, nothing pending.
     fn heal(&mut self) {
-        self.record(Op::Heal);
+        self.record(Op::Harness(HarnessOp::Heal));
         self.repair_all();
         self.timers.clear();
-        self.zk.borrow_mut().env.disarm_lost_replies();
+        for software in self.servers.values() {
+            software.borrow_mut().heal();
+        }
         for node in self.nodes.values() {
             node.gate.resume();
         }

@@ -4,11 +4,12 @@
 use crate::check::{self, CheckConfig, Malformed, Property, Violation};
 use crate::history::History;
 use crate::params::{ParamError, Params};
-use crate::scenario::{self, Scenario};
+use crate::scenario::Scenario;
 use crate::sim::fault::{Fault, FaultPlan, PlanError};
 use crate::sim::seed::Seeds;
-use crate::sim::swarm::{self, SwarmConfig};
-use crate::sim::world::World;
+use crate::sim::software::Hosts;
+use crate::sim::swarm::{self, FaultKind, SwarmConfig, SwarmServer};
+use crate::world::driver::World;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -71,30 +72,44 @@ impl RunSpec {
         }
     }
 
-    /// Every host of the run.
-    pub fn hosts(&self) -> BTreeSet<String> {
-        let mut hosts: BTreeSet<String> = scenario::servers(self.scenario.recipe)
-            .into_iter()
-            .collect();
-        hosts.insert("store".into());
-        hosts.extend(self.params.client_names());
-        hosts
+    /// Every host of the run, with its software.
+    pub fn hosts(&self) -> Hosts {
+        self.scenario.program.hosts(&self.params)
     }
 }
 
+/// The swarm's knobs for a scenario: its parameters, and the servers it may fault with what
+/// their families admit. A kind no server admits is left out, so it draws nothing.
 pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
+    let hosts = scenario.program.hosts(params);
+    let servers: Vec<SwarmServer> = hosts
+        .servers
+        .iter()
+        .filter(|s| s.swarmed)
+        .map(|s| SwarmServer {
+            name: s.name.clone(),
+            reply_ops: s.family.swarm_reply_ops().to_vec(),
+            fails_over: s.family.fails_over(),
+        })
+        .collect();
+    let mut kinds = params.fault_kinds().unwrap_or_default();
+    kinds.retain(|kind| match kind {
+        FaultKind::LoseReply => servers.iter().any(|s| !s.reply_ops.is_empty()),
+        FaultKind::Failover => servers.iter().any(|s| s.fails_over),
+        _ => true,
+    });
     SwarmConfig {
-        kinds: params.fault_kinds().unwrap_or_default(),
-        fault_phase_ms: params.fault_phase_ms,
-        clients: params.client_names(),
-        servers: scenario::servers(scenario.recipe),
-        partition_max_ms: params.partition_max_ms,
-        pause_max_ms: params.pause_max_ms,
-        crash_down_max_ms: params.crash_down_max_ms,
-        delay_max_ms: params.delay_max_ms,
-        clock_jump_max_ms: params.clock_jump_max_ms,
-        clock_drift_max_ppm: params.clock_drift_max_ppm,
-        per_kind_max: params.faults_per_kind_max,
+        kinds,
+        fault_phase_ms: params.faults.fault_phase_ms,
+        clients: hosts.clients,
+        servers,
+        partition_max_ms: params.faults.partition_max_ms,
+        pause_max_ms: params.faults.pause_max_ms,
+        crash_down_max_ms: params.faults.crash_down_max_ms,
+        delay_max_ms: params.faults.delay_max_ms,
+        clock_jump_max_ms: params.faults.clock_jump_max_ms,
+        clock_drift_max_ppm: params.faults.clock_drift_max_ppm,
+        per_kind_max: params.faults.faults_per_kind_max,
     }
 }
 
@@ -105,9 +120,13 @@ pub fn generate_plan(scenario: &Scenario, params: &Params, seed: u64) -> FaultPl
 
 /// Runs one simulation to its end and judges it.
 pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
-    spec.params.validate().map_err(RunError::Params)?;
-    spec.plan.validate(&spec.hosts()).map_err(RunError::Plan)?;
-    validate_targets(spec).map_err(RunError::Plan)?;
+    spec.scenario
+        .validate(&spec.params)
+        .map_err(RunError::Params)?;
+    let hosts = spec.hosts();
+    let names: BTreeSet<String> = hosts.names().map(str::to_string).collect();
+    spec.plan.validate(&names).map_err(RunError::Plan)?;
+    validate_targets(spec, &hosts).map_err(RunError::Plan)?;
 
     let world = capture_panics(|| {
         let mut world = World::build(spec);
@@ -119,7 +138,7 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
         .map_err(RunError::Software)?;
     let history = world.recorder.snapshot();
     let cfg = CheckConfig {
-        liveness_bound_ms: spec.params.liveness_bound(),
+        liveness_bound_ms: spec.scenario.liveness_bound(&spec.params),
     };
     let violations = check::check(&history, &spec.properties, &cfg).map_err(RunError::Malformed)?;
     Ok(RunReport {
@@ -179,12 +198,12 @@ fn describe(info: &std::panic::PanicHookInfo<'_>) -> String {
     }
 }
 
-/// Checks what the generic validation cannot: faults aimed at the wrong kind of host, and
-/// faults scheduled after the fault phase (the heal phase admits none).
-fn validate_targets(spec: &RunSpec) -> Result<(), PlanError> {
-    let zk_servers = scenario::servers(spec.scenario.recipe);
-    let clients = spec.params.client_names();
-    let phase_ms = spec.params.fault_phase_ms;
+/// Checks what the generic validation cannot: faults aimed at the wrong kind of host (a
+/// server's family says which of its faults it can carry out), and faults scheduled after
+/// the fault phase (the heal phase admits none).
+fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), PlanError> {
+    let clients = &hosts.clients;
+    let phase_ms = spec.params.faults.fault_phase_ms;
     for (index, timed) in spec.plan.0.iter().enumerate() {
         if timed.at_ms >= phase_ms {
             return Err(PlanError::AfterFaultPhase {
@@ -204,11 +223,24 @@ fn validate_targets(spec: &RunSpec) -> Result<(), PlanError> {
             Fault::Crash { node } | Fault::Restart { node } if clients.contains(node) => {
                 return wrong(node, "a server (clients do not crash)");
             }
-            Fault::LoseReply { node, .. } if !zk_servers.contains(node) => {
-                return wrong(node, "a ZooKeeper server");
-            }
             Fault::LoseReply { client, .. } if !clients.contains(client) => {
                 return wrong(client, "a client");
+            }
+            Fault::LoseReply { node, op, .. } => {
+                let ops = hosts.server(node).map_or(&[][..], |s| s.family.reply_ops());
+                if !ops.contains(&op.as_str()) {
+                    return Err(PlanError::CannotLoseReply {
+                        index,
+                        node: node.clone(),
+                        op: op.clone(),
+                        can: ops.join(", "),
+                    });
+                }
+            }
+            Fault::Failover { node }
+                if !hosts.server(node).is_some_and(|s| s.family.fails_over()) =>
+            {
+                return wrong(node, "a server with a replica to fail over to");
             }
             Fault::Partition { a, b }
             | Fault::Repair { a, b }
@@ -230,6 +262,7 @@ fn validate_targets(spec: &RunSpec) -> Result<(), PlanError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario;
 
     #[test]
     fn a_panic_in_the_simulation_is_a_harness_error_and_the_next_run_works() {
@@ -240,7 +273,7 @@ mod tests {
         });
         let message = panicked.unwrap_err();
         assert!(
-            message.starts_with("Host: 'c1' ports exhausted (at src/sim/run.rs:"),
+            message.starts_with("Host: 'c1' ports exhausted (at src/world/run.rs:"),
             "{message}"
         );
         let scenario = scenario::find("zk-lock").unwrap();
@@ -252,10 +285,12 @@ mod tests {
     #[test]
     fn parameters_built_in_code_are_validated_too() {
         let scenario = scenario::find("zk-lock").unwrap();
-        let params = Params {
-            latency_max_ms: 5_000,
-            ..Params::default()
-        };
+        let mut params = Params::default();
+        params.network.latency_max_ms = 5_000;
+        assert!(
+            params.validate().is_ok(),
+            "only the scenario knows it is wrong"
+        );
         let err = run(&RunSpec::generated(scenario, params, 1)).unwrap_err();
         assert!(matches!(err, RunError::Params(_)), "{err}");
     }

@@ -1,0 +1,41 @@
+//! The seam every property's checker implements: a pure function of the history that says
+//! which families of events it reads.
+
+use super::{CheckConfig, Property, Violation};
+use crate::history::History;
+use std::fmt;
+
+/// A family of history events a checker reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    /// The world's own events: faults, the heal, the end.
+    Harness,
+    /// What clients record of their lock recipe.
+    Lock,
+    /// What clients do to the protected resource and what the store did.
+    Store,
+    /// A server family's events, by family name ("zookeeper").
+    Server(&'static str),
+}
+
+impl fmt::Display for Reads {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reads::Harness => f.write_str("harness"),
+            Reads::Lock => f.write_str("lock"),
+            Reads::Store => f.write_str("store"),
+            Reads::Server(family) => f.write_str(family),
+        }
+    }
+}
+
+/// One property's checker. It judges by true simulated time and history order, never by
+/// clock readings, and reports violations in the order it documents.
+pub trait Checker: Sync {
+    fn property(&self) -> Property;
+
+    /// The event families it reads: a history without them gives it nothing to judge.
+    fn reads(&self) -> &'static [Reads];
+
+    fn check(&self, history: &History, cfg: &CheckConfig) -> Vec<Violation>;
+}

@@ -1,0 +1,313 @@
+//! Scenario parameters: typed, with documented defaults, overridable by `--set key=value`
+//! and stored whole in trace files so a replay does not depend on today's defaults.
+
+use crate::sim::swarm::FaultKind;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+
+mod groups;
+
+pub use groups::{Faults, Group, Network, ParamDoc, Workload, Zookeeper};
+
+/// Every parameter, grouped by subject; flat in `--set` and in trace files (`clients=3`,
+/// not `workload.clients=3`). The default time scale is small so an exploration runs
+/// thousands of seeds a minute: 1 ms turmoil ticks, 1-3 ms links, a 20 ms ZooKeeper tick
+/// and 200 ms sessions.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    #[serde(flatten)]
+    pub network: Network,
+    #[serde(flatten)]
+    pub faults: Faults,
+    #[serde(flatten)]
+    pub workload: Workload,
+    #[serde(flatten)]
+    pub zookeeper: Zookeeper,
+}
+
+/// Every group, in the order `locksim list` shows them.
+pub const GROUPS: &[Group] = &[
+    Network::GROUP,
+    Faults::GROUP,
+    Workload::GROUP,
+    Zookeeper::GROUP,
+];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamError {
+    Syntax(String),
+    Unknown(String),
+    BadValue {
+        key: String,
+        value: String,
+        reason: String,
+    },
+    Invalid(String),
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamError::Syntax(s) => write!(f, "expected key=value, got '{s}'"),
+            ParamError::Unknown(k) => {
+                write!(
+                    f,
+                    "unknown parameter '{k}' (see `locksim list` for the parameters)"
+                )
+            }
+            ParamError::BadValue { key, value, reason } => {
+                write!(f, "bad value '{value}' for {key}: {reason}")
+            }
+            ParamError::Invalid(s) => write!(f, "invalid parameters: {s}"),
+        }
+    }
+}
+
+/// The longest simulated run locksim accepts: a run's wall time grows with its simulated
+/// time (about 40 simulated seconds per wall second at the default scale with 5 clients), so
+/// a configuration whose run limit is beyond this would run for many minutes or years.
+pub const MAX_RUN_LIMIT_MS: u64 = 600_000;
+
+impl Params {
+    /// Applies `key=value` overrides in order, then validates the result once: bounds that
+    /// relate two parameters (latency_min_ms <= latency_max_ms) judge the final combination,
+    /// whatever order the overrides came in.
+    pub fn overridden<S: AsRef<str>>(&self, assignments: &[S]) -> Result<Params, ParamError> {
+        let mut map = self.to_map();
+        for assignment in assignments {
+            let assignment = assignment.as_ref();
+            let (key, raw) = assignment
+                .split_once('=')
+                .ok_or_else(|| ParamError::Syntax(assignment.to_string()))?;
+            let (key, raw) = (key.trim(), raw.trim());
+            let bad = |reason: &str| ParamError::BadValue {
+                key: key.to_string(),
+                value: raw.to_string(),
+                reason: reason.to_string(),
+            };
+            let value = match map.get(key) {
+                None => return Err(ParamError::Unknown(key.to_string())),
+                Some(Value::Bool(_)) => {
+                    Value::Bool(raw.parse().map_err(|_| bad("expected true or false"))?)
+                }
+                Some(Value::Number(_)) => Value::Number(
+                    raw.parse::<u64>()
+                        .map_err(|_| bad("expected a non-negative integer"))?
+                        .into(),
+                ),
+                Some(_) => Value::String(raw.to_string()),
+            };
+            assign(&mut map, key, value)?;
+        }
+        Params::from_map(map)
+    }
+
+    /// Reads a trace file's params object: missing keys take defaults, unknown keys fail,
+    /// and an error names the key it is about.
+    pub fn from_json(value: &Value) -> Result<Params, ParamError> {
+        let Value::Object(given) = value else {
+            return Err(ParamError::Invalid(format!(
+                "params must be an object, got {value}"
+            )));
+        };
+        let mut map = Params::default().to_map();
+        for (key, value) in given {
+            assign(&mut map, key, value.clone())?;
+        }
+        Params::from_map(map)
+    }
+
+    fn to_map(&self) -> Map<String, Value> {
+        match serde_json::to_value(self) {
+            Ok(Value::Object(map)) => map,
+            _ => unreachable!("Params serialises to an object"),
+        }
+    }
+
+    fn from_map(map: Map<String, Value>) -> Result<Params, ParamError> {
+        let params: Params = serde_json::from_value(Value::Object(map))
+            .map_err(|e| ParamError::Invalid(e.to_string()))?;
+        params.validate()?;
+        Ok(params)
+    }
+
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let ranges = [
+            self.network.ranges(),
+            self.faults.ranges(),
+            self.workload.ranges(),
+            self.zookeeper.ranges(),
+        ]
+        .concat();
+        if let Some((name, value, lo, hi)) = ranges.iter().find(|(_, v, lo, hi)| v < lo || v > hi) {
+            return Err(ParamError::Invalid(format!(
+                "{name}={value} is outside {lo}..={hi}"
+            )));
+        }
+        let Network {
+            latency_min_ms,
+            latency_max_ms,
+        } = self.network;
+        if latency_min_ms > latency_max_ms {
+            return Err(ParamError::Invalid(format!(
+                "latency_min_ms={latency_min_ms} must not exceed latency_max_ms={latency_max_ms}"
+            )));
+        }
+        let (limit, phase) = (self.workload.run_limit_ms, self.faults.fault_phase_ms);
+        if limit > 0 && limit <= phase {
+            return Err(ParamError::Invalid(format!(
+                "run_limit_ms={limit} must exceed fault_phase_ms={phase} (the run would stop \
+                 before the heal phase)"
+            )));
+        }
+        self.fault_kinds().map(|_| ())
+    }
+
+    pub fn fault_kinds(&self) -> Result<Vec<FaultKind>, ParamError> {
+        match self.faults.faults.as_str() {
+            "all" => Ok(FaultKind::ALL.to_vec()),
+            "none" | "" => Ok(Vec::new()),
+            list => list
+                .split(',')
+                .map(|k| k.trim().parse())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|reason| ParamError::BadValue {
+                    key: "faults".into(),
+                    value: list.into(),
+                    reason,
+                }),
+        }
+    }
+
+    pub fn client_names(&self) -> Vec<String> {
+        (1..=self.workload.clients)
+            .map(|i| format!("c{i}"))
+            .collect()
+    }
+}
+
+/// Puts `value` at `key`, if `key` is a parameter and the value has its type.
+fn assign(map: &mut Map<String, Value>, key: &str, value: Value) -> Result<(), ParamError> {
+    if !map.contains_key(key) {
+        return Err(ParamError::Unknown(key.to_string()));
+    }
+    let previous = map.insert(key.to_string(), value.clone());
+    if let Err(e) = serde_json::from_value::<Params>(Value::Object(map.clone())) {
+        if let Some(previous) = previous {
+            map.insert(key.to_string(), previous);
+        }
+        return Err(ParamError::BadValue {
+            key: key.to_string(),
+            value: value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_string),
+            reason: e.to_string(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(assignments: &[&str]) -> Result<Params, ParamError> {
+        Params::default().overridden(assignments)
+    }
+
+    #[test]
+    fn overrides_parse_by_type_and_reject_unknown() {
+        let p = with(&["clients=3", "fencing=true", "faults=pause,lose_reply"]).unwrap();
+        assert_eq!((p.workload.clients, p.workload.fencing), (3, true));
+        assert_eq!(
+            p.fault_kinds().unwrap(),
+            vec![FaultKind::Pause, FaultKind::LoseReply]
+        );
+        assert_eq!(with(&["nope=1"]), Err(ParamError::Unknown("nope".into())));
+        assert!(matches!(
+            with(&["clients=-1"]),
+            Err(ParamError::BadValue { .. })
+        ));
+        assert!(matches!(with(&["clients=0"]), Err(ParamError::Invalid(_))));
+        assert!(matches!(
+            with(&["faults=meteor"]),
+            Err(ParamError::BadValue { .. })
+        ));
+        assert!(matches!(with(&["clients"]), Err(ParamError::Syntax(_))));
+        assert!(matches!(
+            with(&["clock_jump_max_ms=9223372036854775808"]),
+            Err(ParamError::Invalid(_))
+        ));
+        let rounds = with(&["rounds=4294967296"]).unwrap_err();
+        assert!(
+            matches!(&rounds, ParamError::BadValue { key, .. } if key == "rounds"),
+            "{rounds}"
+        );
+        assert!(matches!(
+            with(&["clock_drift_max_ppm=1000000"]),
+            Err(ParamError::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn overrides_are_judged_together_not_one_by_one() {
+        // Each alone breaks latency_min_ms <= latency_max_ms against the defaults (1..3).
+        let p = with(&["latency_min_ms=5", "latency_max_ms=10"]).unwrap();
+        assert_eq!(
+            (p.network.latency_min_ms, p.network.latency_max_ms),
+            (5, 10)
+        );
+        let p = with(&["latency_max_ms=0", "latency_min_ms=0"]).unwrap();
+        assert_eq!((p.network.latency_min_ms, p.network.latency_max_ms), (0, 0));
+        assert!(with(&["latency_min_ms=5"]).is_err());
+        let later_wins = with(&["clients=3", "clients=4"]).unwrap();
+        assert_eq!(later_wins.workload.clients, 4);
+    }
+
+    #[test]
+    fn every_param_is_documented() {
+        let Value::Object(map) = serde_json::to_value(Params::default()).unwrap() else {
+            panic!("not an object")
+        };
+        let keys: Vec<_> = map.keys().cloned().collect();
+        let mut documented: Vec<_> = GROUPS
+            .iter()
+            .flat_map(|g| g.params)
+            .map(|p| p.key.to_string())
+            .collect();
+        documented.sort();
+        assert_eq!(keys, documented);
+    }
+
+    #[test]
+    fn json_takes_defaults_and_rejects_unknown_keys() {
+        let p = Params::from_json(&serde_json::json!({"clients": 2})).unwrap();
+        assert_eq!(p.workload.clients, 2);
+        assert_eq!(p.workload.hold_ms, Params::default().workload.hold_ms);
+        assert!(Params::from_json(&serde_json::json!({"client": 2})).is_err());
+    }
+
+    #[test]
+    fn json_errors_name_the_key_and_need_an_object() {
+        let err =
+            Params::from_json(&serde_json::json!({"clients": 2, "hold_ms": "x"})).unwrap_err();
+        assert!(
+            matches!(&err, ParamError::BadValue { key, .. } if key == "hold_ms"),
+            "{err}"
+        );
+        let err = Params::from_json(&serde_json::json!({"rounds": 4294967296u64})).unwrap_err();
+        assert!(err.to_string().contains("for rounds"), "{err}");
+        for not_an_object in [
+            serde_json::json!([2]),
+            serde_json::json!(null),
+            serde_json::json!(3),
+        ] {
+            let err = Params::from_json(&not_an_object).unwrap_err();
+            assert!(
+                err.to_string().contains("params must be an object"),
+                "{err}"
+            );
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! The registry of named scenarios: a program (a recipe, or a flawed variant of it named
+//! for its flaw, run by a workload on hosts it declares), the properties it is judged by,
+//! and what the harness should find in it.
+//!
+//! - `zk_lock`: the ZooKeeper lock and its flawed variants
+
+mod zk_lock;
+
+use crate::check::Property;
+use crate::params::{Group, MAX_RUN_LIMIT_MS, ParamError, Params};
+use crate::recipes::zk::lock::Flavor;
+use crate::sim::software::Hosts;
+use std::fmt;
+use zk_lock::ZkLockProgram;
+
+/// What a scenario runs, the seam a user implements to put their own recipe in the world:
+/// which hosts there are with which software, and the bounds its runs are judged by.
+pub trait Program: Sync + fmt::Debug {
+    /// The run's hosts: servers with their families, and the clients with their program.
+    fn hosts(&self, params: &Params) -> Hosts;
+
+    /// How long a client that wants the lock may wait once faults are healed, when
+    /// `liveness_bound_ms` leaves it to the program.
+    fn liveness_bound(&self, params: &Params) -> u64;
+
+    /// When a run stops if its workload has not finished, when `run_limit_ms` leaves it to
+    /// the program.
+    fn run_limit(&self, params: &Params) -> u64;
+
+    /// The parameter groups its hosts and workload read (`locksim list SCENARIO` shows these).
+    fn param_groups(&self) -> &'static [Group];
+
+    /// Checks of parameter combinations only this program knows the meaning of.
+    fn validate(&self, _params: &Params) -> Result<(), ParamError> {
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+pub struct Scenario {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub program: &'static dyn Program,
+    /// What a run is judged by.
+    pub properties: &'static [Property],
+    /// For a negative control: the properties its flaw breaks (the harness must find them).
+    pub flaw: &'static [Property],
+}
+
+const LOCK_PROPERTIES: &[Property] = &[
+    Property::Mutex,
+    Property::Resource,
+    Property::Herd,
+    Property::Liveness,
+    Property::Fifo,
+];
+
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        name: "zk-lock",
+        summary: "ZooKeeper recipes-doc lock: GUID-named ephemeral sequential nodes, each waiter watches its predecessor",
+        program: &ZkLockProgram(Flavor::Recipe),
+        properties: LOCK_PROPERTIES,
+        flaw: &[],
+    },
+    Scenario {
+        name: "zk-lock-herd",
+        summary: "flawed: every waiter watches the lock directory's children, so each release wakes them all",
+        program: &ZkLockProgram(Flavor::Herd),
+        properties: LOCK_PROPERTIES,
+        flaw: &[Property::Herd],
+    },
+    Scenario {
+        name: "zk-lock-simple",
+        summary: "flawed: one fixed ephemeral node; losers watch it and race to recreate it",
+        program: &ZkLockProgram(Flavor::Simple),
+        properties: LOCK_PROPERTIES,
+        flaw: &[Property::Herd, Property::Fifo],
+    },
+    Scenario {
+        name: "zk-lock-noguid",
+        summary: "flawed: retries the create after ConnectionLoss without looking for its node, orphaning it",
+        program: &ZkLockProgram(Flavor::NoGuid),
+        properties: LOCK_PROPERTIES,
+        flaw: &[Property::Liveness],
+    },
+];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownScenario(pub String);
+
+impl fmt::Display for UnknownScenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = SCENARIOS.iter().map(|s| s.name).collect();
+        write!(
+            f,
+            "unknown scenario '{}' (known: {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+pub fn find(name: &str) -> Result<&'static Scenario, UnknownScenario> {
+    SCENARIOS
+        .iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| UnknownScenario(name.to_string()))
+}
+
+impl Scenario {
+    /// The liveness bound of a run with `params`: the parameter if set, else the program's.
+    pub fn liveness_bound(&self, params: &Params) -> u64 {
+        match params.workload.liveness_bound_ms {
+            0 => self.program.liveness_bound(params),
+            set => set,
+        }
+    }
+
+    /// The run limit of a run with `params`: the parameter if set, else the program's.
+    pub fn run_limit(&self, params: &Params) -> u64 {
+        match params.workload.run_limit_ms {
+            0 => self.program.run_limit(params),
+            set => set,
+        }
+    }
+
+    /// Checks `params` as a whole for this scenario: each value in its range, then what the
+    /// program knows, then the run limit they lead to.
+    pub fn validate(&self, params: &Params) -> Result<(), ParamError> {
+        params.validate()?;
+        self.program.validate(params)?;
+        let limit = self.run_limit(params);
+        if limit > MAX_RUN_LIMIT_MS {
+            return Err(ParamError::Invalid(format!(
+                "the run limit would be {limit} ms of simulated time, above the most locksim \
+                 runs ({MAX_RUN_LIMIT_MS}); {} derives it from the fault phase, the liveness \
+                 bound and the workload: lower hold_ms, rounds or clients, or set run_limit_ms",
+                self.name
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(assignments: &[&str]) -> Result<Params, ParamError> {
+        let params = Params::default().overridden(assignments)?;
+        find("zk-lock").unwrap().validate(&params).map(|()| params)
+    }
+
+    #[test]
+    fn a_latency_no_client_can_connect_over_is_refused() {
+        let err = with(&["latency_max_ms=5000", "faults=none"]).unwrap_err();
+        assert!(
+            err.to_string().contains("latency_max_ms=5000 is too long"),
+            "{err}"
+        );
+        assert!(with(&["latency_max_ms=16"]).is_ok());
+        assert!(with(&["latency_max_ms=17"]).is_err());
+        assert!(with(&["latency_max_ms=17", "session_timeout_ms=300"]).is_ok());
+    }
+
+    #[test]
+    fn a_run_limit_beyond_the_maximum_is_refused_with_what_to_lower() {
+        for huge in [
+            &["hold_ms=3600000", "rounds=10000", "clients=32"][..],
+            &["hold_ms=60000"],
+            &["liveness_bound_ms=86400000"],
+        ] {
+            let err = with(huge).unwrap_err().to_string();
+            assert!(
+                err.contains("above the most locksim runs (600000)") && err.contains("lower"),
+                "{huge:?}: {err}"
+            );
+        }
+        assert!(with(&["hold_ms=1000"]).is_ok());
+        assert!(with(&["run_limit_ms=600000"]).is_ok());
+        assert!(with(&["run_limit_ms=600001"]).is_err());
+        let err = with(&["run_limit_ms=600"]).unwrap_err().to_string();
+        assert!(err.contains("must exceed fault_phase_ms=600"), "{err}");
+        for scenario in SCENARIOS {
+            let derived = scenario.run_limit(&Params::default());
+            assert!(
+                derived < MAX_RUN_LIMIT_MS / 100,
+                "{}: {derived}",
+                scenario.name
+            );
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! The ZooKeeper lock scenarios: `zk1`, the store, and clients that run the lock workload
+//! with one flavor of the recipe.
+
+use super::Program;
+use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
+use crate::recipes::zk::lock::Flavor;
+use crate::recipes::zk::lock::host::{self as lock_host, LOCK_DIR};
+use crate::sim::node::Node;
+use crate::sim::software::{Hosts, ServerHost};
+use crate::store::StoreFamily;
+use crate::workload::{self, Workload};
+use crate::zk::client::ZkConfig;
+use crate::zk::sim_host::ZkFamily;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A connection needs two round trips (TCP handshake, then ZooKeeper's connect) within the
+/// client's connect attempt timeout, a third of the session timeout. A one-way latency above
+/// `session_timeout_ms / LATENCY_DIVISOR` never connects: clients would retry forever.
+pub const LATENCY_DIVISOR: u64 = 12;
+
+#[derive(Debug)]
+pub(super) struct ZkLockProgram(pub(super) Flavor);
+
+impl Program for ZkLockProgram {
+    fn param_groups(&self) -> &'static [Group] {
+        &[
+            Network::GROUP,
+            Faults::GROUP,
+            params::Workload::GROUP,
+            Zookeeper::GROUP,
+        ]
+    }
+
+    fn hosts(&self, params: &Params) -> Hosts {
+        let server = |name: &str, family, swarmed| ServerHost {
+            name: name.into(),
+            family,
+            swarmed,
+        };
+        let (flavor, params) = (self.0, params.clone());
+        Hosts {
+            servers: vec![
+                server(
+                    "zk1",
+                    Rc::new(ZkFamily {
+                        tick_ms: params.zookeeper.zk_tick_ms,
+                    }),
+                    true,
+                ),
+                server(
+                    "store",
+                    Rc::new(StoreFamily {
+                        fencing: params.workload.fencing,
+                    }),
+                    false,
+                ),
+            ],
+            clients: params.client_names(),
+            program: Rc::new(move |node| Box::pin(client(node, params.clone(), flavor))),
+        }
+    }
+
+    /// A wanting client's session and any orphaned predecessor's session can take two
+    /// timeouts to resolve, then every other client may hold the lock once before it (with
+    /// a few round trips each).
+    fn liveness_bound(&self, p: &Params) -> u64 {
+        let per_holder =
+            p.workload.hold_ms + 12 * p.network.latency_max_ms + 2 * p.zookeeper.zk_tick_ms;
+        3 * p.zookeeper.session_timeout_ms + u64::from(p.workload.clients) * per_holder
+    }
+
+    /// After the fault phase, long enough for every remaining round to complete and for one
+    /// liveness bound to pass.
+    fn run_limit(&self, p: &Params) -> u64 {
+        let work = u64::from(p.workload.clients * p.workload.rounds)
+            * (p.workload.hold_ms + 12 * p.network.latency_max_ms);
+        let liveness = match p.workload.liveness_bound_ms {
+            0 => self.liveness_bound(p),
+            set => set,
+        };
+        p.faults.fault_phase_ms + liveness + work + p.zookeeper.session_timeout_ms
+    }
+
+    fn validate(&self, p: &Params) -> Result<(), ParamError> {
+        if p.network.latency_max_ms * LATENCY_DIVISOR > p.zookeeper.session_timeout_ms {
+            return Err(ParamError::Invalid(format!(
+                "latency_max_ms={} is too long for session_timeout_ms={}: a client connects \
+                 within a third of the session timeout, two round trips, so latency_max_ms \
+                 must be at most session_timeout_ms / {LATENCY_DIVISOR}",
+                p.network.latency_max_ms, p.zookeeper.session_timeout_ms
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The client's session settings at the scenario's time scale: attempts time out and
+/// back off within a fraction of the session timeout, as they do at ZooKeeper's scale.
+fn zk_config(node: &Node, params: &Params) -> ZkConfig {
+    ZkConfig {
+        connect_attempt_timeout_ms: params.zookeeper.session_timeout_ms / 3,
+        reconnect_backoff_ms: params.zookeeper.zk_tick_ms,
+        timer: node.timer(),
+        ..ZkConfig::with_session_timeout(params.zookeeper.session_timeout_ms as u32)
+    }
+}
+
+/// The software of client host `node`: the lock workload over a ZooKeeper lock.
+async fn client(node: Node, params: Params, flavor: Flavor) {
+    let rng = Rc::new(RefCell::new(node.rng()));
+    let config = zk_config(&node, &params);
+    let work = Workload {
+        lock_name: LOCK_DIR.into(),
+        rounds: params.workload.rounds,
+        hold_ms: params.workload.hold_ms,
+        store_timeout_ms: params.zookeeper.session_timeout_ms,
+    };
+    workload::run_client(&node, &work, async || {
+        lock_host::connect(&node, &config, flavor, &rng).await
+    })
+    .await;
+}

@@ -1,0 +1,223 @@
+//! A run told as a short story by true time: one line per event that matters (faults,
+//! who acquired what with which token, releases, losses, what the store refused or
+//! accepted on a stale read, servers' non-routine events), and the violations where they
+//! begin. Enough to see why a property broke without reading the JSON.
+
+use crate::check::Violation;
+use crate::history::{Event, HarnessOp, History, Kind, LockOp, Op, StoreOp};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// The lines of the timeline. With violations, it covers their clients from the last
+/// acquire each held before the first violation began, up to the last violation's end,
+/// with every fault and server event in that window; without, the whole run.
+pub fn timeline(history: &History, violations: &[Violation]) -> Vec<String> {
+    let window = Window::of(history, violations);
+    let mut lines: Vec<(u64, String)> = history
+        .events
+        .iter()
+        .filter(|e| window.shows(e))
+        .filter_map(|e| describe(e).map(|what| (e.time_ms, line(e.time_ms, &e.node, &what))))
+        .collect();
+    for v in violations {
+        let at = v.times_ms.first().copied().unwrap_or(0);
+        lines.push((at, line(at, "!!", &format!("VIOLATION {v}"))));
+    }
+    lines.sort_by_key(|(at, _)| *at);
+    lines.into_iter().map(|(_, text)| text).collect()
+}
+
+fn line(time_ms: u64, node: &str, what: &str) -> String {
+    format!("{time_ms:>7} ms  {node:<8} {what}")
+}
+
+struct Window {
+    from_ms: u64,
+    until_ms: u64,
+    /// Whose own events are shown; None: everyone's.
+    clients: Option<BTreeSet<String>>,
+}
+
+impl Window {
+    fn of(history: &History, violations: &[Violation]) -> Window {
+        if violations.is_empty() {
+            return Window {
+                from_ms: 0,
+                until_ms: u64::MAX,
+                clients: None,
+            };
+        }
+        let times = violations.iter().flat_map(|v| v.times_ms.iter().copied());
+        let (start, end) = times.fold((u64::MAX, 0), |(lo, hi), t| (lo.min(t), hi.max(t)));
+        let clients: BTreeSet<String> = violations
+            .iter()
+            .flat_map(|v| v.clients.iter().cloned())
+            .collect();
+        let last_acquire = |client: &String| {
+            history
+                .events
+                .iter()
+                .filter(|e| &e.node == client && e.kind == Kind::Ok && e.time_ms <= start)
+                .filter(|e| matches!(e.op, Op::Lock(LockOp::Acquire { .. })))
+                .map(|e| e.time_ms)
+                .next_back()
+        };
+        let from_ms = clients
+            .iter()
+            .filter_map(last_acquire)
+            .min()
+            .unwrap_or(start)
+            .min(start);
+        Window {
+            from_ms,
+            until_ms: end,
+            clients: Some(clients),
+        }
+    }
+
+    fn shows(&self, e: &Event) -> bool {
+        if e.time_ms < self.from_ms || e.time_ms > self.until_ms {
+            return false;
+        }
+        let Some(clients) = &self.clients else {
+            return true;
+        };
+        match &e.op {
+            Op::Harness(_) | Op::Server(_) => true,
+            Op::Store(StoreOp::StoreWrite { client, .. }) => clients.contains(client),
+            Op::Lock(_) | Op::Store(_) => clients.contains(&e.node),
+        }
+    }
+}
+
+/// What the event says, if it is one a timeline tells.
+fn describe(e: &Event) -> Option<String> {
+    let token = |t: &Option<i64>| t.map_or(String::new(), |t| format!(" (token {t})"));
+    Some(match (&e.op, e.kind) {
+        (Op::Harness(HarnessOp::Fault { fault }), _) => format!("fault: {fault}"),
+        (Op::Harness(HarnessOp::Heal), _) => "heal phase: faults repaired, no new ones".into(),
+        (Op::Harness(HarnessOp::Unfinished { client }), _) => {
+            format!("{client} had not finished its workload")
+        }
+        (Op::Harness(HarnessOp::End), _) => "run ends".into(),
+        (Op::Lock(LockOp::Acquire { lock, token: t }), Kind::Ok) => {
+            format!("acquires {lock}{}", token(t))
+        }
+        (Op::Lock(LockOp::Release { lock }), Kind::Invoke) => format!("releases {lock}"),
+        (Op::Lock(LockOp::Lost { lock }), _) => format!("learns it lost {lock}"),
+        (
+            Op::Store(StoreOp::StoreWrite {
+                client,
+                based_on,
+                current,
+                value,
+                token: t,
+                accepted,
+            }),
+            _,
+        ) if !accepted || based_on != current => format!(
+            "store {} {client}'s write of {value}{} (it read {based_on}; the register held \
+             {current})",
+            if *accepted { "accepts" } else { "refuses" },
+            token(t)
+        ),
+        (Op::Server(event), _) if !event.routine => {
+            let fields: Vec<String> = event
+                .fields
+                .iter()
+                .map(|(k, v)| match v {
+                    Value::String(s) => format!("{k}={s}"),
+                    other => format!("{k}={other}"),
+                })
+                .collect();
+            format!("{} {}", event.op.replace('_', " "), fields.join(" "))
+                .trim_end()
+                .to_string()
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Property;
+
+    fn event(time_ms: u64, node: &str, kind: Kind, op: Op) -> Event {
+        Event {
+            time_ms,
+            clock_ms: 0,
+            node: node.into(),
+            kind,
+            op,
+        }
+    }
+
+    fn acquire(token: Option<i64>) -> Op {
+        Op::Lock(LockOp::Acquire {
+            lock: "/l".into(),
+            token,
+        })
+    }
+
+    /// Kleppmann's story: c1 acquires, is paused, c2 acquires meanwhile.
+    fn paused_holder() -> (History, Vec<Violation>) {
+        let fault = |f: &str| {
+            Op::Harness(HarnessOp::Fault {
+                fault: f.to_string(),
+            })
+        };
+        let events = vec![
+            event(10, "c3", Kind::Ok, acquire(Some(1))),
+            event(
+                20,
+                "c3",
+                Kind::Invoke,
+                Op::Lock(LockOp::Release { lock: "/l".into() }),
+            ),
+            event(100, "c1", Kind::Ok, acquire(Some(2))),
+            event(150, "harness", Kind::Info, fault("pause c1 for 300 ms")),
+            event(160, "c3", Kind::Invoke, acquire(None)),
+            event(210, "c2", Kind::Ok, acquire(Some(3))),
+            event(
+                450,
+                "c1",
+                Kind::Invoke,
+                Op::Lock(LockOp::Release { lock: "/l".into() }),
+            ),
+            event(900, "harness", Kind::Info, Op::Harness(HarnessOp::End)),
+        ];
+        let violation = Violation {
+            property: Property::Mutex,
+            clients: vec!["c1".into(), "c2".into()],
+            times_ms: vec![210, 450],
+            detail: "c1 and c2 both held /l during 210..450 ms".into(),
+        };
+        (History { events }, vec![violation])
+    }
+
+    #[test]
+    fn a_violation_is_told_from_the_holders_acquires_to_its_end() {
+        let (history, violations) = paused_holder();
+        let lines = timeline(&history, &violations);
+        assert_eq!(
+            lines,
+            [
+                "    100 ms  c1       acquires /l (token 2)",
+                "    150 ms  harness  fault: pause c1 for 300 ms",
+                "    210 ms  c2       acquires /l (token 3)",
+                "    210 ms  !!       VIOLATION mutex: c1 and c2 both held /l during 210..450 ms",
+                "    450 ms  c1       releases /l",
+            ]
+        );
+    }
+
+    #[test]
+    fn without_violations_the_whole_run_is_told() {
+        let (history, _) = paused_holder();
+        let lines = timeline(&history, &[]);
+        assert_eq!(lines.len(), 7, "{lines:#?}");
+        assert!(lines[0].contains("c3       acquires /l (token 1)"));
+        assert!(lines[6].ends_with("run ends"));
+    }
+}

@@ -1,0 +1,93 @@
+//! The ZooKeeper family's events in the history: what a simulated server records of its
+//! tree and sessions, and how checkers read them back.
+
+use crate::history::{Op, ServerEvent};
+use serde::{Deserialize, Serialize};
+
+/// The family's name, as checkers say they read its events.
+pub const FAMILY: &str = "zookeeper";
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ZkEvent {
+    /// A node was created (by `session`; 0 for a persistent node's creator is not kept).
+    ZnodeCreated { path: String, session: i64 },
+    /// A node was deleted (its owner `session` for an ephemeral).
+    ZnodeDeleted { path: String, session: i64 },
+    /// A session expired (its ephemerals are deleted next).
+    SessionExpired { session: i64 },
+}
+
+/// Tree changes are routine (a timeline tells them through the clients' acquires and
+/// releases); an expired session is news.
+impl From<ZkEvent> for Op {
+    fn from(event: ZkEvent) -> Op {
+        Op::Server(match event {
+            ZkEvent::SessionExpired { .. } => ServerEvent::new(&event),
+            _ => ServerEvent::routine(&event),
+        })
+    }
+}
+
+/// Which way the tree changed at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZnodeChange {
+    Created,
+    Deleted,
+}
+
+/// The tree change `op` records, if it is one, with its path borrowed from the history.
+pub fn znode_change(op: &Op) -> Option<(ZnodeChange, &str)> {
+    let Op::Server(event) = op else {
+        return None;
+    };
+    let change = match event.op.as_str() {
+        "znode_created" => ZnodeChange::Created,
+        "znode_deleted" => ZnodeChange::Deleted,
+        _ => return None,
+    };
+    Some((change, event.fields.get("path")?.as_str()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_changes_read_back_as_recorded_and_nothing_else_does() {
+        let created: Op = ZkEvent::ZnodeCreated {
+            path: "/l/a".into(),
+            session: 7,
+        }
+        .into();
+        let deleted: Op = ZkEvent::ZnodeDeleted {
+            path: "/l/b".into(),
+            session: 7,
+        }
+        .into();
+        let expired: Op = ZkEvent::SessionExpired { session: 7 }.into();
+        assert_eq!(znode_change(&created), Some((ZnodeChange::Created, "/l/a")));
+        assert_eq!(znode_change(&deleted), Some((ZnodeChange::Deleted, "/l/b")));
+        assert_eq!(znode_change(&expired), None);
+        let Op::Server(event) = &expired else {
+            panic!("a server event: {expired:?}")
+        };
+        assert_eq!(
+            event.read::<ZkEvent>(),
+            Some(ZkEvent::SessionExpired { session: 7 })
+        );
+    }
+
+    #[test]
+    fn the_history_json_is_one_flat_object_tagged_with_the_op() {
+        let op: Op = ZkEvent::ZnodeCreated {
+            path: "/l/a".into(),
+            session: 7,
+        }
+        .into();
+        assert_eq!(
+            serde_json::to_string(&op).unwrap(),
+            r#"{"op":"znode_created","path":"/l/a","session":7}"#
+        );
+    }
+}
