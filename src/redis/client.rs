@@ -17,7 +17,7 @@ mod tests;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
-pub use error::CallError;
+pub use error::{CallError, CommandError, ErrorKind, ServerError};
 
 use crate::redis::resp::{Frame, ReplyLimits, decode_reply, encode};
 use crate::sim::timer::Timer;
@@ -66,6 +66,92 @@ impl<S: AsyncRead + AsyncWrite + Unpin> RedisClient<S> {
             self.stream = Some(stream);
         }
         reply
+    }
+
+    /// `SET key value NX PX ttl_ms`: true if this call created the key, false if it existed.
+    pub async fn set_nx_px(
+        &mut self,
+        key: &[u8],
+        value: &[u8],
+        ttl_ms: u64,
+    ) -> Result<bool, CommandError> {
+        let ttl = ttl_ms.to_string();
+        let args: [&[u8]; 6] = [b"SET", key, value, b"NX", b"PX", ttl.as_bytes()];
+        match self.command(&args).await? {
+            Frame::Simple(ok) if ok == b"OK" => Ok(true),
+            Frame::Null => Ok(false),
+            other => Err(CommandError::Unexpected(other)),
+        }
+    }
+
+    /// `GET key`: the value, or None when the key does not exist.
+    pub async fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, CommandError> {
+        match self.command(&[b"GET", key]).await? {
+            Frame::Bulk(value) => Ok(Some(value)),
+            Frame::Null => Ok(None),
+            other => Err(CommandError::Unexpected(other)),
+        }
+    }
+
+    /// `DEL key`: true if the key existed.
+    pub async fn del(&mut self, key: &[u8]) -> Result<bool, CommandError> {
+        match self.command(&[b"DEL", key]).await? {
+            Frame::Integer(n) => Ok(n > 0),
+            other => Err(CommandError::Unexpected(other)),
+        }
+    }
+
+    /// `EVAL script numkeys key... arg...`: the script's value. An error the script raises
+    /// or returns is `CommandError::Server`.
+    pub async fn eval(
+        &mut self,
+        script: &[u8],
+        keys: &[&[u8]],
+        args: &[&[u8]],
+    ) -> Result<Frame, CommandError> {
+        self.script(b"EVAL", script, keys, args).await
+    }
+
+    /// `EVALSHA sha1 numkeys key... arg...`, and `EVAL` of `script` when the server answers
+    /// NOSCRIPT (its cache is empty after a restart or failover), as real clients do:
+    /// NOSCRIPT means nothing ran, so running the script then runs it once. `sha1` is the
+    /// lowercase hex SHA1 of `script`. Each of the two requests has its own timeout.
+    pub async fn evalsha(
+        &mut self,
+        sha1: &str,
+        script: &[u8],
+        keys: &[&[u8]],
+        args: &[&[u8]],
+    ) -> Result<Frame, CommandError> {
+        match self.script(b"EVALSHA", sha1.as_bytes(), keys, args).await {
+            Err(CommandError::Server(err)) if err.kind() == ErrorKind::NoScript => {
+                self.eval(script, keys, args).await
+            }
+            reply => reply,
+        }
+    }
+
+    /// `name body numkeys key... arg...`: EVAL or EVALSHA.
+    async fn script(
+        &mut self,
+        name: &[u8],
+        body: &[u8],
+        keys: &[&[u8]],
+        args: &[&[u8]],
+    ) -> Result<Frame, CommandError> {
+        let numkeys = keys.len().to_string();
+        let mut request = vec![name, body, numkeys.as_bytes()];
+        request.extend_from_slice(keys);
+        request.extend_from_slice(args);
+        self.command(&request).await
+    }
+
+    /// `call`, with an error reply as `CommandError::Server`.
+    async fn command(&mut self, args: &[&[u8]]) -> Result<Frame, CommandError> {
+        match self.call(args).await? {
+            Frame::Error(text) => Err(CommandError::Server(ServerError::new(text))),
+            reply => Ok(reply),
+        }
     }
 }
 

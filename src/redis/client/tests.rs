@@ -2,4 +2,5 @@
 //! server (`fake`) on an in-memory duplex.
 
 mod call;
+mod commands;
 mod fake;
