@@ -12,9 +12,11 @@
 //! - `cmd`: the commands, one file per family
 //! - `script`: Lua scripting (EVAL, EVALSHA, SCRIPT) over real Lua 5.1
 //! - `server`: the sans-IO server: checks, dispatch, propagation, replication, expiry cycle
+//! - `client`: the async client over any stream, one request at a time
 //! - `events`: what a simulated Redis host records in the history
 //! - `sim_host`: the family's simulation glue (persistence, replica, failover, lost replies)
 
+pub mod client;
 pub mod clock;
 mod cmd;
 pub mod command;
