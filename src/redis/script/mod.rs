@@ -3,13 +3,14 @@
 //! Redisson, node-redlock, redsync) run unchanged, with Redis's replies and errors word for word.
 //!
 //! The reference is redis-server 7.0.15 as Debian ships it (with its security fixes, which strip
-//! CR and LF from error and status replies and drop `getfenv`, `setfenv` and `newproxy`), and
-//! the `script_lua.c`, `eval.c` and `script.c` of the 7.0.15 sources.
+//! CR and LF from a failed script's error and drop `getfenv`, `setfenv` and `newproxy`), and the
+//! `script_lua.c`, `eval.c` and `script.c` of the 7.0.15 sources.
 //!
 //! - `sandbox`: the Lua state, its libraries, the bounds, one run; `load`: compiling Lua text;
 //! - `protect`: the read-only globals; `catch`: pcall, xpcall, the error handler;
-//! - `api`: the `redis` table; `convert`: Lua ↔ RESP; `raise`: Redis-shaped Lua errors;
-//! - `rand48`: Redis's `math.random`; `shebang`: `#!lua flags=…`.
+//! - `api`: the `redis` table; `convert`, `reply`: RESP → Lua and back; `raise`: Redis-shaped
+//!   Lua errors;
+//! - `rand48`: Redis's `math.random`; `shebang`: `#!lua flags=…`; `budget`: the instruction limit.
 //!
 //! Time is the host's business: a script sees the server with its clock frozen at the script's
 //! start, because every command it runs goes through [`ScriptHost::call`], which uses that frozen
@@ -18,12 +19,14 @@
 //! memory limit (Redis has none).
 
 mod api;
+mod budget;
 mod catch;
 mod convert;
 mod load;
 mod protect;
 mod raise;
 mod rand48;
+mod reply;
 mod sandbox;
 mod shebang;
 

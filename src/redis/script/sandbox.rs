@@ -15,37 +15,27 @@
 
 use std::cell::{Cell, RefCell};
 
-use mlua::debug::Debug;
-use mlua::{
-    Function, HookTriggers, Lua, LuaOptions, LuaString, MultiValue, StdLib, Table, Value, VmState,
-};
+use mlua::{Function, Lua, LuaOptions, LuaString, MultiValue, StdLib, Table, Value};
 
 use super::ScriptHost;
 use super::api;
+use super::budget;
 use super::catch;
-use super::convert::{self, c_str, reply_text};
+use super::convert::{c_str, reply_text};
 use super::load;
 use super::protect::{self, Guard, Views};
-use super::raise::{self, Raised};
+use super::raise;
 use super::rand48::{self, Rand48};
+use super::reply::{self, Replies};
 use crate::redis::resp::Frame;
 
 /// The most memory one server's Lua state may hold. Redis sets no such limit; the simulation
 /// does, so that a runaway script fails instead of exhausting the machine.
 pub const MEMORY_LIMIT: usize = 64 << 20;
-/// Instructions between two looks at the budget.
-const HOOK_INTERVAL: u32 = 1000;
 /// Runs between two garbage-collection steps (`LUA_GC_CYCLE_PERIOD`).
 const GC_PERIOD: u32 = 50;
 /// The chunk name Redis compiles scripts under.
 const USER_SCRIPT: &str = "@user_script";
-
-/// The instruction budget of the running script.
-struct Budget {
-    limit: u64,
-    used: u64,
-    exceeded: bool,
-}
 
 /// One server's Lua state.
 pub(super) struct Sandbox {
@@ -63,6 +53,7 @@ pub(super) struct Sandbox {
     /// Lua's own `xpcall`, which runs each script under `handler`.
     xpcall: Function,
     handler: Function,
+    replies: Replies,
     /// Runs since the last garbage-collection step.
     runs: Cell<u32>,
     /// Keeps the chunk name interned: stock Lua 5.1 does not anchor it while parsing, so a
@@ -83,11 +74,7 @@ impl Sandbox {
         )?;
         lua.set_memory_limit(MEMORY_LIMIT)?;
         lua.set_app_data(rand);
-        lua.set_app_data(Budget {
-            limit: instruction_limit,
-            used: 0,
-            exceeded: false,
-        });
+        budget::install(&lua, instruction_limit);
         let globals = lua.globals();
         let native = |name: &str| globals.raw_get::<Function>(name);
         let guard = Guard::new(&lua)?;
@@ -147,6 +134,7 @@ impl Sandbox {
             ("math", math),
             ("coroutine", coroutine),
         ];
+        let replies = Replies::new(&lua, (native("type")?, native("rawget")?, native("next")?))?;
         let nonexistent = protect::nonexistent_global(&lua)?;
         let globals_meta = lua.create_table_with_capacity(0, 1)?;
         globals_meta.raw_set("__index", &nonexistent)?;
@@ -166,6 +154,7 @@ impl Sandbox {
             nonexistent,
             xpcall,
             handler,
+            replies,
             runs: Cell::new(0),
         })
     }
@@ -194,12 +183,7 @@ impl Sandbox {
         argv: &[Vec<u8>],
         read_only: bool,
     ) -> Frame {
-        if let Some(mut budget) = self.lua.app_data_mut::<Budget>() {
-            budget.used = 0;
-            budget.exceeded = false;
-        }
-        let hook = HookTriggers::new().every_nth_instruction(HOOK_INTERVAL);
-        if let Err(error) = self.lua.set_global_hook(hook, count_instructions) {
+        if let Err(error) = budget::renew(&self.lua) {
             return self.failure(sha, &error);
         }
         let host: api::Host<'_> = RefCell::new(host);
@@ -289,10 +273,10 @@ impl Sandbox {
         let ok = matches!(results.next(), Some(Value::Boolean(true)));
         let value = results.next().unwrap_or(Value::Nil);
         if ok {
-            return Ok(convert::to_frame(value)?.unwrap_or_else(|| {
+            return Ok(self.replies.reply(&self.lua, value)?.unwrap_or_else(|| {
                 error_frame(format!(
                     "ERR Error running script {sha}: its reply exceeds the simulation's limit of {} values",
-                    convert::REPLY_LIMIT
+                    reply::REPLY_LIMIT
                 ))
             }));
         }
@@ -355,16 +339,11 @@ impl Sandbox {
     }
 
     fn budget_exceeded(&self) -> bool {
-        self.lua
-            .app_data_ref::<Budget>()
-            .is_some_and(|budget| budget.exceeded)
+        budget::exceeded(&self.lua)
     }
 
     fn budget_frame(&self, sha: &str) -> Frame {
-        let limit = self
-            .lua
-            .app_data_ref::<Budget>()
-            .map_or(0, |budget| budget.limit);
+        let limit = budget::limit(&self.lua);
         error_frame(format!(
             "ERR Error running script {sha}: it ran past the simulation's limit of {limit} Lua \
              instructions (a real Redis would keep running it, answering BUSY to other clients)"
@@ -391,22 +370,4 @@ fn strings(lua: &Lua, items: &[Vec<u8>]) -> mlua::Result<Table> {
         table.raw_set(i + 1, lua.create_string(item)?)?;
     }
     Ok(table)
-}
-
-/// Counts instructions; past the limit, fails every instruction from then on, so that no
-/// `pcall` can keep the script going.
-fn count_instructions(lua: &Lua, _: &Debug) -> mlua::Result<VmState> {
-    let exceeded = lua.app_data_mut::<Budget>().is_some_and(|mut budget| {
-        budget.used += u64::from(HOOK_INTERVAL);
-        budget.exceeded |= budget.used > budget.limit;
-        budget.exceeded
-    });
-    if !exceeded {
-        return Ok(VmState::Continue);
-    }
-    lua.set_global_hook(
-        HookTriggers::new().every_nth_instruction(1),
-        count_instructions,
-    )?;
-    Err(mlua::Error::external(Raised::Budget))
 }
