@@ -36,8 +36,6 @@ mod tests;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use mlua::Function;
-
 use crate::redis::resp::Frame;
 use rand48::Rand48;
 use sandbox::Sandbox;
@@ -76,7 +74,7 @@ pub struct CommandSpec {
 pub const INSTRUCTION_LIMIT: u64 = 100_000_000;
 
 /// One server's scripting: its Lua state and its script cache (SHA1 of the body → compiled
-/// script). A new `Scripts` is empty, as a restarted Redis is: `EVALSHA` answers `NOSCRIPT`
+/// script, without bound, as in Redis 7.0). A new `Scripts` is empty, as a restarted Redis is: `EVALSHA` answers `NOSCRIPT`
 /// until the script is sent again.
 pub struct Scripts {
     sandbox: Sandbox,
@@ -84,8 +82,8 @@ pub struct Scripts {
     instruction_limit: u64,
 }
 
+/// What the cache knows of a script besides its compiled function (which the sandbox keeps).
 struct Cached {
-    function: Function,
     /// `#!lua flags=no-writes`.
     read_only: bool,
 }
@@ -230,20 +228,14 @@ impl Scripts {
         // Sent as is: the reference server does not strip CR and LF from this one.
         let shebang = shebang::parse(body)
             .map_err(|message| Frame::Error([b"ERR ", &message[..]].concat()))?;
-        let function = self
-            .sandbox
-            .compile(&body[shebang.len..])
+        self.sandbox
+            .compile(&sha, &body[shebang.len..])
             .map_err(|message| {
                 let text = [b"ERR Error compiling script (new function): ", &message[..]].concat();
                 Frame::Error(convert::reply_text(&text))
             })?;
-        self.cache.insert(
-            sha.clone(),
-            Cached {
-                function,
-                read_only: shebang.read_only,
-            },
-        );
+        let read_only = shebang.read_only;
+        self.cache.insert(sha.clone(), Cached { read_only });
         Ok(sha)
     }
 
@@ -258,8 +250,7 @@ impl Scripts {
             return noscript();
         };
         let (keys, argv) = rest.split_at(numkeys);
-        self.sandbox
-            .run(sha, &cached.function, host, keys, argv, cached.read_only)
+        self.sandbox.run(sha, host, keys, argv, cached.read_only)
     }
 }
 

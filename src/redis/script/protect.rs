@@ -30,25 +30,17 @@ pub(super) struct Views {
 /// Makes and recognizes the read-only proxies.
 #[derive(Clone)]
 pub(super) struct Guard {
-    /// Proxy → the table it shows (weak keys: a run's proxies go with the run).
-    protected: Table,
-    /// The `__newindex` of every proxy.
+    /// The `__newindex` of every proxy, and so the mark of one: scripts cannot reach a proxy's
+    /// metatable to copy it.
     readonly: Function,
 }
 
 impl Guard {
     pub(super) fn new(lua: &Lua) -> mlua::Result<Guard> {
-        let protected = lua.create_table()?;
-        let weak_keys = lua.create_table()?;
-        weak_keys.raw_set("__mode", "k")?;
-        protected.set_metatable(Some(weak_keys))?;
         let readonly = lua.create_function(|lua, _: MultiValue| -> mlua::Result<()> {
             Err(raise::message(lua, 1, "Attempt to modify a readonly table"))
         })?;
-        Ok(Guard {
-            protected,
-            readonly,
-        })
+        Ok(Guard { readonly })
     }
 
     /// A read-only view of `target`.
@@ -58,13 +50,18 @@ impl Guard {
         meta.raw_set("__index", target)?;
         meta.raw_set("__newindex", &self.readonly)?;
         proxy.set_metatable(Some(meta))?;
-        self.protected.raw_set(&proxy, target)?;
         Ok(proxy)
     }
 
     /// The table behind a proxy, or `None` for an ordinary table.
     fn target(&self, table: &Table) -> mlua::Result<Option<Table>> {
-        self.protected.raw_get(table)
+        let Some(meta) = table.metatable() else {
+            return Ok(None);
+        };
+        match meta.raw_get::<Value>("__newindex")? {
+            Value::Function(newindex) if newindex == self.readonly => meta.raw_get("__index"),
+            _ => Ok(None),
+        }
     }
 
     /// `rawget`, `rawset`, `next`, `pairs`, `getmetatable` and `setmetatable` for the run's

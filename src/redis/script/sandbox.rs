@@ -40,6 +40,9 @@ const USER_SCRIPT: &str = "@user_script";
 /// One server's Lua state.
 pub(super) struct Sandbox {
     lua: Lua,
+    /// The compiled scripts by SHA1, in a Lua table as Redis keeps them in the registry: mlua can
+    /// hold only some thousands of Lua values from Rust at once.
+    scripts: Table,
     guard: Guard,
     /// Globals every run starts with, besides the libraries, `redis`, `KEYS` and `ARGV`.
     base: Vec<(&'static str, Value)>,
@@ -49,6 +52,8 @@ pub(super) struct Sandbox {
     redis: Table,
     /// The metatable of each run's globals: unknown names are an error.
     globals_meta: Table,
+    /// The state's own globals, emptied and locked: what a script is left with between runs.
+    locked: Table,
     nonexistent: Function,
     /// Lua's own `xpcall`, which runs each script under `handler`.
     xpcall: Function,
@@ -141,9 +146,10 @@ impl Sandbox {
         // Scripts only ever see their run's globals; the state's own are emptied and locked.
         let locked = lua.create_table()?;
         locked.set_metatable(Some(globals_meta.clone()))?;
-        lua.set_globals(locked)?;
+        lua.set_globals(locked.clone())?;
 
         Ok(Sandbox {
+            scripts: lua.create_table()?,
             redis: api::template(&lua)?,
             _user_script: lua.create_string(USER_SCRIPT)?,
             lua,
@@ -151,6 +157,7 @@ impl Sandbox {
             base,
             libs,
             globals_meta,
+            locked,
             nonexistent,
             xpcall,
             handler,
@@ -167,17 +174,20 @@ impl Sandbox {
             .unwrap_or_default()
     }
 
-    /// Compiles a script body as Redis does (`luaL_loadbuffer` under "@user_script"), or returns
-    /// Lua's message.
-    pub(super) fn compile(&self, body: &[u8]) -> Result<Function, Vec<u8>> {
-        load::text(&self.lua, body, USER_SCRIPT).map_err(|error| load::compile_error(&error))
+    /// Compiles a script body as Redis does (`luaL_loadbuffer` under "@user_script") and keeps
+    /// it under `sha`, or returns Lua's message.
+    pub(super) fn compile(&self, sha: &str, body: &[u8]) -> Result<(), Vec<u8>> {
+        let function = load::text(&self.lua, body, USER_SCRIPT)
+            .map_err(|error| load::compile_error(&error))?;
+        self.scripts
+            .raw_set(sha, function)
+            .map_err(|error| load::compile_error(&error))
     }
 
     /// Runs a compiled script with its keys and arguments, and returns its reply.
     pub(super) fn run(
         &self,
         sha: &str,
-        script: &Function,
         host: &mut dyn ScriptHost,
         keys: &[Vec<u8>],
         argv: &[Vec<u8>],
@@ -198,9 +208,15 @@ impl Sandbox {
                 keys,
                 argv,
             )?;
+            let script: Function = self.scripts.raw_get(sha)?;
             script.set_environment(env)?;
-            let results: MultiValue = self.xpcall.call((script, &self.handler))?;
-            self.outcome(sha, results)
+            let reply = self
+                .xpcall
+                .call::<MultiValue>((&script, &self.handler))
+                .and_then(|results| self.outcome(sha, results));
+            // Let the run's globals go: a cached script keeps only the empty, locked ones.
+            script.set_environment(self.locked.clone())?;
+            reply
         });
         self.lua.remove_app_data::<Views>();
         let reply = outcome.unwrap_or_else(|error| self.failure(sha, &error));

@@ -156,3 +156,33 @@ fn a_restart_forgets_the_scripts() {
         Frame::Integer(397)
     );
 }
+
+/// Runs leave nothing behind: at a few KiB kept per run, these would reach the memory limit.
+#[test]
+fn twenty_thousand_runs_leave_no_memory_behind() {
+    let mut scripts = Scripts::new();
+    let mut host = FakeRedis::default();
+    let body = "local t = {} t[1] = t return pcall(function() return getmetatable('') end)";
+    for _ in 0..20_000 {
+        assert_eq!(
+            run(&mut scripts, &mut host, body, &[], &[]),
+            Frame::Integer(1)
+        );
+    }
+}
+
+/// Each cached script stays runnable, however many there are.
+#[test]
+fn ten_thousand_scripts_stay_cached() {
+    let mut scripts = Scripts::new();
+    let mut host = FakeRedis::default();
+    for i in 0..10_000 {
+        let body = format!("return {i}");
+        assert_eq!(
+            run(&mut scripts, &mut host, &body, &[], &[]),
+            Frame::Integer(i)
+        );
+    }
+    let first = [super::sha("return 0").into_bytes(), b"0".to_vec()];
+    assert_eq!(scripts.evalsha(&mut host, &first), Frame::Integer(0));
+}
