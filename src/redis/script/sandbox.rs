@@ -15,7 +15,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use mlua::{Function, Lua, LuaOptions, LuaString, MultiValue, StdLib, Table, Value};
+use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value};
 
 use super::ScriptHost;
 use super::api;
@@ -35,7 +35,7 @@ pub const MEMORY_LIMIT: usize = 64 << 20;
 /// Runs between two garbage-collection steps (`LUA_GC_CYCLE_PERIOD`).
 const GC_PERIOD: u32 = 50;
 /// The chunk name Redis compiles scripts under.
-const USER_SCRIPT: &str = "@user_script";
+const USER_SCRIPT: &[u8] = b"@user_script";
 
 /// One server's Lua state.
 pub(super) struct Sandbox {
@@ -59,11 +59,9 @@ pub(super) struct Sandbox {
     xpcall: Function,
     handler: Function,
     replies: Replies,
+    compiler: load::Compiler,
     /// Runs since the last garbage-collection step.
     runs: Cell<u32>,
-    /// Keeps the chunk name interned: stock Lua 5.1 does not anchor it while parsing, so a
-    /// collection during the parse could free it (Redis fixed this as CVE-2025-49844).
-    _user_script: LuaString,
 }
 
 impl Sandbox {
@@ -124,10 +122,10 @@ impl Sandbox {
             lua.create_function(move |lua, error| catch::handler(lua, &tostring, error))?;
         base.push(("pcall", Value::Function(pcall)));
         base.push(("xpcall", Value::Function(user_xpcall)));
-        base.push((
-            "loadstring",
-            Value::Function(lua.create_function(load::loadstring)?),
-        ));
+        let compiler = load::Compiler::new(native("loadstring")?);
+        let loadstring = compiler.clone();
+        let loadstring = lua.create_function(move |lua, args| loadstring.loadstring(lua, args))?;
+        base.push(("loadstring", Value::Function(loadstring)));
         let native_load = native("load")?;
         let load = lua.create_function(move |lua, args| load::load(lua, &native_load, args))?;
         base.push(("load", Value::Function(load)));
@@ -151,7 +149,6 @@ impl Sandbox {
         Ok(Sandbox {
             scripts: lua.create_table()?,
             redis: api::template(&lua)?,
-            _user_script: lua.create_string(USER_SCRIPT)?,
             lua,
             guard,
             base,
@@ -162,6 +159,7 @@ impl Sandbox {
             xpcall,
             handler,
             replies,
+            compiler,
             runs: Cell::new(0),
         })
     }
@@ -177,11 +175,18 @@ impl Sandbox {
     /// Compiles a script body as Redis does (`luaL_loadbuffer` under "@user_script") and keeps
     /// it under `sha`, or returns Lua's message.
     pub(super) fn compile(&self, sha: &str, body: &[u8]) -> Result<(), Vec<u8>> {
-        let function = load::text(&self.lua, body, USER_SCRIPT)
-            .map_err(|error| load::compile_error(&error))?;
-        self.scripts
-            .raw_set(sha, function)
-            .map_err(|error| load::compile_error(&error))
+        let compiled = self
+            .compiler
+            .compile(&self.lua, body, USER_SCRIPT)
+            .and_then(|compiled| match compiled {
+                Ok(function) => self.scripts.raw_set(sha, function).map(Ok),
+                Err(message) => Ok(Err(message)),
+            });
+        match compiled {
+            Ok(compiled) => compiled,
+            Err(error) if raise::is_memory(&error) => Err(b"not enough memory".to_vec()),
+            Err(error) => Err(error.to_string().into_bytes()),
+        }
     }
 
     /// Runs a compiled script with its keys and arguments, and returns its reply.
