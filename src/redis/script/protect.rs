@@ -9,17 +9,17 @@
 //! `setmetatable`) see through or refuse proxies as Redis's would the locked tables.
 //!
 //! Where this differs from Redis: functions of the table library write raw, so
-//! `table.insert(string, x)` fills the run's own proxy instead of failing. Proxies are made
-//! afresh for every run, so nothing a script does to them reaches the next script.
+//! `table.insert(string, x)` fills the proxy instead of failing. The next run then gets all
+//! proxies afresh (see `sandbox`), so nothing a script does to them reaches the next script.
 
 use mlua::{Function, Lua, MultiValue, Table, Value};
 
 use super::convert;
 use super::raise::{self, Args};
 
-/// The tables `getmetatable` shows for the locked globals and for strings, in this run.
+/// The tables `getmetatable` shows for the locked globals and for strings.
 pub(super) struct Views {
-    /// The run's `_G` proxy.
+    /// The `_G` proxy.
     pub(super) env: Table,
     /// What `getmetatable(_G)` returns: a locked `{__index = <function>}`, as in Redis.
     pub(super) env_meta: Table,
@@ -43,14 +43,9 @@ impl Guard {
         Ok(Guard { readonly })
     }
 
-    /// A read-only view of `target`.
-    pub(super) fn protect(&self, lua: &Lua, target: &Table) -> mlua::Result<Table> {
-        let proxy = lua.create_table()?;
-        let meta = lua.create_table_with_capacity(0, 2)?;
-        meta.raw_set("__index", target)?;
-        meta.raw_set("__newindex", &self.readonly)?;
-        proxy.set_metatable(Some(meta))?;
-        Ok(proxy)
+    /// The `__newindex` a read-only proxy needs: `{__index = target, __newindex = readonly}`.
+    pub(super) fn readonly(&self) -> &Function {
+        &self.readonly
     }
 
     /// The table behind a proxy, or `None` for an ordinary table.

@@ -15,7 +15,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value};
+use mlua::{BString, Function, Lua, LuaOptions, StdLib, Table, Value};
 
 use super::ScriptHost;
 use super::api;
@@ -37,27 +37,69 @@ const GC_PERIOD: u32 = 50;
 /// The chunk name Redis compiles scripts under.
 const USER_SCRIPT: &[u8] = b"@user_script";
 
+/// Runs a script under Redis's error handler in globals kept across runs, all in Lua: from
+/// Rust, each table operation would be a protected call of its own.
+///
+/// The globals: the base functions, read-only views (proxies) of the libraries and of `redis`,
+/// `KEYS` and `ARGV`, all behind a read-only `_G`; and the views `getmetatable` shows of `_G`
+/// and of strings. Each run sets the run's `KEYS`, `ARGV` and host functions. A script can
+/// change nothing else but the proxies' own (empty) tables, through the table library's raw
+/// writes (`table.insert(string, x)`): then the next run gets everything afresh.
+const RUNNER: &str = r#"
+local base, libs, redis_template, readonly, globals_meta, nonexistent, scripts,
+      set_views, setmetatable, setfenv, next, xpcall, handler = ...
+
+local function protect(target)
+    return setmetatable({}, {__index = target, __newindex = readonly})
+end
+
+local globals, redis, proxies
+
+local function build()
+    globals, redis, proxies = {}, {}, {}
+    for name, value in next, base do globals[name] = value end
+    for name, lib in next, libs do
+        globals[name] = protect(lib)
+        proxies[#proxies + 1] = globals[name]
+    end
+    for name, value in next, redis_template do redis[name] = value end
+    globals.redis = protect(redis)
+    setmetatable(globals, globals_meta)
+    local env = protect(globals)
+    globals._G = env
+    local env_meta = protect({__index = nonexistent})
+    local string_meta = protect({__index = globals.string})
+    proxies[#proxies + 1] = globals.redis
+    proxies[#proxies + 1] = env
+    proxies[#proxies + 1] = env_meta
+    proxies[#proxies + 1] = string_meta
+    set_views(env, env_meta, string_meta)
+end
+
+build()
+
+return function(sha, call, pcall, acl_check_cmd, keys, argv)
+    for i = 1, #proxies do
+        if next(proxies[i]) ~= nil then
+            build()
+            break
+        end
+    end
+    redis.call, redis.pcall, redis.acl_check_cmd = call, pcall, acl_check_cmd
+    globals.KEYS, globals.ARGV = keys, argv
+    local script = scripts[sha]
+    setfenv(script, globals._G)
+    return xpcall(script, handler)
+end
+"#;
+
 /// One server's Lua state.
 pub(super) struct Sandbox {
     lua: Lua,
     /// The compiled scripts by SHA1, in a Lua table as Redis keeps them in the registry: mlua can
     /// hold only some thousands of Lua values from Rust at once.
     scripts: Table,
-    guard: Guard,
-    /// Globals every run starts with, besides the libraries, `redis`, `KEYS` and `ARGV`.
-    base: Vec<(&'static str, Value)>,
-    /// The library tables, shown to scripts through read-only proxies.
-    libs: Vec<(&'static str, Table)>,
-    /// The parts of `redis` shared by all runs.
-    redis: Table,
-    /// The metatable of each run's globals: unknown names are an error.
-    globals_meta: Table,
-    /// The state's own globals, emptied and locked: what a script is left with between runs.
-    locked: Table,
-    nonexistent: Function,
-    /// Lua's own `xpcall`, which runs each script under `handler`.
-    xpcall: Function,
-    handler: Function,
+    runner: Function,
     replies: Replies,
     compiler: load::Compiler,
     /// Runs since the last garbage-collection step.
@@ -131,33 +173,50 @@ impl Sandbox {
         base.push(("load", Value::Function(load)));
         base.push(("__redis__err__handler", Value::Function(handler.clone())));
 
-        let libs = vec![
-            ("string", globals.raw_get("string")?),
+        let base = lua.create_table_from(base)?;
+        let libs = lua.create_table_from([
+            ("string", globals.raw_get::<Table>("string")?),
             ("table", globals.raw_get("table")?),
             ("math", math),
             ("coroutine", coroutine),
-        ];
+        ])?;
         let replies = Replies::new(&lua, (native("type")?, native("rawget")?, native("next")?))?;
         let nonexistent = protect::nonexistent_global(&lua)?;
-        let globals_meta = lua.create_table_with_capacity(0, 1)?;
-        globals_meta.raw_set("__index", &nonexistent)?;
+        let globals_meta = lua.create_table_from([("__index", &nonexistent)])?;
         // Scripts only ever see their run's globals; the state's own are emptied and locked.
         let locked = lua.create_table()?;
         locked.set_metatable(Some(globals_meta.clone()))?;
-        lua.set_globals(locked.clone())?;
-
-        Ok(Sandbox {
-            scripts: lua.create_table()?,
-            redis: api::template(&lua)?,
-            lua,
-            guard,
+        let set_views =
+            lua.create_function(|lua, (env, env_meta, string_meta): (Table, Table, Table)| {
+                lua.set_app_data(Views {
+                    env,
+                    env_meta,
+                    string_meta,
+                });
+                Ok(())
+            })?;
+        let scripts = lua.create_table()?;
+        let runner: Function = lua.load(RUNNER).set_name("=runner").call((
             base,
             libs,
+            api::template(&lua)?,
+            guard.readonly(),
             globals_meta,
-            locked,
             nonexistent,
-            xpcall,
+            &scripts,
+            set_views,
+            native("setmetatable")?,
+            native("setfenv")?,
+            native("next")?,
+            native("xpcall")?,
             handler,
+        ))?;
+        lua.set_globals(locked)?;
+
+        Ok(Sandbox {
+            lua,
+            scripts,
+            runner,
             replies,
             compiler,
             runs: Cell::new(0),
@@ -208,22 +267,15 @@ impl Sandbox {
             let pcall =
                 scope.create_function(|lua, args| api::call(lua, &host, read_only, false, args))?;
             let acl = scope.create_function(|_, args| api::acl_check_cmd(&host, args))?;
-            let env = self.env(
-                [("call", call), ("pcall", pcall), ("acl_check_cmd", acl)],
-                keys,
-                argv,
-            )?;
-            let script: Function = self.scripts.raw_get(sha)?;
-            script.set_environment(env)?;
-            let reply = self
-                .xpcall
-                .call::<MultiValue>((&script, &self.handler))
-                .and_then(|results| self.outcome(sha, results));
-            // Let the run's globals go: a cached script keeps only the empty, locked ones.
-            script.set_environment(self.locked.clone())?;
-            reply
+            let strings = |items: &[Vec<u8>]| {
+                self.lua
+                    .create_sequence_from(items.iter().map(|item| BString::from(item.as_slice())))
+            };
+            let (ok, value): (bool, Value) =
+                self.runner
+                    .call((sha, call, pcall, acl, strings(keys)?, strings(argv)?))?;
+            self.outcome(sha, ok, value)
         });
-        self.lua.remove_app_data::<Views>();
         let reply = outcome.unwrap_or_else(|error| self.failure(sha, &error));
         self.collect_garbage();
         reply
@@ -242,57 +294,11 @@ impl Sandbox {
         let _ = self.lua.gc_step();
     }
 
-    /// A run's globals: the base functions, read-only views of the libraries and of `redis`
-    /// (with this run's host functions), `KEYS` and `ARGV`, all behind a read-only `_G`.
-    fn env(
-        &self,
-        host_functions: [(&str, Function); 3],
-        keys: &[Vec<u8>],
-        argv: &[Vec<u8>],
-    ) -> mlua::Result<Table> {
-        let lua = &self.lua;
-        let globals = lua.create_table_with_capacity(0, 32)?;
-        for (name, value) in &self.base {
-            globals.raw_set(*name, value.clone())?;
-        }
-        for (name, lib) in &self.libs {
-            globals.raw_set(*name, self.guard.protect(lua, lib)?)?;
-        }
-        let redis = lua.create_table_with_capacity(0, 24)?;
-        for pair in self.redis.pairs::<Value, Value>() {
-            let (name, value) = pair?;
-            redis.raw_set(name, value)?;
-        }
-        for (name, function) in host_functions {
-            redis.raw_set(name, function)?;
-        }
-        globals.raw_set("redis", self.guard.protect(lua, &redis)?)?;
-        globals.raw_set("KEYS", strings(lua, keys)?)?;
-        globals.raw_set("ARGV", strings(lua, argv)?)?;
-        globals.set_metatable(Some(self.globals_meta.clone()))?;
-        let env = self.guard.protect(lua, &globals)?;
-        globals.raw_set("_G", &env)?;
-
-        let env_meta = lua.create_table_with_capacity(0, 1)?;
-        env_meta.raw_set("__index", &self.nonexistent)?;
-        let string_meta = lua.create_table_with_capacity(0, 1)?;
-        string_meta.raw_set("__index", globals.raw_get::<Table>("string")?)?;
-        lua.set_app_data(Views {
-            env: env.clone(),
-            env_meta: self.guard.protect(lua, &env_meta)?,
-            string_meta: self.guard.protect(lua, &string_meta)?,
-        });
-        Ok(env)
-    }
-
     /// The reply for what `xpcall` returned: the script's first return value, or its error.
-    fn outcome(&self, sha: &str, results: MultiValue) -> mlua::Result<Frame> {
+    fn outcome(&self, sha: &str, ok: bool, value: Value) -> mlua::Result<Frame> {
         if self.budget_exceeded() {
             return Ok(self.budget_frame(sha));
         }
-        let mut results = results.into_iter();
-        let ok = matches!(results.next(), Some(Value::Boolean(true)));
-        let value = results.next().unwrap_or(Value::Nil);
         if ok {
             return Ok(self.replies.reply(&self.lua, value)?.unwrap_or_else(|| {
                 error_frame(format!(
@@ -382,13 +388,4 @@ fn memory_frame(sha: &str) -> Frame {
          (a real Redis sets none)",
         MEMORY_LIMIT >> 20
     ))
-}
-
-/// A Lua array of strings (`KEYS`, `ARGV`).
-fn strings(lua: &Lua, items: &[Vec<u8>]) -> mlua::Result<Table> {
-    let table = lua.create_table_with_capacity(items.len(), 0)?;
-    for (i, item) in items.iter().enumerate() {
-        table.raw_set(i + 1, lua.create_string(item)?)?;
-    }
-    Ok(table)
 }
