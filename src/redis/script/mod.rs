@@ -47,7 +47,9 @@ pub use sandbox::MEMORY_LIMIT;
 ///
 /// Scripts check the command's existence, arity and script permission through [`command`]
 /// before they [`call`] it; the host runs blocking commands without blocking, as Redis does for
-/// scripts, and refuses writes on a read-only replica in its reply.
+/// scripts, and refuses writes on a read-only replica in its reply. For a container command
+/// (`CONFIG GET`, `CLIENT …`) the facts are the container's: checking the subcommand is the
+/// host's, in `call`.
 ///
 /// [`command`]: ScriptHost::command
 /// [`call`]: ScriptHost::call
@@ -74,8 +76,8 @@ pub struct CommandSpec {
 pub const INSTRUCTION_LIMIT: u64 = 100_000_000;
 
 /// One server's scripting: its Lua state and its script cache (SHA1 of the body → compiled
-/// script, without bound, as in Redis 7.0). A new `Scripts` is empty, as a restarted Redis is: `EVALSHA` answers `NOSCRIPT`
-/// until the script is sent again.
+/// script, without bound, as in Redis 7.0). A new `Scripts` is empty, as a restarted Redis is:
+/// `EVALSHA` answers `NOSCRIPT` until the script is sent again.
 pub struct Scripts {
     sandbox: Sandbox,
     cache: BTreeMap<String, Cached>,

@@ -156,8 +156,7 @@ impl Sandbox {
         }
         let native_pcall = native("pcall")?;
         let pcall = lua.create_function(move |lua, args| catch::pcall(lua, &native_pcall, args))?;
-        let xpcall = native("xpcall")?;
-        let native_xpcall = xpcall.clone();
+        let native_xpcall = native("xpcall")?;
         let user_xpcall =
             lua.create_function(move |lua, args| catch::xpcall(lua, &native_xpcall, args))?;
         let handler =
