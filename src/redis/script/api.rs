@@ -22,7 +22,7 @@ pub(super) type Host<'h> = RefCell<&'h mut dyn ScriptHost>;
 /// `acl_check_cmd` reach the host and are added per run.
 pub(super) fn template(lua: &Lua) -> mlua::Result<Table> {
     let redis = lua.create_table()?;
-    for (name, level) in [
+    for (name, value) in [
         ("LOG_DEBUG", 0),
         ("LOG_VERBOSE", 1),
         ("LOG_NOTICE", 2),
@@ -33,7 +33,7 @@ pub(super) fn template(lua: &Lua) -> mlua::Result<Table> {
         ("REPL_REPLICA", 2),
         ("REPL_ALL", 3),
     ] {
-        redis.raw_set(name, level)?;
+        redis.raw_set(name, value)?;
     }
     redis.raw_set("REDIS_VERSION", VERSION)?;
     redis.raw_set("REDIS_VERSION_NUM", VERSION_NUM)?;

@@ -9,6 +9,7 @@
 
 use mlua::{Function, Lua, LuaString, MultiValue, Table, Value};
 
+use super::budget;
 use super::convert;
 use super::raise::{self, Args};
 
@@ -65,10 +66,15 @@ pub(super) fn xpcall(lua: &Lua, native: &Function, args: MultiValue) -> mlua::Re
     let checked = Args(&args);
     let handler = checked.check_any(lua, 2)?;
     let function = checked.get(1).cloned().unwrap_or(Value::Nil);
+    // Past the instruction limit the handler would run with hooks off, unbounded: skip it.
     let handler = match handler {
-        Value::Function(handler) => Value::Function(
-            lua.create_function(move |lua, error| handler.call::<Value>(catchable(lua, error)?))?,
-        ),
+        Value::Function(handler) => Value::Function(lua.create_function(move |lua, error| {
+            let error = catchable(lua, error)?;
+            if budget::exceeded(lua) {
+                return Ok(error);
+            }
+            handler.call::<Value>(error)
+        })?),
         other => other,
     };
     let results: MultiValue = native.call((function, handler))?;

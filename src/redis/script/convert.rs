@@ -1,28 +1,12 @@
-//! Values across the Lua ↔ RESP boundary, as Redis 7.0's `script_lua.c` converts them (RESP2).
-//!
-//! Lua → RESP (a script's return value): string → bulk; number → integer, truncated toward zero
-//! (C's `(long long)` cast: NaN, ±inf and out-of-range give i64::MIN); true → 1; false, nil and
-//! other types → null bulk; a table is checked, in this order, for a string `err` (error reply), a
-//! string `ok` (status), a number `double`, a string `big_number`, a `verbatim_string` table, a
-//! `map` and a `set` table (RESP2 sends those four as bulk strings or flat arrays), and is else an
-//! array of `t[1], t[2], …` up to the first nil. Fields are read raw (no metamethods).
-//!
-//! RESP → Lua (what `redis.call` returns): integer → number; bulk → string; null bulk and null
-//! array → false; array → table; status → `{ok = …}`; error → `{err = …}` (raised by
-//! `redis.call`, returned by `redis.pcall`).
+//! Values across the Lua ↔ RESP boundary, as Redis 7.0's `script_lua.c` converts them (RESP2):
+//! the rules for single values, and RESP → Lua (what `redis.call` returns): integer → number;
+//! bulk → string; null bulk and null array → false; array → table; status → `{ok = …}`; error →
+//! `{err = …}` (raised by `redis.call`, returned by `redis.pcall`). The other way (a script's
+//! return value) is `reply`.
 
 use mlua::{Lua, Table, Value};
 
 use crate::redis::resp::Frame;
-
-/// `LUAI_MAXCSTACK`: Lua slots a C function may use. Redis's recursive converter checks for four
-/// free slots per value, which caps how deep a reply can nest (and stops self-referencing tables).
-const LUA_STACK_SLOTS: usize = 8000;
-/// Slots in use when Redis converts the top-level value (the error handler and the value itself).
-const FIRST_SLOT: usize = 2;
-/// The most values one reply may hold. Redis has no bound, but a table that refers to itself
-/// several times would make it emit an astronomically large reply; the simulation refuses instead.
-pub(super) const REPLY_LIMIT: usize = 1_000_000;
 
 /// C's `(long long)` cast of a double on x86-64: truncation, with the "integer indefinite"
 /// value (i64::MIN) for NaN and anything out of range.
@@ -157,128 +141,6 @@ pub(super) fn to_lua(lua: &Lua, reply: Frame) -> mlua::Result<Value> {
             Value::Table(table)
         }
     })
-}
-
-/// One step of the Lua → RESP conversion: a value to convert at a Lua stack depth, or the
-/// assembly of the last `n` converted values into an array.
-enum Step {
-    Convert(Value, usize),
-    Array(usize),
-}
-
-/// A script's return value as the reply Redis sends, or `None` past [`REPLY_LIMIT`] values.
-///
-/// Iterative (an explicit work list) so that a reply nested thousands deep needs no deep Rust
-/// stack. `slot` follows the Lua stack depth Redis's recursion would be at, so a reply nested
-/// too deep ends in the same "reached lua stack limit" error at the same place.
-pub(super) fn to_frame(value: Value) -> mlua::Result<Option<Frame>> {
-    let mut work = vec![Step::Convert(value, FIRST_SLOT)];
-    let mut done: Vec<Frame> = Vec::new();
-    let mut seen = 0usize;
-    while let Some(step) = work.pop() {
-        let (value, slot) = match step {
-            Step::Array(n) => {
-                let items = done.split_off(done.len() - n);
-                done.push(Frame::Array(items));
-                continue;
-            }
-            Step::Convert(value, slot) => (value, slot),
-        };
-        seen += 1;
-        if seen > REPLY_LIMIT {
-            return Ok(None);
-        }
-        if slot + 4 > LUA_STACK_SLOTS {
-            done.push(Frame::Error(b"ERR reached lua stack limit".to_vec()));
-            continue;
-        }
-        match value {
-            Value::String(s) => done.push(Frame::Bulk(s.as_bytes().to_vec())),
-            Value::Boolean(true) => done.push(Frame::Integer(1)),
-            Value::Integer(n) => done.push(Frame::Integer(to_integer(n as f64))),
-            Value::Number(n) => done.push(Frame::Integer(to_integer(n))),
-            Value::Table(table) => match table_reply(&table, slot)? {
-                TableReply::Done(frame) => done.push(frame),
-                TableReply::Items(items) => {
-                    work.push(Step::Array(items.len()));
-                    work.extend(
-                        items
-                            .into_iter()
-                            .rev()
-                            .map(|(value, slot)| Step::Convert(value, slot)),
-                    );
-                }
-            },
-            _ => done.push(Frame::Null),
-        }
-    }
-    Ok(done.pop())
-}
-
-/// A table's reply: finished, or the values (with their stack depth) of an array to build.
-enum TableReply {
-    Done(Frame),
-    Items(Vec<(Value, usize)>),
-}
-
-/// The checks of `luaReplyToRedisReply` for a table, in Redis's order.
-fn table_reply(table: &Table, slot: usize) -> mlua::Result<TableReply> {
-    if let Value::String(err) = table.raw_get("err")? {
-        return Ok(TableReply::Done(Frame::Error(reply_text(&err.as_bytes()))));
-    }
-    if let Value::String(ok) = table.raw_get("ok")? {
-        return Ok(TableReply::Done(Frame::Simple(reply_text(&ok.as_bytes()))));
-    }
-    match table.raw_get("double")? {
-        Value::Number(d) => return Ok(TableReply::Done(Frame::Bulk(g17(d).into_bytes()))),
-        Value::Integer(d) => {
-            return Ok(TableReply::Done(Frame::Bulk(g17(d as f64).into_bytes())));
-        }
-        _ => {}
-    }
-    if let Value::String(big) = table.raw_get("big_number")? {
-        let text = big
-            .as_bytes()
-            .iter()
-            .map(|&b| if b == b'\r' || b == b'\n' { b' ' } else { b })
-            .collect();
-        return Ok(TableReply::Done(Frame::Bulk(text)));
-    }
-    if let Value::Table(verbatim) = table.raw_get("verbatim_string")?
-        && let (Value::String(_), Value::String(text)) =
-            (verbatim.raw_get("format")?, verbatim.raw_get("string")?)
-    {
-        return Ok(TableReply::Done(Frame::Bulk(text.as_bytes().to_vec())));
-    }
-    // Map and set: the map table sits one slot up, each key two further (its copy one more),
-    // each value two further; a set's keys are converted three slots up.
-    if let Value::Table(map) = table.raw_get("map")? {
-        let mut items = Vec::new();
-        for pair in map.pairs::<Value, Value>() {
-            let (key, value) = pair?;
-            items.push((key, slot + 4));
-            items.push((value, slot + 3));
-        }
-        return Ok(TableReply::Items(items));
-    }
-    if let Value::Table(set) = table.raw_get("set")? {
-        let mut items = Vec::new();
-        for pair in set.pairs::<Value, Value>() {
-            items.push((pair?.0, slot + 3));
-        }
-        return Ok(TableReply::Items(items));
-    }
-    let mut items = Vec::new();
-    for i in 1.. {
-        match table.raw_get::<Value>(i)? {
-            Value::Nil => break,
-            value => items.push((value, slot + 1)),
-        }
-        if items.len() > REPLY_LIMIT {
-            break;
-        }
-    }
-    Ok(TableReply::Items(items))
 }
 
 #[cfg(test)]

@@ -1,4 +1,8 @@
-//! Compiling Lua text: script bodies, and the `loadstring` and `load` scripts may call.
+//! Compiling Lua text: script bodies, and the `loadstring` and `load` scripts may call, all
+//! through Lua's own `loadstring` and `load`, so that messages and chunk names keep their bytes,
+//! and the chunk name sits on Lua's stack while Lua parses (stock Lua 5.1's parser does not
+//! anchor it, so a collection during the parse could free it: Redis fixed this as
+//! CVE-2025-49844).
 //!
 //! Redis's Lua has no bytecode loader (bytecode would let a script corrupt memory), so a chunk
 //! starting with ESC is read as text and fails as text does. Chunks loaded by a script run in
@@ -6,65 +10,75 @@
 
 use std::borrow::Cow;
 
-use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, MultiValue, Value};
 
-use super::convert::c_str;
 use super::protect::Views;
 use super::raise::{self, Args};
 
-/// Compiles Lua text under `name`.
-pub(super) fn text(lua: &Lua, source: &[u8], name: &str) -> mlua::Result<Function> {
-    let source: Cow<'_, [u8]> = if source.first() == Some(&0x1b) {
+/// Lua text that cannot be taken for bytecode: a leading ESC gets a space before it.
+fn as_text(source: &[u8]) -> Cow<'_, [u8]> {
+    if source.first() == Some(&0x1b) {
         Cow::Owned([b" ".as_slice(), source].concat())
     } else {
         Cow::Borrowed(source)
-    };
-    lua.load(&*source)
-        .set_name(name)
-        .set_mode(ChunkMode::Text)
-        .into_function()
-}
-
-/// Lua's message for a chunk that did not compile.
-pub(super) fn compile_error(error: &mlua::Error) -> Vec<u8> {
-    match error {
-        mlua::Error::SyntaxError { message, .. } => message.clone().into_bytes(),
-        error if raise::is_memory(error) => b"not enough memory".to_vec(),
-        error => error.to_string().into_bytes(),
     }
 }
 
-/// Compiles a chunk for `loadstring` / `load`: the function in the run's globals, or
-/// `nil, message`.
-fn load_chunk(lua: &Lua, source: &[u8], name: &[u8]) -> mlua::Result<MultiValue> {
-    let name = String::from_utf8_lossy(c_str(name)).into_owned();
-    // Interned while Lua parses; see `sandbox::Sandbox::_user_script`.
-    let _anchor = lua.create_string(&name)?;
-    match text(lua, source, &name) {
-        Ok(function) => {
-            if let Some(views) = lua.app_data_ref::<Views>() {
-                function.set_environment(views.env.clone())?;
+/// Lua's own `loadstring`, which compiles everything here.
+#[derive(Clone)]
+pub(super) struct Compiler {
+    loadstring: Function,
+}
+
+impl Compiler {
+    pub(super) fn new(loadstring: Function) -> Compiler {
+        Compiler { loadstring }
+    }
+
+    /// Compiles `source` under the chunk name `name`: the function, or Lua's message.
+    pub(super) fn compile(
+        &self,
+        lua: &Lua,
+        source: &[u8],
+        name: &[u8],
+    ) -> mlua::Result<Result<Function, Vec<u8>>> {
+        let source = lua.create_string(as_text(source))?;
+        let name = lua.create_string(name)?;
+        let (function, message): (Value, Value) = self.loadstring.call((source, name))?;
+        Ok(match (function, message) {
+            (Value::Function(function), _) => Ok(function),
+            (_, Value::String(message)) => Err(message.as_bytes().to_vec()),
+            (_, other) => Err(format!("{other:?}").into_bytes()),
+        })
+    }
+
+    /// `loadstring(s [, chunkname])`: the chunk in the run's globals, or `nil, message`.
+    pub(super) fn loadstring(&self, lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
+        let checked = Args(&args);
+        let source = checked.check_string(lua, 1)?;
+        let name = match checked.get(2) {
+            None | Some(Value::Nil) => source.clone(),
+            Some(_) => checked.check_string(lua, 2)?,
+        };
+        match self.compile(lua, &source, &name)? {
+            Ok(function) => {
+                in_run_globals(lua, &function)?;
+                Ok(MultiValue::from_iter([Value::Function(function)]))
             }
-            Ok(MultiValue::from_iter([Value::Function(function)]))
+            Err(message) => Ok(MultiValue::from_iter([
+                Value::Nil,
+                Value::String(lua.create_string(message)?),
+            ])),
         }
-        Err(error @ (mlua::Error::SyntaxError { .. } | mlua::Error::MemoryError(_))) => {
-            let message = lua.create_string(compile_error(&error))?;
-            Ok(MultiValue::from_iter([Value::Nil, Value::String(message)]))
-        }
-        Err(error) => Err(error),
     }
 }
 
-/// `loadstring(s [, chunkname])`.
-pub(super) fn loadstring(lua: &Lua, args: MultiValue) -> mlua::Result<MultiValue> {
-    let checked = Args(&args);
-    let source = checked.check_string(lua, 1)?;
-    let name = match checked.get(2) {
-        None | Some(Value::Nil) => source.clone(),
-        Some(_) => checked.check_string(lua, 2)?,
-    };
-    load_chunk(lua, &source, &name)
+/// Gives a chunk a script loaded the globals of the script's run.
+fn in_run_globals(lua: &Lua, function: &Function) -> mlua::Result<()> {
+    if let Some(views) = lua.app_data_ref::<Views>() {
+        function.set_environment(views.env.clone())?;
+    }
+    Ok(())
 }
 
 /// `load(reader [, chunkname])`, through Lua's own `load` (which parses as the pieces come),
@@ -78,7 +92,6 @@ pub(super) fn load(lua: &Lua, native: &Function, args: MultiValue) -> mlua::Resu
         Some(Value::Function(reader)) => reader.clone(),
         other => return Err(checked.type_error(lua, 1, "function", other)),
     };
-    // Interned while Lua parses; see `sandbox::Sandbox::_user_script`.
     let name = match checked.get(2) {
         None | Some(Value::Nil) => lua.create_string("=(load)")?,
         Some(_) => lua.create_string(checked.check_string(lua, 2)?)?,
@@ -101,11 +114,7 @@ pub(super) fn load(lua: &Lua, native: &Function, args: MultiValue) -> mlua::Resu
     })?;
     let mut results: MultiValue = native.call((guarded, name))?;
     match results.front() {
-        Some(Value::Function(function)) => {
-            if let Some(views) = lua.app_data_ref::<Views>() {
-                function.set_environment(views.env.clone())?;
-            }
-        }
+        Some(Value::Function(function)) => in_run_globals(lua, function)?,
         _ => {
             if let Some(error) = results.get_mut(1) {
                 let text = match &*error {

@@ -3,13 +3,14 @@
 //! Redisson, node-redlock, redsync) run unchanged, with Redis's replies and errors word for word.
 //!
 //! The reference is redis-server 7.0.15 as Debian ships it (with its security fixes, which strip
-//! CR and LF from error and status replies and drop `getfenv`, `setfenv` and `newproxy`), and
-//! the `script_lua.c`, `eval.c` and `script.c` of the 7.0.15 sources.
+//! CR and LF from a failed script's error and drop `getfenv`, `setfenv` and `newproxy`), and the
+//! `script_lua.c`, `eval.c` and `script.c` of the 7.0.15 sources.
 //!
 //! - `sandbox`: the Lua state, its libraries, the bounds, one run; `load`: compiling Lua text;
 //! - `protect`: the read-only globals; `catch`: pcall, xpcall, the error handler;
-//! - `api`: the `redis` table; `convert`: Lua ↔ RESP; `raise`: Redis-shaped Lua errors;
-//! - `rand48`: Redis's `math.random`; `shebang`: `#!lua flags=…`.
+//! - `api`: the `redis` table; `convert`, `reply`: RESP → Lua and back; `raise`: Redis-shaped
+//!   Lua errors;
+//! - `rand48`: Redis's `math.random`; `shebang`: `#!lua flags=…`; `budget`: the instruction limit.
 //!
 //! Time is the host's business: a script sees the server with its clock frozen at the script's
 //! start, because every command it runs goes through [`ScriptHost::call`], which uses that frozen
@@ -18,12 +19,14 @@
 //! memory limit (Redis has none).
 
 mod api;
+mod budget;
 mod catch;
 mod convert;
 mod load;
 mod protect;
 mod raise;
 mod rand48;
+mod reply;
 mod sandbox;
 mod shebang;
 
@@ -32,8 +35,6 @@ mod tests;
 
 use std::collections::BTreeMap;
 use std::fmt;
-
-use mlua::Function;
 
 use crate::redis::resp::Frame;
 use rand48::Rand48;
@@ -46,7 +47,9 @@ pub use sandbox::MEMORY_LIMIT;
 ///
 /// Scripts check the command's existence, arity and script permission through [`command`]
 /// before they [`call`] it; the host runs blocking commands without blocking, as Redis does for
-/// scripts, and refuses writes on a read-only replica in its reply.
+/// scripts, and refuses writes on a read-only replica in its reply. For a container command
+/// (`CONFIG GET`, `CLIENT …`) the facts are the container's: checking the subcommand is the
+/// host's, in `call`.
 ///
 /// [`command`]: ScriptHost::command
 /// [`call`]: ScriptHost::call
@@ -73,16 +76,16 @@ pub struct CommandSpec {
 pub const INSTRUCTION_LIMIT: u64 = 100_000_000;
 
 /// One server's scripting: its Lua state and its script cache (SHA1 of the body → compiled
-/// script). A new `Scripts` is empty, as a restarted Redis is: `EVALSHA` answers `NOSCRIPT`
-/// until the script is sent again.
+/// script, without bound, as in Redis 7.0). A new `Scripts` is empty, as a restarted Redis is:
+/// `EVALSHA` answers `NOSCRIPT` until the script is sent again.
 pub struct Scripts {
     sandbox: Sandbox,
     cache: BTreeMap<String, Cached>,
     instruction_limit: u64,
 }
 
+/// What the cache knows of a script besides its compiled function (which the sandbox keeps).
 struct Cached {
-    function: Function,
     /// `#!lua flags=no-writes`.
     read_only: bool,
 }
@@ -227,20 +230,14 @@ impl Scripts {
         // Sent as is: the reference server does not strip CR and LF from this one.
         let shebang = shebang::parse(body)
             .map_err(|message| Frame::Error([b"ERR ", &message[..]].concat()))?;
-        let function = self
-            .sandbox
-            .compile(&body[shebang.len..])
+        self.sandbox
+            .compile(&sha, &body[shebang.len..])
             .map_err(|message| {
                 let text = [b"ERR Error compiling script (new function): ", &message[..]].concat();
                 Frame::Error(convert::reply_text(&text))
             })?;
-        self.cache.insert(
-            sha.clone(),
-            Cached {
-                function,
-                read_only: shebang.read_only,
-            },
-        );
+        let read_only = shebang.read_only;
+        self.cache.insert(sha.clone(), Cached { read_only });
         Ok(sha)
     }
 
@@ -255,8 +252,7 @@ impl Scripts {
             return noscript();
         };
         let (keys, argv) = rest.split_at(numkeys);
-        self.sandbox
-            .run(sha, &cached.function, host, keys, argv, cached.read_only)
+        self.sandbox.run(sha, host, keys, argv, cached.read_only)
     }
 }
 

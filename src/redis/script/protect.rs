@@ -9,17 +9,17 @@
 //! `setmetatable`) see through or refuse proxies as Redis's would the locked tables.
 //!
 //! Where this differs from Redis: functions of the table library write raw, so
-//! `table.insert(string, x)` fills the run's own proxy instead of failing. Proxies are made
-//! afresh for every run, so nothing a script does to them reaches the next script.
+//! `table.insert(string, x)` fills the proxy instead of failing. The next run then gets all
+//! proxies afresh (see `sandbox`), so nothing a script does to them reaches the next script.
 
 use mlua::{Function, Lua, MultiValue, Table, Value};
 
 use super::convert;
 use super::raise::{self, Args};
 
-/// The tables `getmetatable` shows for the locked globals and for strings, in this run.
+/// The tables `getmetatable` shows for the locked globals and for strings.
 pub(super) struct Views {
-    /// The run's `_G` proxy.
+    /// The `_G` proxy.
     pub(super) env: Table,
     /// What `getmetatable(_G)` returns: a locked `{__index = <function>}`, as in Redis.
     pub(super) env_meta: Table,
@@ -30,41 +30,33 @@ pub(super) struct Views {
 /// Makes and recognizes the read-only proxies.
 #[derive(Clone)]
 pub(super) struct Guard {
-    /// Proxy → the table it shows (weak keys: a run's proxies go with the run).
-    protected: Table,
-    /// The `__newindex` of every proxy.
+    /// The `__newindex` of every proxy, and so the mark of one: scripts cannot reach a proxy's
+    /// metatable to copy it.
     readonly: Function,
 }
 
 impl Guard {
     pub(super) fn new(lua: &Lua) -> mlua::Result<Guard> {
-        let protected = lua.create_table()?;
-        let weak_keys = lua.create_table()?;
-        weak_keys.raw_set("__mode", "k")?;
-        protected.set_metatable(Some(weak_keys))?;
         let readonly = lua.create_function(|lua, _: MultiValue| -> mlua::Result<()> {
             Err(raise::message(lua, 1, "Attempt to modify a readonly table"))
         })?;
-        Ok(Guard {
-            protected,
-            readonly,
-        })
+        Ok(Guard { readonly })
     }
 
-    /// A read-only view of `target`.
-    pub(super) fn protect(&self, lua: &Lua, target: &Table) -> mlua::Result<Table> {
-        let proxy = lua.create_table()?;
-        let meta = lua.create_table_with_capacity(0, 2)?;
-        meta.raw_set("__index", target)?;
-        meta.raw_set("__newindex", &self.readonly)?;
-        proxy.set_metatable(Some(meta))?;
-        self.protected.raw_set(&proxy, target)?;
-        Ok(proxy)
+    /// The `__newindex` a read-only proxy needs: `{__index = target, __newindex = readonly}`.
+    pub(super) fn readonly(&self) -> &Function {
+        &self.readonly
     }
 
     /// The table behind a proxy, or `None` for an ordinary table.
     fn target(&self, table: &Table) -> mlua::Result<Option<Table>> {
-        self.protected.raw_get(table)
+        let Some(meta) = table.metatable() else {
+            return Ok(None);
+        };
+        match meta.raw_get::<Value>("__newindex")? {
+            Value::Function(newindex) if newindex == self.readonly => meta.raw_get("__index"),
+            _ => Ok(None),
+        }
     }
 
     /// `rawget`, `rawset`, `next`, `pairs`, `getmetatable` and `setmetatable` for the run's

@@ -15,59 +15,95 @@
 
 use std::cell::{Cell, RefCell};
 
-use mlua::debug::Debug;
-use mlua::{
-    Function, HookTriggers, Lua, LuaOptions, LuaString, MultiValue, StdLib, Table, Value, VmState,
-};
+use mlua::{BString, Function, Lua, LuaOptions, StdLib, Table, Value};
 
 use super::ScriptHost;
 use super::api;
+use super::budget;
 use super::catch;
-use super::convert::{self, c_str, reply_text};
+use super::convert::{c_str, reply_text};
 use super::load;
 use super::protect::{self, Guard, Views};
-use super::raise::{self, Raised};
+use super::raise;
 use super::rand48::{self, Rand48};
+use super::reply::{self, Replies};
 use crate::redis::resp::Frame;
 
 /// The most memory one server's Lua state may hold. Redis sets no such limit; the simulation
 /// does, so that a runaway script fails instead of exhausting the machine.
 pub const MEMORY_LIMIT: usize = 64 << 20;
-/// Instructions between two looks at the budget.
-const HOOK_INTERVAL: u32 = 1000;
 /// Runs between two garbage-collection steps (`LUA_GC_CYCLE_PERIOD`).
 const GC_PERIOD: u32 = 50;
 /// The chunk name Redis compiles scripts under.
-const USER_SCRIPT: &str = "@user_script";
+const USER_SCRIPT: &[u8] = b"@user_script";
 
-/// The instruction budget of the running script.
-struct Budget {
-    limit: u64,
-    used: u64,
-    exceeded: bool,
-}
+/// Runs a script under Redis's error handler in globals kept across runs, all in Lua: from
+/// Rust, each table operation would be a protected call of its own.
+///
+/// The globals: the base functions, read-only views (proxies) of the libraries and of `redis`,
+/// `KEYS` and `ARGV`, all behind a read-only `_G`; and the views `getmetatable` shows of `_G`
+/// and of strings. Each run sets the run's `KEYS`, `ARGV` and host functions. A script can
+/// change nothing else but the proxies' own (empty) tables, through the table library's raw
+/// writes (`table.insert(string, x)`): then the next run gets everything afresh.
+const RUNNER: &str = r#"
+local base, libs, redis_template, readonly, globals_meta, nonexistent, scripts,
+      set_views, setmetatable, setfenv, next, xpcall, handler = ...
+
+local function protect(target)
+    return setmetatable({}, {__index = target, __newindex = readonly})
+end
+
+local globals, redis, proxies
+
+local function build()
+    globals, redis, proxies = {}, {}, {}
+    for name, value in next, base do globals[name] = value end
+    for name, lib in next, libs do
+        globals[name] = protect(lib)
+        proxies[#proxies + 1] = globals[name]
+    end
+    for name, value in next, redis_template do redis[name] = value end
+    globals.redis = protect(redis)
+    setmetatable(globals, globals_meta)
+    local env = protect(globals)
+    globals._G = env
+    local env_meta = protect({__index = nonexistent})
+    local string_meta = protect({__index = globals.string})
+    proxies[#proxies + 1] = globals.redis
+    proxies[#proxies + 1] = env
+    proxies[#proxies + 1] = env_meta
+    proxies[#proxies + 1] = string_meta
+    set_views(env, env_meta, string_meta)
+end
+
+build()
+
+return function(sha, call, pcall, acl_check_cmd, keys, argv)
+    for i = 1, #proxies do
+        if next(proxies[i]) ~= nil then
+            build()
+            break
+        end
+    end
+    redis.call, redis.pcall, redis.acl_check_cmd = call, pcall, acl_check_cmd
+    globals.KEYS, globals.ARGV = keys, argv
+    local script = scripts[sha]
+    setfenv(script, globals._G)
+    return xpcall(script, handler)
+end
+"#;
 
 /// One server's Lua state.
 pub(super) struct Sandbox {
     lua: Lua,
-    guard: Guard,
-    /// Globals every run starts with, besides the libraries, `redis`, `KEYS` and `ARGV`.
-    base: Vec<(&'static str, Value)>,
-    /// The library tables, shown to scripts through read-only proxies.
-    libs: Vec<(&'static str, Table)>,
-    /// The parts of `redis` shared by all runs.
-    redis: Table,
-    /// The metatable of each run's globals: unknown names are an error.
-    globals_meta: Table,
-    nonexistent: Function,
-    /// Lua's own `xpcall`, which runs each script under `handler`.
-    xpcall: Function,
-    handler: Function,
+    /// The compiled scripts by SHA1, in a Lua table as Redis keeps them in the registry: mlua can
+    /// hold only some thousands of Lua values from Rust at once.
+    scripts: Table,
+    runner: Function,
+    replies: Replies,
+    compiler: load::Compiler,
     /// Runs since the last garbage-collection step.
     runs: Cell<u32>,
-    /// Keeps the chunk name interned: stock Lua 5.1 does not anchor it while parsing, so a
-    /// collection during the parse could free it (Redis fixed this as CVE-2025-49844).
-    _user_script: LuaString,
 }
 
 impl Sandbox {
@@ -83,11 +119,7 @@ impl Sandbox {
         )?;
         lua.set_memory_limit(MEMORY_LIMIT)?;
         lua.set_app_data(rand);
-        lua.set_app_data(Budget {
-            limit: instruction_limit,
-            used: 0,
-            exceeded: false,
-        });
+        budget::install(&lua, instruction_limit);
         let globals = lua.globals();
         let native = |name: &str| globals.raw_get::<Function>(name);
         let guard = Guard::new(&lua)?;
@@ -124,48 +156,68 @@ impl Sandbox {
         }
         let native_pcall = native("pcall")?;
         let pcall = lua.create_function(move |lua, args| catch::pcall(lua, &native_pcall, args))?;
-        let xpcall = native("xpcall")?;
-        let native_xpcall = xpcall.clone();
+        let native_xpcall = native("xpcall")?;
         let user_xpcall =
             lua.create_function(move |lua, args| catch::xpcall(lua, &native_xpcall, args))?;
         let handler =
             lua.create_function(move |lua, error| catch::handler(lua, &tostring, error))?;
         base.push(("pcall", Value::Function(pcall)));
         base.push(("xpcall", Value::Function(user_xpcall)));
-        base.push((
-            "loadstring",
-            Value::Function(lua.create_function(load::loadstring)?),
-        ));
+        let compiler = load::Compiler::new(native("loadstring")?);
+        let loadstring = compiler.clone();
+        let loadstring = lua.create_function(move |lua, args| loadstring.loadstring(lua, args))?;
+        base.push(("loadstring", Value::Function(loadstring)));
         let native_load = native("load")?;
         let load = lua.create_function(move |lua, args| load::load(lua, &native_load, args))?;
         base.push(("load", Value::Function(load)));
         base.push(("__redis__err__handler", Value::Function(handler.clone())));
 
-        let libs = vec![
-            ("string", globals.raw_get("string")?),
+        let base = lua.create_table_from(base)?;
+        let libs = lua.create_table_from([
+            ("string", globals.raw_get::<Table>("string")?),
             ("table", globals.raw_get("table")?),
             ("math", math),
             ("coroutine", coroutine),
-        ];
+        ])?;
+        let replies = Replies::new(&lua, (native("type")?, native("rawget")?, native("next")?))?;
         let nonexistent = protect::nonexistent_global(&lua)?;
-        let globals_meta = lua.create_table_with_capacity(0, 1)?;
-        globals_meta.raw_set("__index", &nonexistent)?;
+        let globals_meta = lua.create_table_from([("__index", &nonexistent)])?;
         // Scripts only ever see their run's globals; the state's own are emptied and locked.
         let locked = lua.create_table()?;
         locked.set_metatable(Some(globals_meta.clone()))?;
+        let set_views =
+            lua.create_function(|lua, (env, env_meta, string_meta): (Table, Table, Table)| {
+                lua.set_app_data(Views {
+                    env,
+                    env_meta,
+                    string_meta,
+                });
+                Ok(())
+            })?;
+        let scripts = lua.create_table()?;
+        let runner: Function = lua.load(RUNNER).set_name("=runner").call((
+            base,
+            libs,
+            api::template(&lua)?,
+            guard.readonly(),
+            globals_meta,
+            nonexistent,
+            &scripts,
+            set_views,
+            native("setmetatable")?,
+            native("setfenv")?,
+            native("next")?,
+            native("xpcall")?,
+            handler,
+        ))?;
         lua.set_globals(locked)?;
 
         Ok(Sandbox {
-            redis: api::template(&lua)?,
-            _user_script: lua.create_string(USER_SCRIPT)?,
             lua,
-            guard,
-            base,
-            libs,
-            globals_meta,
-            nonexistent,
-            xpcall,
-            handler,
+            scripts,
+            runner,
+            replies,
+            compiler,
             runs: Cell::new(0),
         })
     }
@@ -178,28 +230,33 @@ impl Sandbox {
             .unwrap_or_default()
     }
 
-    /// Compiles a script body as Redis does (`luaL_loadbuffer` under "@user_script"), or returns
-    /// Lua's message.
-    pub(super) fn compile(&self, body: &[u8]) -> Result<Function, Vec<u8>> {
-        load::text(&self.lua, body, USER_SCRIPT).map_err(|error| load::compile_error(&error))
+    /// Compiles a script body as Redis does (`luaL_loadbuffer` under "@user_script") and keeps
+    /// it under `sha`, or returns Lua's message.
+    pub(super) fn compile(&self, sha: &str, body: &[u8]) -> Result<(), Vec<u8>> {
+        let compiled = self
+            .compiler
+            .compile(&self.lua, body, USER_SCRIPT)
+            .and_then(|compiled| match compiled {
+                Ok(function) => self.scripts.raw_set(sha, function).map(Ok),
+                Err(message) => Ok(Err(message)),
+            });
+        match compiled {
+            Ok(compiled) => compiled,
+            Err(error) if raise::is_memory(&error) => Err(b"not enough memory".to_vec()),
+            Err(error) => Err(error.to_string().into_bytes()),
+        }
     }
 
     /// Runs a compiled script with its keys and arguments, and returns its reply.
     pub(super) fn run(
         &self,
         sha: &str,
-        script: &Function,
         host: &mut dyn ScriptHost,
         keys: &[Vec<u8>],
         argv: &[Vec<u8>],
         read_only: bool,
     ) -> Frame {
-        if let Some(mut budget) = self.lua.app_data_mut::<Budget>() {
-            budget.used = 0;
-            budget.exceeded = false;
-        }
-        let hook = HookTriggers::new().every_nth_instruction(HOOK_INTERVAL);
-        if let Err(error) = self.lua.set_global_hook(hook, count_instructions) {
+        if let Err(error) = budget::renew(&self.lua) {
             return self.failure(sha, &error);
         }
         let host: api::Host<'_> = RefCell::new(host);
@@ -209,16 +266,15 @@ impl Sandbox {
             let pcall =
                 scope.create_function(|lua, args| api::call(lua, &host, read_only, false, args))?;
             let acl = scope.create_function(|_, args| api::acl_check_cmd(&host, args))?;
-            let env = self.env(
-                [("call", call), ("pcall", pcall), ("acl_check_cmd", acl)],
-                keys,
-                argv,
-            )?;
-            script.set_environment(env)?;
-            let results: MultiValue = self.xpcall.call((script, &self.handler))?;
-            self.outcome(sha, results)
+            let strings = |items: &[Vec<u8>]| {
+                self.lua
+                    .create_sequence_from(items.iter().map(|item| BString::from(item.as_slice())))
+            };
+            let (ok, value): (bool, Value) =
+                self.runner
+                    .call((sha, call, pcall, acl, strings(keys)?, strings(argv)?))?;
+            self.outcome(sha, ok, value)
         });
-        self.lua.remove_app_data::<Views>();
         let reply = outcome.unwrap_or_else(|error| self.failure(sha, &error));
         self.collect_garbage();
         reply
@@ -237,62 +293,16 @@ impl Sandbox {
         let _ = self.lua.gc_step();
     }
 
-    /// A run's globals: the base functions, read-only views of the libraries and of `redis`
-    /// (with this run's host functions), `KEYS` and `ARGV`, all behind a read-only `_G`.
-    fn env(
-        &self,
-        host_functions: [(&str, Function); 3],
-        keys: &[Vec<u8>],
-        argv: &[Vec<u8>],
-    ) -> mlua::Result<Table> {
-        let lua = &self.lua;
-        let globals = lua.create_table_with_capacity(0, 32)?;
-        for (name, value) in &self.base {
-            globals.raw_set(*name, value.clone())?;
-        }
-        for (name, lib) in &self.libs {
-            globals.raw_set(*name, self.guard.protect(lua, lib)?)?;
-        }
-        let redis = lua.create_table_with_capacity(0, 24)?;
-        for pair in self.redis.pairs::<Value, Value>() {
-            let (name, value) = pair?;
-            redis.raw_set(name, value)?;
-        }
-        for (name, function) in host_functions {
-            redis.raw_set(name, function)?;
-        }
-        globals.raw_set("redis", self.guard.protect(lua, &redis)?)?;
-        globals.raw_set("KEYS", strings(lua, keys)?)?;
-        globals.raw_set("ARGV", strings(lua, argv)?)?;
-        globals.set_metatable(Some(self.globals_meta.clone()))?;
-        let env = self.guard.protect(lua, &globals)?;
-        globals.raw_set("_G", &env)?;
-
-        let env_meta = lua.create_table_with_capacity(0, 1)?;
-        env_meta.raw_set("__index", &self.nonexistent)?;
-        let string_meta = lua.create_table_with_capacity(0, 1)?;
-        string_meta.raw_set("__index", globals.raw_get::<Table>("string")?)?;
-        lua.set_app_data(Views {
-            env: env.clone(),
-            env_meta: self.guard.protect(lua, &env_meta)?,
-            string_meta: self.guard.protect(lua, &string_meta)?,
-        });
-        Ok(env)
-    }
-
     /// The reply for what `xpcall` returned: the script's first return value, or its error.
-    fn outcome(&self, sha: &str, results: MultiValue) -> mlua::Result<Frame> {
+    fn outcome(&self, sha: &str, ok: bool, value: Value) -> mlua::Result<Frame> {
         if self.budget_exceeded() {
             return Ok(self.budget_frame(sha));
         }
-        let mut results = results.into_iter();
-        let ok = matches!(results.next(), Some(Value::Boolean(true)));
-        let value = results.next().unwrap_or(Value::Nil);
         if ok {
-            return Ok(convert::to_frame(value)?.unwrap_or_else(|| {
+            return Ok(self.replies.reply(&self.lua, value)?.unwrap_or_else(|| {
                 error_frame(format!(
                     "ERR Error running script {sha}: its reply exceeds the simulation's limit of {} values",
-                    convert::REPLY_LIMIT
+                    reply::REPLY_LIMIT
                 ))
             }));
         }
@@ -355,16 +365,11 @@ impl Sandbox {
     }
 
     fn budget_exceeded(&self) -> bool {
-        self.lua
-            .app_data_ref::<Budget>()
-            .is_some_and(|budget| budget.exceeded)
+        budget::exceeded(&self.lua)
     }
 
     fn budget_frame(&self, sha: &str) -> Frame {
-        let limit = self
-            .lua
-            .app_data_ref::<Budget>()
-            .map_or(0, |budget| budget.limit);
+        let limit = budget::limit(&self.lua);
         error_frame(format!(
             "ERR Error running script {sha}: it ran past the simulation's limit of {limit} Lua \
              instructions (a real Redis would keep running it, answering BUSY to other clients)"
@@ -382,31 +387,4 @@ fn memory_frame(sha: &str) -> Frame {
          (a real Redis sets none)",
         MEMORY_LIMIT >> 20
     ))
-}
-
-/// A Lua array of strings (`KEYS`, `ARGV`).
-fn strings(lua: &Lua, items: &[Vec<u8>]) -> mlua::Result<Table> {
-    let table = lua.create_table_with_capacity(items.len(), 0)?;
-    for (i, item) in items.iter().enumerate() {
-        table.raw_set(i + 1, lua.create_string(item)?)?;
-    }
-    Ok(table)
-}
-
-/// Counts instructions; past the limit, fails every instruction from then on, so that no
-/// `pcall` can keep the script going.
-fn count_instructions(lua: &Lua, _: &Debug) -> mlua::Result<VmState> {
-    let exceeded = lua.app_data_mut::<Budget>().is_some_and(|mut budget| {
-        budget.used += u64::from(HOOK_INTERVAL);
-        budget.exceeded |= budget.used > budget.limit;
-        budget.exceeded
-    });
-    if !exceeded {
-        return Ok(VmState::Continue);
-    }
-    lua.set_global_hook(
-        HookTriggers::new().every_nth_instruction(1),
-        count_instructions,
-    )?;
-    Err(mlua::Error::external(Raised::Budget))
 }

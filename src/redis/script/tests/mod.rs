@@ -1,9 +1,16 @@
-//! Tests of scripting against a fake host. `pinned` holds command sequences whose every reply was
-//! recorded from redis-server 7.0.15 (Debian 7.0.15-1~deb12u10) and must come back byte for
-//! byte; the tests below it cover what a real server cannot show the same way (its clock moves,
-//! its Lua has cjson and friends) or what is the simulation's own (its bounds).
+//! Tests of scripting against a fake host.
+//!
+//! - `pinned`: command sequences whose every reply was recorded from redis-server 7.0.15 (Debian
+//!   7.0.15-1~deb12u10) and must come back byte for byte;
+//! - `bounds`, `isolation`, `host`: what a real server cannot show the same way (its clock
+//!   moves, its Lua has cjson and friends) or what is the simulation's own (its bounds);
+//! - `fuzz`: no input panics, and replies survive the trip through Lua.
 
+mod bounds;
 mod fake;
+mod fuzz;
+mod host;
+mod isolation;
 mod pinned;
 
 use fake::FakeRedis;
@@ -36,6 +43,26 @@ fn wire(frame: &Frame) -> Vec<u8> {
             out
         }
     }
+}
+
+/// `EVAL body numkeys keys... args...`.
+fn run(
+    scripts: &mut Scripts,
+    host: &mut FakeRedis,
+    body: &str,
+    keys: &[&str],
+    args: &[&str],
+) -> Frame {
+    let mut command = vec![
+        body.as_bytes().to_vec(),
+        keys.len().to_string().into_bytes(),
+    ];
+    command.extend(keys.iter().chain(args).map(|arg| arg.as_bytes().to_vec()));
+    scripts.eval(host, &command)
+}
+
+fn sha(body: &str) -> String {
+    super::sha1_hex(body.as_bytes())
 }
 
 /// Runs a command as the server core would dispatch it.

@@ -771,6 +771,13 @@ pub(super) const ERRORS: &[&[Step]] = &[
         (&[b"EVAL", b"return '\0'", b"0"], b"$1\r\n\0\r\n"),
         (&[b"EVAL", b"error('nul\0inside')", b"0"], b"-ERR user_script:1: nul script: f5e577c0a48190546c961592dc2f2b2d79a0cac7, on @user_script:1.\r\n"),
     ],
+    &[
+        (&[b"EVAL", b"return \xff", b"0"], b"-ERR Error compiling script (new function): user_script:1: unexpected symbol near '\xff'\r\n"),
+        (&[b"EVAL", b"local f, e = loadstring('x = ', 'a\\0b') return e", b"0"], b"$46\r\n[string \"a\"]:1: unexpected symbol near '<eof>'\r\n"),
+        (&[b"EVAL", b"local f, e = loadstring('x = \xfe') return e", b"0"], b"$46\r\n[string \"x = \xfe\"]:1: unexpected symbol near '\xfe'\r\n"),
+        (&[b"EVAL", b"return loadstring('return 1', {})", b"0"], b"-ERR user_script:1: bad argument #2 to 'loadstring' (string expected, got table) script: 1a166d553d69eebc81af608d124d12681c750054, on @user_script:1.\r\n"),
+        (&[b"EVAL", b"local f, e = loadstring(string.dump(function() end)) return e", b"0"], b"$53\r\n[string \"\x1bLuaQ\"]:1: unexpected symbol near 'char(27)'\r\n"),
+    ],
 ];
 
 /// The sandbox: locked globals, what is loaded and what is not, `loadstring`, `math.random`, the `redis` table.
