@@ -195,3 +195,43 @@ fn client_code_measures_time_by_its_own_node_clock() {
     assert_eq!(holds(&report.history, "c2"), [20, 20]);
     assert_eq!(holds(&report.history, "c3"), [20, 20]);
 }
+
+#[test]
+fn the_redis_locks_hold_without_faults() {
+    for name in ["redis-lock", "redlock"] {
+        assert_clean(&explore_seeds(name, &["faults=none"], &[], 0..40));
+    }
+}
+
+#[test]
+fn releasing_by_plain_del_deletes_the_next_holders_lock() {
+    let e = explore_seeds("redis-lock-del", &["faults=none"], &[Property::Mutex], 0..5);
+    assert_eq!(found(&e), vec![Property::Mutex]);
+}
+
+#[test]
+fn a_wall_clock_jump_on_a_master_breaks_redlock_and_a_monotonic_expiry_clock_does_not() {
+    let jumps = ["faults=clock_jump", "clock_jump_max_ms=10000"];
+    let e = explore_seeds("redlock", &jumps, &[Property::Mutex], 0..300);
+    assert_eq!(found(&e), vec![Property::Mutex]);
+    let Outcome::Violation(f) = &e.outcome else {
+        unreachable!()
+    };
+    assert!(
+        f.spec
+            .plan
+            .0
+            .iter()
+            .all(|t| matches!(t.fault, Fault::ClockJump { .. })),
+        "{:?}",
+        f.spec.plan
+    );
+    let monotonic = [jumps[0], jumps[1], "expiry_clock=monotonic"];
+    let seeds = 0..e.seeds_run.max(100);
+    assert_clean(&explore_seeds(
+        "redlock",
+        &monotonic,
+        &[Property::Mutex],
+        seeds,
+    ));
+}

@@ -3,13 +3,17 @@
 //! and what the harness should find in it.
 //!
 //! - `zk_lock`: the ZooKeeper lock and its flawed variants
+//! - `redis_lock`: the single-instance Redis lock, Redlock, and their flawed variants
 
+mod redis_lock;
 mod zk_lock;
 
 use crate::check::Property;
 use crate::params::{Group, MAX_RUN_LIMIT_MS, ParamError, Params};
+use crate::recipes::redis::decide::Flavor as RedisFlavor;
 use crate::recipes::zk::lock::Flavor;
 use crate::sim::software::Hosts;
+use redis_lock::RedisLockProgram;
 use std::fmt;
 use zk_lock::ZkLockProgram;
 
@@ -47,6 +51,10 @@ pub struct Scenario {
     pub flaw: &'static [Property],
 }
 
+/// What a Redis lock promises: no herd or queue order to judge (no watches, no line).
+const REDIS_LOCK_PROPERTIES: &[Property] =
+    &[Property::Mutex, Property::Resource, Property::Liveness];
+
 const LOCK_PROPERTIES: &[Property] = &[
     Property::Mutex,
     Property::Resource,
@@ -83,6 +91,36 @@ pub const SCENARIOS: &[Scenario] = &[
         program: &ZkLockProgram(Flavor::NoGuid),
         properties: LOCK_PROPERTIES,
         flaw: &[Property::Liveness],
+    },
+    Scenario {
+        name: "redis-lock",
+        summary: "single-instance Redis lock: SET NX PX with a random token, release by compare-and-delete; validity on the client's clock. Full profile: server clock jumps and restarts without persistence break mutex",
+        program: &RedisLockProgram {
+            flavor: RedisFlavor::Recipe,
+            single: true,
+        },
+        properties: REDIS_LOCK_PROPERTIES,
+        flaw: &[Property::Mutex],
+    },
+    Scenario {
+        name: "redis-lock-del",
+        summary: "flawed: releases by plain DEL, deleting the next holder's lock once its own expired",
+        program: &RedisLockProgram {
+            flavor: RedisFlavor::PlainDel,
+            single: true,
+        },
+        properties: REDIS_LOCK_PROPERTIES,
+        flaw: &[Property::Mutex],
+    },
+    Scenario {
+        name: "redlock",
+        summary: "Redlock over 5 masters: quorum 3, validity = TTL - elapsed - drift, unlock all on failure, random retry. Full profile: Kleppmann's pauses and clock jumps break mutex",
+        program: &RedisLockProgram {
+            flavor: RedisFlavor::Recipe,
+            single: false,
+        },
+        properties: REDIS_LOCK_PROPERTIES,
+        flaw: &[Property::Mutex],
     },
 ];
 

@@ -3,3 +3,4 @@
 //! driver does the I/O.
 
 pub mod decide;
+pub mod lock;

@@ -1,0 +1,182 @@
+//! The Redis lock's async driver: every attempt sends `SET key token NX PX ttl` to all
+//! masters at once, each with its own timeout, and lets `decide` judge the votes against
+//! the time they took on the client's monotonic clock. A failed attempt unlocks every node
+//! (the flavor permitting) and retries after a delay; the holder treats the lock as lost
+//! when its validity runs out on its own clock.
+
+use super::decide::{self, Decision, Flavor};
+use crate::recipes::{Grant, Lock, LockError};
+use crate::redis::PORT;
+use crate::redis::client::{CallError, RedisClient};
+use crate::redis::resp::Frame;
+use crate::sim::node::Node;
+use crate::sim::timer::Timer;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
+use std::rc::Rc;
+use turmoil::net::TcpStream;
+
+/// Deletes the key only if it still holds this client's token.
+pub const RELEASE_SCRIPT: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
+    return redis.call('del', KEYS[1]) else return 0 end";
+
+/// What a lock needs to know of its masters and its timing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RedisLockConfig {
+    /// The masters' host names.
+    pub masters: Vec<String>,
+    pub key: String,
+    pub ttl_ms: u64,
+    /// One node's answer (connect and request) is given up after this.
+    pub request_timeout_ms: u64,
+    pub retry_delay_max_ms: u64,
+}
+
+pub struct RedisLock {
+    node: Node,
+    config: RedisLockConfig,
+    flavor: Flavor,
+    rng: Rc<RefCell<ChaCha8Rng>>,
+    /// The token of the lock held, and until when it is valid on the client's clock.
+    held: Option<(Vec<u8>, u64)>,
+}
+
+impl RedisLock {
+    /// A lock for the client on `node`; `rng` draws its tokens and retry delays.
+    pub fn new(
+        node: Node,
+        config: RedisLockConfig,
+        flavor: Flavor,
+        rng: Rc<RefCell<ChaCha8Rng>>,
+    ) -> RedisLock {
+        RedisLock {
+            node,
+            config,
+            flavor,
+            rng,
+            held: None,
+        }
+    }
+
+    fn timer(&self) -> Timer {
+        self.node.timer()
+    }
+
+    /// Sends `args` to every master at once; each answer, or why there was none.
+    async fn on_all(&self, args: Vec<Vec<u8>>) -> Vec<Result<Frame, CallError>> {
+        let handles: Vec<_> = self
+            .config
+            .masters
+            .iter()
+            .map(|master| {
+                let request = request(
+                    master.clone(),
+                    args.clone(),
+                    self.timer(),
+                    self.config.request_timeout_ms,
+                );
+                self.node.spawn(request)
+            })
+            .collect();
+        let mut answers = Vec::with_capacity(handles.len());
+        for handle in handles {
+            answers.push(handle.await.unwrap_or(Err(CallError::Closed)));
+        }
+        answers
+    }
+
+    /// Removes this token's lock from every master.
+    async fn unlock(&self, token: &[u8]) {
+        let key = self.config.key.as_bytes().to_vec();
+        let args = match self.flavor {
+            Flavor::PlainDel => vec![b"DEL".to_vec(), key],
+            _ => vec![
+                b"EVAL".to_vec(),
+                RELEASE_SCRIPT.as_bytes().to_vec(),
+                b"1".to_vec(),
+                key,
+                token.to_vec(),
+            ],
+        };
+        self.on_all(args).await;
+    }
+}
+
+/// One request on a fresh connection (so a late reply never answers the next request),
+/// within `timeout_ms` for the connect and again for the request.
+async fn request(
+    host: String,
+    args: Vec<Vec<u8>>,
+    timer: Timer,
+    timeout_ms: u64,
+) -> Result<Frame, CallError> {
+    let stream = timer
+        .timeout(timeout_ms, TcpStream::connect((host.as_str(), PORT)))
+        .await
+        .ok_or(CallError::Timeout)?
+        .map_err(|_| CallError::Closed)?;
+    let mut client = RedisClient::new(stream, timer, timeout_ms);
+    let args: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
+    client.call(&args).await
+}
+
+impl Lock for RedisLock {
+    async fn acquire(&mut self) -> Result<Grant, LockError> {
+        let timer = self.timer();
+        let nodes = self.config.masters.len();
+        loop {
+            let token = format!("{:016x}", self.rng.borrow_mut().random::<u64>()).into_bytes();
+            let started = timer.now_ms();
+            let set = vec![
+                b"SET".to_vec(),
+                self.config.key.as_bytes().to_vec(),
+                token.clone(),
+                b"NX".to_vec(),
+                b"PX".to_vec(),
+                self.config.ttl_ms.to_string().into_bytes(),
+            ];
+            let answers = self.on_all(set).await;
+            let granted = answers
+                .iter()
+                .filter(|a| matches!(a, Ok(Frame::Simple(ok)) if ok == b"OK"))
+                .count();
+            let elapsed = timer.now_ms().saturating_sub(started);
+            match decide::decide(self.flavor, granted, nodes, self.config.ttl_ms, elapsed) {
+                Decision::Acquired { validity_ms } => {
+                    self.held = Some((token, started + validity_ms));
+                    return Ok(Grant { token: None });
+                }
+                Decision::Failed => {
+                    if decide::unlocks_after_failure(self.flavor) {
+                        self.unlock(&token).await;
+                    }
+                    let rng = &self.rng;
+                    let delay = decide::retry_delay_ms(
+                        self.flavor,
+                        self.config.retry_delay_max_ms,
+                        |max| rng.borrow_mut().random_range(1..=max),
+                    );
+                    timer.sleep(delay).await;
+                }
+            }
+        }
+    }
+
+    async fn release(&mut self) -> Result<(), LockError> {
+        if let Some((token, _)) = self.held.take() {
+            self.unlock(&token).await;
+        }
+        Ok(())
+    }
+
+    /// Once the validity is over on the client's own clock, the lock is not its any more.
+    async fn lost(&mut self) {
+        match &self.held {
+            Some((_, valid_until)) => self.timer().sleep_until(*valid_until).await,
+            None => std::future::pending().await,
+        }
+    }
+
+    async fn close(self) {}
+}

@@ -1,0 +1,145 @@
+//! The Redis lock scenarios: masters redis1..redisN (one for the single-instance lock), the
+//! store, and clients running the lock workload with one flavor of the recipe.
+
+use super::Program;
+use crate::params::{self, Faults, Group, Network, ParamError, Params, Redis};
+use crate::recipes::redis::decide::Flavor;
+use crate::recipes::redis::lock::{RedisLock, RedisLockConfig};
+use crate::redis::sim_host::RedisFamily;
+use crate::sim::node::Node;
+use crate::sim::software::{Hosts, ServerHost};
+use crate::store::StoreFamily;
+use crate::workload::{self, Workload};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The key every client contends for.
+const KEY: &str = "locksim:lock";
+
+/// A connect and a request take two round trips, four one-way latencies.
+const ROUND_TRIPS_PER_REQUEST: u64 = 4;
+
+#[derive(Debug)]
+pub(super) struct RedisLockProgram {
+    pub(super) flavor: Flavor,
+    /// One master (the single-instance lock) or `redis_nodes` (Redlock).
+    pub(super) single: bool,
+}
+
+impl RedisLockProgram {
+    fn masters(&self, p: &Params) -> Vec<String> {
+        let n = if self.single { 1 } else { p.redis.redis_nodes };
+        (1..=n).map(|i| format!("redis{i}")).collect()
+    }
+}
+
+impl Program for RedisLockProgram {
+    fn param_groups(&self) -> &'static [Group] {
+        &[
+            Network::GROUP,
+            Faults::GROUP,
+            params::Workload::GROUP,
+            Redis::GROUP,
+        ]
+    }
+
+    fn hosts(&self, p: &Params) -> Hosts {
+        let r = &p.redis;
+        let family = Rc::new(RedisFamily {
+            expiry_clock: r.expiry_clock().unwrap_or_default(),
+            persistence: r
+                .persistence()
+                .unwrap_or(crate::redis::sim_host::Persistence::None),
+            restart_delay_ms: r.restart_delay_ms,
+            replica_lag_ms: r.replica.then_some(r.replication_lag_ms),
+        });
+        let masters = self.masters(p);
+        let mut servers: Vec<ServerHost> = masters
+            .iter()
+            .map(|name| ServerHost {
+                name: name.clone(),
+                family: family.clone(),
+                swarmed: true,
+            })
+            .collect();
+        servers.push(ServerHost {
+            name: "store".into(),
+            family: Rc::new(StoreFamily {
+                fencing: p.workload.fencing,
+            }),
+            swarmed: false,
+        });
+        let config = RedisLockConfig {
+            masters,
+            key: KEY.into(),
+            ttl_ms: r.ttl_ms,
+            request_timeout_ms: r.request_timeout_ms,
+            retry_delay_max_ms: r.retry_delay_max_ms,
+        };
+        let (flavor, params) = (self.flavor, p.clone());
+        Hosts {
+            servers,
+            clients: p.client_names(),
+            program: Rc::new(move |node| {
+                Box::pin(client(node, params.clone(), config.clone(), flavor))
+            }),
+        }
+    }
+
+    /// A holder that vanished keeps the lock for a TTL (plus a restart's delay); then every
+    /// other client may hold it once before the waiter, each attempt costing a few round
+    /// trips and at most one retry delay.
+    fn liveness_bound(&self, p: &Params) -> u64 {
+        let r = &p.redis;
+        let attempt = 2 * ROUND_TRIPS_PER_REQUEST * p.network.latency_max_ms
+            + 2 * r.request_timeout_ms
+            + r.retry_delay_max_ms;
+        2 * r.ttl_ms
+            + r.restart_delay_ms
+            + u64::from(p.workload.clients) * (p.workload.hold_ms + 2 * attempt)
+    }
+
+    fn run_limit(&self, p: &Params) -> u64 {
+        let w = &p.workload;
+        let per_round = w.hold_ms + 12 * p.network.latency_max_ms + p.redis.retry_delay_max_ms;
+        let liveness = match w.liveness_bound_ms {
+            0 => self.liveness_bound(p),
+            set => set,
+        };
+        p.faults.fault_phase_ms
+            + liveness
+            + u64::from(w.clients * w.rounds) * per_round
+            + p.redis.ttl_ms
+    }
+
+    fn validate(&self, p: &Params) -> Result<(), ParamError> {
+        let (latency, timeout) = (p.network.latency_max_ms, p.redis.request_timeout_ms);
+        if ROUND_TRIPS_PER_REQUEST * latency > 2 * timeout {
+            return Err(ParamError::Invalid(format!(
+                "latency_max_ms={latency} is too long for request_timeout_ms={timeout}: a \
+                 client connects and asks within two timeouts, four one-way latencies"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// The software of client host `node`: the lock workload over a Redis lock.
+async fn client(node: Node, params: Params, config: RedisLockConfig, flavor: Flavor) {
+    let rng = Rc::new(RefCell::new(node.rng()));
+    let work = Workload {
+        lock_name: KEY.into(),
+        rounds: params.workload.rounds,
+        hold_ms: params.workload.hold_ms,
+        store_timeout_ms: params.redis.ttl_ms,
+    };
+    workload::run_client(&node, &work, async || {
+        Ok(RedisLock::new(
+            node.clone(),
+            config.clone(),
+            flavor,
+            rng.clone(),
+        ))
+    })
+    .await;
+}
