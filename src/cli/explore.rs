@@ -129,7 +129,7 @@ pub fn explore(
             scenario.name,
             seeds.start,
             seeds.end,
-            params_line(&params)
+            params_line(scenario, &params)
         );
     }
     let spec = ExploreSpec {

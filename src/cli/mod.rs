@@ -156,12 +156,24 @@ fn check_traces_dir(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-fn params_line(params: &Params) -> String {
-    let Ok(Value::Object(map)) = serde_json::to_value(params) else {
-        unreachable!("params are an object")
+/// The parameters `scenario` uses, as `key=value` words in the order `locksim list` shows.
+fn params_line(scenario: &Scenario, params: &Params) -> String {
+    let Ok(values) = serde_json::to_value(params) else {
+        unreachable!("params serialise")
     };
-    map.iter()
-        .map(|(k, v)| format!("{k}={}", v.as_str().map_or(v.to_string(), str::to_string)))
+    scenario
+        .program
+        .param_groups()
+        .iter()
+        .flat_map(|g| g.params)
+        .map(|p| {
+            let v = &values[p.key];
+            format!(
+                "{}={}",
+                p.key,
+                v.as_str().map_or(v.to_string(), str::to_string)
+            )
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -76,7 +76,7 @@ pub fn run(
         outln!(
             "run {} seed={seed} {}",
             scenario.name,
-            params_line(&spec.params)
+            params_line(scenario, &spec.params)
         );
         for f in &spec.plan.0 {
             outln!("  fault at {:>5} ms: {}", f.at_ms, f.fault);
