@@ -28,8 +28,8 @@ pub trait Program: Sync + fmt::Debug {
     fn liveness_bound(&self, params: &Params) -> u64;
 
     /// When a run stops if its workload has not finished, when `run_limit_ms` leaves it to
-    /// the program.
-    fn run_limit(&self, params: &Params) -> u64;
+    /// the program; `liveness_bound_ms` is the run's (set or derived).
+    fn run_limit(&self, params: &Params, liveness_bound_ms: u64) -> u64;
 
     /// The parameter groups its hosts and workload read (`locksim list SCENARIO` shows these).
     fn param_groups(&self) -> &'static [Group];
@@ -158,7 +158,7 @@ impl Scenario {
     /// The run limit of a run with `params`: the parameter if set, else the program's.
     pub fn run_limit(&self, params: &Params) -> u64 {
         match params.workload.run_limit_ms {
-            0 => self.program.run_limit(params),
+            0 => self.program.run_limit(params, self.liveness_bound(params)),
             set => set,
         }
     }

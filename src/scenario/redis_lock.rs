@@ -99,15 +99,11 @@ impl Program for RedisLockProgram {
             + u64::from(p.workload.clients) * (p.workload.hold_ms + 2 * attempt)
     }
 
-    fn run_limit(&self, p: &Params) -> u64 {
+    fn run_limit(&self, p: &Params, liveness_bound_ms: u64) -> u64 {
         let w = &p.workload;
         let per_round = w.hold_ms + 12 * p.network.latency_max_ms + p.redis.retry_delay_max_ms;
-        let liveness = match w.liveness_bound_ms {
-            0 => self.liveness_bound(p),
-            set => set,
-        };
         p.faults.fault_phase_ms
-            + liveness
+            + liveness_bound_ms
             + u64::from(w.clients * w.rounds) * per_round
             + p.redis.ttl_ms
     }

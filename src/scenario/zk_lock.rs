@@ -72,14 +72,10 @@ impl Program for ZkLockProgram {
 
     /// After the fault phase, long enough for every remaining round to complete and for one
     /// liveness bound to pass.
-    fn run_limit(&self, p: &Params) -> u64 {
+    fn run_limit(&self, p: &Params, liveness_bound_ms: u64) -> u64 {
         let work = u64::from(p.workload.clients * p.workload.rounds)
             * (p.workload.hold_ms + 12 * p.network.latency_max_ms);
-        let liveness = match p.workload.liveness_bound_ms {
-            0 => self.liveness_bound(p),
-            set => set,
-        };
-        p.faults.fault_phase_ms + liveness + work + p.zookeeper.session_timeout_ms
+        p.faults.fault_phase_ms + liveness_bound_ms + work + p.zookeeper.session_timeout_ms
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
