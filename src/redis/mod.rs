@@ -12,17 +12,21 @@
 //! - `cmd`: the commands, one file per family
 //! - `script`: Lua scripting (EVAL, EVALSHA, SCRIPT) over real Lua 5.1
 //! - `server`: the sans-IO server: checks, dispatch, propagation, replication, expiry cycle
+//! - `host`: the core over byte streams, whatever the clock and the socket
+//! - `serve`: `locksim serve redis`, the core on a real socket and the real clock
 
 pub mod clock;
 mod cmd;
 pub mod command;
 pub mod conn;
 pub mod cstr;
+pub mod host;
 pub mod keyspace;
 pub mod num;
 pub mod replies;
 pub mod resp;
 pub mod script;
+pub mod serve;
 pub mod server;
 
 /// Redis's port, where the simulated servers listen.
