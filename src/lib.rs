@@ -9,6 +9,7 @@ pub mod params;
 pub mod recipes;
 pub mod redis;
 pub mod scenario;
+pub mod serve;
 pub mod sim;
 pub mod store;
 pub mod timeline;

@@ -113,6 +113,38 @@ enum ServeCommand {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// The simulated Redis 7.0 (the simulation's own server core, Lua scripting included)
+    /// on TCP. Point any Redis client at it, e.g. `redis-cli -p 6379`. One database, no
+    /// persistence, no replicas. Logs connections and every write at debug level
+    /// (RUST_LOG=debug). Ctrl-C stops it.
+    Redis {
+        #[arg(long, default_value_t = locksim::redis::PORT)]
+        port: u16,
+        /// Address to listen on (loopback unless you say otherwise).
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+        /// The clock key deadlines live on.
+        #[arg(long, value_enum, default_value_t = ExpiryClockArg::Wall)]
+        expiry_clock: ExpiryClockArg,
+    },
+}
+
+/// `--expiry-clock`'s values.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ExpiryClockArg {
+    /// Redis's own: unix time, so a wall-clock jump moves every deadline.
+    Wall,
+    /// The proposed fix: deadlines on a monotonic clock, which never jumps.
+    Monotonic,
+}
+
+impl From<ExpiryClockArg> for locksim::redis::clock::ExpiryClock {
+    fn from(arg: ExpiryClockArg) -> Self {
+        match arg {
+            ExpiryClockArg::Wall => Self::Wall,
+            ExpiryClockArg::Monotonic => Self::Monotonic,
+        }
+    }
 }
 
 /// A session timeout the wire can carry; clap's range error is already one line.
@@ -218,6 +250,16 @@ fn main() -> ExitCode {
                 seed,
             };
             cli::serve_zk(&out, (bind, port).into(), config)
+        }
+        Some(Command::Serve(ServeCommand::Redis {
+            port,
+            bind,
+            expiry_clock,
+        })) => {
+            let config = locksim::redis::serve::ServeConfig {
+                expiry_clock: expiry_clock.into(),
+            };
+            cli::serve_redis(&out, (bind, port).into(), config)
         }
     };
     ExitCode::from(status as u8)

@@ -4,7 +4,7 @@
 //! - `mod.rs`: exit statuses, output mode, options, shared printing; `list` and `bench`
 //! - `single.rs`: `run` and `replay`, one run each
 //! - `explore.rs`: `explore` and the default exploration
-//! - `serve.rs`: `serve zk`, the simulated server on a real socket
+//! - `serve.rs`: `serve zk` and `serve redis`, a simulated server on a real socket
 //! - `write.rs`: stdout and stderr that survive a closed pipe or a full disk
 
 /// `println!` for the commands' output, through `write::stdout` (never panics).
@@ -30,7 +30,7 @@ mod single;
 pub mod write;
 
 pub use explore::{DEFAULT_SEEDS, default_exploration, explore};
-pub use serve::serve_zk;
+pub use serve::{serve_redis, serve_zk};
 pub use single::{replay, run};
 
 use crate::check::{self, Property};

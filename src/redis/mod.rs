@@ -15,6 +15,8 @@
 //! - `client`: the async client over any stream, one request at a time
 //! - `events`: what a simulated Redis host records in the history
 //! - `sim_host`: the family's simulation glue (persistence, replica, failover, lost replies)
+//! - `host`: the core over byte streams, whatever the clock and the socket
+//! - `serve`: `locksim serve redis`, the core on a real socket and the real clock
 
 pub mod client;
 pub mod clock;
@@ -23,11 +25,13 @@ pub mod command;
 pub mod conn;
 pub mod cstr;
 pub mod events;
+pub mod host;
 pub mod keyspace;
 pub mod num;
 pub mod replies;
 pub mod resp;
 pub mod script;
+pub mod serve;
 pub mod server;
 pub mod sim_host;
 

@@ -6,10 +6,8 @@ use crate::zk::host::{self, Env, Host, HostEvent};
 use crate::zk::proto::Request;
 use crate::zk::server::{Change, Now, Server, ServerConfig};
 use std::future::Future;
-use std::io;
-use std::net::SocketAddr;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tracing::{debug, info, warn};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,11 +133,7 @@ impl Env for RealEnv {
 
 /// Serves on `listener` until `shutdown` completes. Runs on the current thread's LocalSet
 /// (the core is single-threaded, like the simulation).
-pub async fn serve(
-    listener: TcpListener,
-    config: ServeConfig,
-    shutdown: impl Future<Output = ()>,
-) -> io::Result<()> {
+pub async fn serve(listener: TcpListener, config: ServeConfig, shutdown: impl Future<Output = ()>) {
     let env = RealEnv {
         started: Instant::now(),
         lose_every: config.lose_reply_every,
@@ -148,47 +142,10 @@ pub async fn serve(
     let host = Host::new(env, Server::new(config.server()), config.tick_ms);
     host.borrow_mut().restart();
     let expiry = tokio::task::spawn_local(host::expire_sessions(host.clone()));
-    tokio::pin!(shutdown);
-    loop {
-        tokio::select! {
-            biased;
-            () = &mut shutdown => break,
-            accepted = accept(&listener) => match accepted {
-                Ok((stream, peer)) => {
-                    tokio::task::spawn_local(host::serve_conn(host.clone(), peer.to_string(), stream));
-                }
-                // Out of file descriptors, a reset before accept: the server goes on.
-                Err(e) => warn!("accept failed: {e}"),
-            },
-        }
-    }
+    crate::serve::accept_until(&listener, shutdown, |stream, peer| {
+        tokio::task::spawn_local(host::serve_conn(host.clone(), peer.to_string(), stream));
+    })
+    .await;
     expiry.abort();
     info!("stopped");
-    Ok(())
-}
-
-/// The next connection, with Nagle off as ZooKeeper's NIOServerCnxn has it: a request's watch
-/// events and its reply are separate writes, and with Nagle the reply would wait for the
-/// client's delayed ACK of the events (about 40 ms). Cancel-safe, as `accept` is: nothing is
-/// awaited after it.
-async fn accept(listener: &TcpListener) -> io::Result<(TcpStream, SocketAddr)> {
-    let (stream, peer) = listener.accept().await?;
-    if let Err(e) = stream.set_nodelay(true) {
-        warn!("cannot set TCP_NODELAY for {peer}: {e}");
-    }
-    Ok((stream, peer))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn accepted_connections_have_nagle_off() {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (_client, accepted) = tokio::join!(TcpStream::connect(addr), accept(&listener));
-        let (stream, _) = accepted.unwrap();
-        assert!(stream.nodelay().unwrap());
-    }
 }

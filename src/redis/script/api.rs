@@ -95,7 +95,7 @@ pub(super) fn call(
 pub(super) fn acl_check_cmd(host: &Host<'_>, args: MultiValue) -> mlua::Result<bool> {
     let refuse = |text: &str| raise::reply(convert::error_text(text.as_bytes()), false);
     let argv = command_args(&args).map_err(refuse)?;
-    let known = host.borrow().command(&argv[0]).is_some();
+    let known = host.borrow().command(&argv).is_some();
     if !known {
         return Err(refuse("Invalid command passed to redis.acl_check_cmd()"));
     }
@@ -120,7 +120,7 @@ fn command_args(args: &MultiValue) -> Result<Vec<Vec<u8>>, &'static str> {
 /// `scriptCall`'s checks before the command runs, in Redis's order.
 fn check(host: &dyn ScriptHost, argv: &[Vec<u8>], read_only: bool) -> Result<(), &'static str> {
     let spec = host
-        .command(&argv[0])
+        .command(argv)
         .ok_or("Unknown Redis command called from script")?;
     let argc = argv.len() as i64;
     let arity = i64::from(spec.arity);

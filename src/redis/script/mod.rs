@@ -54,8 +54,11 @@ pub use sandbox::MEMORY_LIMIT;
 /// [`command`]: ScriptHost::command
 /// [`call`]: ScriptHost::call
 pub trait ScriptHost {
-    /// Redis's command-table facts for `name` (case-insensitive), `None` for an unknown command.
-    fn command(&self, name: &[u8]) -> Option<CommandSpec>;
+    /// Redis's command-table facts for the command `argv` names (the name in any case), found as
+    /// `lookupCommand` finds it: a container command (CLIENT, COMMAND) given more than its name
+    /// is its subcommand named by `argv[1]`, whose own arity and flags apply; `None` for an
+    /// unknown command or subcommand.
+    fn command(&self, argv: &[Vec<u8>]) -> Option<CommandSpec>;
     /// Runs one command (already checked for arity and script permission) and returns its reply.
     fn call(&mut self, args: &[Vec<u8>]) -> Frame;
 }

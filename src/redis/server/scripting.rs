@@ -24,8 +24,8 @@ struct Host<'a> {
 }
 
 impl ScriptHost for Host<'_> {
-    fn command(&self, name: &[u8]) -> Option<script::CommandSpec> {
-        match command::lookup(&[name.to_vec()]) {
+    fn command(&self, argv: &[Vec<u8>]) -> Option<script::CommandSpec> {
+        match command::lookup(argv) {
             Lookup::Found(spec) => Some(script::CommandSpec {
                 arity: spec.arity,
                 noscript: spec.flags.contains(Flags::NOSCRIPT),
@@ -126,6 +126,53 @@ mod tests {
                 b"NOSCRIPT No matching script. Please use EVAL.".to_vec()
             ))
         );
+    }
+
+    /// As redis-server 7.0.15 answers: a container's subcommand is looked up with its own
+    /// arity and flags (CLIENT ID is NOSCRIPT, though CLIENT itself is not), an unknown one
+    /// is an unknown command.
+    #[test]
+    fn a_script_calls_subcommands_by_their_own_table_entry() {
+        let mut server = Server::new(Config::default());
+        for (body, reply) in [
+            (
+                "return redis.pcall('client', 'id')",
+                Frame::Error(b"ERR This Redis command is not allowed from script".to_vec()),
+            ),
+            (
+                "return redis.pcall('client', 'nosuch')",
+                Frame::Error(b"ERR Unknown Redis command called from script".to_vec()),
+            ),
+            (
+                "return redis.pcall('client', 'setname')",
+                Frame::Error(
+                    b"ERR Wrong number of args calling Redis command from script".to_vec(),
+                ),
+            ),
+            ("return redis.pcall('command', 'count')", Frame::Integer(20)),
+            (
+                "return redis.acl_check_cmd('client', 'id')",
+                Frame::Integer(1),
+            ),
+        ] {
+            assert_eq!(
+                run(&mut server, &["EVAL", body, "0"]).reply,
+                Some(reply),
+                "{body}"
+            );
+        }
+        let unknown = run(
+            &mut server,
+            &[
+                "EVAL",
+                "return redis.acl_check_cmd('client', 'nosuch')",
+                "0",
+            ],
+        );
+        let Some(Frame::Error(text)) = unknown.reply else {
+            panic!("{unknown:?}")
+        };
+        assert!(text.starts_with(b"ERR Invalid command passed to redis.acl_check_cmd()"));
     }
 
     #[test]

@@ -228,8 +228,8 @@ impl FakeRedis {
 }
 
 impl ScriptHost for FakeRedis {
-    fn command(&self, name: &[u8]) -> Option<CommandSpec> {
-        let name = name.to_ascii_lowercase();
+    fn command(&self, argv: &[Vec<u8>]) -> Option<CommandSpec> {
+        let name = argv[0].to_ascii_lowercase();
         COMMANDS
             .iter()
             .find(|(known, ..)| known.as_bytes() == name)

@@ -187,7 +187,7 @@ fn no_body_or_argument_makes_scripting_panic() {
 struct Answer(Frame);
 
 impl ScriptHost for Answer {
-    fn command(&self, _: &[u8]) -> Option<CommandSpec> {
+    fn command(&self, _: &[Vec<u8>]) -> Option<CommandSpec> {
         Some(CommandSpec {
             arity: -1,
             noscript: false,

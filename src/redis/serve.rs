@@ -1,0 +1,71 @@
+//! `locksim serve redis`: the simulated Redis's core served by tokio on a real TCP socket and
+//! the real clock, so any Redis client (redis-cli, redis-py, locksim's own) can talk to it.
+//! This is the one place in the Redis family that reads the host clock: it is not simulated.
+
+use crate::redis::clock::{ExpiryClock, Now};
+use crate::redis::host::{self, Env, Host, HostEvent};
+use crate::redis::server::{Config, Server};
+use std::future::Future;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use tokio::net::TcpListener;
+use tracing::{debug, info};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ServeConfig {
+    /// Which clock key deadlines live on.
+    pub expiry_clock: ExpiryClock,
+}
+
+struct RealEnv {
+    started: Instant,
+}
+
+impl Env for RealEnv {
+    fn now(&self) -> Now {
+        let wall = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        Now {
+            wall_ms: i64::try_from(wall.as_millis()).unwrap_or(i64::MAX),
+            mono_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        }
+    }
+
+    fn observe(&mut self, event: HostEvent<'_>) {
+        match event {
+            HostEvent::Accepted { conn, client } => debug!("conn {conn}: accepted from {client}"),
+            HostEvent::Closed {
+                conn,
+                by_server: true,
+            } => debug!("conn {conn}: closed by the server (QUIT, a protocol error or HTTP)"),
+            HostEvent::Closed { conn, .. } => debug!("conn {conn}: closed"),
+            HostEvent::Propagated { conn, commands } => {
+                let by = conn.map_or("active expiry".to_string(), |c| format!("conn {c}"));
+                for args in commands {
+                    let words: Vec<_> = args.iter().map(|a| String::from_utf8_lossy(a)).collect();
+                    debug!("{by}: {}", words.join(" "));
+                }
+            }
+        }
+    }
+}
+
+/// Serves on `listener` until `shutdown` completes. Runs on the current thread's LocalSet:
+/// one core serves every connection, single-threaded like the simulation and like Redis.
+pub async fn serve(listener: TcpListener, config: ServeConfig, shutdown: impl Future<Output = ()>) {
+    let env = RealEnv {
+        started: Instant::now(),
+    };
+    let server = Server::new(Config {
+        expiry_clock: config.expiry_clock,
+        ..Config::default()
+    });
+    let host = Host::new(env, server);
+    let expiry = tokio::task::spawn_local(host::expire_keys(host.clone()));
+    crate::serve::accept_until(&listener, shutdown, |stream, peer| {
+        tokio::task::spawn_local(host::serve_conn(host.clone(), peer.to_string(), stream));
+    })
+    .await;
+    expiry.abort();
+    info!("stopped");
+}

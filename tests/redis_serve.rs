@@ -1,0 +1,288 @@
+//! `locksim serve redis` on a real socket: a malformed request closes only its connection,
+//! one core serves every connection, the active expiry runs, and the real `redis-cli` (from
+//! the Debian package `redis-tools`, which `redis-server` brings) works against it. Real
+//! sockets and real time: the deliberate exception to simulated tests.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+/// A `locksim serve redis` process on a free loopback port, killed on drop.
+struct Served {
+    child: Child,
+    addr: SocketAddr,
+    /// The first line it printed.
+    banner: String,
+}
+
+impl Served {
+    fn start(extra: &[&str]) -> Served {
+        Served::start_with_env(extra, "info")
+    }
+
+    fn start_with_env(extra: &[&str], rust_log: &str) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+            .args(["serve", "redis", "--port", "0"])
+            .args(extra)
+            .env("RUST_LOG", rust_log)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("locksim starts");
+        let mut banner = String::new();
+        BufReader::new(child.stdout.take().expect("stdout"))
+            .read_line(&mut banner)
+            .expect("the listening line");
+        let addr = banner
+            .split(|c: char| c.is_whitespace() || c == '"')
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {banner:?}"));
+        Served {
+            child,
+            addr,
+            banner,
+        }
+    }
+
+    fn is_running(&mut self) -> bool {
+        self.child.try_wait().expect("try_wait").is_none()
+    }
+
+    /// Stops the server and returns what it logged.
+    fn stop_and_log(mut self) -> String {
+        let _ = self.child.kill();
+        let mut log = String::new();
+        if let Some(mut stderr) = self.child.stderr.take() {
+            let _ = stderr.read_to_string(&mut log);
+        }
+        log
+    }
+
+    fn connect(&self) -> TcpStream {
+        let stream = TcpStream::connect(self.addr).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        stream
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sends `request` and reads `reply.len()` bytes, which must be `reply`.
+fn exchange(stream: &mut TcpStream, request: &[u8], reply: &[u8]) {
+    stream.write_all(request).expect("write");
+    let mut got = vec![0; reply.len()];
+    stream.read_exact(&mut got).expect("a reply");
+    assert_eq!(
+        String::from_utf8_lossy(&got),
+        String::from_utf8_lossy(reply),
+        "the reply to {:?}",
+        String::from_utf8_lossy(request)
+    );
+}
+
+/// Sends `request` and returns everything the server sends until it closes the connection.
+fn until_closed(served: &Served, request: &[u8]) -> Vec<u8> {
+    let mut stream = served.connect();
+    stream.write_all(request).expect("write");
+    let mut got = Vec::new();
+    stream
+        .read_to_end(&mut got)
+        .unwrap_or_else(|e| panic!("{request:?}: the server should close the connection: {e}"));
+    got
+}
+
+#[test]
+fn a_malformed_request_closes_only_its_connection() {
+    let mut served = Served::start(&[]);
+    let mut other = served.connect();
+    exchange(&mut other, b"PING\r\n", b"+PONG\r\n");
+    for (request, reply) in [
+        (
+            &b"*abc\r\n"[..],
+            &b"-ERR Protocol error: invalid multibulk length\r\n"[..],
+        ),
+        (
+            b"*1\r\n$-3\r\n",
+            b"-ERR Protocol error: invalid bulk length\r\n",
+        ),
+        (
+            b"ECHO \"unbalanced\r\n",
+            b"-ERR Protocol error: unbalanced quotes in request\r\n",
+        ),
+        // The replies before the error are sent, then the error, then nothing more.
+        (
+            b"PING\r\n*1\r\nx\r\nPING\r\n",
+            b"+PONG\r\n-ERR Protocol error: expected '$', got 'x'\r\n",
+        ),
+        // Redis's guard against cross-protocol scripting: closed without a word.
+        (b"POST / HTTP/1.1\r\nHost: x\r\n\r\n", b""),
+    ] {
+        let got = until_closed(&served, request);
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(reply),
+            "{:?}",
+            String::from_utf8_lossy(request)
+        );
+    }
+    // A client that goes away mid-request.
+    drop(served.connect().write_all(b"*2\r\n$3\r\nGET"));
+    assert!(
+        served.is_running(),
+        "the server must survive malformed input"
+    );
+    // The connection opened before still works, on the same core as a new one.
+    exchange(&mut other, b"SET shared 1\r\n", b"+OK\r\n");
+    exchange(&mut served.connect(), b"GET shared\r\n", b"$1\r\n1\r\n");
+    exchange(&mut other, b"QUIT\r\n", b"+OK\r\n");
+    assert!(served.is_running());
+}
+
+#[test]
+fn a_request_split_across_reads_and_pipelined_requests_are_answered_in_order() {
+    let served = Served::start(&[]);
+    let mut stream = served.connect();
+    stream.write_all(b"*3\r\n$3\r\nSET\r\n$1\r\nk").unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    exchange(&mut stream, b"\r\n$1\r\nv\r\n", b"+OK\r\n");
+    let pipelined = b"GET k\r\nDEL k\r\nGET k\r\n".repeat(1000);
+    let reply = b"$1\r\nv\r\n:1\r\n$-1\r\n".to_vec();
+    stream.write_all(b"SET k v\r\n").unwrap();
+    exchange(
+        &mut stream,
+        &[&pipelined[..], b"PING\r\n"].concat(),
+        &[
+            &b"+OK\r\n"[..],
+            &reply,
+            &b"$-1\r\n:0\r\n$-1\r\n".repeat(999),
+            b"+PONG\r\n",
+        ]
+        .concat(),
+    );
+}
+
+#[test]
+fn the_active_expiry_deletes_keys_nobody_reads() {
+    let served = Served::start_with_env(&[], "debug");
+    let mut stream = served.connect();
+    exchange(&mut stream, b"SET forgotten v PX 50\r\n", b"+OK\r\n");
+    // A few cycles of 100 ms after the deadline.
+    std::thread::sleep(Duration::from_millis(500));
+    let log = served.stop_and_log();
+    assert!(
+        log.contains("active expiry: DEL forgotten"),
+        "the expiry cycle deleted the key:\n{log}"
+    );
+}
+
+#[test]
+fn json_banner_and_the_monotonic_expiry_clock() {
+    let served = Served::start(&["--json"]);
+    let banner: serde_json::Value = serde_json::from_str(&served.banner).expect("a JSON line");
+    assert_eq!(banner["serving"], "redis");
+    assert_eq!(banner["address"], served.addr.to_string());
+    assert_eq!(banner["expiry_clock"], "wall");
+    drop(served);
+
+    let served = Served::start(&["--expiry-clock", "monotonic"]);
+    assert!(
+        served.banner.contains("expiry clock monotonic"),
+        "{}",
+        served.banner
+    );
+    let mut stream = served.connect();
+    exchange(&mut stream, b"SET k v PX 100000\r\n", b"+OK\r\n");
+    exchange(&mut stream, b"EXPIRE k 50\r\n", b":1\r\n");
+    exchange(&mut stream, b"TTL k\r\n", b":50\r\n");
+}
+
+/// Runs `redis-cli -p PORT args...` with `stdin` and returns its stdout.
+fn redis_cli(addr: SocketAddr, args: &[&str], stdin: &[u8]) -> String {
+    let mut child = Command::new("redis-cli")
+        .args(["-h", &addr.ip().to_string(), "-p", &addr.port().to_string()])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run redis-cli ({e}): apt-get install redis-server (it brings redis-tools)"
+            )
+        });
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin)
+        .expect("write redis-cli's input");
+    let out = child.wait_with_output().expect("redis-cli runs");
+    assert!(
+        out.status.success(),
+        "redis-cli {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+#[test]
+fn redis_cli_works_against_serve_redis() {
+    let served = Served::start(&[]);
+    let a = served.addr;
+    assert_eq!(redis_cli(a, &["SET", "k", "v", "PX", "1000"], b""), "OK\n");
+    assert_eq!(redis_cli(a, &["GET", "k"], b""), "v\n");
+    let pttl: i64 = redis_cli(a, &["PTTL", "k"], b"").trim().parse().unwrap();
+    assert!((0..=1000).contains(&pttl), "PTTL {pttl}");
+    // Without a terminal redis-cli prints raw replies: one line per element, nil as empty.
+    let eval = redis_cli(
+        a,
+        &["EVAL", "return {1, 'two', {ok='x'}, false, 3.7}", "0"],
+        b"",
+    );
+    assert_eq!(eval, "1\ntwo\nx\n\n3\n");
+    let eval = redis_cli(
+        a,
+        &[
+            "EVAL",
+            "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+            "1",
+            "k",
+            "v",
+        ],
+        b"",
+    );
+    assert_eq!(eval, "1\n");
+    assert_eq!(
+        redis_cli(a, &["EVALSHA", &"0".repeat(40), "0"], b""),
+        "NOSCRIPT No matching script. Please use EVAL.\n\n",
+        "redis-cli follows an error with an empty line"
+    );
+    // A piped session: one connection, commands from stdin.
+    let session = redis_cli(
+        a,
+        &[],
+        b"SET lock me NX PX 5000\nSET lock you NX PX 5000\nGET lock\nEXISTS lock nothing\nDEL lock\nFOO bar\n",
+    );
+    assert_eq!(
+        session,
+        "OK\n\nme\n1\n1\nERR unknown command 'FOO', with args beginning with: 'bar' \n\n"
+    );
+    // Mass insertion: raw RESP through --pipe, which ends with its own ECHO.
+    let mass: Vec<u8> = (0..100)
+        .flat_map(|i| format!("*3\r\n$3\r\nSET\r\n$5\r\nkey{i:02}\r\n$1\r\nv\r\n").into_bytes())
+        .collect();
+    let piped = redis_cli(a, &["--pipe"], &mass);
+    assert!(
+        piped.contains("errors: 0, replies: 100"),
+        "redis-cli --pipe: {piped}"
+    );
+    assert_eq!(redis_cli(a, &["EXISTS", "key00", "key99"], b""), "2\n");
+}
