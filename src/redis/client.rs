@@ -8,7 +8,7 @@
 //! way, and it would be read as the answer to the next request. So the client drops the
 //! stream at the first error and every later call fails at once with `CallError::Closed`.
 //! The same goes for a `call` future dropped before it completes (the caller's own timeout
-//! or `select!`): the stream is dropped with it.
+//! or a race it lost): the stream is dropped with it.
 
 mod error;
 
