@@ -32,13 +32,15 @@ mod cases_scripts;
 mod cases_strings;
 #[path = "redis_conformance/lock_scripts.rs"]
 mod lock_scripts;
+#[path = "common/server_process.rs"]
+mod server_process;
 #[path = "redis_conformance/servers.rs"]
 mod servers;
 #[path = "redis_conformance/wire.rs"]
 mod wire;
 
 use case::{Entry, Step, first_difference};
-use servers::ServerProcess;
+use server_process::ServerProcess;
 use wire::escape;
 
 type CaseFn = fn() -> Vec<Step>;

@@ -3,11 +3,12 @@
 //! dir) and `locksim serve redis --port 0`. Both are killed when dropped, also when the test
 //! panics.
 
+use crate::server_process::{ServerProcess, free_port, scratch_dir};
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -15,42 +16,10 @@ const REDIS_SERVER: &str = "/usr/bin/redis-server";
 /// Both start in milliseconds; this is for a loaded machine.
 const START_LIMIT: Duration = Duration::from_secs(20);
 
-pub struct ServerProcess {
-    pub name: &'static str,
-    pub addr: SocketAddr,
-    child: Child,
-    /// Removed when the server is dropped.
-    scratch: PathBuf,
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = fs::remove_dir_all(&self.scratch);
-    }
-}
-
 impl ServerProcess {
     fn log(&self) -> String {
         fs::read_to_string(self.scratch.join("server.log")).unwrap_or_default()
     }
-}
-
-/// A port nobody listens on now (bound, read, released).
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
-    listener.local_addr().expect("local address").port()
-}
-
-fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "locksim-redis-conformance-{name}-{}",
-        std::process::id()
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
 }
 
 /// Starts redis-server on a free loopback port; ready once it answers PING.
@@ -61,7 +30,7 @@ pub fn start_real() -> Result<ServerProcess, String> {
         ));
     }
     let port = free_port();
-    let scratch = scratch_dir("real");
+    let scratch = scratch_dir("redis-conformance-real");
     let child = Command::new(REDIS_SERVER)
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
         .args(["--save", "", "--appendonly", "no", "--databases", "1"])
@@ -87,7 +56,7 @@ pub fn start_real() -> Result<ServerProcess, String> {
 /// Starts `locksim serve redis --port 0` and learns its address from the first line it
 /// prints; ready once it answers PING.
 pub fn start_sim() -> Result<ServerProcess, String> {
-    let scratch = scratch_dir("sim");
+    let scratch = scratch_dir("redis-conformance-sim");
     let log = File::create(scratch.join("server.log")).map_err(|e| format!("log: {e}"))?;
     let mut child = Command::new(env!("CARGO_BIN_EXE_locksim"))
         .args(["serve", "redis", "--port", "0"])

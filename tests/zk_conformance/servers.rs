@@ -2,11 +2,11 @@
 //! ZooKeeper 3.8 (standalone, throwaway data dir) and `locksim serve zk`. Both are killed when
 //! dropped, also when the test panics.
 
+use crate::server_process::{ServerProcess, free_port, scratch_dir};
 use std::fs::{self, File};
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -14,38 +14,6 @@ use std::time::{Duration, Instant};
 const ZK_CLASSPATH: &str = "/etc/zookeeper/conf:/usr/share/java/zookeeper.jar";
 /// A JVM on a busy 2-core machine can take a while to start.
 const START_LIMIT: Duration = Duration::from_secs(60);
-
-pub struct ServerProcess {
-    pub name: &'static str,
-    pub addr: SocketAddr,
-    child: Child,
-    /// Removed when the server is dropped.
-    scratch: PathBuf,
-}
-
-impl Drop for ServerProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = fs::remove_dir_all(&self.scratch);
-    }
-}
-
-/// A port nobody listens on now (bound, read, released).
-fn free_port() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
-    listener.local_addr().expect("local address").port()
-}
-
-fn scratch_dir(name: &str, port: u16) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "locksim-zk-conformance-{name}-{}-{port}",
-        std::process::id()
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
-}
 
 /// Starts a standalone ZooKeeper with the given tick; ready once it answers `srvr`.
 pub fn start_real(tick_ms: u64) -> Result<ServerProcess, String> {
@@ -56,7 +24,7 @@ pub fn start_real(tick_ms: u64) -> Result<ServerProcess, String> {
         ));
     }
     let port = free_port();
-    let scratch = scratch_dir("real", port);
+    let scratch = scratch_dir(&format!("zk-conformance-real-{port}"));
     let data = scratch.join("data");
     fs::create_dir_all(&data).map_err(|e| format!("data dir: {e}"))?;
     let log = File::create(scratch.join("server.log")).map_err(|e| format!("log: {e}"))?;
@@ -89,7 +57,7 @@ pub fn start_real(tick_ms: u64) -> Result<ServerProcess, String> {
 /// Starts `locksim serve zk` with the given tick; ready once it accepts a connection.
 pub fn start_sim(tick_ms: u64) -> Result<ServerProcess, String> {
     let port = free_port();
-    let scratch = scratch_dir("sim", port);
+    let scratch = scratch_dir(&format!("zk-conformance-sim-{port}"));
     let log = File::create(scratch.join("server.log")).map_err(|e| format!("log: {e}"))?;
     let log2 = log.try_clone().map_err(|e| format!("log: {e}"))?;
     let child = Command::new(env!("CARGO_BIN_EXE_locksim"))
