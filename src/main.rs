@@ -81,6 +81,12 @@ enum Command {
         runs: u32,
         #[arg(long, default_value = "zk-lock")]
         scenario: String,
+        /// Start from one of the scenario's named profiles instead of its default one.
+        #[arg(long, value_name = "NAME")]
+        profile: Option<String>,
+        /// Override a scenario parameter (repeatable), e.g. --set clients=3.
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
     },
 }
 
@@ -154,6 +160,10 @@ fn session_timeout_ms() -> clap::builder::RangedU64ValueParser {
 
 #[derive(Args, Clone)]
 struct Opts {
+    /// Start from one of the scenario's named profiles (see `locksim list SCENARIO`)
+    /// instead of its default one; --set overrides still apply on top.
+    #[arg(long, value_name = "NAME")]
+    profile: Option<String>,
     /// Override a scenario parameter (repeatable), e.g. --set pause_max_ms=600.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     set: Vec<String>,
@@ -171,6 +181,7 @@ struct Opts {
 impl From<Opts> for cli::Options {
     fn from(o: Opts) -> cli::Options {
         cli::Options {
+            profile: o.profile,
             set: o.set,
             check: o.check,
             check_determinism: o.check_determinism,
@@ -232,7 +243,12 @@ fn main() -> ExitCode {
             history,
             timeline,
         }) => cli::replay(&out, &file, history, timeline),
-        Some(Command::Bench { runs, scenario }) => cli::bench(&out, &scenario, runs),
+        Some(Command::Bench {
+            runs,
+            scenario,
+            profile,
+            set,
+        }) => cli::bench(&out, &scenario, profile.as_deref(), &set, runs),
         Some(Command::Serve(ServeCommand::Zk {
             port,
             bind,

@@ -2,7 +2,6 @@
 
 use super::{Options, Output, Status, params_line, print_violations, setup, violations_json};
 use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome};
-use crate::params::Params;
 use crate::scenario::{SCENARIOS, Scenario};
 use crate::trace::{self, Trace};
 use serde_json::{Value, json};
@@ -170,9 +169,13 @@ pub fn default_exploration(out: &Output) -> Status {
     let jobs = jobs_default(None);
     let mut rows = Vec::new();
     for scenario in SCENARIOS {
+        let params = match scenario.params::<&str>(None, &[]) {
+            Ok(p) => p,
+            Err(e) => return out.error(&format!("{}: {e}", scenario.name), Status::HarnessError),
+        };
         let spec = ExploreSpec {
             scenario,
-            params: Params::default(),
+            params,
             properties: scenario.properties.to_vec(),
             seeds: 0..DEFAULT_SEEDS,
             jobs,
@@ -201,7 +204,7 @@ pub fn default_exploration(out: &Output) -> Status {
         })
         .collect();
     out.emit(json!({ "findings": findings }), || {
-        outln!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, default parameters (see `locksim list`).\n");
+        outln!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, each scenario's default profile (see `locksim list`).\n");
         outln!("{:<16} {:>5}  {:<22} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");
         for e in &rows {
             let (found, seed) = match &e.exploration.outcome {

@@ -84,6 +84,7 @@ impl Output {
 
 #[derive(Debug, Clone, Default)]
 pub struct Options {
+    pub profile: Option<String>,
     pub set: Vec<String>,
     pub check: Vec<Property>,
     pub check_determinism: bool,
@@ -113,9 +114,8 @@ fn setup(
     opts: &Options,
 ) -> Result<(&'static Scenario, Params, Vec<Property>), String> {
     let scenario = scenario::find(scenario).map_err(|e| e.to_string())?;
-    let params = Params::default()
-        .overridden(&opts.set)
-        .and_then(|params| scenario.validate(&params).map(|()| params))
+    let params = scenario
+        .params(opts.profile.as_deref(), &opts.set)
         .map_err(|e| e.to_string())?;
     check_traces_dir(&opts.traces)?;
     let properties = if opts.check.is_empty() {
@@ -187,7 +187,15 @@ pub fn list(out: &Output, name: Option<&str>) -> Status {
             Err(e) => return out.bad_input(&e.to_string()),
         },
     };
-    let defaults = serde_json::to_value(Params::default()).expect("params serialise");
+    // One scenario's defaults are those of its default profile.
+    let defaults = match scenarios.as_slice() {
+        [one] => one.params::<&str>(None, &[]),
+        _ => Ok(Params::default()),
+    };
+    let defaults = match defaults {
+        Ok(p) => serde_json::to_value(p).expect("params serialise"),
+        Err(e) => return out.error(&e.to_string(), Status::HarnessError),
+    };
     let shown = |v: &Value| v.as_str().map_or(v.to_string(), str::to_string);
     let scenarios_json: Vec<Value> = scenarios
         .iter()
@@ -201,7 +209,13 @@ pub fn list(out: &Output, name: Option<&str>) -> Status {
                     json!({ "property": p, "reads": reads })
                 })
                 .collect();
-            json!({ "name": s.name, "summary": s.summary, "properties": s.properties, "flaw": s.flaw, "checkers": checkers })
+            let profiles: Vec<Value> = s
+                .program
+                .profiles()
+                .iter()
+                .map(|p| json!({ "name": p.name, "summary": p.summary, "settings": p.settings }))
+                .collect();
+            json!({ "name": s.name, "summary": s.summary, "properties": s.properties, "flaw": s.flaw, "checkers": checkers, "profiles": profiles })
         })
         .collect();
     let params_json: Vec<Value> = groups
@@ -225,6 +239,14 @@ pub fn list(out: &Output, name: Option<&str>) -> Status {
                     let reads: Vec<String> =
                         check::checker(*p).reads().iter().map(|r| r.to_string()).collect();
                     outln!("  {:<16}   {:<9} reads {} events", "", p.name(), reads.join(", "));
+                }
+                let profiles = s.program.profiles();
+                if !profiles.is_empty() {
+                    outln!("\nProfiles (--profile NAME; the first is the default, --set applies on top):");
+                    for p in profiles {
+                        outln!("  {:<16} {}", p.name, p.summary);
+                        outln!("  {:<16} sets: {}", "", p.settings.join(" "));
+                    }
                 }
             }
         }
@@ -275,7 +297,13 @@ fn print_timeline(report: &RunReport) {
     }
 }
 
-pub fn bench(out: &Output, scenario: &str, runs: u32) -> Status {
+pub fn bench(
+    out: &Output,
+    scenario: &str,
+    profile: Option<&str>,
+    set: &[String],
+    runs: u32,
+) -> Status {
     let scenario = match scenario::find(scenario) {
         Ok(s) => s,
         Err(e) => return out.bad_input(&e.to_string()),
@@ -283,7 +311,11 @@ pub fn bench(out: &Output, scenario: &str, runs: u32) -> Status {
     if runs == 0 {
         return out.bad_input("--runs must be at least 1");
     }
-    let b = crate::bench::measure(scenario, &Params::default(), runs);
+    let params = match scenario.params(profile, set) {
+        Ok(p) => p,
+        Err(e) => return out.bad_input(&e.to_string()),
+    };
+    let b = crate::bench::measure(scenario, &params, runs);
     out.emit(serde_json::to_value(&b).expect("bench serialises"), || {
         outln!("{b}")
     });

@@ -47,6 +47,12 @@ pub enum ParamError {
         reason: String,
     },
     Invalid(String),
+    UnknownProfile {
+        scenario: String,
+        name: String,
+        /// The scenario's profiles, comma-separated; empty when it has none.
+        known: String,
+    },
 }
 
 impl fmt::Display for ParamError {
@@ -63,6 +69,21 @@ impl fmt::Display for ParamError {
                 write!(f, "bad value '{value}' for {key}: {reason}")
             }
             ParamError::Invalid(s) => write!(f, "invalid parameters: {s}"),
+            ParamError::UnknownProfile {
+                scenario,
+                name,
+                known,
+            } if known.is_empty() => {
+                write!(f, "unknown profile '{name}': {scenario} has no profiles")
+            }
+            ParamError::UnknownProfile {
+                scenario,
+                name,
+                known,
+            } => write!(
+                f,
+                "unknown profile '{name}' for {scenario} (known: {known})"
+            ),
         }
     }
 }

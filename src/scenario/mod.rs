@@ -38,6 +38,22 @@ pub trait Program: Sync + fmt::Debug {
     fn validate(&self, _params: &Params) -> Result<(), ParamError> {
         Ok(())
     }
+
+    /// Its named profiles, the first the default; none: the parameters' defaults alone.
+    fn profiles(&self) -> &'static [Profile] {
+        &[]
+    }
+}
+
+/// A named reach of the swarm and the server options that go with it, for one question
+/// asked of a scenario ("does Redlock hold under the faults its own argument allows?").
+/// Its settings are `--set` assignments applied before the user's, so the user's win, and
+/// a trace file holds the values they led to rather than the name.
+#[derive(Debug)]
+pub struct Profile {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub settings: &'static [&'static str],
 }
 
 #[derive(Debug)]
@@ -147,6 +163,35 @@ pub fn find(name: &str) -> Result<&'static Scenario, UnknownScenario> {
 }
 
 impl Scenario {
+    /// The parameters of a run: the defaults, then `profile`'s settings (the program's
+    /// first profile when none is named), then the user's `assignments`, validated whole.
+    pub fn params<S: AsRef<str>>(
+        &self,
+        profile: Option<&str>,
+        assignments: &[S],
+    ) -> Result<Params, ParamError> {
+        let profiles = self.program.profiles();
+        let settings = match profile {
+            None => profiles.first().map_or(&[][..], |p| p.settings),
+            Some(name) => {
+                let found = profiles.iter().find(|p| p.name == name).ok_or_else(|| {
+                    let known: Vec<_> = profiles.iter().map(|p| p.name).collect();
+                    ParamError::UnknownProfile {
+                        scenario: self.name.to_string(),
+                        name: name.to_string(),
+                        known: known.join(", "),
+                    }
+                })?;
+                found.settings
+            }
+        };
+        let params = Params::default()
+            .overridden(settings)?
+            .overridden(assignments)?;
+        self.validate(&params)?;
+        Ok(params)
+    }
+
     /// The liveness bound of a run with `params`: the parameter if set, else the program's.
     pub fn liveness_bound(&self, params: &Params) -> u64 {
         match params.workload.liveness_bound_ms {
@@ -188,6 +233,36 @@ mod tests {
     fn with(assignments: &[&str]) -> Result<Params, ParamError> {
         let params = Params::default().overridden(assignments)?;
         find("zk-lock").unwrap().validate(&params).map(|()| params)
+    }
+
+    #[test]
+    fn a_profile_sets_its_values_under_the_users_and_an_unknown_one_is_named() {
+        let redlock = find("redlock").unwrap();
+        let default = redlock.params::<&str>(None, &[]).unwrap();
+        assert_eq!(
+            default,
+            redlock.params(Some("full"), &[] as &[&str]).unwrap()
+        );
+        assert_eq!(default.faults.pause_max_ms, 400);
+        let own = redlock
+            .params(Some("own-assumptions"), &["pause_max_ms=50"])
+            .unwrap();
+        assert_eq!(own.faults.pause_max_ms, 50, "the user's --set wins");
+        assert_eq!(own.redis.persistence, "aof-always");
+        let err = redlock.params::<&str>(Some("gentle"), &[]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown profile 'gentle' for redlock (known: full, own-assumptions)"
+        );
+        let err = find("zk-lock").unwrap().params::<&str>(Some("full"), &[]);
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "unknown profile 'full': zk-lock has no profiles"
+        );
+        assert_eq!(
+            find("zk-lock").unwrap().params::<&str>(None, &[]).unwrap(),
+            Params::default()
+        );
     }
 
     #[test]

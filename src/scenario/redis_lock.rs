@@ -1,7 +1,7 @@
 //! The Redis lock scenarios: masters redis1..redisN (one for the single-instance lock), the
 //! store, and clients running the lock workload with one flavor of the recipe.
 
-use super::Program;
+use super::{Profile, Program};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Redis};
 use crate::recipes::redis::decide::Flavor;
 use crate::recipes::redis::lock::{RedisLock, RedisLockConfig};
@@ -18,6 +18,30 @@ const KEY: &str = "locksim:lock";
 
 /// A connect and a request take two round trips, four one-way latencies.
 const ROUND_TRIPS_PER_REQUEST: u64 = 4;
+
+/// The swarm's reach for the Redis locks: everything Kleppmann raised, or only what
+/// Redlock's own argument allows.
+const PROFILES: &[Profile] = &[
+    Profile {
+        name: "full",
+        summary: "every fault kind: pauses shorter and longer than the TTL, clock jumps both \
+                  ways, drift, crashes without persistence, partitions, delay, loss, lost \
+                  replies, failover (with replica=true)",
+        settings: &["pause_max_ms=400"],
+    },
+    Profile {
+        name: "own-assumptions",
+        summary: "what Redlock's argument assumes away stays away: no clock jumps or \
+                  failovers, pauses at most half the TTL (a holder's remaining validity \
+                  outlasts them), drift within the drift allowance, fsync always",
+        settings: &[
+            "faults=partition,loss,delay,crash,pause,clock_drift,lose_reply",
+            "pause_max_ms=100",
+            "clock_drift_max_ppm=10000",
+            "persistence=aof-always",
+        ],
+    },
+];
 
 #[derive(Debug)]
 pub(super) struct RedisLockProgram {
@@ -106,6 +130,10 @@ impl Program for RedisLockProgram {
             + liveness_bound_ms
             + u64::from(w.clients * w.rounds) * per_round
             + p.redis.ttl_ms
+    }
+
+    fn profiles(&self) -> &'static [Profile] {
+        PROFILES
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
