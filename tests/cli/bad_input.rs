@@ -124,6 +124,18 @@ const BAD_ARGUMENTS: &[(&[&str], &str)] = &[
         &["explore", "zk-lock", "--traces", "/proc/x"],
         "cannot write trace files into /proc/x",
     ),
+    (
+        &["explore", "redlock", "--profile", "gentle"],
+        "unknown profile 'gentle' for redlock (known: full, own-assumptions)",
+    ),
+    (
+        &["run", "zk-lock", "--profile", "full"],
+        "unknown profile 'full': zk-lock has no profiles",
+    ),
+    (
+        &["bench", "--scenario", "redlock", "--set", "ttl_ms=0"],
+        "ttl_ms",
+    ),
     (&["replay"], "FILE"),
     (&["replay", "missing.json"], "missing.json"),
     (&["bench", "--runs", "0"], "--runs"),

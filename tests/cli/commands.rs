@@ -84,6 +84,48 @@ fn list_of_one_scenario_shows_its_checkers_and_only_its_parameters() {
 }
 
 #[test]
+fn list_of_a_scenario_shows_its_profiles_and_their_defaults() {
+    let s = Scratch::new("list_profiles");
+    let v = s.json(&["list", "redlock"], 0);
+    let profiles = v["scenarios"][0]["profiles"]
+        .as_array()
+        .expect("profiles array");
+    let names: Vec<&str> = profiles
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["full", "own-assumptions"]);
+    let pause = v["params"]
+        .as_array()
+        .expect("params array")
+        .iter()
+        .find(|p| p["name"] == "pause_max_ms")
+        .expect("pause_max_ms listed");
+    assert_eq!(pause["default"], 400, "the default profile's value");
+    let text = s.run(&["list", "redlock"]).stdout;
+    assert!(text.contains("own-assumptions"), "{text}");
+
+    let own = s.json(
+        &[
+            "run",
+            "redlock",
+            "--seed",
+            "1",
+            "--profile",
+            "own-assumptions",
+            "--set",
+            "pause_max_ms=7",
+        ],
+        0,
+    );
+    assert_eq!(own["params"]["persistence"], "aof-always", "{own}");
+    assert_eq!(
+        own["params"]["pause_max_ms"], 7,
+        "--set applies on top: {own}"
+    );
+}
+
+#[test]
 fn clean_run_exits_0_with_its_json() {
     let s = Scratch::new("clean_run");
     let args = ["run", "zk-lock", "--seed", "1", "--set", "faults=none"];
