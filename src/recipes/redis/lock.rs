@@ -40,7 +40,12 @@ pub struct RedisLock {
     rng: Rc<RefCell<ChaCha8Rng>>,
     /// The token of the lock held, and until when it is valid on the client's clock.
     held: Option<(Vec<u8>, u64)>,
+    /// One connection per master, kept open between requests as client libraries keep
+    /// theirs (and as cheap for the simulation: no handshake and no server task per request).
+    conns: Vec<Conn>,
 }
+
+type Conn = RefCell<Option<RedisClient<TcpStream>>>;
 
 impl RedisLock {
     /// A lock for the client on `node`; `rng` draws its tokens and retry delays.
@@ -52,6 +57,7 @@ impl RedisLock {
     ) -> RedisLock {
         RedisLock {
             node,
+            conns: config.masters.iter().map(|_| Conn::default()).collect(),
             config,
             flavor,
             rng,
@@ -65,25 +71,22 @@ impl RedisLock {
 
     /// Sends `args` to every master at once; each answer, or why there was none.
     async fn on_all(&self, args: Vec<Vec<u8>>) -> Vec<Result<Frame, CallError>> {
-        let handles: Vec<_> = self
+        let requests = self
             .config
             .masters
             .iter()
-            .map(|master| {
-                let request = request(
-                    master.clone(),
-                    args.clone(),
+            .zip(&self.conns)
+            .map(|(master, conn)| {
+                request(
+                    conn,
+                    master,
+                    &args,
                     self.timer(),
                     self.config.request_timeout_ms,
-                );
-                self.node.spawn(request)
+                )
             })
             .collect();
-        let mut answers = Vec::with_capacity(handles.len());
-        for handle in handles {
-            answers.push(handle.await.unwrap_or(Err(CallError::Closed)));
-        }
-        answers
+        join_all(requests).await
     }
 
     /// Removes this token's lock from every master.
@@ -103,22 +106,34 @@ impl RedisLock {
     }
 }
 
-/// One request on a fresh connection (so a late reply never answers the next request),
-/// within `timeout_ms` for the connect and again for the request.
+/// One request on the master's connection, opened first if there is none, within
+/// `timeout_ms` for the connect and again for the request. A connection that timed out or
+/// failed is dropped, so a late reply never answers the next request.
 async fn request(
-    host: String,
-    args: Vec<Vec<u8>>,
+    conn: &Conn,
+    host: &str,
+    args: &[Vec<u8>],
     timer: Timer,
     timeout_ms: u64,
 ) -> Result<Frame, CallError> {
-    let stream = timer
-        .timeout(timeout_ms, TcpStream::connect((host.as_str(), PORT)))
-        .await
-        .ok_or(CallError::Timeout)?
-        .map_err(|_| CallError::Closed)?;
-    let mut client = RedisClient::new(stream, timer, timeout_ms);
+    let cached = conn.borrow_mut().take();
+    let mut client = match cached {
+        Some(client) => client,
+        None => {
+            let stream = timer
+                .timeout(timeout_ms, TcpStream::connect((host, PORT)))
+                .await
+                .ok_or(CallError::Timeout)?
+                .map_err(|_| CallError::Closed)?;
+            RedisClient::new(stream, timer, timeout_ms)
+        }
+    };
     let args: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
-    client.call(&args).await
+    let answer = client.call(&args).await;
+    if answer.is_ok() {
+        *conn.borrow_mut() = Some(client);
+    }
+    answer
 }
 
 impl Lock for RedisLock {
@@ -179,4 +194,32 @@ impl Lock for RedisLock {
     }
 
     async fn close(self) {}
+}
+
+/// Polls every future in this task until all are done (no task per request).
+async fn join_all<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut pending: Vec<Option<std::pin::Pin<Box<F>>>> =
+        futures.into_iter().map(|f| Some(Box::pin(f))).collect();
+    let mut outputs: Vec<Option<F::Output>> = pending.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut done = true;
+        for (slot, output) in pending.iter_mut().zip(outputs.iter_mut()) {
+            if let Some(future) = slot {
+                match future.as_mut().poll(cx) {
+                    std::task::Poll::Ready(value) => {
+                        *output = Some(value);
+                        *slot = None;
+                    }
+                    std::task::Poll::Pending => done = false,
+                }
+            }
+        }
+        if done {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+    outputs.into_iter().flatten().collect()
 }
