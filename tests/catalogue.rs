@@ -158,6 +158,16 @@ fn readme_rows() -> Vec<Row> {
         .collect()
 }
 
+/// `r<digits>-...json`: the catalogue's naming, which no saved finding
+/// (`<scenario>-<seed>.json`) has.
+fn is_catalogue_file(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('r') else {
+        return false;
+    };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && rest[digits..].starts_with('-') && name.ends_with(".json")
+}
+
 fn param_text(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
@@ -245,7 +255,7 @@ fn every_catalogue_trace_is_a_row_and_every_row_is_in_a_contrast() {
     let on_disk: BTreeSet<String> = std::fs::read_dir(root().join("traces"))
         .expect("traces/")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter(|name| name.starts_with('r') && name.ends_with(".json"))
+        .filter(|name| is_catalogue_file(name))
         .map(|name| format!("traces/{name}"))
         .collect();
     assert_eq!(in_readme, on_disk, "catalogue traces and README rows");
