@@ -5,7 +5,6 @@ use crate::history::{Kind, LockOp, Op, StoreOp};
 use crate::recipes::{Grant, Lock, LockError};
 use crate::sim::node::Node;
 use crate::store::{self, StoreReply, StoreRequest};
-use std::cell::Cell;
 
 /// Pause between a failed attempt and the next, so a client does not spin.
 const RETRY_MS: u64 = 5;
@@ -58,16 +57,7 @@ pub async fn run_client<L: Lock>(
                 }
             }
         };
-        let pending = Cell::new(None);
-        let lost = tokio::select! {
-            biased;
-            _ = lock.lost() => true,
-            _ = critical_section(node, work, grant, &pending) => false,
-        };
-        if let Some(op) = pending.take() {
-            // Abandoned mid-operation when the loss was noticed: its outcome is unknown.
-            node.record(Kind::Info, op);
-        }
+        let lost = critical_section(node, work, grant, &mut lock).await == Held::Lost;
         let release = Op::Lock(LockOp::Release {
             lock: work.lock_name.clone(),
         });
@@ -111,48 +101,80 @@ async fn reconnect<L: Lock>(
     }
 }
 
-/// Read, work, write value + 1 carrying the fencing token. `pending` holds the store
-/// operation under way, so an abandoned one can be closed in the history.
-async fn critical_section(node: &Node, work: &Workload, grant: Grant, pending: &Cell<Option<Op>>) {
-    let (hold_ms, store_timeout_ms) = (work.hold_ms, work.store_timeout_ms);
-    let invoke = |op: Op| {
-        node.record(Kind::Invoke, op.clone());
-        pending.set(Some(op));
-    };
-    let complete = |kind: Kind, op: Op| {
-        pending.set(None);
-        node.record(kind, op);
-    };
-    invoke(Op::Store(StoreOp::Read { value: None }));
+/// How a critical section ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Held {
+    /// Done (or given up on a failed store access): the holder releases.
+    Done,
+    /// The recipe said the lock was lost before a store access began.
+    Lost,
+}
+
+/// Read, work, write value + 1 carrying the fencing token, checking the lock the way a real
+/// client can: before each store access, and throughout the work. A store access once begun
+/// runs to completion (bounded by the store timeout): a process does not take back a
+/// request it is sending, so a pause or a delay that strikes between the check and the
+/// request reaching the store lands a write made under a lock that is gone (R1, R3) — the
+/// case only a fencing token checked by the store catches.
+async fn critical_section<L: Lock>(
+    node: &Node,
+    work: &Workload,
+    grant: Grant,
+    lock: &mut L,
+) -> Held {
     let timer = node.timer();
-    let read = store::call(
-        &StoreRequest::Read { token: grant.token },
-        &timer,
-        store_timeout_ms,
-    )
-    .await;
-    let based_on = match read {
+    let call = async |op: Op, request: StoreRequest| {
+        node.record(Kind::Invoke, op);
+        store::call(&request, &timer, work.store_timeout_ms).await
+    };
+    if lost_already(lock).await {
+        return Held::Lost;
+    }
+    let read = |value| Op::Store(StoreOp::Read { value });
+    let based_on = match call(read(None), StoreRequest::Read { token: grant.token }).await {
         Ok(StoreReply::Value(v)) => {
-            complete(Kind::Ok, Op::Store(StoreOp::Read { value: Some(v) }));
+            node.record(Kind::Ok, read(Some(v)));
             v
         }
-        Ok(_) => return complete(Kind::Fail, Op::Store(StoreOp::Read { value: None })),
-        Err(_) => return complete(Kind::Info, Op::Store(StoreOp::Read { value: None })),
+        Ok(_) => {
+            node.record(Kind::Fail, read(None));
+            return Held::Done;
+        }
+        Err(_) => {
+            node.record(Kind::Info, read(None));
+            return Held::Done;
+        }
     };
-    timer.sleep(hold_ms).await;
+    // The work races the loss; when the work wins, the lock was not lost: that is the check
+    // before the write.
+    tokio::select! {
+        biased;
+        _ = lock.lost() => return Held::Lost,
+        _ = timer.sleep(work.hold_ms) => {}
+    }
     let write = Op::Store(StoreOp::Write {
         value: based_on + 1,
         token: grant.token,
     });
-    invoke(write.clone());
     let request = StoreRequest::Write {
         based_on,
         value: based_on + 1,
         token: grant.token,
     };
-    match store::call(&request, &timer, store_timeout_ms).await {
-        Ok(StoreReply::Accepted(true)) => complete(Kind::Ok, write),
-        Ok(_) => complete(Kind::Fail, write),
-        Err(_) => complete(Kind::Info, write),
+    let kind = match call(write.clone(), request).await {
+        Ok(StoreReply::Accepted(true)) => Kind::Ok,
+        Ok(_) => Kind::Fail,
+        Err(_) => Kind::Info,
+    };
+    node.record(kind, write);
+    Held::Done
+}
+
+/// Whether the recipe already knows the lock is lost: a check that does not wait.
+async fn lost_already<L: Lock>(lock: &mut L) -> bool {
+    tokio::select! {
+        biased;
+        _ = lock.lost() => true,
+        () = std::future::ready(()) => false,
     }
 }

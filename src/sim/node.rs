@@ -7,8 +7,24 @@ use crate::sim::pause::PauseGate;
 use crate::sim::seed::Seeds;
 use crate::sim::timer::Timer;
 use rand_chacha::ChaCha8Rng;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+
+thread_local! {
+    /// The true time while the world's driver acts between simulation steps: no host is
+    /// executing then, so turmoil has no time to give, yet a server applying a fault (a
+    /// failover) reads its clocks and records what it did.
+    static DRIVER_MS: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// Puts back the driver time that was there before, even if the driver's work panicked.
+struct DriverTime(Option<u64>);
+
+impl Drop for DriverTime {
+    fn drop(&mut self) {
+        DRIVER_MS.set(self.0);
+    }
+}
 
 #[derive(Debug, Clone)]
 pub struct Node {
@@ -23,7 +39,17 @@ pub struct Node {
 impl Node {
     /// True simulated time in ms (for the history only: node logic must use its clocks).
     pub fn true_ms() -> u64 {
-        turmoil::sim_elapsed().map_or(0, |d| d.as_millis() as u64)
+        turmoil::sim_elapsed()
+            .map(|d| d.as_millis() as u64)
+            .or_else(|| DRIVER_MS.get())
+            .unwrap_or(0)
+    }
+
+    /// Runs `f` as the world's driver at true time `now_ms`: host software it calls into
+    /// (a server applying a fault) reads that time.
+    pub fn as_driver_at<T>(now_ms: u64, f: impl FnOnce() -> T) -> T {
+        let _restore = DriverTime(DRIVER_MS.replace(Some(now_ms)));
+        f()
     }
 
     pub fn wall_ms(&self) -> i64 {

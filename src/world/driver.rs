@@ -210,7 +210,8 @@ impl World {
                 self.nodes[node].clock.borrow_mut().set_drift(now, *ppm)
             }
             Fault::LoseReply { node, .. } | Fault::Failover { node } => {
-                self.servers[node].borrow_mut().apply(&timed.fault)
+                let server = &self.servers[node];
+                Node::as_driver_at(now, || server.borrow_mut().apply(&timed.fault))
             }
         }
     }
