@@ -52,8 +52,16 @@ pub enum HarnessOp {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum LockOp {
-    /// Acquire `lock`. Ok carries the fencing token when the recipe has one.
-    Acquire { lock: String, token: Option<i64> },
+    /// Acquire `lock`. Ok carries the fencing token when the recipe has one, and for a
+    /// lease on several servers which granted it and how long it counts on it.
+    Acquire {
+        lock: String,
+        token: Option<i64>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        granted_by: Vec<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        valid_ms: Option<u64>,
+    },
     /// Release `lock` (invoke when it starts, ok/fail/info when it ends; a client stops
     /// believing it holds the lock at the invoke).
     Release { lock: String },
@@ -75,6 +83,19 @@ pub enum LockOp {
     /// Open a session (invoke when it starts looking for one, ok once it has one; the
     /// attempts in between are not recorded).
     Connect,
+}
+
+impl LockOp {
+    /// An acquire of `lock` with only a token to tell (an invoke, a failure, or a grant by a
+    /// single server).
+    pub fn acquire(lock: impl Into<String>, token: Option<i64>) -> LockOp {
+        LockOp::Acquire {
+            lock: lock.into(),
+            token,
+            granted_by: Vec::new(),
+            valid_ms: None,
+        }
+    }
 }
 
 /// The protected resource: what clients do to it, and what the store did.
@@ -301,10 +322,7 @@ mod tests {
     }
 
     fn sample() -> History {
-        let acquire = Op::Lock(LockOp::Acquire {
-            lock: "/locks/l1".to_string(),
-            token: None,
-        });
+        let acquire = Op::Lock(LockOp::acquire("/locks/l1", None));
         History {
             events: vec![
                 event(0, "c1", Kind::Invoke, acquire.clone()),
@@ -354,10 +372,7 @@ mod tests {
         let mut kind = sample();
         kind.events[1].kind = Kind::Fail;
         let mut token = sample();
-        token.events[1].op = Op::Lock(LockOp::Acquire {
-            lock: "/locks/l1".to_string(),
-            token: Some(1),
-        });
+        token.events[1].op = Op::Lock(LockOp::acquire("/locks/l1", Some(1)));
         for changed in [time, clock, node, kind, token] {
             assert_ne!(changed.digest(), base, "{changed:?}");
         }

@@ -100,8 +100,21 @@ fn describe(e: &Event) -> Option<String> {
             format!("{client} had not finished its workload")
         }
         (Op::Harness(HarnessOp::End), _) => "run ends".into(),
-        (Op::Lock(LockOp::Acquire { lock, token: t }), Kind::Ok) => {
-            format!("acquires {lock}{}", token(t))
+        (
+            Op::Lock(LockOp::Acquire {
+                lock,
+                token: t,
+                granted_by,
+                valid_ms,
+            }),
+            Kind::Ok,
+        ) => {
+            let on = match granted_by.as_slice() {
+                [] => String::new(),
+                servers => format!(" on {}", servers.join(", ")),
+            };
+            let valid = valid_ms.map_or(String::new(), |v| format!(", valid {v} ms by its clock"));
+            format!("acquires {lock}{}{on}{valid}", token(t))
         }
         (Op::Lock(LockOp::Release { lock }), Kind::Invoke) => format!("releases {lock}"),
         (Op::Lock(LockOp::Lost { lock }), _) => format!("learns it lost {lock}"),
@@ -154,10 +167,7 @@ mod tests {
     }
 
     fn acquire(token: Option<i64>) -> Op {
-        Op::Lock(LockOp::Acquire {
-            lock: "/l".into(),
-            token,
-        })
+        Op::Lock(LockOp::acquire("/l", token))
     }
 
     /// Kleppmann's story: c1 acquires, is paused, c2 acquires meanwhile.
@@ -208,6 +218,25 @@ mod tests {
                 "    210 ms  c2       acquires /l (token 3)",
                 "    210 ms  !!       VIOLATION mutex: c1 and c2 both held /l during 210..450 ms",
                 "    450 ms  c1       releases /l",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_quorum_grant_tells_where_and_for_how_long() {
+        let grant = Op::Lock(LockOp::Acquire {
+            lock: "k".into(),
+            token: None,
+            granted_by: vec!["redis1".into(), "redis3".into(), "redis4".into()],
+            valid_ms: Some(183),
+        });
+        let history = History {
+            events: vec![event(7, "c2", Kind::Ok, grant)],
+        };
+        assert_eq!(
+            timeline(&history, &[]),
+            [
+                "      7 ms  c2       acquires k on redis1, redis3, redis4, valid 183 ms by its clock"
             ]
         );
     }

@@ -26,12 +26,7 @@ pub async fn run_client<L: Lock>(
     mut connect: impl AsyncFnMut() -> Result<L, LockError>,
 ) {
     let mut lock = reconnect(node, &mut connect).await;
-    let lock_op = || {
-        Op::Lock(LockOp::Acquire {
-            lock: work.lock_name.clone(),
-            token: None,
-        })
-    };
+    let lock_op = || Op::Lock(LockOp::acquire(work.lock_name.as_str(), None));
     for _ in 0..work.rounds {
         let grant = loop {
             node.record(Kind::Invoke, lock_op());
@@ -42,6 +37,8 @@ pub async fn run_client<L: Lock>(
                         Op::Lock(LockOp::Acquire {
                             lock: work.lock_name.clone(),
                             token: grant.token,
+                            granted_by: grant.granted_by.clone(),
+                            valid_ms: grant.valid_ms,
                         }),
                     );
                     break grant;

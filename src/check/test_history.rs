@@ -74,10 +74,7 @@ pub(crate) const L1: &str = "/locks/l1";
 pub(crate) const L2: &str = "/locks/l2";
 
 pub(crate) fn acquire(lock: &str) -> Op {
-    Op::Lock(LockOp::Acquire {
-        lock: lock.to_string(),
-        token: None,
-    })
+    Op::Lock(LockOp::acquire(lock, None))
 }
 
 pub(crate) fn release(lock: &str) -> Op {

@@ -7,10 +7,14 @@ pub mod zk;
 use std::fmt;
 
 /// What a successful acquire hands the holder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Grant {
     /// Fencing token, for recipes that have one (ZooKeeper: the lock node's czxid).
     pub token: Option<i64>,
+    /// The servers that granted it, for recipes that need several (Redlock's quorum).
+    pub granted_by: Vec<String>,
+    /// How much longer the holder counts on it, by its own clock, for lease-based recipes.
+    pub valid_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -152,15 +152,29 @@ impl Lock for RedisLock {
                 self.config.ttl_ms.to_string().into_bytes(),
             ];
             let answers = self.on_all(set).await;
-            let granted = answers
+            let granted_by: Vec<String> = answers
                 .iter()
-                .filter(|a| matches!(a, Ok(Frame::Simple(ok)) if ok == b"OK"))
-                .count();
-            let elapsed = timer.now_ms().saturating_sub(started);
-            match decide::decide(self.flavor, granted, nodes, self.config.ttl_ms, elapsed) {
+                .zip(&self.config.masters)
+                .filter(|(a, _)| matches!(a, Ok(Frame::Simple(ok)) if ok == b"OK"))
+                .map(|(_, master)| master.clone())
+                .collect();
+            let now = timer.now_ms();
+            let elapsed = now.saturating_sub(started);
+            match decide::decide(
+                self.flavor,
+                granted_by.len(),
+                nodes,
+                self.config.ttl_ms,
+                elapsed,
+            ) {
                 Decision::Acquired { validity_ms } => {
-                    self.held = Some((token, started + validity_ms));
-                    return Ok(Grant { token: None });
+                    let valid_until = started + validity_ms;
+                    self.held = Some((token, valid_until));
+                    return Ok(Grant {
+                        token: None,
+                        granted_by,
+                        valid_ms: Some(valid_until.saturating_sub(now)),
+                    });
                 }
                 Decision::Failed => {
                     if decide::unlocks_after_failure(self.flavor) {

@@ -102,7 +102,10 @@ impl ZkLock {
     /// Records `name` (with its czxid, the fencing token) as my node, now holding the lock.
     fn hold(&mut self, name: &str, czxid: i64) -> Grant {
         self.node = Some((name.to_string(), czxid));
-        Grant { token: Some(czxid) }
+        Grant {
+            token: Some(czxid),
+            ..Grant::default()
+        }
     }
 
     fn path(&self, name: &str) -> String {
@@ -219,7 +222,12 @@ impl ZkLock {
                 )
             };
             match decide::decide(&mine, &children) {
-                Decision::Acquired => return Ok(Grant { token: Some(czxid) }),
+                Decision::Acquired => {
+                    return Ok(Grant {
+                        token: Some(czxid),
+                        ..Grant::default()
+                    });
+                }
                 Decision::NodeGone => {
                     self.node = None;
                     return Err(LockError::NodeGone);
