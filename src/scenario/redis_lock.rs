@@ -30,8 +30,8 @@ const PROFILES: &[Profile] = &[
                   twice it), clock jumps both ways and drift on masters and clients, \
                   crashes (restarting empty: persistence=none here; --set \
                   persistence=aof-everysec or aof-always for the other modes), partitions, \
-                  delay, loss, lost replies of a SET or of a script (acquire, extend, \
-                  release); failovers only with --set replica=true, as Redlock's masters \
+                  delay, loss, lost replies of a SET (an acquire) or of the release \
+                  script; failovers only with --set replica=true, as Redlock's masters \
                   have no replicas",
         settings: &["pause_max_ms=400"],
     },
