@@ -141,7 +141,10 @@ fn the_full_redis_profile_draws_every_fault_the_issue_lists_and_own_assumptions_
                 if is_client(node) == client && (*by_ms > 0) == forward)
         });
     }
-    for (what, client) in [("a client's clock drift", true), ("a master's", false)] {
+    for (what, client) in [
+        ("a client's clock drift", true),
+        ("a master's clock drift", false),
+    ] {
         seen(
             what,
             &|f| matches!(f, Fault::ClockDrift { node, .. } if is_client(node) == client),
