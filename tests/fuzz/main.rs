@@ -16,17 +16,32 @@ fn runner(default_cases: u32) -> Runner {
         .ok()
         .and_then(|c| c.parse().ok())
         .unwrap_or(default_cases);
-    Runner { cases }
+    Runner {
+        cases,
+        shrink_iters: None,
+    }
 }
 
 struct Runner {
     cases: u32,
+    /// None: proptest's own limit (four per case).
+    shrink_iters: Option<u32>,
 }
 
 impl Runner {
     fn with_at_least(self, cases: u32) -> Runner {
         Runner {
             cases: self.cases.max(cases),
+            ..self
+        }
+    }
+
+    /// Stops shrinking after `iters` steps. Each step is a whole simulation, and the first
+    /// ones, which try dropping each fault in turn, are the ones that make a plan shorter.
+    fn with_shrink_iters(self, iters: u32) -> Runner {
+        Runner {
+            shrink_iters: Some(iters),
+            ..self
         }
     }
 
@@ -38,6 +53,9 @@ impl Runner {
         let config = Config {
             cases: self.cases,
             failure_persistence: None,
+            max_shrink_iters: self
+                .shrink_iters
+                .unwrap_or(Config::default().max_shrink_iters),
             ..Config::default()
         };
         TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
