@@ -144,7 +144,7 @@ impl Lock for RedisLock {
             let elapsed = timer.now_ms().saturating_sub(started);
             match decide::decide(self.flavor, granted, nodes, self.config.ttl_ms, elapsed) {
                 Decision::Acquired { validity_ms } => {
-                    self.held = Some((token, started + validity_ms));
+                    self.held = Some((token, started.saturating_add(validity_ms)));
                     return Ok(Grant { token: None });
                 }
                 Decision::Failed => {
