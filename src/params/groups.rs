@@ -92,6 +92,17 @@ impl Network {
     pub fn slowest_link_ms(&self) -> u64 {
         self.latency_max_ms + self.link_spread_ms
     }
+
+    /// The settings that make up `slowest_link_ms`, for an error message.
+    pub fn slowest_link_text(&self) -> String {
+        match self.link_spread_ms {
+            0 => format!("latency_max_ms={}", self.latency_max_ms),
+            _ => format!(
+                "latency_max_ms + link_spread_ms = {}",
+                self.slowest_link_ms()
+            ),
+        }
+    }
 }
 
 group! {

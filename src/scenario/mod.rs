@@ -311,6 +311,12 @@ mod tests {
         assert!(with(&["latency_max_ms=16"]).is_ok());
         assert!(with(&["latency_max_ms=17"]).is_err());
         assert!(with(&["latency_max_ms=17", "session_timeout_ms=300"]).is_ok());
+        let err = with(&["latency_max_ms=16", "link_spread_ms=1"]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("latency_max_ms + link_spread_ms = 17 is too long"),
+            "{err}"
+        );
     }
 
     #[test]

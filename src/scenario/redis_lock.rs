@@ -191,9 +191,9 @@ impl Program for RedisLockProgram {
         let (latency, timeout) = (p.network.slowest_link_ms(), p.redis.request_timeout_ms);
         if ROUND_TRIPS_PER_REQUEST * latency > 2 * timeout {
             return Err(ParamError::Invalid(format!(
-                "latency_max_ms + link_spread_ms = {latency} is too long for \
-                 request_timeout_ms={timeout}: a client connects and asks within two \
-                 timeouts, four one-way latencies"
+                "{} is too long for request_timeout_ms={timeout}: a client connects and asks \
+                 within two timeouts, four one-way latencies",
+                p.network.slowest_link_text()
             )));
         }
         Ok(())
