@@ -235,3 +235,91 @@ fn a_wall_clock_jump_on_a_master_breaks_redlock_and_a_monotonic_expiry_clock_doe
         seeds,
     ));
 }
+
+/// A Redlock control's default profile settings, checked to be what it runs by default: the
+/// control and `redlock` are then explored with exactly these, one recipe difference apart.
+fn control_settings(name: &str) -> &'static [&'static str] {
+    let control = scenario::find(name).unwrap();
+    let settings = control.program.profiles()[0].settings;
+    assert_eq!(control.params::<&str>(None, &[]).unwrap(), params(settings));
+    settings
+}
+
+#[test]
+fn a_quorum_whose_votes_outlasted_the_ttl_breaks_mutex_unless_validity_is_checked() {
+    let slow_votes = control_settings("redlock-novalidity");
+    let e = explore_seeds("redlock-novalidity", slow_votes, &[Property::Mutex], 0..20);
+    assert_eq!(found(&e), vec![Property::Mutex]);
+    let Outcome::Violation(f) = &e.outcome else {
+        unreachable!()
+    };
+    assert!(
+        f.spec
+            .plan
+            .0
+            .iter()
+            .all(|t| matches!(t.fault, Fault::Delay { .. })),
+        "only link delays: {:?}",
+        f.spec.plan
+    );
+    let seeds = 0..e.seeds_run.max(20);
+    assert_clean(&explore_seeds(
+        "redlock",
+        slow_votes,
+        &[Property::Mutex],
+        seeds,
+    ));
+}
+
+#[test]
+fn votes_left_in_place_after_a_failed_attempt_stall_the_lock_and_unlocking_does_not() {
+    let contention = control_settings("redlock-nounlock");
+    let e = explore_seeds("redlock-nounlock", contention, &[Property::Liveness], 0..10);
+    assert_eq!(found(&e), vec![Property::Liveness]);
+    let Outcome::Violation(f) = &e.outcome else {
+        unreachable!()
+    };
+    assert!(
+        f.spec.plan.0.is_empty(),
+        "no fault needed: {:?}",
+        f.spec.plan
+    );
+    let seeds = 0..e.seeds_run.max(12);
+    assert_clean(&explore_seeds(
+        "redlock",
+        contention,
+        &[Property::Liveness],
+        seeds,
+    ));
+}
+
+#[test]
+fn clients_retrying_after_the_same_delay_split_the_votes_for_ever_and_random_delays_do_not() {
+    let lockstep = control_settings("redlock-fixed-retry");
+    let e = explore_seeds(
+        "redlock-fixed-retry",
+        lockstep,
+        &[Property::Liveness],
+        0..20,
+    );
+    assert_eq!(found(&e), vec![Property::Liveness]);
+    let Outcome::Violation(f) = &e.outcome else {
+        unreachable!()
+    };
+    // A livelock, not a slow hand-over: every client still wants the lock at the end.
+    let waiting: Vec<_> = f
+        .report
+        .violations
+        .iter()
+        .filter(|v| v.detail.contains("still waiting at the end"))
+        .flat_map(|v| v.clients.clone())
+        .collect();
+    assert_eq!(waiting, ["c1", "c2", "c3"], "{:?}", f.report.violations);
+    let seeds = 0..e.seeds_run.max(20);
+    assert_clean(&explore_seeds(
+        "redlock",
+        lockstep,
+        &[Property::Liveness],
+        seeds,
+    ));
+}

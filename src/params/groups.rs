@@ -81,6 +81,27 @@ group! {
         latency_min_ms: u64 = 1, 0..=60_000;
         /// maximum one-way network latency
         latency_max_ms: u64 = 3, 0..=60_000;
+        /// each client-server link gets its own fixed extra one-way latency, drawn per link
+        /// from the seed up to this (clients nearer some servers than others)
+        link_spread_ms: u64 = 0, 0..=60_000;
+    }
+}
+
+impl Network {
+    /// The longest one-way latency a client-server link can have.
+    pub fn slowest_link_ms(&self) -> u64 {
+        self.latency_max_ms + self.link_spread_ms
+    }
+
+    /// The settings that make up `slowest_link_ms`, for an error message.
+    pub fn slowest_link_text(&self) -> String {
+        match self.link_spread_ms {
+            0 => format!("latency_max_ms={}", self.latency_max_ms),
+            _ => format!(
+                "latency_max_ms + link_spread_ms = {}",
+                self.slowest_link_ms()
+            ),
+        }
     }
 }
 

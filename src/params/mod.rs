@@ -174,6 +174,7 @@ impl Params {
         let Network {
             latency_min_ms,
             latency_max_ms,
+            ..
         } = self.network;
         if latency_min_ms > latency_max_ms {
             return Err(ParamError::Invalid(format!(

@@ -49,7 +49,7 @@ pub trait Program: Sync + fmt::Debug {
 /// asked of a scenario ("does Redlock hold under the faults its own argument allows?").
 /// Its settings are `--set` assignments applied before the user's, so the user's win, and
 /// a trace file holds the values they led to rather than the name.
-#[derive(Debug)]
+#[derive(Debug, Clone, Copy)]
 pub struct Profile {
     pub name: &'static str,
     pub summary: &'static str,
@@ -114,6 +114,7 @@ pub const SCENARIOS: &[Scenario] = &[
         program: &RedisLockProgram {
             flavor: RedisFlavor::Recipe,
             single: true,
+            profiles: redis_lock::PROFILES,
         },
         properties: REDIS_LOCK_PROPERTIES,
         flaw: &[Property::Mutex],
@@ -124,6 +125,7 @@ pub const SCENARIOS: &[Scenario] = &[
         program: &RedisLockProgram {
             flavor: RedisFlavor::PlainDel,
             single: true,
+            profiles: redis_lock::PROFILES,
         },
         properties: REDIS_LOCK_PROPERTIES,
         flaw: &[Property::Mutex],
@@ -134,9 +136,43 @@ pub const SCENARIOS: &[Scenario] = &[
         program: &RedisLockProgram {
             flavor: RedisFlavor::Recipe,
             single: false,
+            profiles: redis_lock::PROFILES,
         },
         properties: REDIS_LOCK_PROPERTIES,
         flaw: &[Property::Mutex],
+    },
+    Scenario {
+        name: "redlock-novalidity",
+        summary: "flawed: never checks that validity = TTL - elapsed - drift is positive (the unsigned subtraction wraps, as in redlock-rs), so a quorum whose votes took longer than the TTL counts as held while another client holds the expired keys. Default profile slow-votes (link delays, a per-node timeout above the TTL), under which redlock holds",
+        program: &RedisLockProgram {
+            flavor: RedisFlavor::NoValidity,
+            single: false,
+            profiles: redis_lock::NO_VALIDITY_PROFILES,
+        },
+        properties: REDIS_LOCK_PROPERTIES,
+        flaw: &[Property::Mutex],
+    },
+    Scenario {
+        name: "redlock-nounlock",
+        summary: "flawed: leaves its votes in place when it fails to get a quorum; they expire one by one and whoever asks first takes each, so the votes stay split and nobody holds the lock for seconds. Default profile contention (no faults), under which redlock holds",
+        program: &RedisLockProgram {
+            flavor: RedisFlavor::NoUnlock,
+            single: false,
+            profiles: redis_lock::NO_UNLOCK_PROFILES,
+        },
+        properties: REDIS_LOCK_PROPERTIES,
+        flaw: &[Property::Liveness],
+    },
+    Scenario {
+        name: "redlock-fixed-retry",
+        summary: "flawed: every client retries after the same fixed delay, so clients that split the votes retry in step and split them again, for ever (R7). Default profile lockstep (3 clients, fixed link latencies that differ per link, no faults), under which redlock holds",
+        program: &RedisLockProgram {
+            flavor: RedisFlavor::FixedRetry,
+            single: false,
+            profiles: redis_lock::FIXED_RETRY_PROFILES,
+        },
+        properties: REDIS_LOCK_PROPERTIES,
+        flaw: &[Property::Liveness],
     },
 ];
 
@@ -275,6 +311,12 @@ mod tests {
         assert!(with(&["latency_max_ms=16"]).is_ok());
         assert!(with(&["latency_max_ms=17"]).is_err());
         assert!(with(&["latency_max_ms=17", "session_timeout_ms=300"]).is_ok());
+        let err = with(&["latency_max_ms=16", "link_spread_ms=1"]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("latency_max_ms + link_spread_ms = 17 is too long"),
+            "{err}"
+        );
     }
 
     #[test]

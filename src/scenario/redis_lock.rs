@@ -23,7 +23,7 @@ const ROUND_TRIPS_PER_REQUEST: u64 = 4;
 /// Redlock's own argument allows. A profile sets parameters, fixed for a whole run, so what
 /// survives a crash is one mode per run: the full profile keeps the worst (no persistence)
 /// and `--set persistence=...` reaches the others.
-const PROFILES: &[Profile] = &[
+pub(super) const PROFILES: &[Profile] = &[
     Profile {
         name: "full",
         summary: "every fault kind: client pauses shorter and longer than the TTL (up to \
@@ -51,11 +51,62 @@ const PROFILES: &[Profile] = &[
     },
 ];
 
+/// `redlock-novalidity`'s question: a quorum whose votes took longer than the TTL.
+pub(super) const NO_VALIDITY_PROFILES: &[Profile] = &[
+    Profile {
+        name: "slow-votes",
+        summary: "votes that take longer than the TTL, and nothing else: link delays up to \
+                  twice the TTL, a per-node timeout above them (Redlock asks for one small \
+                  against the TTL); redlock under the same settings turns such a late quorum \
+                  down",
+        settings: &[
+            "faults=delay",
+            "delay_max_ms=400",
+            "request_timeout_ms=1000",
+        ],
+    },
+    PROFILES[0],
+    PROFILES[1],
+];
+
+/// `redlock-nounlock`'s question: contention alone, no faults.
+pub(super) const NO_UNLOCK_PROFILES: &[Profile] = &[
+    Profile {
+        name: "contention",
+        summary: "five clients contend for the lock and nothing fails",
+        settings: &["faults=none"],
+    },
+    PROFILES[0],
+    PROFILES[1],
+];
+
+/// `redlock-fixed-retry`'s question: clients whose attempts stay in step.
+pub(super) const FIXED_RETRY_PROFILES: &[Profile] = &[
+    Profile {
+        name: "lockstep",
+        summary: "three clients start together and nothing fails; no jitter: each \
+                  client-master link has its own fixed latency (link_spread_ms), so masters \
+                  are nearer some clients than others and a contended attempt can split the \
+                  votes",
+        settings: &[
+            "faults=none",
+            "latency_min_ms=1",
+            "latency_max_ms=1",
+            "link_spread_ms=3",
+            "clients=3",
+        ],
+    },
+    PROFILES[0],
+    PROFILES[1],
+];
+
 #[derive(Debug)]
 pub(super) struct RedisLockProgram {
     pub(super) flavor: Flavor,
     /// One master (the single-instance lock) or `redis_nodes` (Redlock).
     pub(super) single: bool,
+    /// Its named profiles, the first its default.
+    pub(super) profiles: &'static [Profile],
 }
 
 impl RedisLockProgram {
@@ -123,7 +174,7 @@ impl Program for RedisLockProgram {
     /// trips and at most one retry delay.
     fn liveness_bound(&self, p: &Params) -> u64 {
         let r = &p.redis;
-        let attempt = 2 * ROUND_TRIPS_PER_REQUEST * p.network.latency_max_ms
+        let attempt = 2 * ROUND_TRIPS_PER_REQUEST * p.network.slowest_link_ms()
             + 2 * r.request_timeout_ms
             + r.retry_delay_max_ms;
         2 * r.ttl_ms
@@ -133,7 +184,7 @@ impl Program for RedisLockProgram {
 
     fn run_limit(&self, p: &Params, liveness_bound_ms: u64) -> u64 {
         let w = &p.workload;
-        let per_round = w.hold_ms + 12 * p.network.latency_max_ms + p.redis.retry_delay_max_ms;
+        let per_round = w.hold_ms + 12 * p.network.slowest_link_ms() + p.redis.retry_delay_max_ms;
         p.faults.fault_phase_ms
             + liveness_bound_ms
             + u64::from(w.clients * w.rounds) * per_round
@@ -141,15 +192,16 @@ impl Program for RedisLockProgram {
     }
 
     fn profiles(&self) -> &'static [Profile] {
-        PROFILES
+        self.profiles
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
-        let (latency, timeout) = (p.network.latency_max_ms, p.redis.request_timeout_ms);
+        let (latency, timeout) = (p.network.slowest_link_ms(), p.redis.request_timeout_ms);
         if ROUND_TRIPS_PER_REQUEST * latency > 2 * timeout {
             return Err(ParamError::Invalid(format!(
-                "latency_max_ms={latency} is too long for request_timeout_ms={timeout}: a \
-                 client connects and asks within two timeouts, four one-way latencies"
+                "{} is too long for request_timeout_ms={timeout}: a client connects and asks \
+                 within two timeouts, four one-way latencies",
+                p.network.slowest_link_text()
             )));
         }
         Ok(())

@@ -66,7 +66,7 @@ impl Program for ZkLockProgram {
     /// a few round trips each).
     fn liveness_bound(&self, p: &Params) -> u64 {
         let per_holder =
-            p.workload.hold_ms + 12 * p.network.latency_max_ms + 2 * p.zookeeper.zk_tick_ms;
+            p.workload.hold_ms + 12 * p.network.slowest_link_ms() + 2 * p.zookeeper.zk_tick_ms;
         3 * p.zookeeper.session_timeout_ms + u64::from(p.workload.clients) * per_holder
     }
 
@@ -74,17 +74,18 @@ impl Program for ZkLockProgram {
     /// liveness bound to pass.
     fn run_limit(&self, p: &Params, liveness_bound_ms: u64) -> u64 {
         let work = u64::from(p.workload.clients * p.workload.rounds)
-            * (p.workload.hold_ms + 12 * p.network.latency_max_ms);
+            * (p.workload.hold_ms + 12 * p.network.slowest_link_ms());
         p.faults.fault_phase_ms + liveness_bound_ms + work + p.zookeeper.session_timeout_ms
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
-        if p.network.latency_max_ms * LATENCY_DIVISOR > p.zookeeper.session_timeout_ms {
+        if p.network.slowest_link_ms() * LATENCY_DIVISOR > p.zookeeper.session_timeout_ms {
             return Err(ParamError::Invalid(format!(
-                "latency_max_ms={} is too long for session_timeout_ms={}: a client connects \
-                 within a third of the session timeout, two round trips, so latency_max_ms \
-                 must be at most session_timeout_ms / {LATENCY_DIVISOR}",
-                p.network.latency_max_ms, p.zookeeper.session_timeout_ms
+                "{} is too long for session_timeout_ms={}: a client connects within a third \
+                 of the session timeout, two round trips, so the slowest link's latency must \
+                 be at most session_timeout_ms / {LATENCY_DIVISOR}",
+                p.network.slowest_link_text(),
+                p.zookeeper.session_timeout_ms
             )));
         }
         Ok(())

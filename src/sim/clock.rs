@@ -41,10 +41,12 @@ impl Clock {
     }
 
     /// The true time, in whole ms, this clock's monotonic reading needs to advance by
-    /// `mono_ms` at its current drift rate (rounded up, so it has got there by then).
+    /// `mono_ms` at its current drift rate (rounded up, so it has got there by then), at
+    /// most `u64::MAX` (a slow clock's far deadline must not wrap to a near one).
     pub fn true_ms_for(&self, mono_ms: u64) -> u64 {
         let rate = 1_000_000 + self.drift_ppm;
-        (u128::from(mono_ms) * 1_000_000).div_ceil(rate.max(1) as u128) as u64
+        let true_ms = (u128::from(mono_ms) * 1_000_000).div_ceil(rate.max(1) as u128);
+        u64::try_from(true_ms).unwrap_or(u64::MAX)
     }
 
     /// Steps the wall clock by `by_ms` (negative steps back), as NTP or an operator might.
@@ -82,5 +84,13 @@ mod tests {
         c.set_drift(2_000, 0);
         assert_eq!(c.mono_ms(10_000), 10_100);
         assert_eq!(c.wall_ms(10_000), EPOCH_MS + 10_100);
+    }
+
+    #[test]
+    fn a_far_deadline_on_a_slow_clock_stays_far() {
+        let mut c = Clock::default();
+        c.set_drift(0, -500_000); // half speed
+        assert_eq!(c.true_ms_for(1_000), 2_000);
+        assert_eq!(c.true_ms_for(u64::MAX - 1), u64::MAX);
     }
 }

@@ -34,6 +34,8 @@ pub(crate) struct World {
     timers: BTreeMap<Timer, u64>,
     crashed: BTreeSet<String>,
     latency: (Duration, Duration),
+    /// Each client-server link's fixed extra latency (`link_spread_ms`), by sorted pair.
+    link_extra: BTreeMap<(String, String), Duration>,
     pub(crate) end_ms: u64,
     pub(crate) completed: bool,
 }
@@ -93,7 +95,17 @@ impl World {
                 }),
             );
         }
-        World {
+        let mut link_extra = BTreeMap::new();
+        if p.network.link_spread_ms > 0 {
+            let mut rng = seeds.stream("links");
+            for client in &hosts.clients {
+                for server in &hosts.servers {
+                    let extra = rng.random_range(0..=p.network.link_spread_ms);
+                    link_extra.insert(link(client, &server.name), Duration::from_millis(extra));
+                }
+            }
+        }
+        let mut world = World {
             sim,
             harness: node("harness"),
             nodes,
@@ -103,9 +115,15 @@ impl World {
             timers: BTreeMap::new(),
             crashed: BTreeSet::new(),
             latency,
+            link_extra,
             end_ms: 0,
             completed: false,
+        };
+        let spread: Vec<_> = world.link_extra.keys().cloned().collect();
+        for (a, b) in spread {
+            world.restore_latency(&a, &b);
         }
+        world
     }
 
     fn now_ms(&self) -> u64 {
@@ -188,7 +206,8 @@ impl World {
             }
             Fault::Delay { a, b, ms, for_ms } => {
                 let extra = Duration::from_millis(*ms);
-                self.set_latency(a, b, (self.latency.0 + extra, self.latency.1 + extra));
+                let (min, max) = self.base_latency(a, b);
+                self.set_latency(a, b, (min + extra, max + extra));
                 self.until(Timer::EndDelay(a.clone(), b.clone()), now + for_ms);
             }
             Fault::Crash { node } => {
@@ -236,8 +255,18 @@ impl World {
         self.sim.set_link_max_message_latency(a, b, max);
     }
 
+    /// The latency of the link between `a` and `b` without faults.
+    fn base_latency(&self, a: &str, b: &str) -> (Duration, Duration) {
+        let extra = self
+            .link_extra
+            .get(&link(a, b))
+            .copied()
+            .unwrap_or_default();
+        (self.latency.0 + extra, self.latency.1 + extra)
+    }
+
     fn restore_latency(&mut self, a: &str, b: &str) {
-        self.set_latency(a, b, self.latency);
+        self.set_latency(a, b, self.base_latency(a, b));
     }
 
     fn repair_all(&mut self) {
@@ -267,4 +296,10 @@ impl World {
             self.sim.bounce(node.as_str());
         }
     }
+}
+
+/// A link's key, the same whichever end is named first.
+fn link(a: &str, b: &str) -> (String, String) {
+    let (a, b) = if a <= b { (a, b) } else { (b, a) };
+    (a.to_string(), b.to_string())
 }

@@ -7,8 +7,9 @@
 pub enum Flavor {
     /// Redlock as the Redis docs give it (with one node: the single-instance lock).
     Recipe,
-    /// Trusts the whole TTL once a quorum answered, however long the votes took (what
-    /// node-redlock and redlock-rs once did).
+    /// Computes the validity but never checks it is positive: the unsigned subtraction
+    /// wraps to a huge validity when the votes took longer than the TTL (redlock-rs in
+    /// release builds; node-redlock and redsync returned such an expired lock too).
     NoValidity,
     /// Leaves its votes in place when it fails to get a quorum.
     NoUnlock,
@@ -51,12 +52,13 @@ pub fn decide(
     if granted < quorum(nodes) {
         return Decision::Failed;
     }
+    let spent = elapsed_ms + drift_ms(ttl_ms);
     if flavor == Flavor::NoValidity {
         return Decision::Acquired {
-            validity_ms: ttl_ms,
+            validity_ms: ttl_ms.wrapping_sub(spent),
         };
     }
-    match ttl_ms.checked_sub(elapsed_ms + drift_ms(ttl_ms)) {
+    match ttl_ms.checked_sub(spent) {
         Some(validity_ms) if validity_ms > 0 => Decision::Acquired { validity_ms },
         _ => Decision::Failed,
     }
@@ -106,10 +108,19 @@ mod tests {
     #[test]
     fn the_flawed_variants_decide_as_named() {
         assert_eq!(
+            decide(Flavor::NoValidity, 3, 5, 10_000, 100),
+            decide(Flavor::Recipe, 3, 5, 10_000, 100),
+            "in time it computes what the recipe does"
+        );
+        assert_eq!(
             decide(Flavor::NoValidity, 3, 5, 10_000, 20_000),
             Decision::Acquired {
-                validity_ms: 10_000
+                validity_ms: 10_000u64.wrapping_sub(20_102)
             }
+        );
+        assert_eq!(
+            decide(Flavor::NoValidity, 2, 5, 10_000, 0),
+            Decision::Failed
         );
         assert!(!unlocks_after_failure(Flavor::NoUnlock));
         assert!(unlocks_after_failure(Flavor::Recipe));

@@ -168,7 +168,7 @@ impl Lock for RedisLock {
                 elapsed,
             ) {
                 Decision::Acquired { validity_ms } => {
-                    let valid_until = started + validity_ms;
+                    let valid_until = started.saturating_add(validity_ms);
                     self.held = Some((token, valid_until));
                     return Ok(Grant {
                         token: None,
