@@ -168,13 +168,17 @@ impl Trace {
     }
 
     /// Whether `other` says the same as this trace, its free-text note aside: then the
-    /// file can stand for this trace (and the replay command printed for it works).
+    /// file can stand for this trace (and the replay command printed for it works). Params
+    /// are compared as a run reads them, so a file written before a parameter existed
+    /// (missing keys take today's defaults) stands for a run at that parameter's default.
     fn same_but_note(&self, other: &Trace) -> bool {
-        let without_note = |t: &Trace| Trace {
+        let resolved = |t: &Trace| Params::from_json(&Value::Object(t.params.clone())).ok();
+        let rest = |t: &Trace| Trace {
             note: None,
+            params: serde_json::Map::new(),
             ..t.clone()
         };
-        without_note(self) == without_note(other)
+        rest(self) == rest(other) && resolved(self).is_some() && resolved(self) == resolved(other)
     }
 
     /// Writes to `dir/<scenario>-<seed>.json`; never replaces or follows what is there: a
@@ -397,6 +401,24 @@ mod tests {
             assert_eq!(again, dir.0.join("zk-lock-1-2.json"));
             assert_eq!(Trace::load(&path).unwrap(), edited);
         }
+    }
+
+    #[test]
+    fn save_reuses_a_file_that_leaves_default_params_out_but_not_one_that_changes_them() {
+        let dir = TempDir::new("params");
+        let mut full = sample(1, "0123456789abcdef");
+        let Value::Object(all) = serde_json::to_value(Params::default()).unwrap() else {
+            unreachable!("params serialise to an object")
+        };
+        full.params = all;
+        let path = full.save(&dir.0).unwrap();
+        let older = sample(1, "0123456789abcdef");
+        std::fs::write(&path, older.to_json()).unwrap();
+        assert_eq!(full.save(&dir.0).unwrap(), path, "an older file, same run");
+        let mut changed = older.clone();
+        changed.params.insert("clients".into(), 3.into());
+        std::fs::write(&path, changed.to_json()).unwrap();
+        assert_eq!(full.save(&dir.0).unwrap(), dir.0.join("zk-lock-1-2.json"));
     }
 
     #[test]
