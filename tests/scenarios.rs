@@ -36,6 +36,14 @@ fn explore_seeds(
 }
 
 /// The properties the first finding violates; panics with the outcome if there is none.
+/// The faults of a finding's shrunk plan.
+fn shrunk_faults(e: &Exploration) -> Vec<&Fault> {
+    match &e.outcome {
+        Outcome::Violation(f) => f.spec.plan.0.iter().map(|t| &t.fault).collect(),
+        other => panic!("no finding: {other:?}"),
+    }
+}
+
 fn found(e: &Exploration) -> Vec<Property> {
     match &e.outcome {
         Outcome::Violation(f) => trace::violated(&f.report),
@@ -72,17 +80,11 @@ fn simple_lock_shows_herd_and_fifo() {
 fn noguid_variant_deadlocks_on_a_lost_create_reply_and_the_recipe_does_not() {
     let e = explore_seeds("zk-lock-noguid", &[], &[], 0..300);
     assert_eq!(found(&e), vec![Property::Liveness]);
-    let Outcome::Violation(f) = &e.outcome else {
-        unreachable!()
-    };
+    let faults = shrunk_faults(&e);
     assert!(
-        f.spec
-            .plan
-            .0
-            .iter()
-            .any(|t| matches!(t.fault, Fault::LoseReply { .. })),
+        faults.iter().any(|f| matches!(f, Fault::LoseReply { .. })),
         "the shrunk plan keeps the lost reply: {:?}",
-        f.spec.plan
+        faults
     );
     let seeds = 0..e.seeds_run.max(100);
     assert_clean(&explore_seeds("zk-lock", &[], &[Property::Liveness], seeds));
@@ -214,17 +216,11 @@ fn a_wall_clock_jump_on_a_master_breaks_redlock_and_a_monotonic_expiry_clock_doe
     let jumps = ["faults=clock_jump", "clock_jump_max_ms=10000"];
     let e = explore_seeds("redlock", &jumps, &[Property::Mutex], 0..300);
     assert_eq!(found(&e), vec![Property::Mutex]);
-    let Outcome::Violation(f) = &e.outcome else {
-        unreachable!()
-    };
+    let faults = shrunk_faults(&e);
     assert!(
-        f.spec
-            .plan
-            .0
-            .iter()
-            .all(|t| matches!(t.fault, Fault::ClockJump { .. })),
+        faults.iter().all(|f| matches!(f, Fault::ClockJump { .. })),
         "{:?}",
-        f.spec.plan
+        faults
     );
     let monotonic = [jumps[0], jumps[1], "expiry_clock=monotonic"];
     let seeds = 0..e.seeds_run.max(100);
@@ -250,17 +246,11 @@ fn a_quorum_whose_votes_outlasted_the_ttl_breaks_mutex_unless_validity_is_checke
     let slow_votes = control_settings("redlock-novalidity");
     let e = explore_seeds("redlock-novalidity", slow_votes, &[Property::Mutex], 0..20);
     assert_eq!(found(&e), vec![Property::Mutex]);
-    let Outcome::Violation(f) = &e.outcome else {
-        unreachable!()
-    };
+    let faults = shrunk_faults(&e);
     assert!(
-        f.spec
-            .plan
-            .0
-            .iter()
-            .all(|t| matches!(t.fault, Fault::Delay { .. })),
+        faults.iter().all(|f| matches!(f, Fault::Delay { .. })),
         "only link delays: {:?}",
-        f.spec.plan
+        faults
     );
     let seeds = 0..e.seeds_run.max(20);
     assert_clean(&explore_seeds(
