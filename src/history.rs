@@ -39,6 +39,12 @@ pub enum Op {
 pub enum HarnessOp {
     /// A fault from the plan was applied (info).
     Fault { fault: String },
+    /// A `pause_before` struck: `node` reached `step` and froze for `for_ms` (info).
+    Paused {
+        node: String,
+        step: String,
+        for_ms: u64,
+    },
     /// The heal phase began: faults repaired, no new ones (info).
     Heal,
     /// When the run stopped at its time limit, `client` had not finished its workload

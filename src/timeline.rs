@@ -95,6 +95,9 @@ fn describe(e: &Event) -> Option<String> {
     let token = |t: &Option<i64>| t.map_or(String::new(), |t| format!(" (token {t})"));
     Some(match (&e.op, e.kind) {
         (Op::Harness(HarnessOp::Fault { fault }), _) => format!("fault: {fault}"),
+        (Op::Harness(HarnessOp::Paused { node, step, for_ms }), _) => {
+            format!("{node} freezes for {for_ms} ms as it reaches its {step}")
+        }
         (Op::Harness(HarnessOp::Heal), _) => "heal phase: faults repaired, no new ones".into(),
         (Op::Harness(HarnessOp::Unfinished { client }), _) => {
             format!("{client} had not finished its workload")

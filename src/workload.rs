@@ -9,6 +9,11 @@ use crate::store::{self, StoreReply, StoreRequest};
 /// Pause between a failed attempt and the next, so a client does not spin.
 const RETRY_MS: u64 = 5;
 
+/// The steps a `pause_before` fault can aim at: the store write, just after the check that
+/// the lock is still held (Kleppmann's GC pause), and the release, which a holder begins
+/// believing it still holds the lock (antirez's release of someone else's lock).
+pub const PAUSE_STEPS: &[&str] = &["write", "release"];
+
 pub struct Workload {
     pub lock_name: String,
     pub rounds: u32,
@@ -68,6 +73,7 @@ pub async fn run_client<L: Lock>(
             lock = reconnect(node, &mut connect).await;
             continue;
         }
+        node.step("release").await;
         node.record(Kind::Invoke, release.clone());
         match lock.release().await {
             Ok(()) => node.record(Kind::Ok, release),
@@ -149,6 +155,7 @@ async fn critical_section<L: Lock>(
         _ = lock.lost() => return Held::Lost,
         _ = timer.sleep(work.hold_ms) => {}
     }
+    node.step("write").await;
     let write = Op::Store(StoreOp::Write {
         value: based_on + 1,
         token: grant.token,

@@ -6,6 +6,7 @@ use locksim::explore::{Exploration, ExploreSpec, Outcome, explore};
 use locksim::params::Params;
 use locksim::scenario;
 use locksim::sim::fault::Fault;
+use locksim::timeline::timeline;
 use locksim::trace;
 
 fn params(overrides: &[&str]) -> Params {
@@ -35,7 +36,6 @@ fn explore_seeds(
     })
 }
 
-/// The properties the first finding violates; panics with the outcome if there is none.
 /// The faults of a finding's shrunk plan.
 fn shrunk_faults(e: &Exploration) -> Vec<&Fault> {
     match &e.outcome {
@@ -44,6 +44,7 @@ fn shrunk_faults(e: &Exploration) -> Vec<&Fault> {
     }
 }
 
+/// The properties the first finding violates; panics with the outcome if there is none.
 fn found(e: &Exploration) -> Vec<Property> {
     match &e.outcome {
         Outcome::Violation(f) => trace::violated(&f.report),
@@ -196,6 +197,34 @@ fn client_code_measures_time_by_its_own_node_clock() {
     assert_eq!(holds(&report.history, "c1"), [16, 16]);
     assert_eq!(holds(&report.history, "c2"), [20, 20]);
     assert_eq!(holds(&report.history, "c3"), [20, 20]);
+}
+
+#[test]
+fn exploring_redlock_under_its_full_profile_finds_kleppmanns_pause_and_shrinks_it_to_it() {
+    let redlock = scenario::find("redlock").unwrap();
+    let e = explore(&ExploreSpec {
+        scenario: redlock,
+        params: redlock.params::<&str>(None, &[]).unwrap(),
+        properties: redlock.properties.to_vec(),
+        seeds: 0..500,
+        jobs: 2,
+        check_determinism: false,
+    });
+    assert!(found(&e).contains(&Property::Mutex), "{:?}", found(&e));
+    let faults = shrunk_faults(&e);
+    assert!(faults.len() <= 3, "{faults:?}");
+    assert!(
+        faults
+            .iter()
+            .any(|f| matches!(f, Fault::PauseBefore { step, .. } if step == "write")),
+        "{faults:?}"
+    );
+    let Outcome::Violation(finding) = &e.outcome else {
+        unreachable!()
+    };
+    let told = timeline(&finding.report.history, &finding.report.violations).join("\n");
+    assert!(told.contains("freezes for"), "{told}");
+    assert!(told.contains("VIOLATION mutex"), "{told}");
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! `locksim explore` and the default exploration (`locksim` with no command).
 
-use super::{Options, Output, Status, params_line, print_violations, setup, violations_json};
+use super::{
+    Options, Output, Status, faults, params_line, print_violations, setup, violations_json,
+};
 use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome};
 use crate::scenario::{SCENARIOS, Scenario};
 use crate::trace::{self, Trace};
@@ -93,9 +95,9 @@ fn print_finding(f: &Finding, e: &Explored) {
     );
     print_violations(&f.report);
     outln!(
-        "  fault plan shrunk from {} to {} faults:",
+        "  fault plan shrunk from {} to {}:",
         f.original_faults,
-        f.spec.plan.0.len()
+        faults(f.spec.plan.0.len())
     );
     for t in &f.spec.plan.0 {
         outln!("    at {:>5} ms: {}", t.at_ms, t.fault);

@@ -272,6 +272,11 @@ fn violations_json(report: &RunReport, seed: u64, trace: Option<&Path>) -> Vec<V
         .collect()
 }
 
+/// "1 fault", "3 faults".
+fn faults(count: usize) -> String {
+    format!("{count} fault{}", if count == 1 { "" } else { "s" })
+}
+
 fn print_history(report: &RunReport) {
     for e in &report.history.events {
         outln!("{}", serde_json::to_string(e).expect("event serialises"));

@@ -1,8 +1,8 @@
 //! `locksim run` and `locksim replay`: one run each, printed in full.
 
 use super::{
-    Options, Output, Status, params_line, print_history, print_timeline, print_violations, setup,
-    violations_json,
+    Options, Output, Status, faults, params_line, print_history, print_timeline, print_violations,
+    setup, violations_json,
 };
 use crate::check::Property;
 use crate::explore;
@@ -130,7 +130,7 @@ pub fn replay(out: &Output, file: &Path, history: bool, timeline: bool) -> Statu
         if history {
             print_history(&replayed.report);
         }
-        outln!("replay {} (scenario {}, seed {}, {} faults)", file.display(), trace.scenario, trace.seed, trace.faults.0.len());
+        outln!("replay {} (scenario {}, seed {}, {})", file.display(), trace.scenario, trace.seed, faults(trace.faults.0.len()));
         print_violations(&replayed.report);
         if timeline && replayed.report.violations.is_empty() {
             outln!("  timeline (true time):");

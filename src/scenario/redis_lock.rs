@@ -163,6 +163,7 @@ impl Program for RedisLockProgram {
         Hosts {
             servers,
             clients: p.client_names(),
+            pause_steps: workload::PAUSE_STEPS,
             program: Rc::new(move |node| {
                 Box::pin(client(node, params.clone(), config.clone(), flavor))
             }),

@@ -57,6 +57,7 @@ impl Program for ZkLockProgram {
                 ),
             ],
             clients: params.client_names(),
+            pause_steps: workload::PAUSE_STEPS,
             program: Rc::new(move |node| Box::pin(client(node, params.clone(), flavor))),
         }
     }

@@ -54,6 +54,14 @@ pub enum Fault {
         node: String,
         for_ms: u64,
     },
+    /// Freeze every task of client `node` for `for_ms` the next time its program reaches
+    /// `step` (a point the program names, such as the store write after its lock check): the
+    /// GC pause of Kleppmann's story, aimed where it hurts instead of at a random instant.
+    PauseBefore {
+        node: String,
+        step: String,
+        for_ms: u64,
+    },
     /// Step a node's wall clock by `by_ms` (may be negative).
     ClockJump {
         node: String,
@@ -91,6 +99,7 @@ impl Fault {
             Fault::Crash { node }
             | Fault::Restart { node }
             | Fault::Pause { node, .. }
+            | Fault::PauseBefore { node, .. }
             | Fault::ClockJump { node, .. }
             | Fault::ClockDrift { node, .. }
             | Fault::Failover { node } => vec![node],
@@ -104,7 +113,11 @@ impl Fault {
         const DAY_MS: u64 = 86_400_000;
         const YEAR_MS: u64 = 365 * 86_400_000;
         match self {
-            Fault::Loss { for_ms, .. } | Fault::Pause { for_ms, .. } if *for_ms > DAY_MS => {
+            Fault::Loss { for_ms, .. }
+            | Fault::Pause { for_ms, .. }
+            | Fault::PauseBefore { for_ms, .. }
+                if *for_ms > DAY_MS =>
+            {
                 Some(("for_ms", "at most one day (86400000)"))
             }
             Fault::Delay { ms, for_ms, .. } if *ms > DAY_MS || *for_ms > DAY_MS => {
@@ -131,6 +144,7 @@ impl Fault {
             Fault::Crash { .. } => "crash",
             Fault::Restart { .. } => "restart",
             Fault::Pause { .. } => "pause",
+            Fault::PauseBefore { .. } => "pause_before",
             Fault::ClockJump { .. } => "clock_jump",
             Fault::ClockDrift { .. } => "clock_drift",
             Fault::LoseReply { .. } => "lose_reply",
@@ -155,6 +169,9 @@ impl fmt::Display for Fault {
             Fault::Crash { node } => write!(f, "crash {node}"),
             Fault::Restart { node } => write!(f, "restart {node}"),
             Fault::Pause { node, for_ms } => write!(f, "pause {node} for {for_ms} ms"),
+            Fault::PauseBefore { node, step, for_ms } => {
+                write!(f, "pause {node} for {for_ms} ms before its next {step}")
+            }
             Fault::ClockJump { node, by_ms } => write!(f, "clock of {node} jumps {by_ms:+} ms"),
             Fault::ClockDrift { node, ppm } => write!(f, "clock of {node} drifts {ppm:+} ppm"),
             Fault::LoseReply { node, op, client } => {
@@ -199,6 +216,12 @@ pub enum PlanError {
     SameNode {
         index: usize,
     },
+    /// A `pause_before` naming a step the client program does not have (`known` lists them).
+    UnknownStep {
+        index: usize,
+        step: String,
+        known: String,
+    },
     /// A `lose_reply` whose `op` the server's family cannot lose (`can` lists what it can).
     CannotLoseReply {
         index: usize,
@@ -234,6 +257,10 @@ impl fmt::Display for PlanError {
                 write!(f, "fault #{index}: '{node}' is not {wants}")
             }
             PlanError::SameNode { index } => write!(f, "fault #{index} names the same node twice"),
+            PlanError::UnknownStep { index, step, known } => write!(
+                f,
+                "fault #{index}: the client program has no step '{step}' to pause before (it has: {known})"
+            ),
             PlanError::CannotLoseReply {
                 index,
                 node,

@@ -86,6 +86,14 @@ impl Node {
         });
     }
 
+    /// The program reached `step` (one it declares in `Hosts::pause_steps`): a pause armed
+    /// for it strikes here, and the host freezes before it goes on.
+    pub async fn step(&self, step: &str) {
+        if self.gate.strike(step, Self::true_ms()) {
+            tokio::task::yield_now().await;
+        }
+    }
+
     /// Spawns a task of this host behind its pause gate.
     pub fn spawn<F>(&self, fut: F) -> tokio::task::JoinHandle<F::Output>
     where

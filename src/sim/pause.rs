@@ -1,6 +1,8 @@
 //! Stop-the-world pause of one simulated process (a GC pause, SIGSTOP). Every task of a
 //! paused host stops at its next await and resumes when the gate opens: timers that fire and
 //! bytes that arrive meanwhile wait, exactly as they would for a frozen process.
+//! A pause can also be armed for a step of the host's program: it strikes when the program
+//! reaches that step (`Node::step`), and whoever armed it learns when (`take_struck`).
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -15,6 +17,18 @@ pub struct PauseGate(Rc<RefCell<GateState>>);
 struct GateState {
     paused: bool,
     waiting: Vec<Waker>,
+    /// Pauses waiting for their step: (step, for_ms).
+    armed: Vec<(String, u64)>,
+    /// Armed pauses that struck and are not yet taken.
+    struck: Vec<Struck>,
+}
+
+/// An armed pause that struck: the host reached `step` at true time `at_ms` and froze.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Struck {
+    pub step: String,
+    pub at_ms: u64,
+    pub for_ms: u64,
 }
 
 impl PauseGate {
@@ -29,6 +43,43 @@ impl PauseGate {
             std::mem::take(&mut state.waiting)
         };
         waiting.into_iter().for_each(Waker::wake);
+    }
+
+    /// Pauses the host for `for_ms` when its program next reaches `step`.
+    pub fn arm(&self, step: &str, for_ms: u64) {
+        self.0.borrow_mut().armed.push((step.to_string(), for_ms));
+    }
+
+    /// Whether any armed pause has yet to strike.
+    pub fn is_armed(&self) -> bool {
+        !self.0.borrow().armed.is_empty()
+    }
+
+    /// Drops the armed pauses that have not struck.
+    pub fn disarm(&self) {
+        self.0.borrow_mut().armed.clear();
+    }
+
+    /// The program reached `step` at true time `at_ms`: an armed pause for it strikes, and
+    /// the host freezes at its next await. Returns whether one did.
+    pub fn strike(&self, step: &str, at_ms: u64) -> bool {
+        let mut state = self.0.borrow_mut();
+        let Some(index) = state.armed.iter().position(|(s, _)| s == step) else {
+            return false;
+        };
+        let (step, for_ms) = state.armed.remove(index);
+        state.paused = true;
+        state.struck.push(Struck {
+            step,
+            at_ms,
+            for_ms,
+        });
+        true
+    }
+
+    /// The armed pauses that struck since the last call, for whoever must resume the host.
+    pub fn take_struck(&self) -> Vec<Struck> {
+        std::mem::take(&mut self.0.borrow_mut().struck)
     }
 
     /// Wraps a task of this host so that it makes no progress while the host is paused.
@@ -90,5 +141,25 @@ mod tests {
             })
             .await;
         assert_eq!(steps.get(), 10);
+    }
+
+    #[test]
+    fn an_armed_pause_strikes_once_at_its_step_only() {
+        let gate = PauseGate::default();
+        gate.arm("write", 300);
+        assert!(!gate.strike("release", 5), "another step");
+        assert!(gate.strike("write", 7));
+        assert!(!gate.strike("write", 9), "it struck already");
+        assert!(!gate.is_armed());
+        let struck = Struck {
+            step: "write".into(),
+            at_ms: 7,
+            for_ms: 300,
+        };
+        assert_eq!(gate.take_struck(), vec![struck]);
+        assert!(gate.take_struck().is_empty());
+        gate.arm("write", 10);
+        gate.disarm();
+        assert!(!gate.strike("write", 11));
     }
 }

@@ -77,6 +77,8 @@ pub struct Hosts {
     /// The client hosts, each running `program`.
     pub clients: Vec<String>,
     pub program: ClientProgram,
+    /// The steps of `program` a `pause_before` fault can aim at (see `Node::step`).
+    pub pause_steps: &'static [&'static str],
 }
 
 impl Hosts {

@@ -79,6 +79,8 @@ pub struct SwarmConfig {
     /// Faults start within [0, fault_phase_ms); the heal phase follows.
     pub fault_phase_ms: u64,
     pub clients: Vec<String>,
+    /// The client program's steps a pause can be aimed at; none: pauses strike at a time.
+    pub pause_steps: Vec<&'static str>,
     pub servers: Vec<SwarmServer>,
     pub partition_max_ms: u64,
     pub pause_max_ms: u64,
@@ -172,13 +174,22 @@ fn occurrence(
         }
         FaultKind::Pause => {
             let for_ms = span(cfg.pause_max_ms);
-            vec![at(
-                at_ms,
-                Fault::Pause {
+            let fault = match cfg.pause_steps.as_slice() {
+                [] => Fault::Pause {
                     node: client,
                     for_ms,
                 },
-            )]
+                steps if rng.random_bool(0.5) => Fault::PauseBefore {
+                    node: client,
+                    step: steps[rng.random_range(0..steps.len())].to_string(),
+                    for_ms,
+                },
+                _ => Fault::Pause {
+                    node: client,
+                    for_ms,
+                },
+            };
+            vec![at(at_ms, fault)]
         }
         FaultKind::ClockJump => {
             let max = cfg.clock_jump_max_ms.max(1) as i64;
@@ -218,7 +229,8 @@ fn occurrence(
 /// (the heal phase undoes everything), and pauses of a node that start less than
 /// `pause_max_ms` after its previous pause ended, so that back-to-back pauses never add up
 /// to one longer than `pause_max_ms` (two 100 ms pauses 10 ms apart expire a 200 ms session
-/// as surely as one 210 ms pause would).
+/// as surely as one 210 ms pause would). A pause aimed at a step may strike later than it
+/// is armed, so a node has at most one of those, and none beside a timed one.
 fn finish_plan(cfg: &SwarmConfig, mut faults: Vec<TimedFault>) -> FaultPlan {
     faults.retain(|f| f.at_ms < cfg.fault_phase_ms);
     faults.sort_by_key(|f| f.at_ms);
@@ -229,6 +241,14 @@ fn finish_plan(cfg: &SwarmConfig, mut faults: Vec<TimedFault>) -> FaultPlan {
             let keep = f.at_ms >= *free;
             if keep {
                 *free = f.at_ms + for_ms + cfg.pause_max_ms;
+            }
+            keep
+        }
+        Fault::PauseBefore { node, .. } => {
+            let free = free_from.entry(node.clone()).or_insert(0);
+            let keep = *free == 0;
+            if keep {
+                *free = u64::MAX;
             }
             keep
         }
@@ -289,6 +309,7 @@ mod tests {
             kinds: FaultKind::ALL.to_vec(),
             fault_phase_ms: 1000,
             clients: vec!["c1".into(), "c2".into()],
+            pause_steps: vec![],
             servers: vec![SwarmServer {
                 name: "zk1".into(),
                 reply_ops: vec!["create"],
@@ -337,6 +358,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_client_gets_at_most_one_pause_aimed_at_a_step_and_then_no_timed_one() {
+        let mut c = cfg();
+        c.kinds = vec![FaultKind::Pause];
+        c.pause_steps = vec!["write", "release"];
+        let mut aimed = 0;
+        for seed in 0..200 {
+            let plan = swarm(&c, &mut Seeds::new(seed).stream("faults"));
+            for client in &c.clients {
+                let pauses: Vec<&Fault> = plan
+                    .0
+                    .iter()
+                    .map(|t| &t.fault)
+                    .filter(|f| f.nodes() == [client.as_str()])
+                    .collect();
+                let at_step = pauses
+                    .iter()
+                    .filter(|f| matches!(f, Fault::PauseBefore { .. }))
+                    .count();
+                assert!(at_step == 0 || pauses.len() == 1, "{client}: {pauses:?}");
+                aimed += at_step;
+            }
+        }
+        assert!(aimed > 0, "no pause was aimed at a step");
     }
 
     #[test]

@@ -71,7 +71,7 @@ fn timed_fault(field: Field) -> Result<TimedFault, JsonError> {
 type Kind = fn(&mut Fields) -> Result<Fault, JsonError>;
 
 /// Every fault kind by its tag, as `Fault::name` and serde name it.
-const KINDS: [(&str, Kind); 13] = [
+const KINDS: [(&str, Kind); 14] = [
     ("partition", |f| {
         Ok(Fault::Partition {
             a: f.string("a")?,
@@ -120,6 +120,13 @@ const KINDS: [(&str, Kind); 13] = [
     ("pause", |f| {
         Ok(Fault::Pause {
             node: f.string("node")?,
+            for_ms: f.u64("for_ms")?,
+        })
+    }),
+    ("pause_before", |f| {
+        Ok(Fault::PauseBefore {
+            node: f.string("node")?,
+            step: f.string("step")?,
             for_ms: f.u64("for_ms")?,
         })
     }),
@@ -188,6 +195,11 @@ mod tests {
             Fault::Pause {
                 node: s("c2"),
                 for_ms: 500,
+            },
+            Fault::PauseBefore {
+                node: s("c2"),
+                step: s("write"),
+                for_ms: 300,
             },
             Fault::ClockJump {
                 node: s("zk1"),
@@ -282,23 +294,23 @@ mod tests {
         let cases: &[(Edit, &str)] = &[
             (
                 |v| v["faults"][0]["fault"] = json!(0),
-                "faults[0].fault: expected a fault name (partition, partition_oneway, repair, repair_all, loss, delay, crash, restart, pause, clock_jump, clock_drift, lose_reply, failover), got 0",
+                "faults[0].fault: expected a fault name (partition, partition_oneway, repair, repair_all, loss, delay, crash, restart, pause, pause_before, clock_jump, clock_drift, lose_reply, failover), got 0",
             ),
             (
                 |v| v["faults"][3]["node"] = json!("zk1"),
                 "faults[3]: unknown field `node` (known: at_ms, fault)",
             ),
             (
-                |v| v["faults"][10]["ppm"] = json!("x"),
-                "faults[10].ppm: expected an integer, got \"x\"",
+                |v| v["faults"][11]["ppm"] = json!("x"),
+                "faults[11].ppm: expected an integer, got \"x\"",
             ),
             (
                 |v| v["faults"][4]["rate"] = json!(null),
                 "faults[4].rate: expected a number, got null",
             ),
             (
-                |v| v["faults"][11]["op"] = json!(7),
-                "faults[11].op: expected a string, got 7",
+                |v| v["faults"][12]["op"] = json!(7),
+                "faults[12].op: expected a string, got 7",
             ),
             (
                 |v| {

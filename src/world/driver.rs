@@ -33,6 +33,8 @@ pub(crate) struct World {
     /// Each pending timed fault's target and when it ends.
     timers: BTreeMap<Timer, u64>,
     crashed: BTreeSet<String>,
+    /// Clients with a `pause_before` armed that has yet to strike.
+    armed: BTreeSet<String>,
     latency: (Duration, Duration),
     /// Each client-server link's fixed extra latency (`link_spread_ms`), by sorted pair.
     link_extra: BTreeMap<(String, String), Duration>,
@@ -114,6 +116,7 @@ impl World {
             recorder,
             timers: BTreeMap::new(),
             crashed: BTreeSet::new(),
+            armed: BTreeSet::new(),
             latency,
             link_extra,
             end_ms: 0,
@@ -131,7 +134,10 @@ impl World {
     }
 
     fn record(&self, op: Op) {
-        let time_ms = self.now_ms();
+        self.record_at(self.now_ms(), op);
+    }
+
+    fn record_at(&self, time_ms: u64, op: Op) {
         self.recorder.record(Event {
             time_ms,
             clock_ms: EPOCH_MS + time_ms as i64,
@@ -170,7 +176,11 @@ impl World {
             if now >= limit {
                 break;
             }
-            match self.sim.step() {
+            let stepped = self.sim.step();
+            if !self.armed.is_empty() {
+                self.schedule_struck();
+            }
+            match stepped {
                 Ok(true) => {
                     self.completed = true;
                     break;
@@ -224,6 +234,10 @@ impl World {
                 self.nodes[node].gate.pause();
                 self.until(Timer::Resume(node.clone()), now + for_ms);
             }
+            Fault::PauseBefore { node, step, for_ms } => {
+                self.nodes[node].gate.arm(step, *for_ms);
+                self.armed.insert(node.clone());
+            }
             Fault::ClockJump { node, by_ms } => self.nodes[node].clock.borrow_mut().jump(*by_ms),
             Fault::ClockDrift { node, ppm } => {
                 self.nodes[node].clock.borrow_mut().set_drift(now, *ppm)
@@ -231,6 +245,28 @@ impl World {
             Fault::LoseReply { node, .. } | Fault::Failover { node } => {
                 let server = &self.servers[node];
                 Node::as_driver_at(now, || server.borrow_mut().apply(&timed.fault))
+            }
+        }
+    }
+
+    /// Records the armed pauses that struck during the last step, when they struck, and
+    /// schedules their ends.
+    fn schedule_struck(&mut self) {
+        for name in self.armed.clone() {
+            let gate = &self.nodes[&name].gate;
+            if !gate.is_armed() {
+                self.armed.remove(&name);
+            }
+            for struck in gate.take_struck() {
+                self.record_at(
+                    struck.at_ms,
+                    Op::Harness(HarnessOp::Paused {
+                        node: name.clone(),
+                        step: struck.step,
+                        for_ms: struck.for_ms,
+                    }),
+                );
+                self.until(Timer::Resume(name.clone()), struck.at_ms + struck.for_ms);
             }
         }
     }
@@ -290,8 +326,10 @@ impl World {
             software.borrow_mut().heal();
         }
         for node in self.nodes.values() {
+            node.gate.disarm();
             node.gate.resume();
         }
+        self.armed.clear();
         for node in std::mem::take(&mut self.crashed) {
             self.sim.bounce(node.as_str());
         }

@@ -102,6 +102,7 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
         kinds,
         fault_phase_ms: params.faults.fault_phase_ms,
         clients: hosts.clients,
+        pause_steps: hosts.pause_steps.to_vec(),
         servers,
         partition_max_ms: params.faults.partition_max_ms,
         pause_max_ms: params.faults.pause_max_ms,
@@ -226,6 +227,16 @@ fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), PlanError> {
             Fault::LoseReply { client, .. } if !clients.contains(client) => {
                 return wrong(client, "a client");
             }
+            Fault::PauseBefore { node, .. } if !clients.contains(node) => {
+                return wrong(node, "a client (only a client program has steps)");
+            }
+            Fault::PauseBefore { step, .. } if !hosts.pause_steps.contains(&step.as_str()) => {
+                return Err(PlanError::UnknownStep {
+                    index,
+                    step: step.clone(),
+                    known: hosts.pause_steps.join(", "),
+                });
+            }
             Fault::LoseReply { node, op, .. } => {
                 let ops = hosts.server(node).map_or(&[][..], |s| s.family.reply_ops());
                 if !ops.contains(&op.as_str()) {
@@ -280,6 +291,59 @@ mod tests {
         let params = Params::default().overridden(&["faults=none"]).unwrap();
         let report = run(&RunSpec::generated(scenario, params, 1)).unwrap();
         assert!(report.completed && report.violations.is_empty());
+    }
+
+    #[test]
+    fn a_pause_before_a_step_needs_a_client_and_a_step_its_program_has() {
+        let scenario = scenario::find("redlock").unwrap();
+        let params = Params::default().overridden(&["faults=none"]).unwrap();
+        let spec = |node: &str, step: &str| RunSpec {
+            plan: FaultPlan(vec![crate::sim::fault::TimedFault {
+                at_ms: 10,
+                fault: Fault::PauseBefore {
+                    node: node.into(),
+                    step: step.into(),
+                    for_ms: 300,
+                },
+            }]),
+            ..RunSpec::generated(scenario, params.clone(), 1)
+        };
+        let err = run(&spec("redis1", "write")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "bad fault plan: fault #0: 'redis1' is not a client (only a client program has steps)"
+        );
+        let err = run(&spec("c1", "read")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "bad fault plan: fault #0: the client program has no step 'read' to pause before (it has: write, release)"
+        );
+        let report = run(&spec("c1", "write")).unwrap();
+        let struck = report.history.events.iter().find_map(|e| match &e.op {
+            crate::history::Op::Harness(crate::history::HarnessOp::Paused {
+                node, for_ms, ..
+            }) => Some((node.clone(), *for_ms, e.time_ms)),
+            _ => None,
+        });
+        let (node, for_ms, at_ms) = struck.expect("the armed pause struck");
+        assert_eq!((node.as_str(), for_ms), ("c1", 300));
+        let writes_after = |from: u64| {
+            report.history.events.iter().any(|e| {
+                e.node == "c1"
+                    && e.time_ms >= from
+                    && matches!(
+                        e.op,
+                        crate::history::Op::Store(crate::history::StoreOp::Write { .. })
+                    )
+            })
+        };
+        assert!(at_ms >= 10 && writes_after(at_ms + 300));
+        let frozen = report
+            .history
+            .events
+            .iter()
+            .any(|e| e.node == "c1" && e.time_ms > at_ms && e.time_ms < at_ms + 300);
+        assert!(!frozen, "c1 acted while frozen");
     }
 
     #[test]

@@ -130,6 +130,12 @@ fn the_full_redis_profile_draws_every_fault_the_issue_lists_and_own_assumptions_
         "a pause longer than the TTL",
         &|f| matches!(f, Fault::Pause { for_ms, .. } if *for_ms > ttl),
     );
+    for step in ["write", "release"] {
+        seen(
+            &format!("a pause aimed at a client's {step}"),
+            &|f| matches!(f, Fault::PauseBefore { step: s, .. } if s == step),
+        );
+    }
     for (what, client, forward) in [
         ("a client's clock jumping forward", true, true),
         ("a client's clock jumping back", true, false),
@@ -183,7 +189,9 @@ fn the_full_redis_profile_draws_every_fault_the_issue_lists_and_own_assumptions_
         match f {
             Fault::ClockJump { .. } | Fault::Failover { .. } => panic!("own-assumptions drew {f}"),
             // Half the TTL: a holder's validity left after its critical section outlasts it.
-            Fault::Pause { for_ms, .. } => assert!(2 * for_ms <= ttl, "{f}"),
+            Fault::Pause { for_ms, .. } | Fault::PauseBefore { for_ms, .. } => {
+                assert!(2 * for_ms <= ttl, "{f}")
+            }
             // Two clocks drifting apart by at most the 1% Redlock's drift allowance covers.
             Fault::ClockDrift { ppm, .. } => assert!(ppm.abs() <= 5_000, "{f}"),
             _ => {}
