@@ -21,6 +21,7 @@ use super::ScriptHost;
 use super::api;
 use super::budget;
 use super::catch;
+use super::chunks;
 use super::convert::{c_str, reply_text};
 use super::load;
 use super::protect::{self, Guard, Views};
@@ -117,7 +118,6 @@ impl Sandbox {
             StdLib::TABLE | StdLib::STRING | StdLib::MATH,
             LuaOptions::default(),
         )?;
-        lua.set_memory_limit(MEMORY_LIMIT)?;
         lua.set_app_data(rand);
         budget::install(&lua, instruction_limit);
         let globals = lua.globals();
@@ -195,7 +195,7 @@ impl Sandbox {
                 Ok(())
             })?;
         let scripts = lua.create_table()?;
-        let runner: Function = lua.load(RUNNER).set_name("=runner").call((
+        let runner: Function = chunks::own_chunk(&lua, "=runner", RUNNER)?.call((
             base,
             libs,
             api::template(&lua)?,
@@ -222,6 +222,16 @@ impl Sandbox {
         })
     }
 
+    /// Runs `f` with the memory limit on: only Lua's own work is bounded. While it is off, an
+    /// allocation cannot fail, so mlua builds tables and functions without a protected call
+    /// around each; what Rust allocates between runs is small and bounded.
+    fn limited<T>(&self, f: impl FnOnce() -> mlua::Result<T>) -> mlua::Result<T> {
+        self.lua.set_memory_limit(MEMORY_LIMIT)?;
+        let result = f();
+        self.lua.set_memory_limit(0)?;
+        result
+    }
+
     /// Where `math.random` is: carried over when `SCRIPT FLUSH` replaces the state.
     pub(super) fn rand(&self) -> Rand48 {
         self.lua
@@ -234,8 +244,7 @@ impl Sandbox {
     /// it under `sha`, or returns Lua's message.
     pub(super) fn compile(&self, sha: &str, body: &[u8]) -> Result<(), Vec<u8>> {
         let compiled = self
-            .compiler
-            .compile(&self.lua, body, USER_SCRIPT)
+            .limited(|| self.compiler.compile(&self.lua, body, USER_SCRIPT))
             .and_then(|compiled| match compiled {
                 Ok(function) => self.scripts.raw_set(sha, function).map(Ok),
                 Err(message) => Ok(Err(message)),
@@ -270,9 +279,8 @@ impl Sandbox {
                 self.lua
                     .create_sequence_from(items.iter().map(|item| BString::from(item.as_slice())))
             };
-            let (ok, value): (bool, Value) =
-                self.runner
-                    .call((sha, call, pcall, acl, strings(keys)?, strings(argv)?))?;
+            let args = (sha, call, pcall, acl, strings(keys)?, strings(argv)?);
+            let (ok, value): (bool, Value) = self.limited(|| self.runner.call(args))?;
             self.outcome(sha, ok, value)
         });
         let reply = outcome.unwrap_or_else(|error| self.failure(sha, &error));
