@@ -104,9 +104,7 @@ impl Replies {
     /// Compiles the walker with the sandbox's own `type`, `rawget` and `next`.
     pub(super) fn new(lua: &Lua, natives: (Function, Function, Function)) -> mlua::Result<Replies> {
         let emit = lua.create_function(emit)?;
-        let walker = lua
-            .load(WALKER)
-            .set_name("=reply")
+        let walker = super::chunks::own_chunk(lua, "=reply", WALKER)?
             .call::<Function>((natives.0, natives.1, natives.2, emit))?;
         Ok(Replies { walker })
     }
