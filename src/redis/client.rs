@@ -19,7 +19,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 pub use error::{CallError, CommandError, ErrorKind, ServerError};
 
-use crate::redis::resp::{Frame, ReplyLimits, decode_reply, encode};
+use crate::redis::resp::{Frame, ReplyLimits, decode_reply, encode_command};
 use crate::sim::timer::Timer;
 
 /// How much room each read asks for: small replies arrive in one read.
@@ -55,8 +55,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> RedisClient<S> {
             return Err(CallError::Closed);
         };
         let mut request = Vec::new();
-        let bulks = args.iter().map(|arg| Frame::Bulk(arg.to_vec())).collect();
-        encode(&Frame::Array(bulks), &mut request);
+        encode_command(args, &mut request);
         let reply = self
             .timer
             .timeout(self.timeout_ms, exchange(&mut stream, &request))

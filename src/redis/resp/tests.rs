@@ -286,6 +286,22 @@ fn encode_every_kind() {
 }
 
 #[test]
+fn a_command_encodes_as_the_array_of_its_bulk_strings() {
+    let long = b"x".repeat(1000);
+    for args in [
+        vec![],
+        vec![b"PING".as_slice()],
+        vec![b"SET", b"k", b"", b"NX", b"PX", b"200"],
+        vec![long.as_slice(), b"\r\n$-1"],
+    ] {
+        let mut direct = b"prefix".to_vec();
+        encode_command(&args, &mut direct);
+        let array = Frame::Array(args.iter().map(|a| Frame::Bulk(a.to_vec())).collect());
+        assert_eq!(direct, [b"prefix".to_vec(), encoded(&array)].concat());
+    }
+}
+
+#[test]
 fn encode_appends() {
     let mut out = b"+PONG\r\n".to_vec();
     encode(&Frame::Integer(7), &mut out);
