@@ -71,6 +71,13 @@ pub enum LockOp {
     /// Release `lock` (invoke when it starts, ok/fail/info when it ends; a client stops
     /// believing it holds the lock at the invoke).
     Release { lock: String },
+    /// Extend the lease on `lock` it holds (invoke, then ok with how much longer it counts
+    /// on it by its own clock, or fail: not extended, the old lease still runs).
+    Extend {
+        lock: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        valid_ms: Option<u64>,
+    },
     /// Info: it learned it no longer holds `lock` (its session expired).
     Lost { lock: String },
     /// Info: its place in line, once its lock node exists. `seq` is the parsed sequence

@@ -119,6 +119,11 @@ fn describe(e: &Event) -> Option<String> {
             let valid = valid_ms.map_or(String::new(), |v| format!(", valid {v} ms by its clock"));
             format!("acquires {lock}{}{on}{valid}", token(t))
         }
+        (Op::Lock(LockOp::Extend { lock, valid_ms }), Kind::Ok) => {
+            let valid = valid_ms.map_or(String::new(), |v| format!(", valid {v} ms by its clock"));
+            format!("extends {lock}{valid}")
+        }
+        (Op::Lock(LockOp::Extend { lock, .. }), Kind::Fail) => format!("fails to extend {lock}"),
         (Op::Lock(LockOp::Release { lock }), Kind::Invoke) => format!("releases {lock}"),
         (Op::Lock(LockOp::Lost { lock }), _) => format!("learns it lost {lock}"),
         (
@@ -240,6 +245,31 @@ mod tests {
             timeline(&history, &[]),
             [
                 "      7 ms  c2       acquires k on redis1, redis3, redis4, valid 183 ms by its clock"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_extension_tells_how_long_it_is_valid_and_a_refused_one_says_so() {
+        let extend = |valid_ms| {
+            Op::Lock(LockOp::Extend {
+                lock: "k".into(),
+                valid_ms,
+            })
+        };
+        let history = History {
+            events: vec![
+                event(70, "c1", Kind::Invoke, extend(None)),
+                event(72, "c1", Kind::Ok, extend(Some(190))),
+                event(140, "c1", Kind::Invoke, extend(None)),
+                event(141, "c1", Kind::Fail, extend(None)),
+            ],
+        };
+        assert_eq!(
+            timeline(&history, &[]),
+            [
+                "     72 ms  c1       extends k, valid 190 ms by its clock",
+                "    141 ms  c1       fails to extend k",
             ]
         );
     }

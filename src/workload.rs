@@ -60,6 +60,7 @@ pub async fn run_client<L: Lock>(
             }
         };
         let lost = critical_section(node, work, grant, &mut lock).await == Held::Lost;
+        // A holder that gave up its lease (Done without a write) releases it like any other.
         let release = Op::Lock(LockOp::Release {
             lock: work.lock_name.clone(),
         });
@@ -107,7 +108,8 @@ async fn reconnect<L: Lock>(
 /// How a critical section ended.
 #[derive(Debug, PartialEq, Eq)]
 enum Held {
-    /// Done (or given up on a failed store access): the holder releases.
+    /// Done (or given up: on a failed store access, or on a lease it could not extend over
+    /// its work): the holder releases.
     Done,
     /// The recipe said the lock was lost before a store access began.
     Lost,
@@ -126,6 +128,7 @@ async fn critical_section<L: Lock>(
     lock: &mut L,
 ) -> Held {
     let timer = node.timer();
+    let granted_at = timer.now_ms();
     let call = async |op: Op, request: StoreRequest| {
         node.record(Kind::Invoke, op);
         store::call(&request, &timer, work.store_timeout_ms).await
@@ -150,10 +153,10 @@ async fn critical_section<L: Lock>(
     };
     // The work races the loss; when the work wins, the lock was not lost: that is the check
     // before the write.
-    tokio::select! {
-        biased;
-        _ = lock.lost() => return Held::Lost,
-        _ = timer.sleep(work.hold_ms) => {}
+    match hold(node, work, granted_at, grant.valid_ms, lock).await {
+        Work::Done => {}
+        Work::Lost => return Held::Lost,
+        Work::GaveUp => return Held::Done,
     }
     node.step("write").await;
     let write = Op::Store(StoreOp::Write {
@@ -174,11 +177,96 @@ async fn critical_section<L: Lock>(
     Held::Done
 }
 
+/// How the work ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Work {
+    Done,
+    /// The recipe said the lock was lost.
+    Lost,
+    /// An extension failed and the lease left ends before the work would: the holder gives
+    /// the lock up rather than keep, unused, a lease it knows will not do.
+    GaveUp,
+}
+
+/// The work, raced by the loss (first, so a loss at the instant the work ends wins). A lease
+/// is extended every third of its validity (as Redisson renews its leases) while the work
+/// would end in its last third or past it, so a holder keeps two thirds of it at each
+/// extension and at least a third when it writes. After a failed extension it stops trying:
+/// if the lease left still covers the work it finishes; if not, it gives up at once, rather
+/// than sit on a lease whose end a pause could carry it past unaware.
+async fn hold<L: Lock>(
+    node: &Node,
+    work: &Workload,
+    granted_at: u64,
+    valid_ms: Option<u64>,
+    lock: &mut L,
+) -> Work {
+    let timer = node.timer();
+    let done_at = timer.now_ms().saturating_add(work.hold_ms);
+    let done = timer.sleep_until(done_at);
+    tokio::pin!(done);
+    let mut lease_end = valid_ms.map(|v| granted_at.saturating_add(v));
+    let mut extend_at = extension_due(granted_at, valid_ms, done_at);
+    loop {
+        tokio::select! {
+            biased;
+            _ = lock.lost() => return Work::Lost,
+            () = &mut done => return Work::Done,
+            () = timer.sleep_until(extend_at.unwrap_or_default()), if extend_at.is_some() => {}
+        }
+        let extend = |valid_ms| {
+            Op::Lock(LockOp::Extend {
+                lock: work.lock_name.clone(),
+                valid_ms,
+            })
+        };
+        node.record(Kind::Invoke, extend(None));
+        extend_at = match lock.extend().await {
+            Some(grant) => {
+                node.record(Kind::Ok, extend(grant.valid_ms));
+                let now = timer.now_ms();
+                lease_end = grant.valid_ms.map(|v| now.saturating_add(v));
+                extension_due(now, grant.valid_ms, done_at)
+            }
+            None => {
+                node.record(Kind::Fail, extend(None));
+                if lease_end.is_some_and(|end| end <= done_at) {
+                    return Work::GaveUp;
+                }
+                None
+            }
+        };
+    }
+}
+
+/// When to extend a lease valid for `valid_ms` from `granted_at`: a third of the way through
+/// it, if the work, done at `done_at`, would end in its last third or past it; None for a
+/// lock that is no lease or a lease that will do.
+fn extension_due(granted_at: u64, valid_ms: Option<u64>, done_at: u64) -> Option<u64> {
+    let valid_ms = valid_ms?;
+    let last_third = granted_at.saturating_add(valid_ms - valid_ms / 3);
+    (done_at > last_third).then(|| granted_at.saturating_add(valid_ms / 3))
+}
+
 /// Whether the recipe already knows the lock is lost: a check that does not wait.
 async fn lost_already<L: Lock>(lock: &mut L) -> bool {
     tokio::select! {
         biased;
         _ = lock.lost() => true,
         () = std::future::ready(()) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extension_due;
+
+    #[test]
+    fn a_lease_is_extended_a_third_through_only_when_the_work_reaches_its_last_third() {
+        // Valid 190 ms from 1000: its last third begins at 1127.
+        assert_eq!(extension_due(1000, Some(190), 1127), None);
+        assert_eq!(extension_due(1000, Some(190), 1128), Some(1063));
+        assert_eq!(extension_due(1000, Some(190), 5000), Some(1063));
+        assert_eq!(extension_due(1000, None, 5000), None, "no lease");
     }
 }

@@ -342,3 +342,96 @@ fn clients_retrying_after_the_same_delay_split_the_votes_for_ever_and_random_del
         seeds,
     ));
 }
+
+/// What the clients' critical sections came to in one run.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Sections {
+    extended: usize,
+    not_extended: usize,
+    lost: usize,
+    /// Releases with no write since the acquire.
+    released_unwritten: usize,
+    accepted_writes: usize,
+    refused_writes: usize,
+}
+
+/// Runs `name` without faults, two clients two rounds each, and tallies their sections.
+fn long_work(name: &str, overrides: &[&str]) -> Sections {
+    use locksim::history::{Kind, LockOp, Op, StoreOp};
+    use locksim::world::run::{RunSpec, run};
+    let mut settings = vec!["faults=none", "ttl_ms=200", "clients=2", "rounds=2"];
+    settings.extend(overrides);
+    let spec = RunSpec::generated(scenario::find(name).unwrap(), params(&settings), 1);
+    let report = run(&spec).expect("the run completes");
+    assert!(report.completed, "{name} {overrides:?}: unfinished");
+    assert!(
+        report.violations.is_empty(),
+        "{name} {overrides:?}: {:?}",
+        report.violations
+    );
+    let mut tally = Sections::default();
+    let mut written = std::collections::BTreeSet::new();
+    for e in &report.history.events {
+        match (&e.op, e.kind) {
+            (Op::Store(StoreOp::Write { .. }), Kind::Invoke) => {
+                written.insert(e.node.clone());
+            }
+            (Op::Lock(LockOp::Release { .. }), Kind::Invoke) if !written.remove(&e.node) => {
+                tally.released_unwritten += 1;
+            }
+            (Op::Lock(LockOp::Extend { .. }), Kind::Ok) => tally.extended += 1,
+            (Op::Lock(LockOp::Extend { .. }), Kind::Fail) => tally.not_extended += 1,
+            (Op::Lock(LockOp::Lost { .. }), _) => tally.lost += 1,
+            (Op::Store(StoreOp::StoreWrite { accepted: true, .. }), _) => {
+                tally.accepted_writes += 1
+            }
+            (
+                Op::Store(StoreOp::StoreWrite {
+                    accepted: false, ..
+                }),
+                _,
+            ) => tally.refused_writes += 1,
+            _ => {}
+        }
+    }
+    tally
+}
+
+#[test]
+fn a_holder_whose_work_outlasts_the_ttl_keeps_the_lock_by_extending_it_within_its_bound() {
+    for name in ["redis-lock", "redlock"] {
+        // A validity of about 190 ms, extended every third of it while the work would end in
+        // its last third: 300 ms of work takes three extensions per section, the default
+        // bound.
+        assert_eq!(
+            long_work(name, &["hold_ms=300"]),
+            Sections {
+                extended: 3 * 4,
+                accepted_writes: 4,
+                ..Sections::default()
+            },
+            "{name}"
+        );
+        // Never extending, or too few times for 600 ms, the holder gives the lock up at the
+        // first extension refused, writes nothing, and releases.
+        assert_eq!(
+            long_work(name, &["hold_ms=300", "max_extensions=0"]),
+            Sections {
+                not_extended: 4,
+                released_unwritten: 4,
+                ..Sections::default()
+            },
+            "{name}"
+        );
+        assert_eq!(
+            long_work(name, &["hold_ms=600", "max_extensions=1"]),
+            Sections {
+                extended: 4,
+                not_extended: 4,
+                released_unwritten: 4,
+                ..Sections::default()
+            },
+            "{name}"
+        );
+    }
+}

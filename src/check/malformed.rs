@@ -20,7 +20,8 @@ pub enum MalformedReason {
     /// The event's true time is earlier than the previous event's: the history must be in
     /// true-time order. (Clock readings may go backwards; true time may not.)
     TimeWentBackwards { previous_ms: u64 },
-    /// An ok / fail / info for an operation (acquire or release of that lock, read, write)
+    /// An ok / fail / info for an operation (acquire, extend or release of that lock, read,
+    /// write)
     /// that this node has no invocation outstanding for.
     CompletionWithoutInvoke,
     /// An invocation while the same node's same operation, invoked at `pending_index`, has
@@ -68,6 +69,7 @@ impl std::error::Error for Malformed {}
 pub(super) enum Operation<'a> {
     Acquire(&'a str),
     Release(&'a str),
+    Extend(&'a str),
     Read,
     Write,
     Connect,
@@ -77,6 +79,7 @@ pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
     match op {
         Op::Lock(LockOp::Acquire { lock, .. }) => Some(Operation::Acquire(lock)),
         Op::Lock(LockOp::Release { lock }) => Some(Operation::Release(lock)),
+        Op::Lock(LockOp::Extend { lock, .. }) => Some(Operation::Extend(lock)),
         Op::Store(StoreOp::Read { .. }) => Some(Operation::Read),
         Op::Store(StoreOp::Write { .. }) => Some(Operation::Write),
         Op::Lock(LockOp::Connect) => Some(Operation::Connect),
@@ -153,6 +156,28 @@ mod tests {
         h.at(11, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(12, "harness").info(Op::Harness(HarnessOp::End));
         assert_eq!(reason_of(&h), Ok(()));
+    }
+
+    #[test]
+    fn an_extension_pairs_like_any_operation() {
+        let extend = |valid_ms| {
+            Op::Lock(LockOp::Extend {
+                lock: L1.into(),
+                valid_ms,
+            })
+        };
+        let mut h = HistoryBuilder::default();
+        h.at(0, "c1").invoke(extend(None));
+        h.at(0, "c1").invoke(acquire(L1));
+        h.at(1, "c1").ok(extend(Some(190)));
+        h.at(2, "c1").invoke(extend(None));
+        h.at(3, "c1").fail(extend(None));
+        assert_eq!(reason_of(&h), Ok(()));
+        h.at(4, "c1").fail(extend(None));
+        assert_eq!(
+            reason_of(&h).unwrap_err().reason,
+            MalformedReason::CompletionWithoutInvoke
+        );
     }
 
     #[test]

@@ -174,6 +174,10 @@ group! {
         request_timeout_ms: u64 = 10, 1..=HOUR;
         /// a client that failed retries after a random delay up to this
         retry_delay_max_ms: u64 = 20, 1..=HOUR;
+        /// extensions of one grant a holder may attempt, each by majority within the
+        /// validity left, when its work would end in the validity's last third or past it;
+        /// 0 = never extend
+        max_extensions: u32 = 3, 0..=1_000;
         /// the clock key deadlines live on: wall (Redis) or monotonic (antirez's fix)
         expiry_clock: String = "wall".into();
         /// what survives a crash: none, aof-everysec or aof-always

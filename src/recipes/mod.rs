@@ -61,6 +61,14 @@ pub type Observer = std::rc::Rc<dyn Fn(Observation)>;
 pub trait Lock {
     async fn acquire(&mut self) -> Result<Grant, LockError>;
     async fn release(&mut self) -> Result<(), LockError>;
+    /// Extends the lock held, for recipes whose lock is a lease shorter than the work:
+    /// the new grant (same token, `valid_ms` counted from now on the client's clock), or
+    /// None when it was not extended (nothing held, the recipe's bound reached, no quorum,
+    /// too late). The lock then stays held as long as it was. A recipe whose lock lasts as
+    /// long as its session (ZooKeeper's) never needs it.
+    async fn extend(&mut self) -> Option<Grant> {
+        None
+    }
     /// Completes once the recipe learns a lock it holds is lost (its session expired).
     async fn lost(&mut self);
     /// Ends the session (releasing whatever it still holds).

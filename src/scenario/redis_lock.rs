@@ -158,6 +158,7 @@ impl Program for RedisLockProgram {
             ttl_ms: r.ttl_ms,
             request_timeout_ms: r.request_timeout_ms,
             retry_delay_max_ms: r.retry_delay_max_ms,
+            max_extensions: r.max_extensions,
         };
         let (flavor, params) = (self.flavor, p.clone());
         Hosts {

@@ -1,13 +1,13 @@
-//! The lock scripts the cases run: the compare-and-delete and compare-and-extend of
-//! semantics.md, and redis-py's `Lock` scripts verbatim (redis/lock.py at redis-py commit
+//! The lock scripts the cases run: the recipes' compare-and-delete and compare-and-extend,
+//! and redis-py's `Lock` scripts verbatim (redis/lock.py at redis-py commit
 //! 3d540ed54a63e59ad59781b964d3e930bf19d04f), whitespace included, since a script's SHA1 is
 //! what EVALSHA finds it by.
 
-/// Deletes the key only if it holds the caller's token.
-pub const COMPARE_AND_DELETE: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
-
-/// Sets a new deadline only if the key holds the caller's token.
-pub const COMPARE_AND_EXTEND: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+/// The recipes' own scripts, so that what the cases check is what the locks send: deletes
+/// the key, or sets a new deadline, only if it holds the caller's token.
+pub use locksim::recipes::redis::lock::{
+    EXTEND_SCRIPT as COMPARE_AND_EXTEND, RELEASE_SCRIPT as COMPARE_AND_DELETE,
+};
 
 /// redis-py's `LUA_RELEASE_SCRIPT`: KEYS[1] lock name, ARGV[1] token; 1 if released, else 0.
 pub const LUA_RELEASE_SCRIPT: &str = "

@@ -64,6 +64,26 @@ pub fn decide(
     }
 }
 
+/// The decision on an extension: `extended` of `nodes` masters reset the key's TTL to
+/// `ttl_ms`, their answers in `elapsed_ms` after it started, when the lock had `left_ms` of
+/// validity left at that start. Judged as an acquire (a quorum, validity = TTL - elapsed -
+/// drift counted from the extension's start), and only if the answers came back before the
+/// old validity ran out: after that the client no longer held the lock (the distlock page:
+/// extend "within the validity time"). NoValidity skips both time checks, as on acquire.
+pub fn decide_extension(
+    flavor: Flavor,
+    extended: usize,
+    nodes: usize,
+    ttl_ms: u64,
+    elapsed_ms: u64,
+    left_ms: u64,
+) -> Decision {
+    if flavor != Flavor::NoValidity && elapsed_ms >= left_ms {
+        return Decision::Failed;
+    }
+    decide(flavor, extended, nodes, ttl_ms, elapsed_ms)
+}
+
 /// Whether a failed attempt removes the votes it got.
 pub fn unlocks_after_failure(flavor: Flavor) -> bool {
     flavor != Flavor::NoUnlock
@@ -103,6 +123,71 @@ mod tests {
             decide(Flavor::Recipe, 5, 5, 10_000, 20_000),
             Decision::Failed
         );
+    }
+
+    #[test]
+    fn an_extension_needs_a_quorum_and_validity_and_to_be_in_time() {
+        let extend = |extended, elapsed, left| {
+            decide_extension(Flavor::Recipe, extended, 5, 10_000, elapsed, left)
+        };
+        assert_eq!(
+            extend(3, 100, 5_000),
+            Decision::Acquired { validity_ms: 9_798 }
+        );
+        assert_eq!(extend(2, 100, 5_000), Decision::Failed, "no quorum");
+        assert_eq!(
+            extend(5, 100, 100),
+            Decision::Failed,
+            "answers as validity ran out"
+        );
+        assert_eq!(
+            extend(5, 100, 101),
+            Decision::Acquired { validity_ms: 9_798 }
+        );
+        assert_eq!(
+            extend(5, 100, 0),
+            Decision::Failed,
+            "too late from the start"
+        );
+        assert_eq!(
+            extend(5, 9_898, 20_000),
+            Decision::Failed,
+            "in time but no validity left of the new TTL"
+        );
+        assert_eq!(
+            decide_extension(Flavor::Recipe, 1, 1, 200, 3, 150),
+            Decision::Acquired { validity_ms: 193 },
+            "one node is its own quorum"
+        );
+    }
+
+    #[test]
+    fn novalidity_extends_late_and_past_the_ttl() {
+        let extend = |extended, elapsed, left| {
+            decide_extension(Flavor::NoValidity, extended, 5, 10_000, elapsed, left)
+        };
+        assert_eq!(
+            extend(3, 100, 50),
+            Decision::Acquired { validity_ms: 9_798 }
+        );
+        assert_eq!(
+            extend(3, 20_000, 50),
+            Decision::Acquired {
+                validity_ms: 10_000u64.wrapping_sub(20_102)
+            }
+        );
+        assert_eq!(
+            extend(2, 100, 5_000),
+            Decision::Failed,
+            "still needs a quorum"
+        );
+        for flavor in [Flavor::NoUnlock, Flavor::FixedRetry, Flavor::PlainDel] {
+            assert_eq!(
+                decide_extension(flavor, 3, 5, 10_000, 100, 50),
+                Decision::Failed,
+                "{flavor:?} checks the time as the recipe does"
+            );
+        }
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! masters at once, each with its own timeout, and lets `decide` judge the votes against
 //! the time they took on the client's monotonic clock. A failed attempt unlocks every node
 //! (the flavor permitting) and retries after a delay; the holder treats the lock as lost
-//! when its validity runs out on its own clock.
+//! when its validity runs out on its own clock. A holder extends by the compare-and-pexpire
+//! script on every master at once, judged like an acquire, a bounded number of times.
 
 use super::decide::{self, Decision, Flavor};
 use crate::recipes::{Grant, Lock, LockError};
@@ -21,6 +22,11 @@ use turmoil::net::TcpStream;
 pub const RELEASE_SCRIPT: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
     return redis.call('del', KEYS[1]) else return 0 end";
 
+/// Resets the key's TTL to ARGV[2] ms only if it still holds this client's token: 1 if it
+/// did, else 0.
+pub const EXTEND_SCRIPT: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
+    return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
 /// What a lock needs to know of its masters and its timing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RedisLockConfig {
@@ -31,6 +37,18 @@ pub struct RedisLockConfig {
     /// One node's answer (connect and request) is given up after this.
     pub request_timeout_ms: u64,
     pub retry_delay_max_ms: u64,
+    /// Extension attempts one grant may make. Bounded because a holder that extends forever
+    /// starves everyone else (the distlock page limits "lock reacquisition attempts").
+    pub max_extensions: u32,
+}
+
+/// The lock a client holds.
+struct Held {
+    token: Vec<u8>,
+    /// Until when it is valid, on the client's monotonic clock.
+    valid_until: u64,
+    /// Extension attempts made on it so far.
+    extensions: u32,
 }
 
 pub struct RedisLock {
@@ -38,8 +56,7 @@ pub struct RedisLock {
     config: RedisLockConfig,
     flavor: Flavor,
     rng: Rc<RefCell<ChaCha8Rng>>,
-    /// The token of the lock held, and until when it is valid on the client's clock.
-    held: Option<(Vec<u8>, u64)>,
+    held: Option<Held>,
     /// One connection per master, kept open between requests as client libraries keep
     /// theirs (and as cheap for the simulation: no handshake and no server task per request).
     conns: Vec<Conn>,
@@ -169,7 +186,11 @@ impl Lock for RedisLock {
             ) {
                 Decision::Acquired { validity_ms } => {
                     let valid_until = started.saturating_add(validity_ms);
-                    self.held = Some((token, valid_until));
+                    self.held = Some(Held {
+                        token,
+                        valid_until,
+                        extensions: 0,
+                    });
                     return Ok(Grant {
                         token: None,
                         granted_by,
@@ -193,16 +214,66 @@ impl Lock for RedisLock {
     }
 
     async fn release(&mut self) -> Result<(), LockError> {
-        if let Some((token, _)) = self.held.take() {
-            self.unlock(&token).await;
+        if let Some(held) = self.held.take() {
+            self.unlock(&held.token).await;
         }
         Ok(())
+    }
+
+    /// Sends the compare-and-pexpire script to every master at once; the lock is extended
+    /// if `decide_extension` says so of the masters that answered 1. Every attempt counts
+    /// against the bound, successful or not. A failed attempt leaves the old validity (the
+    /// lock is still held until then) and the keys it did extend (they expire by themselves
+    /// within a TTL).
+    async fn extend(&mut self) -> Option<Grant> {
+        let held = self.held.as_mut()?;
+        if held.extensions >= self.config.max_extensions {
+            return None;
+        }
+        held.extensions += 1;
+        let (token, valid_until) = (held.token.clone(), held.valid_until);
+        let timer = self.timer();
+        let started = timer.now_ms();
+        let script = vec![
+            b"EVAL".to_vec(),
+            EXTEND_SCRIPT.as_bytes().to_vec(),
+            b"1".to_vec(),
+            self.config.key.as_bytes().to_vec(),
+            token,
+            self.config.ttl_ms.to_string().into_bytes(),
+        ];
+        let answers = self.on_all(script).await;
+        let extended_by: Vec<String> = answers
+            .iter()
+            .zip(&self.config.masters)
+            .filter(|(a, _)| matches!(a, Ok(Frame::Integer(1))))
+            .map(|(_, master)| master.clone())
+            .collect();
+        let now = timer.now_ms();
+        let decision = decide::decide_extension(
+            self.flavor,
+            extended_by.len(),
+            self.config.masters.len(),
+            self.config.ttl_ms,
+            now.saturating_sub(started),
+            valid_until.saturating_sub(started),
+        );
+        let Decision::Acquired { validity_ms } = decision else {
+            return None;
+        };
+        let valid_until = started.saturating_add(validity_ms);
+        self.held.as_mut()?.valid_until = valid_until;
+        Some(Grant {
+            token: None,
+            granted_by: extended_by,
+            valid_ms: Some(valid_until.saturating_sub(now)),
+        })
     }
 
     /// Once the validity is over on the client's own clock, the lock is not its any more.
     async fn lost(&mut self) {
         match &self.held {
-            Some((_, valid_until)) => self.timer().sleep_until(*valid_until).await,
+            Some(held) => self.timer().sleep_until(held.valid_until).await,
             None => std::future::pending().await,
         }
     }
