@@ -76,9 +76,13 @@ enum Command {
     Serve(ServeCommand),
     /// Measure runs per second and simulated-to-wall time against a bare turmoil simulation.
     Bench {
-        /// Runs of each kind.
+        /// Runs of each kind in one trial.
         #[arg(long, default_value_t = 20)]
         runs: u32,
+        /// Trials of each kind, alternating; the best of each counts (1 to 100).
+        #[arg(long, default_value_t = 3)]
+        trials: u32,
+        /// The scenario to time (`locksim list` names them).
         #[arg(long, default_value = "zk-lock")]
         scenario: String,
         /// Start from one of the scenario's named profiles instead of its default one.
@@ -245,10 +249,11 @@ fn main() -> ExitCode {
         }) => cli::replay(&out, &file, history, timeline),
         Some(Command::Bench {
             runs,
+            trials,
             scenario,
             profile,
             set,
-        }) => cli::bench(&out, &scenario, profile.as_deref(), &set, runs),
+        }) => cli::bench(&out, &scenario, profile.as_deref(), &set, (runs, trials)),
         Some(Command::Serve(ServeCommand::Zk {
             port,
             bind,

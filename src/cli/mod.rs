@@ -307,7 +307,7 @@ pub fn bench(
     scenario: &str,
     profile: Option<&str>,
     set: &[String],
-    runs: u32,
+    (runs, trials): (u32, u32),
 ) -> Status {
     let scenario = match scenario::find(scenario) {
         Ok(s) => s,
@@ -316,11 +316,14 @@ pub fn bench(
     if runs == 0 {
         return out.bad_input("--runs must be at least 1");
     }
+    if !(1..=100).contains(&trials) {
+        return out.bad_input("--trials must be within 1..=100");
+    }
     let params = match scenario.params(profile, set) {
         Ok(p) => p,
         Err(e) => return out.bad_input(&e.to_string()),
     };
-    let b = crate::bench::measure(scenario, &params, runs);
+    let b = crate::bench::measure(scenario, &params, runs, trials);
     out.emit(serde_json::to_value(&b).expect("bench serialises"), || {
         outln!("{b}")
     });

@@ -139,6 +139,8 @@ const BAD_ARGUMENTS: &[(&[&str], &str)] = &[
     (&["replay"], "FILE"),
     (&["replay", "missing.json"], "missing.json"),
     (&["bench", "--runs", "0"], "--runs"),
+    (&["bench", "--trials", "0"], "--trials"),
+    (&["bench", "--trials", "101"], "--trials"),
     (&["bench", "--runs", "abc"], "abc"),
     (
         &["bench", "--scenario", "zk-nope"],
