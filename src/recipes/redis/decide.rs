@@ -1,6 +1,6 @@
 //! The Redlock decisions, pure: how many votes make a quorum, how long a lock granted after
-//! `elapsed` ms is still valid, and what a flawed variant decides instead. The single-node
-//! Redis lock is the same recipe with one node.
+//! `elapsed` ms is still valid, how a holder releases, and what a flawed variant decides
+//! instead. The single-node Redis lock is the same recipe with one node.
 
 /// Which lock the clients run: the recipe, or a variant named for its flaw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +82,23 @@ pub fn decide_extension(
         return Decision::Failed;
     }
     decide(flavor, extended, nodes, ttl_ms, elapsed_ms)
+}
+
+/// How a holder removes its lock from a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Release {
+    /// The compare-and-delete script: deletes the key only if it still holds the token.
+    CompareAndDelete,
+    /// A plain DEL: deletes whatever lock is there, another client's included.
+    Delete,
+}
+
+/// How `flavor` releases: only PlainDel skips the token check.
+pub fn release(flavor: Flavor) -> Release {
+    match flavor {
+        Flavor::PlainDel => Release::Delete,
+        _ => Release::CompareAndDelete,
+    }
 }
 
 /// Whether a failed attempt removes the votes it got.
@@ -211,5 +228,18 @@ mod tests {
         assert!(unlocks_after_failure(Flavor::Recipe));
         assert_eq!(retry_delay_ms(Flavor::FixedRetry, 20, |_| 7), 20);
         assert_eq!(retry_delay_ms(Flavor::Recipe, 20, |max| max / 4), 5);
+    }
+
+    #[test]
+    fn only_plain_del_releases_without_checking_the_token() {
+        assert_eq!(release(Flavor::PlainDel), Release::Delete);
+        for flavor in [
+            Flavor::Recipe,
+            Flavor::NoValidity,
+            Flavor::NoUnlock,
+            Flavor::FixedRetry,
+        ] {
+            assert_eq!(release(flavor), Release::CompareAndDelete, "{flavor:?}");
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! when its validity runs out on its own clock. A holder extends by the compare-and-pexpire
 //! script on every master at once, judged like an acquire, a bounded number of times.
 
-use super::decide::{self, Decision, Flavor};
+use super::decide::{self, Decision, Flavor, Release};
 use crate::recipes::{Grant, Lock, LockError};
 use crate::redis::PORT;
 use crate::redis::client::{CallError, RedisClient};
@@ -109,9 +109,9 @@ impl RedisLock {
     /// Removes this token's lock from every master.
     async fn unlock(&self, token: &[u8]) {
         let key = self.config.key.as_bytes().to_vec();
-        let args = match self.flavor {
-            Flavor::PlainDel => vec![b"DEL".to_vec(), key],
-            _ => vec![
+        let args = match decide::release(self.flavor) {
+            Release::Delete => vec![b"DEL".to_vec(), key],
+            Release::CompareAndDelete => vec![
                 b"EVAL".to_vec(),
                 RELEASE_SCRIPT.as_bytes().to_vec(),
                 b"1".to_vec(),
