@@ -1,0 +1,251 @@
+//! Checking a model: stateright's BFS explores every state (it does not stop at the first
+//! discovery, so the state counts are those of the whole space), then each discovery is told
+//! as the shortest path to it, step by step in the model's own words.
+
+use stateright::{Checker, Expectation, HasDiscoveries, Model, Property};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::time::Instant;
+
+/// A model that can tell its steps to a reader.
+pub trait Narrated: Model {
+    /// One step: who did what, at which time, and what came of it.
+    fn narrate(&self, before: &Self::State, action: &Self::Action, after: &Self::State) -> String;
+    /// Who believes what after a step (e.g. who believes it holds the lock).
+    fn beliefs(&self, state: &Self::State) -> String;
+}
+
+/// What became of one property.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PropertyOutcome {
+    pub name: &'static str,
+    pub expectation: Expectation,
+    /// For `always`/`eventually`: the counterexample; for `sometimes`: the example.
+    pub discovery: Option<Vec<Step>>,
+}
+
+impl PropertyOutcome {
+    /// Whether the property holds: no counterexample, or (sometimes) an example.
+    pub fn holds(&self) -> bool {
+        match self.expectation {
+            Expectation::Sometimes => self.discovery.is_some(),
+            _ => self.discovery.is_none(),
+        }
+    }
+
+    pub fn verdict(&self) -> &'static str {
+        match (&self.expectation, &self.discovery) {
+            (Expectation::Sometimes, Some(_)) => "holds",
+            (Expectation::Sometimes, None) => "no example",
+            (_, None) => "holds",
+            (_, Some(_)) => "counterexample",
+        }
+    }
+
+    pub fn expectation_name(&self) -> &'static str {
+        match self.expectation {
+            Expectation::Always => "always",
+            Expectation::Sometimes => "sometimes",
+            Expectation::Eventually => "eventually",
+        }
+    }
+}
+
+/// One step of a path, told.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub what: String,
+    pub beliefs: String,
+}
+
+/// The outcome of a check and what it cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckReport {
+    pub model: &'static str,
+    pub params: Vec<(&'static str, String)>,
+    pub properties: Vec<PropertyOutcome>,
+    pub states: usize,
+    pub unique_states: usize,
+    pub max_depth: usize,
+    /// Wall time of the exhaustive search (not of telling the paths).
+    pub seconds: f64,
+}
+
+/// Checks every property of `model` over its whole state space, on one thread.
+pub fn check<M>(name: &'static str, params: Vec<(&'static str, String)>, model: M) -> CheckReport
+where
+    M: Narrated + Clone + Send + Sync + 'static,
+    M::State: Clone + Debug + Hash + Eq + Send + Sync,
+    M::Action: Clone + Debug + PartialEq,
+{
+    let started = Instant::now();
+    let checker = model
+        .clone()
+        .checker()
+        .finish_when(HasDiscoveries::AnyOf(BTreeSet::new()))
+        .spawn_bfs()
+        .join();
+    let seconds = started.elapsed().as_secs_f64();
+    let properties = model
+        .properties()
+        .into_iter()
+        .map(|p| PropertyOutcome {
+            name: p.name,
+            expectation: p.expectation.clone(),
+            discovery: checker
+                .discovery(p.name)
+                .map(|_| shortest_discovery(&model, &p).expect("the checker found one")),
+        })
+        .collect();
+    CheckReport {
+        model: name,
+        params,
+        properties,
+        states: checker.state_count(),
+        unique_states: checker.unique_state_count(),
+        max_depth: checker.max_depth(),
+        seconds,
+    }
+}
+
+/// How the search reached each state: from which state by which action (none for an
+/// initial state).
+type Parents<M> = HashMap<<M as Model>::State, Option<(<M as Model>::State, <M as Model>::Action)>>;
+
+/// The shortest path to a state that is a discovery for `property` (a state that breaks an
+/// `always`, or satisfies a `sometimes`), told. stateright keeps the last discovery it met,
+/// which in a full search is rarely the shortest.
+fn shortest_discovery<M>(model: &M, property: &Property<M>) -> Option<Vec<Step>>
+where
+    M: Narrated,
+    M::State: Clone + Hash + Eq,
+    M::Action: Clone,
+{
+    let is_discovery = |s: &M::State| match property.expectation {
+        Expectation::Sometimes => (property.condition)(model, s),
+        _ => !(property.condition)(model, s),
+    };
+    let mut parent: Parents<M> = HashMap::new();
+    let mut queue = VecDeque::new();
+    for init in model.init_states() {
+        if parent.insert(init.clone(), None).is_none() {
+            queue.push_back(init);
+        }
+    }
+    while let Some(state) = queue.pop_front() {
+        if is_discovery(&state) {
+            return Some(tell(model, &parent, state));
+        }
+        let mut actions = Vec::new();
+        model.actions(&state, &mut actions);
+        for action in actions {
+            let Some(next) = model.next_state(&state, action.clone()) else {
+                continue;
+            };
+            if !parent.contains_key(&next) {
+                parent.insert(next.clone(), Some((state.clone(), action)));
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+/// The path from an initial state to `last`, told step by step.
+fn tell<M>(model: &M, parent: &Parents<M>, last: M::State) -> Vec<Step>
+where
+    M: Narrated,
+    M::State: Clone + Hash + Eq,
+{
+    let mut steps = Vec::new();
+    let mut state = last;
+    while let Some(Some((before, action))) = parent.get(&state) {
+        steps.push(Step {
+            what: model.narrate(before, action, &state),
+            beliefs: model.beliefs(&state),
+        });
+        state = before.clone();
+    }
+    steps.reverse();
+    steps
+}
+
+impl CheckReport {
+    pub fn states_per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.states as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        out += &format!("model {}  {}\n", self.model, params.join("  "));
+        for p in &self.properties {
+            out += &format!("{} ({}): {}", p.name, p.expectation_name(), p.verdict());
+            match &p.discovery {
+                Some(steps) if p.expectation != Expectation::Sometimes => {
+                    out += &format!(" in {} steps\n", steps.len());
+                    for (i, step) in steps.iter().enumerate() {
+                        out += &format!("  {:>2}. {}  [{}]\n", i + 1, step.what, step.beliefs);
+                    }
+                }
+                Some(steps) => out += &format!(" (an example in {} steps)\n", steps.len()),
+                None => out += "\n",
+            }
+        }
+        out += &format!(
+            "states {}  unique states {}  max depth {}  {:.3} s  {:.0} states/s\n",
+            self.states,
+            self.unique_states,
+            self.max_depth,
+            self.seconds,
+            self.states_per_second()
+        );
+        out
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        let params: serde_json::Map<String, serde_json::Value> = self
+            .params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone().into()))
+            .collect();
+        let properties: Vec<serde_json::Value> = self
+            .properties
+            .iter()
+            .map(|p| {
+                let steps = p.discovery.as_ref().map(|steps| {
+                    steps
+                        .iter()
+                        .map(|s| serde_json::json!({"what": s.what, "beliefs": s.beliefs}))
+                        .collect::<Vec<_>>()
+                });
+                serde_json::json!({
+                    "name": p.name,
+                    "expectation": p.expectation_name(),
+                    "verdict": p.verdict(),
+                    "holds": p.holds(),
+                    "path": steps,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "model": self.model,
+            "params": params,
+            "properties": properties,
+            "states": self.states,
+            "unique_states": self.unique_states,
+            "max_depth": self.max_depth,
+            "seconds": self.seconds,
+            "states_per_second": self.states_per_second(),
+        })
+    }
+}

@@ -1,0 +1,39 @@
+//! Stateright models of locksim's lock recipes. Each model calls the recipe's own pure
+//! decision core from the `locksim` library, so a bug in a recipe's decision is a bug in its
+//! model, and the flawed variants are switches of that core.
+//!
+//! - `settings.rs`: `--set key=value` pairs and their errors
+//! - `check.rs`: the exhaustive check, the shortest path to each discovery, the report
+//! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
+
+pub mod check;
+pub mod redis_lock;
+pub mod settings;
+
+use check::CheckReport;
+use settings::{ParamError, Settings};
+
+/// A model the CLI can check: its name, what it is, its parameters and how to check it.
+pub struct Entry {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// (name, meaning) of each `--set` parameter.
+    pub params: &'static [(&'static str, &'static str)],
+    pub check: fn(&Settings) -> Result<CheckReport, ParamError>,
+}
+
+/// Every model, by name. A new model adds its line here.
+pub const MODELS: &[Entry] = &[Entry {
+    name: "redis-lock",
+    about: "one Redis node, N clients: release by compare-and-delete or by plain DEL",
+    params: redis_lock::PARAMS,
+    check: |settings| {
+        let model = redis_lock::RedisLockModel::from_settings(settings)?;
+        Ok(check::check("redis-lock", model.describe(), model))
+    },
+}];
+
+/// The model called `name`.
+pub fn model(name: &str) -> Option<&'static Entry> {
+    MODELS.iter().find(|m| m.name == name)
+}

@@ -1,0 +1,58 @@
+//! The command line: a check prints its verdicts; bad input is one line on stderr, exit 2.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_locksim-models"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.code(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn check_prints_each_property_and_the_figures() {
+    let (code, out, err) = run(&["check", "redis-lock", "--set", "flavor=plain-del"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("release-only-own (always): counterexample in 4 steps"),
+        "{out}"
+    );
+    assert!(out.contains("unique states 18252"), "{out}");
+    let (code, out, _) = run(&["check", "redis-lock", "--json"]);
+    assert_eq!(code, Some(0));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["properties"][0]["verdict"], "holds");
+    assert_eq!(json["unique_states"], 5768);
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_exit_2() {
+    for args in [
+        &["check", "no-such-model"][..],
+        &["check", "redis-lock", "--set", "nope=1"],
+        &["check", "redis-lock", "--set", "clients"],
+        &["check", "redis-lock", "--set", "clients=many"],
+        &["check", "redis-lock", "--set", "clients=9"],
+        &["check", "redis-lock", "--set", "flavor=nounlock"],
+        &[
+            "check",
+            "redis-lock",
+            "--set",
+            "clients=2",
+            "--set",
+            "clients=3",
+        ],
+        &["check"],
+        &["frobnicate"],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}
