@@ -6,7 +6,7 @@ use stateright::{Checker, Expectation, HasDiscoveries, Model, Property};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::Hash;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A model that can tell its steps to a reader.
 pub trait Narrated: Model {
@@ -72,8 +72,14 @@ pub struct CheckReport {
     pub seconds: f64,
 }
 
-/// Checks every property of `model` over its whole state space, on one thread.
-pub fn check<M>(name: &'static str, params: Vec<(&'static str, String)>, model: M) -> CheckReport
+/// Checks every property of `model` over its whole state space, on one thread; with
+/// `progress`, a line on stderr each second while the search runs past the first.
+pub fn check<M>(
+    name: &'static str,
+    params: Vec<(&'static str, String)>,
+    model: M,
+    progress: bool,
+) -> CheckReport
 where
     M: Narrated + Clone + Send + Sync + 'static,
     M::State: Clone + Debug + Hash + Eq + Send + Sync,
@@ -84,8 +90,24 @@ where
         .clone()
         .checker()
         .finish_when(HasDiscoveries::AnyOf(BTreeSet::new()))
-        .spawn_bfs()
-        .join();
+        .spawn_bfs();
+    if progress {
+        let mut next_report = Duration::from_secs(1);
+        while !checker.is_done() {
+            std::thread::sleep(Duration::from_millis(50));
+            if started.elapsed() >= next_report {
+                eprintln!(
+                    "checking {name}: {} states, {} unique, depth {}, {} s",
+                    checker.state_count(),
+                    checker.unique_state_count(),
+                    checker.max_depth(),
+                    next_report.as_secs()
+                );
+                next_report += Duration::from_secs(1);
+            }
+        }
+    }
+    let checker = checker.join();
     let seconds = started.elapsed().as_secs_f64();
     let properties = model
         .properties()

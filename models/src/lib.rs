@@ -19,7 +19,8 @@ pub struct Entry {
     pub about: &'static str,
     /// (name, meaning) of each `--set` parameter.
     pub params: &'static [(&'static str, &'static str)],
-    pub check: fn(&Settings) -> Result<CheckReport, ParamError>,
+    /// Checks the model as `--set` configures it, reporting progress on stderr if asked.
+    pub check: fn(&Settings, bool) -> Result<CheckReport, ParamError>,
 }
 
 /// Every model, by name. A new model adds its line here.
@@ -27,9 +28,14 @@ pub const MODELS: &[Entry] = &[Entry {
     name: "redis-lock",
     about: "one Redis node, N clients: release by compare-and-delete or by plain DEL",
     params: redis_lock::PARAMS,
-    check: |settings| {
+    check: |settings, progress| {
         let model = redis_lock::RedisLockModel::from_settings(settings)?;
-        Ok(check::check("redis-lock", model.describe(), model))
+        Ok(check::check(
+            "redis-lock",
+            model.describe(),
+            model,
+            progress,
+        ))
     },
 }];
 

@@ -1,5 +1,6 @@
 //! `locksim-models check MODEL [--set key=value]... [--json]`: checks a model exhaustively and
-//! prints, per property, whether it holds or the path that breaks it. Bad input exits 2.
+//! prints, per property, whether it holds or the path that breaks it (a progress line on stderr
+//! each second of a longer check). Bad input exits 2.
 
 use clap::{Parser, Subcommand};
 use locksim_models::settings::Settings;
@@ -47,7 +48,7 @@ fn main() -> ExitCode {
         eprintln!("unknown model {model:?} (known: {})", known.join(", "));
         return ExitCode::from(2);
     };
-    let report = match Settings::parse(&set).and_then(|s| (entry.check)(&s)) {
+    let report = match Settings::parse(&set).and_then(|s| (entry.check)(&s, true)) {
         Ok(report) => report,
         Err(e) => {
             eprintln!("{}: {e}", entry.name);
