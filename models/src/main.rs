@@ -1,6 +1,7 @@
 //! `locksim-models check MODEL [--set key=value]... [--json]`: checks a model exhaustively and
 //! prints, per property, whether it holds or the path that breaks it (a progress line on stderr
-//! each second of a longer check). Bad input exits 2.
+//! each second of a longer check). `locksim-models list` names the models and their
+//! parameters. Bad input exits 2.
 
 use clap::{Parser, Subcommand};
 use locksim_models::settings::Settings;
@@ -15,6 +16,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Every model, what it is, and the parameters `--set` takes
+    List,
     /// Explore every state of MODEL and report each property
     Check {
         /// The model's name
@@ -42,7 +45,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Command::Check { model, set, json } = cli.command;
+    let (model, set, json) = match cli.command {
+        Command::List => {
+            print!("{}", list());
+            return ExitCode::SUCCESS;
+        }
+        Command::Check { model, set, json } => (model, set, json),
+    };
     let Some(entry) = locksim_models::model(&model) else {
         let known: Vec<&str> = locksim_models::MODELS.iter().map(|m| m.name).collect();
         eprintln!("unknown model {model:?} (known: {})", known.join(", "));
@@ -61,4 +70,16 @@ fn main() -> ExitCode {
         print!("{}", report.to_text());
     }
     ExitCode::SUCCESS
+}
+
+/// The models with their parameters, for `list`.
+fn list() -> String {
+    let mut out = String::new();
+    for entry in locksim_models::MODELS {
+        out += &format!("{}: {}\n", entry.name, entry.about);
+        for (name, meaning) in entry.params {
+            out += &format!("  --set {name}=...  {meaning}\n");
+        }
+    }
+    out
 }

@@ -31,6 +31,16 @@ fn check_prints_each_property_and_the_figures() {
 }
 
 #[test]
+fn list_names_every_model_with_its_parameters() {
+    let (code, out, _) = run(&["list"]);
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("redis-lock: "), "{out}");
+    for param in ["flavor", "clients", "ttl", "time", "pauses"] {
+        assert!(out.contains(&format!("--set {param}=")), "{param}: {out}");
+    }
+}
+
+#[test]
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     for args in [
         &["check", "no-such-model"][..],
