@@ -1,5 +1,35 @@
 //! The pure decisions of the ZooKeeper lock recipes, shared by the async driver and the
-//! stateright models: given my node and a listing of the lock directory, what next?
+//! stateright models: given my node and a listing of the lock directory, what next; and what
+//! to do when a reply is lost, a predecessor is already gone, a watch or session event
+//! arrives, or a delete fails. The flawed variants are switches of these decisions.
+
+use crate::zk::proto::{EventType, KeeperState};
+
+/// Which lock the clients run: the recipe, or a variant named for its flaw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    /// The recipes-doc lock with GUID names and predecessor watches.
+    Recipe,
+    /// Waiters watch the directory's children: every change wakes every waiter.
+    Herd,
+    /// One fixed ephemeral node; losers watch it and race to recreate it.
+    Simple,
+    /// After ConnectionLoss on create, creates again without looking for its node.
+    NoGuid,
+}
+
+/// How a request ended, as far as the recipe's decisions go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    NoNode,
+    NodeExists,
+    /// ConnectionLoss or a timeout: the request may or may not have been applied, and the
+    /// session may still live.
+    ConnectionLoss,
+    /// Anything else, the session's end included: the driver gives up with it.
+    Failed,
+}
 
 /// What a contender does after listing the lock directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +83,104 @@ pub fn decide(my_node: &str, children: &[String]) -> Decision {
         None => Decision::NodeGone,
         Some(0) => Decision::Acquired,
         Some(i) => Decision::WatchPredecessor(q[i - 1].1.to_string()),
+    }
+}
+
+/// What to do after a request whose outcome is only ConnectionLoss: retry it once
+/// reconnected (a read, or a delete: forgetting a node whose delete failed would orphan it,
+/// bug Z7), or, for the create of my node, what `after_create` says.
+pub fn retries(outcome: Outcome) -> bool {
+    outcome == Outcome::ConnectionLoss
+}
+
+/// What a contender does after the create of its sequential node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterCreate {
+    /// The node exists: I am in line.
+    Enqueued,
+    /// The reply was lost, the create perhaps applied: list the directory and look for the
+    /// child carrying my GUID before creating again (the recipe).
+    LookForGuid,
+    /// Create again without looking (`NoGuid`): an applied create is orphaned, and its node,
+    /// owned by my live session, blocks everyone behind it.
+    CreateAgain,
+    Fail,
+}
+
+pub fn after_create(flavor: Flavor, outcome: Outcome) -> AfterCreate {
+    match outcome {
+        Outcome::Ok => AfterCreate::Enqueued,
+        Outcome::ConnectionLoss if flavor == Flavor::NoGuid => AfterCreate::CreateAgain,
+        Outcome::ConnectionLoss => AfterCreate::LookForGuid,
+        _ => AfterCreate::Fail,
+    }
+}
+
+/// Whether a contender lists the directory with a watch on its children (the herd flaw: every
+/// change wakes every waiter) instead of watching its predecessor alone.
+pub fn watches_children(flavor: Flavor) -> bool {
+    flavor == Flavor::Herd
+}
+
+/// What a waiter does after `exists` with a watch on its predecessor: wait for the watch if
+/// the node was there; if it is already gone the watch will never fire, so list again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterExists {
+    Wait,
+    ListAgain,
+}
+
+pub fn after_predecessor_exists(present: bool) -> AfterExists {
+    if present {
+        AfterExists::Wait
+    } else {
+        AfterExists::ListAgain
+    }
+}
+
+/// What an event means to a client waiting on a watch or holding the lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnEvent {
+    /// A session event that ends nothing (Disconnected, SyncConnected): keep waiting. Taking
+    /// it for a deletion would let a waiter skip its turn (bug Z8).
+    Ignore,
+    /// A node event: look at the directory again.
+    Woken,
+    /// The session expired or was closed: whatever it held is gone.
+    SessionLost,
+}
+
+pub fn on_event(event_type: EventType, state: KeeperState) -> OnEvent {
+    match (event_type, state) {
+        (EventType::None, KeeperState::Expired | KeeperState::Closed) => OnEvent::SessionLost,
+        (EventType::None, _) => OnEvent::Ignore,
+        _ => OnEvent::Woken,
+    }
+}
+
+/// After the delete of my node (ConnectionLoss is retried first, see `retries`): released if
+/// it went or was already gone (its session's end took it).
+pub fn released(outcome: Outcome) -> bool {
+    matches!(outcome, Outcome::Ok | Outcome::NoNode)
+}
+
+/// What a `Simple` contender does after its create of the one lock node failed and `exists`
+/// with a watch looked at the node: `owner` is the node's ephemeral owner, if it exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SimpleNext {
+    /// The node is mine, from a create whose reply was lost and that was retried: I hold it.
+    Hold,
+    /// Someone else's: wait for the watch.
+    Wait,
+    /// Gone meanwhile: race to create it again.
+    CreateAgain,
+}
+
+pub fn simple_next(owner: Option<i64>, my_session: i64) -> SimpleNext {
+    match owner {
+        Some(owner) if owner == my_session => SimpleNext::Hold,
+        Some(_) => SimpleNext::Wait,
+        None => SimpleNext::CreateAgain,
     }
 }
 
@@ -112,6 +240,75 @@ mod tests {
             decide("x-lock-0000000009", &kids),
             Decision::WatchPredecessor("write-0000000004".into())
         );
+    }
+
+    #[test]
+    fn a_lost_create_reply_looks_for_the_guid_unless_the_flaw_creates_again() {
+        for flavor in [Flavor::Recipe, Flavor::Herd, Flavor::Simple] {
+            assert_eq!(
+                after_create(flavor, Outcome::ConnectionLoss),
+                AfterCreate::LookForGuid
+            );
+        }
+        assert_eq!(
+            after_create(Flavor::NoGuid, Outcome::ConnectionLoss),
+            AfterCreate::CreateAgain
+        );
+        assert_eq!(
+            after_create(Flavor::NoGuid, Outcome::Ok),
+            AfterCreate::Enqueued
+        );
+        assert_eq!(
+            after_create(Flavor::Recipe, Outcome::Failed),
+            AfterCreate::Fail
+        );
+    }
+
+    #[test]
+    fn only_the_herd_watches_the_children_and_a_gone_predecessor_means_list_again() {
+        assert!(watches_children(Flavor::Herd));
+        assert!(!watches_children(Flavor::Recipe) && !watches_children(Flavor::NoGuid));
+        assert_eq!(after_predecessor_exists(true), AfterExists::Wait);
+        assert_eq!(after_predecessor_exists(false), AfterExists::ListAgain);
+    }
+
+    #[test]
+    fn session_events_other_than_the_end_are_not_a_wake_up() {
+        assert_eq!(
+            on_event(EventType::None, KeeperState::Disconnected),
+            OnEvent::Ignore
+        );
+        assert_eq!(
+            on_event(EventType::None, KeeperState::SyncConnected),
+            OnEvent::Ignore
+        );
+        assert_eq!(
+            on_event(EventType::None, KeeperState::Expired),
+            OnEvent::SessionLost
+        );
+        assert_eq!(
+            on_event(EventType::None, KeeperState::Closed),
+            OnEvent::SessionLost
+        );
+        assert_eq!(
+            on_event(EventType::NodeDeleted, KeeperState::SyncConnected),
+            OnEvent::Woken
+        );
+    }
+
+    #[test]
+    fn a_delete_is_retried_through_connection_loss_and_done_when_the_node_is_gone() {
+        assert!(retries(Outcome::ConnectionLoss));
+        assert!(!retries(Outcome::NoNode) && !retries(Outcome::Failed));
+        assert!(released(Outcome::Ok) && released(Outcome::NoNode));
+        assert!(!released(Outcome::Failed));
+    }
+
+    #[test]
+    fn the_simple_lock_holds_its_own_node_waits_on_another_and_races_for_a_gone_one() {
+        assert_eq!(simple_next(Some(7), 7), SimpleNext::Hold);
+        assert_eq!(simple_next(Some(8), 7), SimpleNext::Wait);
+        assert_eq!(simple_next(None, 7), SimpleNext::CreateAgain);
     }
 
     #[test]

@@ -7,21 +7,9 @@ mod simple;
 
 use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
-use crate::zk::proto::{CreateMode, ErrorCode, EventType, KeeperState};
-use decide::Decision;
-
-/// Which lock the clients run: the recipe, or a variant named for its flaw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Flavor {
-    /// The recipes-doc lock with GUID names and predecessor watches.
-    Recipe,
-    /// Waiters watch the directory's children: every change wakes every waiter.
-    Herd,
-    /// One fixed ephemeral node; losers watch it and race to recreate it.
-    Simple,
-    /// After ConnectionLoss on create, creates again without looking for its node.
-    NoGuid,
-}
+use crate::zk::proto::{CreateMode, ErrorCode};
+pub use decide::Flavor;
+use decide::{AfterCreate, AfterExists, Decision, OnEvent, Outcome};
 
 /// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
 /// reconnect instead of spinning.
@@ -40,8 +28,8 @@ pub struct ZkLock {
     node: Option<(String, i64)>,
 }
 
-/// Errors after which the session may still be alive and the request may be retried
-/// (after a pause, so a disconnected client waits for its reconnect instead of spinning).
+/// Errors after which the session may still be alive and the request may or may not have
+/// been applied.
 fn is_transient(e: &ZkError) -> bool {
     matches!(
         e,
@@ -50,6 +38,17 @@ fn is_transient(e: &ZkError) -> bool {
             | ZkError::Protocol(_)
             | ZkError::Server(ErrorCode::ConnectionLoss | ErrorCode::OperationTimeout)
     )
+}
+
+/// A request's result as the decisions see it.
+fn outcome<T>(result: &Result<T, ZkError>) -> Outcome {
+    match result {
+        Ok(_) => Outcome::Ok,
+        Err(ZkError::Server(ErrorCode::NoNode)) => Outcome::NoNode,
+        Err(ZkError::Server(ErrorCode::NodeExists)) => Outcome::NodeExists,
+        Err(e) if is_transient(e) => Outcome::ConnectionLoss,
+        Err(_) => Outcome::Failed,
+    }
 }
 
 impl From<ZkError> for LockError {
@@ -64,16 +63,18 @@ impl From<ZkError> for LockError {
     }
 }
 
-/// Runs a request until it succeeds or fails with something other than ConnectionLoss.
+/// Runs a request again, after a pause, for as long as `decide::retries` says so of its
+/// outcome.
 macro_rules! retrying {
     ($timer:expr, $op:expr) => {
         loop {
-            match $op {
-                Err(e) if $crate::recipes::zk::lock::is_transient(&e) => {
-                    $timer.sleep($crate::recipes::zk::lock::RETRY_MS).await
-                }
-                other => break other,
+            let result = $op;
+            if !$crate::recipes::zk::lock::decide::retries($crate::recipes::zk::lock::outcome(
+                &result,
+            )) {
+                break result;
             }
+            $timer.sleep($crate::recipes::zk::lock::RETRY_MS).await
         }
     };
 }
@@ -128,8 +129,8 @@ impl ZkLock {
         Ok(())
     }
 
-    /// Puts my node in line: create, and after a lost reply either look for my GUID (the
-    /// recipe) or blindly create again (the `NoGuid` flaw).
+    /// Puts my node in line: create, and after a lost reply do what `decide::after_create`
+    /// says: look for my GUID (the recipe) or blindly create again (the `NoGuid` flaw).
     async fn enqueue(&mut self) -> Result<(), LockError> {
         let prefix = match self.flavor {
             Flavor::NoGuid => "lock-".to_string(),
@@ -138,20 +139,24 @@ impl ZkLock {
         let guid = prefix.trim_end_matches("lock-").to_string();
         let path = self.path(&prefix);
         loop {
-            match self
+            let created = self
                 .client
                 .create2(&path, b"", CreateMode::EphemeralSequential)
-                .await
-            {
-                Ok((created, stat)) => {
+                .await;
+            match (
+                decide::after_create(self.flavor, outcome(&created)),
+                created,
+            ) {
+                (_, Ok((created, stat))) => {
                     self.enqueued(&created, stat.czxid);
                     return Ok(());
                 }
-                Err(e) if is_transient(&e) => self.client.timer().sleep(RETRY_MS).await,
-                Err(e) => return Err(e.into()),
-            }
-            if self.flavor == Flavor::NoGuid {
-                continue;
+                (AfterCreate::CreateAgain, Err(_)) => {
+                    self.client.timer().sleep(RETRY_MS).await;
+                    continue;
+                }
+                (AfterCreate::LookForGuid, Err(_)) => self.client.timer().sleep(RETRY_MS).await,
+                (AfterCreate::Enqueued | AfterCreate::Fail, Err(e)) => return Err(e.into()),
             }
             let children = retrying!(
                 self.client.timer(),
@@ -178,24 +183,22 @@ impl ZkLock {
         self.node = Some((name, czxid));
     }
 
-    /// Waits for the node event of `watch`, skipping session events (Disconnected,
-    /// SyncConnected): they are not a deletion (bug Z8).
+    /// Waits for the node event of `watch`, as `decide::on_event` reads each event.
     async fn wait(&self, mut watch: Watch) -> Result<(), LockError> {
         loop {
-            match watch.next().await {
-                Some(e) if e.event_type == EventType::None => {
-                    if matches!(e.state, KeeperState::Expired | KeeperState::Closed) {
-                        return Err(LockError::SessionExpired);
-                    }
-                }
-                Some(e) => {
+            let Some(e) = watch.next().await else {
+                return Err(LockError::SessionExpired);
+            };
+            match decide::on_event(e.event_type, e.state) {
+                OnEvent::Ignore => {}
+                OnEvent::SessionLost => return Err(LockError::SessionExpired),
+                OnEvent::Woken => {
                     (self.observer)(Observation::Woken {
                         path: e.path,
                         event: format!("{:?}", e.event_type),
                     });
                     return Ok(());
                 }
-                None => return Err(LockError::SessionExpired),
             }
         }
     }
@@ -206,7 +209,7 @@ impl ZkLock {
         }
         loop {
             let (mine, czxid) = self.node.clone().expect("enqueued above");
-            let (children, herd_watch) = if self.flavor == Flavor::Herd {
+            let (children, herd_watch) = if decide::watches_children(self.flavor) {
                 let (c, w) = retrying!(
                     self.client.timer(),
                     self.client.get_children_watch(&self.dir).await
@@ -241,9 +244,9 @@ impl ZkLock {
                         self.client.timer(),
                         self.client.exists_watch(&self.path(&pred)).await
                     )?;
-                    // A predecessor already gone leaves a watch that never fires: list again.
-                    if stat.is_some() {
-                        self.wait(watch).await?;
+                    match decide::after_predecessor_exists(stat.is_some()) {
+                        AfterExists::Wait => self.wait(watch).await?,
+                        AfterExists::ListAgain => {}
                     }
                 }
             }
@@ -257,13 +260,12 @@ impl ZkLock {
             return Ok(());
         };
         let path = self.path(&mine);
-        match retrying!(self.client.timer(), self.client.delete(&path, -1).await) {
-            Ok(()) | Err(ZkError::Server(ErrorCode::NoNode)) => {
-                self.node = None;
-                Ok(())
-            }
-            Err(e) => Err(e.into()),
+        let deleted = retrying!(self.client.timer(), self.client.delete(&path, -1).await);
+        if decide::released(outcome(&deleted)) {
+            self.node = None;
+            return Ok(());
         }
+        deleted.map_err(LockError::from)
     }
 }
 
@@ -280,11 +282,9 @@ impl Lock for ZkLock {
     }
 
     async fn lost(&mut self) {
-        loop {
-            let event = self.events.next().await;
-            match event {
-                Some(e) if !matches!(e.state, KeeperState::Expired | KeeperState::Closed) => {}
-                _ => return,
+        while let Some(e) = self.events.next().await {
+            if decide::on_event(e.event_type, e.state) == OnEvent::SessionLost {
+                return;
             }
         }
     }

@@ -3,6 +3,7 @@
 //! while sessions hold, but every release wakes every waiter (herd) and the race ignores
 //! arrival order (fifo).
 
+use super::decide::{self, SimpleNext};
 use super::{ZkLock, retrying};
 use crate::recipes::{Grant, LockError, Observation};
 use crate::zk::client::ZkError;
@@ -25,13 +26,11 @@ pub(super) async fn acquire(lock: &mut ZkLock) -> Result<Grant, LockError> {
             Err(e) => return Err(e.into()),
         }
         let (stat, watch) = retrying!(lock.client.timer(), lock.client.exists_watch(&path).await)?;
-        match stat {
-            // My own node, from a create whose reply was lost and that was retried.
-            Some(stat) if stat.ephemeral_owner == lock.client.session_id() => {
-                return Ok(lock.hold("lock", stat.czxid));
-            }
-            Some(_) => lock.wait(watch).await?,
-            None => {}
+        let owner = stat.as_ref().map(|s| s.ephemeral_owner);
+        match (decide::simple_next(owner, lock.client.session_id()), stat) {
+            (SimpleNext::Hold, Some(stat)) => return Ok(lock.hold("lock", stat.czxid)),
+            (SimpleNext::Wait, _) => lock.wait(watch).await?,
+            _ => {}
         }
     }
 }
