@@ -5,9 +5,12 @@
 //! - `settings.rs`: `--set key=value` pairs and their errors
 //! - `check.rs`: the exhaustive check, the shortest path to each discovery, the report
 //! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
+//! - `redlock.rs`: M Redis instances, clients judged by Redlock's quorum and validity, with
+//!   pauses, wall-clock jumps, crashes and restarts
 
 pub mod check;
 pub mod redis_lock;
+pub mod redlock;
 pub mod settings;
 
 use check::CheckReport;
@@ -24,20 +27,31 @@ pub struct Entry {
 }
 
 /// Every model, by name. A new model adds its line here.
-pub const MODELS: &[Entry] = &[Entry {
-    name: "redis-lock",
-    about: "one Redis node, N clients: release by compare-and-delete or by plain DEL",
-    params: redis_lock::PARAMS,
-    check: |settings, progress| {
-        let model = redis_lock::RedisLockModel::from_settings(settings)?;
-        Ok(check::check(
-            "redis-lock",
-            model.describe(),
-            model,
-            progress,
-        ))
+pub const MODELS: &[Entry] = &[
+    Entry {
+        name: "redis-lock",
+        about: "one Redis node, N clients: release by compare-and-delete or by plain DEL",
+        params: redis_lock::PARAMS,
+        check: |settings, progress| {
+            let model = redis_lock::RedisLockModel::from_settings(settings)?;
+            Ok(check::check(
+                "redis-lock",
+                model.describe(),
+                model,
+                progress,
+            ))
+        },
     },
-}];
+    Entry {
+        name: "redlock",
+        about: "M Redis instances, clients judged by Redlock's quorum and validity; pauses, clock jumps, crashes",
+        params: redlock::PARAMS,
+        check: |settings, progress| {
+            let model = redlock::RedlockModel::from_settings(settings)?;
+            Ok(check::check("redlock", model.describe(), model, progress))
+        },
+    },
+];
 
 /// The model called `name`.
 pub fn model(name: &str) -> Option<&'static Entry> {

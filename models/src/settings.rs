@@ -104,6 +104,30 @@ impl Settings {
             }),
         }
     }
+
+    /// The option named at `key` among `options` (name, value), or `default` when unset.
+    pub fn choice<T: Copy>(
+        &self,
+        key: &str,
+        options: &[(&str, T)],
+        default: T,
+    ) -> Result<T, ParamError> {
+        let Some(value) = self.get(key) else {
+            return Ok(default);
+        };
+        match options.iter().find(|(name, _)| *name == value) {
+            Some(&(_, v)) => Ok(v),
+            None => Err(ParamError::Malformed {
+                key: key.into(),
+                value: value.into(),
+                expected: options
+                    .iter()
+                    .map(|(name, _)| *name)
+                    .collect::<Vec<_>>()
+                    .join(" or "),
+            }),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -132,6 +156,15 @@ mod tests {
             Settings::parse(&["a=1", "a=2"]),
             Err(ParamError::Duplicate("a".into()))
         );
+        assert_eq!(
+            s.choice("flavor", &[("plain-del", 1), ("recipe", 0)], 0),
+            Ok(1)
+        );
+        assert_eq!(s.choice("pause-at", &[("any", 0)], 0), Ok(0));
+        assert!(matches!(
+            s.choice("flavor", &[("recipe", 0)], 0),
+            Err(ParamError::Malformed { expected, .. }) if expected == "recipe"
+        ));
         assert!(matches!(
             s.only(&[("clients", "")]),
             Err(ParamError::Unknown { key, .. }) if key == "flavor"

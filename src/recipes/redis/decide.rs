@@ -64,6 +64,14 @@ pub fn decide(
     }
 }
 
+/// Until when, on the client's clock, a lock granted with `validity_ms` by an attempt that
+/// started at `started_ms` is held: validity counts from the attempt's start, so the time the
+/// votes took is spent twice (once by `decide`, once here), which only errs on the safe side.
+/// Saturates, as NoValidity's wrapped validity would otherwise overflow.
+pub fn valid_until(started_ms: u64, validity_ms: u64) -> u64 {
+    started_ms.saturating_add(validity_ms)
+}
+
 /// The decision on an extension: `extended` of `nodes` masters reset the key's TTL to
 /// `ttl_ms`, their answers in `elapsed_ms` after it started, when the lock had `left_ms` of
 /// validity left at that start. Judged as an acquire (a quorum, validity = TTL - elapsed -
@@ -140,6 +148,15 @@ mod tests {
             decide(Flavor::Recipe, 5, 5, 10_000, 20_000),
             Decision::Failed
         );
+    }
+
+    #[test]
+    fn validity_counts_from_the_attempts_start_and_saturates() {
+        assert_eq!(valid_until(1_000, 9_798), 10_798);
+        let Decision::Acquired { validity_ms } = decide(Flavor::NoValidity, 3, 5, 300, 400) else {
+            panic!("NoValidity acquires late");
+        };
+        assert_eq!(valid_until(200, validity_ms), u64::MAX);
     }
 
     #[test]

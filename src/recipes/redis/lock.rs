@@ -185,7 +185,7 @@ impl Lock for RedisLock {
                 elapsed,
             ) {
                 Decision::Acquired { validity_ms } => {
-                    let valid_until = started.saturating_add(validity_ms);
+                    let valid_until = decide::valid_until(started, validity_ms);
                     self.held = Some(Held {
                         token,
                         valid_until,
@@ -261,7 +261,7 @@ impl Lock for RedisLock {
         let Decision::Acquired { validity_ms } = decision else {
             return None;
         };
-        let valid_until = started.saturating_add(validity_ms);
+        let valid_until = decide::valid_until(started, validity_ms);
         self.held.as_mut()?.valid_until = valid_until;
         Some(Grant {
             token: None,
