@@ -5,10 +5,12 @@
 //! - `settings.rs`: `--set key=value` pairs and their errors
 //! - `check.rs`: the exhaustive check, the shortest path to each discovery, the report
 //! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
+//! - `zk_lock.rs`: one ZooKeeper server, N clients, the lock recipe and its flawed variants
 
 pub mod check;
 pub mod redis_lock;
 pub mod settings;
+pub mod zk_lock;
 
 use check::CheckReport;
 use settings::{ParamError, Settings};
@@ -24,20 +26,31 @@ pub struct Entry {
 }
 
 /// Every model, by name. A new model adds its line here.
-pub const MODELS: &[Entry] = &[Entry {
-    name: "redis-lock",
-    about: "one Redis node, N clients: release by compare-and-delete or by plain DEL",
-    params: redis_lock::PARAMS,
-    check: |settings, progress| {
-        let model = redis_lock::RedisLockModel::from_settings(settings)?;
-        Ok(check::check(
-            "redis-lock",
-            model.describe(),
-            model,
-            progress,
-        ))
+pub const MODELS: &[Entry] = &[
+    Entry {
+        name: "redis-lock",
+        about: "one Redis node, N clients: release by compare-and-delete or by plain DEL",
+        params: redis_lock::PARAMS,
+        check: |settings, progress| {
+            let model = redis_lock::RedisLockModel::from_settings(settings)?;
+            Ok(check::check(
+                "redis-lock",
+                model.describe(),
+                model,
+                progress,
+            ))
+        },
     },
-}];
+    Entry {
+        name: "zk-lock",
+        about: "one ZooKeeper server, N clients: the lock recipe, the herd, no GUID; lost replies, expiry",
+        params: zk_lock::PARAMS,
+        check: |settings, progress| {
+            let model = zk_lock::ZkLockModel::from_settings(settings)?;
+            Ok(check::check("zk-lock", model.describe(), model, progress))
+        },
+    },
+];
 
 /// The model called `name`.
 pub fn model(name: &str) -> Option<&'static Entry> {
