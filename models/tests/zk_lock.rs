@@ -158,3 +158,33 @@ fn the_report_tells_the_herd_counterexample() {
     );
     assert_eq!(report.unique_states, 6257);
 }
+
+#[test]
+fn settings_pick_the_switches_and_refuse_the_rest() {
+    use locksim_models::settings::{ParamError, Settings};
+    let parse = |args: &[&str]| ZkLockModel::from_settings(&Settings::parse(args).unwrap());
+    let m = parse(&[
+        "flavor=noguid",
+        "fencing=off",
+        "clients=3",
+        "lost-replies=2",
+    ])
+    .unwrap();
+    assert_eq!(
+        m,
+        ZkLockModel {
+            flavor: Flavor::NoGuid,
+            clients: 3,
+            fencing: false,
+            lost_replies: 2,
+            expiries: 1,
+        }
+    );
+    for bad in ["flavor=simple", "fencing=maybe", "clients=5", "expiries=3"] {
+        assert!(
+            matches!(parse(&[bad]), Err(ParamError::Malformed { .. })),
+            "{bad}"
+        );
+    }
+    assert!(matches!(parse(&["ttl=3"]), Err(ParamError::Unknown { .. })));
+}
