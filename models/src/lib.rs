@@ -7,11 +7,13 @@
 //! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
 //! - `redlock.rs`: M Redis instances, clients judged by Redlock's quorum and validity, with
 //!   pauses, wall-clock jumps, crashes and restarts
+//! - `zk_lock.rs`: one ZooKeeper server, N clients, the lock recipe and its flawed variants
 
 pub mod check;
 pub mod redis_lock;
 pub mod redlock;
 pub mod settings;
+pub mod zk_lock;
 
 use check::CheckReport;
 use settings::{ParamError, Settings};
@@ -49,6 +51,15 @@ pub const MODELS: &[Entry] = &[
         check: |settings, progress| {
             let model = redlock::RedlockModel::from_settings(settings)?;
             Ok(check::check("redlock", model.describe(), model, progress))
+        },
+    },
+    Entry {
+        name: "zk-lock",
+        about: "one ZooKeeper server, N clients: the lock recipe, the herd, no GUID; lost replies, expiry",
+        params: zk_lock::PARAMS,
+        check: |settings, progress| {
+            let model = zk_lock::ZkLockModel::from_settings(settings)?;
+            Ok(check::check("zk-lock", model.describe(), model, progress))
         },
     },
 ];

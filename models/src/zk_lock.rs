@@ -1,0 +1,624 @@
+//! The ZooKeeper lock: one server with one lock directory (ephemeral sequential children named
+//! `<guid>-lock-<seq>` from the directory's counter), sessions, one-shot watches, and N
+//! clients running the recipe's own decisions from `recipes::zk::lock::decide`: what to do
+//! after a create (and after its lost reply), which node a listing says to watch (or the
+//! directory, for the herd), what an `exists` that finds no predecessor means, what an event
+//! means, and when a delete released the node. Each client enqueues once, writes to the
+//! resource once it holds the lock, and releases. A request and its reply are one step; the
+//! faults are capped actions: a create whose reply is lost after the server applied it, and
+//! a client that pauses past its session timeout, so the server expires its session (its
+//! nodes vanish, their watches fire) while the client takes no step and later notices.
+
+use crate::check::Narrated;
+use crate::settings::{ParamError, Settings};
+use locksim::recipes::zk::lock::decide::{
+    self, AfterCreate, AfterExists, Decision, Flavor, OnEvent, Outcome,
+};
+use locksim::zk::proto::{EventType, KeeperState};
+use stateright::{Model, Property};
+
+/// The model's switches and bounds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZkLockModel {
+    /// `Recipe`, `Herd` or `NoGuid` (`Simple` is not modelled).
+    pub flavor: Flavor,
+    pub clients: u8,
+    /// Whether the resource refuses a token lower than the highest it has seen.
+    pub fencing: bool,
+    /// Create replies lost in a run, all clients together.
+    pub lost_replies: u8,
+    /// Sessions expired under a paused client in a run, all clients together.
+    pub expiries: u8,
+}
+
+impl Default for ZkLockModel {
+    fn default() -> Self {
+        ZkLockModel {
+            flavor: Flavor::Recipe,
+            clients: 2,
+            fencing: true,
+            lost_replies: 1,
+            expiries: 1,
+        }
+    }
+}
+
+/// The parameters `--set` accepts, with what each means.
+pub const PARAMS: &[(&str, &str)] = &[
+    (
+        "flavor",
+        "recipe (GUID, predecessor watch), herd (children watch) or noguid",
+    ),
+    ("clients", "number of clients, 1 to 4"),
+    ("fencing", "on (the resource refuses stale tokens) or off"),
+    ("lost-replies", "create replies lost in a run, 0 to 2"),
+    ("expiries", "sessions expired under a paused client, 0 to 2"),
+];
+
+impl ZkLockModel {
+    pub fn from_settings(settings: &Settings) -> Result<Self, ParamError> {
+        settings.only(PARAMS)?;
+        let defaults = ZkLockModel::default();
+        let malformed = |key: &str, value: &str, expected: &str| ParamError::Malformed {
+            key: key.into(),
+            value: value.into(),
+            expected: expected.into(),
+        };
+        let flavor = match settings.get("flavor") {
+            None | Some("recipe") => Flavor::Recipe,
+            Some("herd") => Flavor::Herd,
+            Some("noguid") => Flavor::NoGuid,
+            Some(other) => return Err(malformed("flavor", other, "recipe, herd or noguid")),
+        };
+        let fencing = match settings.get("fencing") {
+            None => defaults.fencing,
+            Some("on") => true,
+            Some("off") => false,
+            Some(other) => return Err(malformed("fencing", other, "on or off")),
+        };
+        Ok(ZkLockModel {
+            flavor,
+            clients: settings.number("clients", 1..=4, defaults.clients)?,
+            fencing,
+            lost_replies: settings.number("lost-replies", 0..=2, defaults.lost_replies)?,
+            expiries: settings.number("expiries", 0..=2, defaults.expiries)?,
+        })
+    }
+
+    /// The parameters as the report prints them.
+    pub fn describe(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("flavor", flavor_name(self.flavor).into()),
+            ("clients", self.clients.to_string()),
+            ("fencing", if self.fencing { "on" } else { "off" }.into()),
+            ("lost-replies", self.lost_replies.to_string()),
+            ("expiries", self.expiries.to_string()),
+        ]
+    }
+
+    /// The node's name as the driver creates it: a GUID prefix per client (none for
+    /// `NoGuid`), then ZooKeeper's `%010d` of the directory's counter.
+    fn name(&self, node: Node) -> String {
+        format!("{}lock-{:010}", self.guid(node.owner), node.seq)
+    }
+
+    fn guid(&self, client: u8) -> String {
+        match self.flavor {
+            Flavor::NoGuid => String::new(),
+            _ => format!("g{client}-"),
+        }
+    }
+
+    /// The directory's children as `getChildren` returns them.
+    fn listing(&self, state: &State) -> Vec<String> {
+        state.nodes.iter().map(|&n| self.name(n)).collect()
+    }
+
+    /// The node a child's name stands for.
+    fn node_named(&self, state: &State, name: &str) -> Option<Node> {
+        state.nodes.iter().copied().find(|&n| self.name(n) == name)
+    }
+}
+
+fn flavor_name(flavor: Flavor) -> &'static str {
+    match flavor {
+        Flavor::Herd => "herd",
+        Flavor::NoGuid => "noguid",
+        Flavor::Simple => "simple",
+        Flavor::Recipe => "recipe",
+    }
+}
+
+/// A child of the lock directory: its sequence number (also its czxid's order, the fencing
+/// token: the directory's creates are the only writes) and the session that owns it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node {
+    pub seq: u8,
+    pub owner: u8,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// About to send the create of its node.
+    Idle,
+    /// Its create's reply was lost: it lists the directory to look for its GUID.
+    Looking,
+    /// In line: it lists the directory and decides.
+    Listing,
+    /// The listing named `pred` its predecessor: it sends `exists` with a watch on it.
+    Exists { pred: u8 },
+    /// Waiting for its watch to fire.
+    Waiting,
+    /// It believes it holds the lock; `wrote` once it has written the resource.
+    Holding { wrote: bool },
+    /// Released, or gave up when its session or node was gone.
+    Done,
+}
+
+/// What a one-shot watch is set on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WatchOn {
+    Node(u8),
+    Children,
+}
+
+/// An event delivered to a client that has not read it yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// Its watch fired: the watched node was deleted, or the directory's children changed.
+    Watch(EventType),
+    /// Its session expired.
+    Expired,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Client {
+    pub phase: Phase,
+    /// The node it knows as its own (the driver's `node`).
+    pub node: Option<u8>,
+    pub session_alive: bool,
+    pub watch: Option<WatchOn>,
+    pub event: Option<Event>,
+    /// Whether it has ever believed it holds the lock.
+    pub acquired: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct State {
+    pub next_seq: u8,
+    /// The lock directory's children, in creation order.
+    pub nodes: Vec<Node>,
+    pub clients: Vec<Client>,
+    pub lost_left: u8,
+    pub expiries_left: u8,
+    /// The highest token the resource has accepted.
+    pub store_max: Option<u8>,
+    /// Whether the resource accepted a write with a token below one it had accepted.
+    pub stale_write: bool,
+    /// Whether one node's deletion woke more than one waiter.
+    pub multi_wake: bool,
+    /// The node of the last grant, and whether some grant went to a node created before it.
+    pub last_grant: Option<u8>,
+    pub out_of_order: bool,
+}
+
+impl State {
+    /// Whether client `c` believes it holds the lock.
+    pub fn believes(&self, c: usize) -> bool {
+        matches!(self.clients[c].phase, Phase::Holding { .. })
+    }
+
+    /// A node of a live session that its own client does not know as its node and is not
+    /// looking for (after a lost create reply).
+    pub fn orphan(&self) -> Option<Node> {
+        self.nodes.iter().copied().find(|n| {
+            let c = &self.clients[usize::from(n.owner)];
+            c.session_alive && c.node != Some(n.seq) && c.phase != Phase::Looking
+        })
+    }
+
+    /// Deletes node `seq` and fires the watches on it (and every children watch); returns
+    /// how many waiters it woke.
+    fn delete(&mut self, seq: u8) -> usize {
+        self.nodes.retain(|n| n.seq != seq);
+        let mut woken = 0;
+        for c in &mut self.clients {
+            let event = match c.watch {
+                Some(WatchOn::Node(s)) if s == seq => EventType::NodeDeleted,
+                Some(WatchOn::Children) => EventType::NodeChildrenChanged,
+                _ => continue,
+            };
+            c.watch = None;
+            c.event = Some(Event::Watch(event));
+            woken += 1;
+        }
+        if woken > 1 {
+            self.multi_wake = true;
+        }
+        woken
+    }
+
+    /// Creates a node for `owner` and fires every children watch.
+    fn create(&mut self, owner: u8) -> u8 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.nodes.push(Node { seq, owner });
+        for c in &mut self.clients {
+            if c.watch == Some(WatchOn::Children) {
+                c.watch = None;
+                c.event = Some(Event::Watch(EventType::NodeChildrenChanged));
+            }
+        }
+        seq
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// The create of its sequential node is applied and the reply read.
+    Create(u8),
+    /// The create is applied and its reply lost (ConnectionLoss).
+    CreateLost(u8),
+    /// `getChildren` (with a children watch for the herd), then `decide`; after a lost
+    /// reply, `find_own` instead.
+    List(u8),
+    /// `exists` with a watch on the predecessor.
+    Exists(u8),
+    /// It reads its pending event.
+    Event(u8),
+    /// A holder writes the resource with its node's czxid as token.
+    Write(u8),
+    /// A holder deletes its node.
+    Release(u8),
+    /// It pauses past its session timeout: the server expires its session.
+    PauseExpire(u8),
+}
+
+impl Model for ZkLockModel {
+    type State = State;
+    type Action = Action;
+
+    fn init_states(&self) -> Vec<State> {
+        vec![State {
+            next_seq: 0,
+            nodes: Vec::new(),
+            clients: vec![
+                Client {
+                    phase: Phase::Idle,
+                    node: None,
+                    session_alive: true,
+                    watch: None,
+                    event: None,
+                    acquired: false,
+                };
+                usize::from(self.clients)
+            ],
+            lost_left: self.lost_replies,
+            expiries_left: self.expiries,
+            store_max: None,
+            stale_write: false,
+            multi_wake: false,
+            last_grant: None,
+            out_of_order: false,
+        }]
+    }
+
+    fn actions(&self, state: &State, actions: &mut Vec<Action>) {
+        for (i, client) in state.clients.iter().enumerate() {
+            let c = i as u8;
+            if client.event.is_some() {
+                actions.push(Action::Event(c));
+            }
+            if let Phase::Holding { wrote: false } = client.phase {
+                actions.push(Action::Write(c));
+            }
+            if !client.session_alive {
+                // Its ZooKeeper requests would fail; all it can do is read the expiry or,
+                // as a holder that has not yet, write the resource.
+                continue;
+            }
+            match client.phase {
+                Phase::Idle => {
+                    actions.push(Action::Create(c));
+                    if state.lost_left > 0 {
+                        actions.push(Action::CreateLost(c));
+                    }
+                }
+                Phase::Looking | Phase::Listing => actions.push(Action::List(c)),
+                Phase::Exists { .. } => actions.push(Action::Exists(c)),
+                Phase::Holding { wrote: true } => actions.push(Action::Release(c)),
+                Phase::Waiting | Phase::Holding { wrote: false } | Phase::Done => {}
+            }
+            if state.expiries_left > 0 && !matches!(client.phase, Phase::Idle | Phase::Done) {
+                actions.push(Action::PauseExpire(c));
+            }
+        }
+    }
+
+    fn next_state(&self, state: &State, action: Action) -> Option<State> {
+        let mut next = state.clone();
+        match action {
+            Action::Create(c) | Action::CreateLost(c) => {
+                let seq = next.create(c);
+                let outcome = match action {
+                    Action::Create(_) => Outcome::Ok,
+                    _ => {
+                        next.lost_left -= 1;
+                        Outcome::ConnectionLoss
+                    }
+                };
+                let client = &mut next.clients[usize::from(c)];
+                match decide::after_create(self.flavor, outcome) {
+                    AfterCreate::Enqueued => {
+                        client.node = Some(seq);
+                        client.phase = Phase::Listing;
+                    }
+                    AfterCreate::LookForGuid => client.phase = Phase::Looking,
+                    AfterCreate::CreateAgain => client.phase = Phase::Idle,
+                    AfterCreate::Fail => client.phase = Phase::Done,
+                }
+            }
+            Action::List(c) => {
+                let children = self.listing(state);
+                let ci = usize::from(c);
+                if state.clients[ci].phase == Phase::Looking {
+                    let own = decide::find_own(&children, &self.guid(c))
+                        .and_then(|name| self.node_named(state, name));
+                    let client = &mut next.clients[ci];
+                    match own {
+                        Some(node) => {
+                            client.node = Some(node.seq);
+                            client.phase = Phase::Listing;
+                        }
+                        None => client.phase = Phase::Idle,
+                    }
+                    return Some(next);
+                }
+                let mine = self.name(Node {
+                    seq: state.clients[ci].node?,
+                    owner: c,
+                });
+                match decide::decide(&mine, &children) {
+                    Decision::Acquired => {
+                        let seq = state.clients[ci].node?;
+                        if next.last_grant.is_some_and(|last| last > seq) {
+                            next.out_of_order = true;
+                        }
+                        next.last_grant = Some(seq);
+                        let client = &mut next.clients[ci];
+                        client.phase = Phase::Holding { wrote: false };
+                        client.acquired = true;
+                    }
+                    Decision::NodeGone => {
+                        let client = &mut next.clients[ci];
+                        client.node = None;
+                        client.phase = Phase::Done;
+                    }
+                    Decision::WatchPredecessor(pred) => {
+                        let client = &mut next.clients[ci];
+                        if decide::watches_children(self.flavor) {
+                            client.watch = Some(WatchOn::Children);
+                            client.phase = Phase::Waiting;
+                        } else {
+                            client.phase = Phase::Exists {
+                                pred: self.node_named(state, &pred)?.seq,
+                            };
+                        }
+                    }
+                }
+            }
+            Action::Exists(c) => {
+                let Phase::Exists { pred } = state.clients[usize::from(c)].phase else {
+                    return None;
+                };
+                let present = state.nodes.iter().any(|n| n.seq == pred);
+                let client = &mut next.clients[usize::from(c)];
+                match decide::after_predecessor_exists(present) {
+                    AfterExists::Wait => {
+                        client.watch = Some(WatchOn::Node(pred));
+                        client.phase = Phase::Waiting;
+                    }
+                    AfterExists::ListAgain => client.phase = Phase::Listing,
+                }
+            }
+            Action::Event(c) => {
+                let client = &mut next.clients[usize::from(c)];
+                let (event_type, keeper_state) = match client.event.take()? {
+                    Event::Watch(t) => (t, KeeperState::SyncConnected),
+                    Event::Expired => (EventType::None, KeeperState::Expired),
+                };
+                match decide::on_event(event_type, keeper_state) {
+                    OnEvent::Ignore => {}
+                    OnEvent::Woken if client.phase == Phase::Waiting => {
+                        client.phase = Phase::Listing
+                    }
+                    OnEvent::Woken => {}
+                    OnEvent::SessionLost => {
+                        client.node = None;
+                        client.phase = Phase::Done;
+                    }
+                }
+            }
+            Action::Write(c) => {
+                let token = state.clients[usize::from(c)].node?;
+                let stale = state.store_max.is_some_and(|max| token < max);
+                if !(stale && self.fencing) {
+                    next.stale_write |= stale;
+                    next.store_max = next.store_max.max(Some(token));
+                }
+                next.clients[usize::from(c)].phase = Phase::Holding { wrote: true };
+            }
+            Action::Release(c) => {
+                let seq = state.clients[usize::from(c)].node?;
+                let outcome = if state.nodes.iter().any(|n| n.seq == seq) {
+                    next.delete(seq);
+                    Outcome::Ok
+                } else {
+                    Outcome::NoNode
+                };
+                let client = &mut next.clients[usize::from(c)];
+                if decide::released(outcome) {
+                    client.node = None;
+                }
+                client.phase = Phase::Done;
+            }
+            Action::PauseExpire(c) => {
+                next.expiries_left -= 1;
+                let client = &mut next.clients[usize::from(c)];
+                client.session_alive = false;
+                client.watch = None;
+                client.event = Some(Event::Expired);
+                let owned: Vec<u8> = state
+                    .nodes
+                    .iter()
+                    .filter(|n| n.owner == c)
+                    .map(|n| n.seq)
+                    .collect();
+                for seq in owned {
+                    next.delete(seq);
+                }
+            }
+        }
+        Some(next)
+    }
+
+    fn properties(&self) -> Vec<Property<Self>> {
+        vec![
+            Property::always("mutex", |_, s: &State| {
+                (0..s.clients.len()).filter(|&c| s.believes(c)).count() <= 1
+            }),
+            Property::always("fenced-resource", |_, s: &State| !s.stale_write),
+            Property::always("single-wakeup-per-release", |_, s: &State| !s.multi_wake),
+            Property::always("no-orphan", |_, s: &State| s.orphan().is_none()),
+            Property::always("fifo", |_, s: &State| !s.out_of_order),
+            Property::sometimes("each-client-acquires", |_, s: &State| {
+                s.clients.iter().all(|c| c.acquired)
+            }),
+        ]
+    }
+}
+
+impl Narrated for ZkLockModel {
+    fn narrate(&self, before: &State, action: &Action, after: &State) -> String {
+        let node = |seq: u8| {
+            before
+                .nodes
+                .iter()
+                .chain(after.nodes.iter())
+                .find(|n| n.seq == seq)
+                .map(|&n| self.name(n))
+                .unwrap_or_else(|| format!("#{seq}"))
+        };
+        let woken = |skip: u8| {
+            let names: Vec<String> = (0..after.clients.len())
+                .filter(|&i| {
+                    i as u8 != skip
+                        && matches!(after.clients[i].event, Some(Event::Watch(_)))
+                        && before.clients[i].event.is_none()
+                })
+                .map(|i| format!("c{i}"))
+                .collect();
+            if names.is_empty() {
+                String::new()
+            } else {
+                format!("; watches fire for {}", names.join(", "))
+            }
+        };
+        let after_c = |c: u8| after.clients[usize::from(c)];
+        match *action {
+            Action::Create(c) => {
+                let seq = after_c(c).node.unwrap_or(before.next_seq);
+                format!("c{c} creates {}{}", node(seq), woken(c))
+            }
+            Action::CreateLost(c) => {
+                let what = match after_c(c).phase {
+                    Phase::Looking => "looks for its GUID",
+                    _ => "creates again",
+                };
+                format!(
+                    "c{c} creates {}, the reply is lost: after_create says it {what}{}",
+                    node(before.next_seq),
+                    woken(c)
+                )
+            }
+            Action::List(c) => {
+                let listing = self.listing(before).join(", ");
+                let verdict = match (before.clients[usize::from(c)].phase, after_c(c).phase) {
+                    (Phase::Looking, Phase::Listing) => {
+                        format!("finds its node {}", node(after_c(c).node.unwrap_or(0)))
+                    }
+                    (Phase::Looking, _) => "finds no node of its own".into(),
+                    (_, Phase::Holding { .. }) => "decide says acquired".into(),
+                    (_, Phase::Exists { pred }) => {
+                        format!("decide says watch {}", node(pred))
+                    }
+                    (_, Phase::Waiting) => "decide says wait: it watches the children".into(),
+                    _ => "decide says its node is gone".into(),
+                };
+                format!("c{c} lists [{listing}]: {verdict}")
+            }
+            Action::Exists(c) => {
+                let Phase::Exists { pred } = before.clients[usize::from(c)].phase else {
+                    return format!("c{c} sends exists out of turn");
+                };
+                match after_c(c).phase {
+                    Phase::Waiting => format!("c{c} exists({}) with a watch: waits", node(pred)),
+                    _ => format!("c{c} exists({}): gone, lists again", node(pred)),
+                }
+            }
+            Action::Event(c) => match before.clients[usize::from(c)].event {
+                Some(Event::Expired) => {
+                    format!("c{c} reads the Expired event: it knows its session is gone")
+                }
+                Some(Event::Watch(t)) => format!("c{c} reads the {t:?} event: looks again"),
+                None => format!("c{c} reads an event it never got"),
+            },
+            Action::Write(c) => {
+                let token = before.clients[usize::from(c)].node.unwrap_or(0);
+                let verdict = if self.fencing && before.store_max.is_some_and(|m| token < m) {
+                    "refused"
+                } else {
+                    "accepted"
+                };
+                format!("c{c} writes the resource with token {token}: {verdict}")
+            }
+            Action::Release(c) => {
+                let seq = before.clients[usize::from(c)].node.unwrap_or(0);
+                if before.nodes.iter().any(|n| n.seq == seq) {
+                    format!("c{c} deletes {}{}", node(seq), woken(c))
+                } else {
+                    format!("c{c} deletes {}: already gone", node(seq))
+                }
+            }
+            Action::PauseExpire(c) => {
+                let gone: Vec<String> = before
+                    .nodes
+                    .iter()
+                    .filter(|n| n.owner == c)
+                    .map(|&n| self.name(n))
+                    .collect();
+                let gone = if gone.is_empty() {
+                    String::new()
+                } else {
+                    format!(", deleting {}", gone.join(", "))
+                };
+                format!(
+                    "c{c} pauses past its session timeout: the server expires its session{gone}{}",
+                    woken(c)
+                )
+            }
+        }
+    }
+
+    fn beliefs(&self, state: &State) -> String {
+        let holders: Vec<String> = (0..state.clients.len())
+            .filter(|&c| state.believes(c))
+            .map(|c| format!("c{c}"))
+            .collect();
+        if holders.is_empty() {
+            "nobody believes it holds the lock".into()
+        } else {
+            format!("{} believe(s) it holds the lock", holders.join(", "))
+        }
+    }
+}
