@@ -135,12 +135,37 @@ where
 /// initial state).
 type Parents<M> = HashMap<<M as Model>::State, Option<(<M as Model>::State, <M as Model>::Action)>>;
 
-/// The shortest path to a state that is a discovery for `property` (a state that breaks an
-/// `always`, or satisfies a `sometimes`), told. stateright keeps the last discovery it met,
-/// which in a full search is rarely the shortest.
+/// One step of a path: the state before, the action, the state after.
+pub type Transition<M> = (
+    <M as Model>::State,
+    <M as Model>::Action,
+    <M as Model>::State,
+);
+
+/// The shortest path to a state that is a discovery for `property`, told. stateright keeps
+/// the last discovery it met, which in a full search is rarely the shortest.
 fn shortest_discovery<M>(model: &M, property: &Property<M>) -> Option<Vec<Step>>
 where
     M: Narrated,
+    M::State: Clone + Hash + Eq,
+    M::Action: Clone,
+{
+    let path = shortest_path(model, property)?;
+    Some(
+        path.iter()
+            .map(|(before, action, after)| Step {
+                what: model.narrate(before, action, after),
+                beliefs: model.beliefs(after),
+            })
+            .collect(),
+    )
+}
+
+/// The shortest path (breadth first) to a state that is a discovery for `property`: one
+/// that breaks an `always`, or satisfies a `sometimes`. A trace export maps its actions.
+pub fn shortest_path<M>(model: &M, property: &Property<M>) -> Option<Vec<Transition<M>>>
+where
+    M: Model,
     M::State: Clone + Hash + Eq,
     M::Action: Clone,
 {
@@ -157,7 +182,7 @@ where
     }
     while let Some(state) = queue.pop_front() {
         if is_discovery(&state) {
-            return Some(tell(model, &parent, state));
+            return Some(path_to::<M>(&parent, state));
         }
         let mut actions = Vec::new();
         model.actions(&state, &mut actions);
@@ -174,23 +199,21 @@ where
     None
 }
 
-/// The path from an initial state to `last`, told step by step.
-fn tell<M>(model: &M, parent: &Parents<M>, last: M::State) -> Vec<Step>
+/// The path from an initial state to `last`.
+fn path_to<M>(parent: &Parents<M>, last: M::State) -> Vec<Transition<M>>
 where
-    M: Narrated,
+    M: Model,
     M::State: Clone + Hash + Eq,
+    M::Action: Clone,
 {
-    let mut steps = Vec::new();
+    let mut path = Vec::new();
     let mut state = last;
     while let Some(Some((before, action))) = parent.get(&state) {
-        steps.push(Step {
-            what: model.narrate(before, action, &state),
-            beliefs: model.beliefs(&state),
-        });
+        path.push((before.clone(), action.clone(), state));
         state = before.clone();
     }
-    steps.reverse();
-    steps
+    path.reverse();
+    path
 }
 
 impl CheckReport {

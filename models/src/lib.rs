@@ -4,19 +4,25 @@
 //!
 //! - `settings.rs`: `--set key=value` pairs and their errors
 //! - `check.rs`: the exhaustive check, the shortest path to each discovery, the report
+//! - `export.rs`: a counterexample as a locksim trace, kept only if the simulator reproduces it
 //! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
 //! - `redlock.rs`: M Redis instances, clients judged by Redlock's quorum and validity, with
 //!   pauses, wall-clock jumps, crashes and restarts
 //! - `zk_lock.rs`: one ZooKeeper server, N clients, the lock recipe and its flawed variants
 
 pub mod check;
+pub mod export;
 pub mod redis_lock;
 pub mod redlock;
 pub mod settings;
 pub mod zk_lock;
 
 use check::CheckReport;
+use export::{ExportError, Exported};
 use settings::{ParamError, Settings};
+
+/// Exports a model's counterexample as `--set` configures it.
+pub type ExportFn = fn(&Settings) -> Result<Exported, ExportError>;
 
 /// A model the CLI can check: its name, what it is, its parameters and how to check it.
 pub struct Entry {
@@ -26,6 +32,8 @@ pub struct Entry {
     pub params: &'static [(&'static str, &'static str)],
     /// Checks the model as `--set` configures it, reporting progress on stderr if asked.
     pub check: fn(&Settings, bool) -> Result<CheckReport, ParamError>,
+    /// Its first counterexample as a locksim trace (`check --trace`), if it maps to one.
+    pub export: Option<ExportFn>,
 }
 
 /// Every model, by name. A new model adds its line here.
@@ -43,6 +51,7 @@ pub const MODELS: &[Entry] = &[
                 progress,
             ))
         },
+        export: None,
     },
     Entry {
         name: "redlock",
@@ -52,6 +61,7 @@ pub const MODELS: &[Entry] = &[
             let model = redlock::RedlockModel::from_settings(settings)?;
             Ok(check::check("redlock", model.describe(), model, progress))
         },
+        export: Some(|settings| export::export(&redlock::RedlockModel::from_settings(settings)?)),
     },
     Entry {
         name: "zk-lock",
@@ -61,6 +71,7 @@ pub const MODELS: &[Entry] = &[
             let model = zk_lock::ZkLockModel::from_settings(settings)?;
             Ok(check::check("zk-lock", model.describe(), model, progress))
         },
+        export: Some(|settings| export::export(&zk_lock::ZkLockModel::from_settings(settings)?)),
     },
 ];
 

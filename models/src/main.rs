@@ -1,10 +1,15 @@
 //! `locksim-models check MODEL [--set key=value]... [--json]`: checks a model exhaustively and
 //! prints, per property, whether it holds or the path that breaks it (a progress line on stderr
 //! each second of a longer check). `locksim-models list` names the models and their
-//! parameters. Bad input exits 2.
+//! parameters. `check MODEL --trace FILE` also writes the first counterexample as a locksim
+//! trace if the simulator reproduces it (exit 1 if not). Bad input exits 2.
 
 use clap::{Parser, Subcommand};
+use locksim_models::ExportFn;
 use locksim_models::settings::Settings;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -28,6 +33,9 @@ enum Command {
         /// Print the report as JSON
         #[arg(long)]
         json: bool,
+        /// Write the first counterexample as a locksim trace to FILE (never overwritten)
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
     },
 }
 
@@ -45,19 +53,41 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (model, set, json) = match cli.command {
+    let (model, set, json, trace) = match cli.command {
         Command::List => {
             print!("{}", list());
             return ExitCode::SUCCESS;
         }
-        Command::Check { model, set, json } => (model, set, json),
+        Command::Check {
+            model,
+            set,
+            json,
+            trace,
+        } => (model, set, json, trace),
     };
     let Some(entry) = locksim_models::model(&model) else {
         let known: Vec<&str> = locksim_models::MODELS.iter().map(|m| m.name).collect();
         eprintln!("unknown model {model:?} (known: {})", known.join(", "));
         return ExitCode::from(2);
     };
-    let report = match Settings::parse(&set).and_then(|s| (entry.check)(&s, true)) {
+    if let Some(path) = &trace {
+        if entry.export.is_none() {
+            eprintln!("{}: --trace has no mapping for this model yet", entry.name);
+            return ExitCode::from(2);
+        }
+        if std::fs::symlink_metadata(path).is_ok() {
+            eprintln!("{}: already exists, not overwriting it", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    let settings = match Settings::parse(&set) {
+        Ok(settings) => settings,
+        Err(e) => {
+            eprintln!("{}: {e}", entry.name);
+            return ExitCode::from(2);
+        }
+    };
+    let report = match (entry.check)(&settings, true) {
         Ok(report) => report,
         Err(e) => {
             eprintln!("{}: {e}", entry.name);
@@ -69,6 +99,45 @@ fn main() -> ExitCode {
     } else {
         print!("{}", report.to_text());
     }
+    match (trace, entry.export) {
+        (Some(path), Some(export)) => write_trace(entry.name, export, &settings, &path),
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+/// Exports the counterexample and writes it to `path`, created exclusively.
+fn write_trace(model: &str, export: ExportFn, settings: &Settings, path: &Path) -> ExitCode {
+    let exported = match export(settings) {
+        Ok(exported) => exported,
+        Err(e) => {
+            eprintln!("{model}: {e}");
+            return ExitCode::from(e.exit_code());
+        }
+    };
+    let written = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(exported.trace.to_json().as_bytes()));
+    if let Err(e) = written {
+        eprintln!("{}: {e}", path.display());
+        return ExitCode::from(1);
+    }
+    let violated: Vec<&str> = exported
+        .trace
+        .expect
+        .violations
+        .iter()
+        .map(|p| p.name())
+        .collect();
+    eprintln!(
+        "wrote {}: {model}'s {} counterexample as scenario {} (violates {}); run `locksim replay {}`",
+        path.display(),
+        exported.property,
+        exported.trace.scenario,
+        violated.join(", "),
+        path.display()
+    );
     ExitCode::SUCCESS
 }
 

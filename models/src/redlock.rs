@@ -9,9 +9,12 @@
 //! that it lost the lock. Faults are capped actions: client pauses, instance clock jumps,
 //! crashes (losing the key without persistence) and restarts (after a delay).
 
-use crate::check::Narrated;
+use crate::check::{Narrated, Transition};
+use crate::export::Exportable;
 use crate::settings::{ParamError, Settings};
+use locksim::params::Params;
 use locksim::recipes::redis::decide::{self, Decision, Flavor, Release};
+use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
 use stateright::{Model, Property};
 
 /// Simulated milliseconds per tick of global time.
@@ -682,5 +685,65 @@ impl Narrated for RedlockModel {
         } else {
             format!("{} believe(s) it holds the lock", holders.join(", "))
         }
+    }
+}
+
+impl Exportable for RedlockModel {
+    fn scenario(&self) -> Result<(&'static str, Vec<String>), String> {
+        let scenario = match self.flavor {
+            Flavor::Recipe => "redlock",
+            Flavor::NoValidity => "redlock-novalidity",
+            Flavor::NoUnlock => "redlock-nounlock",
+            other => {
+                return Err(format!(
+                    "flavor {} has no scenario to trace into yet",
+                    name_of(FLAVORS, other)
+                ));
+            }
+        };
+        Ok((
+            scenario,
+            vec![
+                format!("redis_nodes={}", self.instances),
+                format!("clients={}", self.clients),
+                format!("ttl_ms={}", self.ttl_ms()),
+            ],
+        ))
+    }
+
+    /// A pause of a client that believes it holds the lock becomes `pause_before` its write
+    /// (armed from the start, it strikes in its first critical section), long enough for its
+    /// keys to expire: 2 × TTL. The other fault steps have no mapping yet.
+    fn faults(&self, path: &[Transition<Self>], params: &Params) -> Result<FaultPlan, String> {
+        let mut plan = Vec::new();
+        for (before, action, _) in path {
+            match *action {
+                Action::Pause(c) if before.believes(usize::from(c)) => plan.push(TimedFault {
+                    at_ms: 0,
+                    fault: Fault::PauseBefore {
+                        node: format!("c{}", c + 1),
+                        step: "write".into(),
+                        for_ms: 2 * params.redis.ttl_ms,
+                    },
+                }),
+                Action::Pause(c) => {
+                    return Err(format!(
+                        "a pause of c{c} while it does not hold the lock has no mapping yet"
+                    ));
+                }
+                Action::Jump(_) => return Err("a clock jump has no mapping yet".into()),
+                Action::Crash(_) | Action::Restart(_) => {
+                    return Err("an instance crash or restart has no mapping yet".into());
+                }
+                Action::Tick
+                | Action::Set(..)
+                | Action::Decide(_)
+                | Action::BeginWrite(_)
+                | Action::Write(_)
+                | Action::Unlock(_)
+                | Action::Resume(_) => {}
+            }
+        }
+        Ok(FaultPlan(plan))
     }
 }

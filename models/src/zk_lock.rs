@@ -9,11 +9,14 @@
 //! a client that pauses past its session timeout, so the server expires its session (its
 //! nodes vanish, their watches fire) while the client takes no step and later notices.
 
-use crate::check::Narrated;
+use crate::check::{Narrated, Transition};
+use crate::export::Exportable;
 use crate::settings::{ParamError, Settings};
+use locksim::params::Params;
 use locksim::recipes::zk::lock::decide::{
     self, AfterCreate, AfterExists, Decision, Flavor, OnEvent, Outcome,
 };
+use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
 use locksim::zk::proto::{EventType, KeeperState};
 use stateright::{Model, Property};
 
@@ -620,5 +623,64 @@ impl Narrated for ZkLockModel {
         } else {
             format!("{} believe(s) it holds the lock", holders.join(", "))
         }
+    }
+}
+
+impl Exportable for ZkLockModel {
+    fn scenario(&self) -> Result<(&'static str, Vec<String>), String> {
+        let scenario = match self.flavor {
+            Flavor::Recipe => "zk-lock",
+            Flavor::Herd => "zk-lock-herd",
+            Flavor::NoGuid => "zk-lock-noguid",
+            Flavor::Simple => "zk-lock-simple",
+        };
+        Ok((
+            scenario,
+            vec![
+                format!("clients={}", self.clients),
+                format!("fencing={}", self.fencing),
+            ],
+        ))
+    }
+
+    /// A holder's pause past its session timeout becomes `pause_before` its write (or its
+    /// release, once it wrote), armed from the start and lasting 2 × the session timeout so
+    /// the server expires its session. A lost create reply, or the pause of a client that
+    /// does not hold the lock, has no mapping yet.
+    fn faults(&self, path: &[Transition<Self>], params: &Params) -> Result<FaultPlan, String> {
+        let mut plan = Vec::new();
+        for (before, action, _) in path {
+            match *action {
+                Action::PauseExpire(c) => {
+                    let step = match before.clients[usize::from(c)].phase {
+                        Phase::Holding { wrote: false } => "write",
+                        Phase::Holding { wrote: true } => "release",
+                        _ => {
+                            return Err(format!(
+                                "a pause of c{c} while it does not hold the lock has no mapping yet"
+                            ));
+                        }
+                    };
+                    plan.push(TimedFault {
+                        at_ms: 0,
+                        fault: Fault::PauseBefore {
+                            node: format!("c{}", c + 1),
+                            step: step.into(),
+                            for_ms: 2 * params.zookeeper.session_timeout_ms,
+                        },
+                    });
+                }
+                Action::CreateLost(_) => {
+                    return Err("a lost create reply has no mapping yet".into());
+                }
+                Action::Create(_)
+                | Action::List(_)
+                | Action::Exists(_)
+                | Action::Event(_)
+                | Action::Write(_)
+                | Action::Release(_) => {}
+            }
+        }
+        Ok(FaultPlan(plan))
     }
 }
