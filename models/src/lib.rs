@@ -4,6 +4,7 @@
 //!
 //! - `settings.rs`: `--set key=value` pairs and their errors
 //! - `check.rs`: the exhaustive check, the shortest path to each discovery, the report
+//! - `explore.rs`: a model served in stateright's Explorer
 //! - `export.rs`: a counterexample as a locksim trace, kept only if the simulator reproduces it
 //! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
 //! - `redlock.rs`: M Redis instances, clients judged by Redlock's quorum and validity, with
@@ -11,6 +12,7 @@
 //! - `zk_lock.rs`: one ZooKeeper server, N clients, the lock recipe and its flawed variants
 
 pub mod check;
+pub mod explore;
 pub mod export;
 pub mod redis_lock;
 pub mod redlock;
@@ -20,6 +22,7 @@ pub mod zk_lock;
 use check::CheckReport;
 use export::{ExportError, Exported};
 use settings::{ParamError, Settings};
+use std::net::SocketAddr;
 
 /// Exports a model's counterexample as `--set` configures it.
 pub type ExportFn = fn(&Settings) -> Result<Exported, ExportError>;
@@ -34,6 +37,9 @@ pub struct Entry {
     pub check: fn(&Settings, bool) -> Result<CheckReport, ParamError>,
     /// Its first counterexample as a locksim trace (`check --trace`), if it maps to one.
     pub export: Option<ExportFn>,
+    /// Serves the model as `--set` configures it in stateright's Explorer; returns only if
+    /// the parameters are refused.
+    pub explore: fn(&Settings, SocketAddr) -> Result<(), ParamError>,
 }
 
 /// Every model, by name. A new model adds its line here.
@@ -52,6 +58,14 @@ pub const MODELS: &[Entry] = &[
             ))
         },
         export: None,
+        explore: |settings, addr| {
+            explore::serve(
+                "redis-lock",
+                redis_lock::RedisLockModel::from_settings(settings)?,
+                addr,
+            );
+            Ok(())
+        },
     },
     Entry {
         name: "redlock",
@@ -62,6 +76,14 @@ pub const MODELS: &[Entry] = &[
             Ok(check::check("redlock", model.describe(), model, progress))
         },
         export: Some(|settings| export::export(&redlock::RedlockModel::from_settings(settings)?)),
+        explore: |settings, addr| {
+            explore::serve(
+                "redlock",
+                redlock::RedlockModel::from_settings(settings)?,
+                addr,
+            );
+            Ok(())
+        },
     },
     Entry {
         name: "zk-lock",
@@ -72,6 +94,14 @@ pub const MODELS: &[Entry] = &[
             Ok(check::check("zk-lock", model.describe(), model, progress))
         },
         export: Some(|settings| export::export(&zk_lock::ZkLockModel::from_settings(settings)?)),
+        explore: |settings, addr| {
+            explore::serve(
+                "zk-lock",
+                zk_lock::ZkLockModel::from_settings(settings)?,
+                addr,
+            );
+            Ok(())
+        },
     },
 ];
 

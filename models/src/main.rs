@@ -2,13 +2,15 @@
 //! prints, per property, whether it holds or the path that breaks it (a progress line on stderr
 //! each second of a longer check). `locksim-models list` names the models and their
 //! parameters. `check MODEL --trace FILE` also writes the first counterexample as a locksim
-//! trace if the simulator reproduces it (exit 1 if not). Bad input exits 2.
+//! trace if the simulator reproduces it (exit 1 if not). `explore MODEL [--port P]` serves the
+//! model in stateright's Explorer on 127.0.0.1. Bad input exits 2.
 
 use clap::{Parser, Subcommand};
 use locksim_models::ExportFn;
 use locksim_models::settings::Settings;
 use std::fs::OpenOptions;
 use std::io::Write;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -37,6 +39,17 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
     },
+    /// Serve MODEL in stateright's Explorer on 127.0.0.1, to step through its states by hand
+    Explore {
+        /// The model's name
+        model: String,
+        /// A model parameter as key=value (repeatable)
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// The port to serve on
+        #[arg(long, default_value_t = 3000)]
+        port: u16,
+    },
 }
 
 fn main() -> ExitCode {
@@ -64,10 +77,9 @@ fn main() -> ExitCode {
             json,
             trace,
         } => (model, set, json, trace),
+        Command::Explore { model, set, port } => return explore(&model, &set, port),
     };
-    let Some(entry) = locksim_models::model(&model) else {
-        let known: Vec<&str> = locksim_models::MODELS.iter().map(|m| m.name).collect();
-        eprintln!("unknown model {model:?} (known: {})", known.join(", "));
+    let Some(entry) = find(&model) else {
         return ExitCode::from(2);
     };
     if let Some(path) = &trace {
@@ -102,6 +114,43 @@ fn main() -> ExitCode {
     match (trace, entry.export) {
         (Some(path), Some(export)) => write_trace(entry.name, export, &settings, &path),
         _ => ExitCode::SUCCESS,
+    }
+}
+
+/// The model called `name`, or says which models there are.
+fn find(name: &str) -> Option<&'static locksim_models::Entry> {
+    let entry = locksim_models::model(name);
+    if entry.is_none() {
+        let known: Vec<&str> = locksim_models::MODELS.iter().map(|m| m.name).collect();
+        eprintln!("unknown model {name:?} (known: {})", known.join(", "));
+    }
+    entry
+}
+
+/// Serves the model in the Explorer on 127.0.0.1:`port`; returns only on an error.
+fn explore(model: &str, set: &[String], port: u16) -> ExitCode {
+    let Some(entry) = find(model) else {
+        return ExitCode::from(2);
+    };
+    let settings = match Settings::parse(set) {
+        Ok(settings) => settings,
+        Err(e) => {
+            eprintln!("{}: {e}", entry.name);
+            return ExitCode::from(2);
+        }
+    };
+    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    // The Explorer panics if it cannot bind, so a port in use is found out here first.
+    if let Err(e) = TcpListener::bind(addr) {
+        eprintln!("{addr}: {e}");
+        return ExitCode::from(1);
+    }
+    match (entry.explore)(&settings, addr) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{}: {e}", entry.name);
+            ExitCode::from(2)
+        }
     }
 }
 
