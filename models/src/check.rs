@@ -132,7 +132,8 @@ where
 }
 
 /// How the search reached each state: from which state by which action (none for an
-/// initial state).
+/// initial state). Only looked up, never iterated, so its order reaches no output: the path
+/// printed depends on the breadth-first queue's order alone.
 type Parents<M> = HashMap<<M as Model>::State, Option<(<M as Model>::State, <M as Model>::Action)>>;
 
 /// One step of a path: the state before, the action, the state after.
