@@ -12,8 +12,19 @@ use std::time::{Duration, Instant};
 pub trait Narrated: Model {
     /// One step: who did what, at which time, and what came of it.
     fn narrate(&self, before: &Self::State, action: &Self::Action, after: &Self::State) -> String;
-    /// Who believes what after a step (e.g. who believes it holds the lock).
-    fn beliefs(&self, state: &Self::State) -> String;
+    /// The clients (by index) that believe they hold the lock in `state`.
+    fn believers(&self, state: &Self::State) -> Vec<usize>;
+}
+
+/// Who believes it holds the lock, as a step's report says it.
+fn beliefs(believers: &[usize]) -> String {
+    match believers {
+        [] => "nobody believes it holds the lock".into(),
+        clients => {
+            let names: Vec<String> = clients.iter().map(|c| format!("c{c}")).collect();
+            format!("{} believe(s) it holds the lock", names.join(", "))
+        }
+    }
 }
 
 /// What became of one property.
@@ -156,7 +167,7 @@ where
         path.iter()
             .map(|(before, action, after)| Step {
                 what: model.narrate(before, action, after),
-                beliefs: model.beliefs(after),
+                beliefs: beliefs(&model.believers(after)),
             })
             .collect(),
     )

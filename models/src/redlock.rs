@@ -675,16 +675,10 @@ impl Narrated for RedlockModel {
         }
     }
 
-    fn beliefs(&self, state: &State) -> String {
-        let holders: Vec<String> = (0..state.clients.len())
+    fn believers(&self, state: &State) -> Vec<usize> {
+        (0..state.clients.len())
             .filter(|&c| state.believes(c))
-            .map(|c| format!("c{c}"))
-            .collect();
-        if holders.is_empty() {
-            "nobody believes it holds the lock".into()
-        } else {
-            format!("{} believe(s) it holds the lock", holders.join(", "))
-        }
+            .collect()
     }
 }
 
