@@ -1,10 +1,11 @@
 //! Exploration: run many seeds of a scenario in parallel (one simulation per thread), stop
 //! at the lowest failing seed, shrink its fault plan, and hand back a replayable finding.
 
-use crate::check::Property;
+use crate::check::{Property, Witness};
 use crate::params::Params;
 use crate::scenario::Scenario;
 use crate::world::run::{self, RunError, RunReport, RunSpec};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -48,7 +49,7 @@ pub enum Outcome {
 
 /// What one seed showed.
 enum SeedResult {
-    Clean,
+    Clean(Vec<Witness>),
     Failed(Result<RunReport, RunError>),
     Diverged(String),
 }
@@ -58,6 +59,19 @@ pub struct Exploration {
     /// Seeds that ran to completion (all seeds below a failing one always do).
     pub seeds_run: u64,
     pub outcome: Outcome,
+    /// For a clean exploration, per property with a witness (`Checker::witness`), in how
+    /// many of its seeds it was seen; empty otherwise (the seeds that ran then depend on
+    /// the threads).
+    pub witnessed: Vec<Witnessed>,
+}
+
+/// How often a property's witness was seen over the seeds, and at the lowest seed, what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Witnessed {
+    pub property: Property,
+    pub seeds: u64,
+    pub first_seed: u64,
+    pub detail: String,
 }
 
 impl ExploreSpec {
@@ -78,6 +92,7 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
     let next = AtomicU64::new(spec.seeds.start);
     let stop = AtomicU64::new(spec.seeds.end);
     let failures: Mutex<Vec<(u64, SeedResult)>> = Mutex::new(Vec::new());
+    let witnessed: Mutex<BTreeMap<Property, Witnessed>> = Mutex::new(BTreeMap::new());
     let ran = AtomicU64::new(0);
     let seeds = spec.seeds.end.saturating_sub(spec.seeds.start);
     let threads = spec
@@ -94,7 +109,12 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
                 }) {
                     let result = run_seed(spec, seed);
                     ran.fetch_add(1, Ordering::SeqCst);
-                    if !matches!(result, SeedResult::Clean) {
+                    if let SeedResult::Clean(witnesses) = result {
+                        let mut witnessed = witnessed.lock().expect("no thread panics holding it");
+                        for w in witnesses {
+                            tally(&mut witnessed, seed, w);
+                        }
+                    } else {
                         stop.fetch_min(seed + 1, Ordering::SeqCst);
                         failures
                             .lock()
@@ -108,21 +128,44 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
     let mut failures = failures.into_inner().expect("no thread panicked");
     failures.sort_by_key(|(seed, _)| *seed);
     let Some((seed, result)) = failures.into_iter().next() else {
+        let witnessed = witnessed.into_inner().expect("no thread panicked");
         return Exploration {
             seeds_run: ran.into_inner(),
             outcome: Outcome::Clean,
+            witnessed: witnessed.into_values().collect(),
         };
     };
     let seeds_run = seed - spec.seeds.start + 1;
     let outcome = match result {
-        SeedResult::Clean => unreachable!("only failures are kept"),
+        SeedResult::Clean(_) => unreachable!("only failures are kept"),
         SeedResult::Diverged(detail) => Outcome::Nondeterminism { seed, detail },
         SeedResult::Failed(Err(error)) => Outcome::HarnessError { seed, error },
         SeedResult::Failed(Ok(report)) => {
             Outcome::Violation(Box::new(shrink(spec.spec_for(seed), report)))
         }
     };
-    Exploration { seeds_run, outcome }
+    Exploration {
+        seeds_run,
+        outcome,
+        witnessed: Vec::new(),
+    }
+}
+
+/// Counts `witness`, seen at `seed`, keeping the lowest seed's detail.
+fn tally(witnessed: &mut BTreeMap<Property, Witnessed>, seed: u64, witness: Witness) {
+    let entry = witnessed
+        .entry(witness.property)
+        .or_insert_with(|| Witnessed {
+            property: witness.property,
+            seeds: 0,
+            first_seed: seed,
+            detail: witness.detail.clone(),
+        });
+    entry.seeds += 1;
+    if seed < entry.first_seed {
+        entry.first_seed = seed;
+        entry.detail = witness.detail;
+    }
 }
 
 fn run_seed(spec: &ExploreSpec, seed: u64) -> SeedResult {
@@ -143,7 +186,7 @@ fn run_seed(spec: &ExploreSpec, seed: u64) -> SeedResult {
         }
     }
     match first {
-        Ok(report) if report.violations.is_empty() => SeedResult::Clean,
+        Ok(report) if report.violations.is_empty() => SeedResult::Clean(report.witnesses),
         other => SeedResult::Failed(other),
     }
 }

@@ -62,6 +62,9 @@ pub enum LockOp {
     /// lease on several servers which granted it and how long it counts on it.
     Acquire {
         lock: String,
+        /// Shared or exclusive, for a lock that has both (the read/write lock).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mode: Option<LockMode>,
         token: Option<i64>,
         #[serde(skip_serializing_if = "Vec::is_empty")]
         granted_by: Vec<String>,
@@ -86,6 +89,9 @@ pub enum LockOp {
         lock: String,
         node: String,
         seq: Option<i64>,
+        /// What it queued for, for a lock that has both modes.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        mode: Option<LockMode>,
     },
     /// Info: a watch fired and woke the recipe up while waiting for `lock`.
     Wake {
@@ -104,11 +110,20 @@ impl LockOp {
     pub fn acquire(lock: impl Into<String>, token: Option<i64>) -> LockOp {
         LockOp::Acquire {
             lock: lock.into(),
+            mode: None,
             token,
             granted_by: Vec::new(),
             valid_ms: None,
         }
     }
+}
+
+/// How a client holds a read/write lock: readers share it, a writer holds it alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LockMode {
+    Read,
+    Write,
 }
 
 /// The protected resource: what clients do to it, and what the store did.

@@ -4,7 +4,7 @@
 //! begin. Enough to see why a property broke without reading the JSON.
 
 use crate::check::Violation;
-use crate::history::{Event, HarnessOp, History, Kind, LockOp, Op, StoreOp};
+use crate::history::{Event, HarnessOp, History, Kind, LockMode, LockOp, Op, StoreOp};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -106,12 +106,18 @@ fn describe(e: &Event) -> Option<String> {
         (
             Op::Lock(LockOp::Acquire {
                 lock,
+                mode,
                 token: t,
                 granted_by,
                 valid_ms,
             }),
             Kind::Ok,
         ) => {
+            let lock = match mode {
+                Some(LockMode::Read) => format!("{lock} to read"),
+                Some(LockMode::Write) => format!("{lock} to write"),
+                None => lock.clone(),
+            };
             let on = match granted_by.as_slice() {
                 [] => String::new(),
                 servers => format!(" on {}", servers.join(", ")),
@@ -234,6 +240,7 @@ mod tests {
     fn a_quorum_grant_tells_where_and_for_how_long() {
         let grant = Op::Lock(LockOp::Acquire {
             lock: "k".into(),
+            mode: None,
             token: None,
             granted_by: vec!["redis1".into(), "redis3".into(), "redis4".into()],
             valid_ms: Some(183),

@@ -1,7 +1,7 @@
 //! What every client host does: acquire the lock, read the register, work, write value + 1,
 //! release; `rounds` times. Each step is recorded as invoke / ok / fail / info.
 
-use crate::history::{Kind, LockOp, Op, StoreOp};
+use crate::history::{Kind, LockMode, LockOp, Op, StoreOp};
 use crate::recipes::{Grant, Lock, LockError};
 use crate::sim::node::Node;
 use crate::store::{self, StoreReply, StoreRequest};
@@ -16,6 +16,9 @@ pub const PAUSE_STEPS: &[&str] = &["write", "release"];
 
 pub struct Workload {
     pub lock_name: String,
+    /// How it takes a read/write lock: a reader reads the register and writes nothing.
+    /// None for an exclusive lock.
+    pub mode: Option<LockMode>,
     pub rounds: u32,
     pub hold_ms: u64,
     /// A store request not answered within this has an unknown outcome (turmoil's TCP does
@@ -41,6 +44,7 @@ pub async fn run_client<L: Lock>(
                         Kind::Ok,
                         Op::Lock(LockOp::Acquire {
                             lock: work.lock_name.clone(),
+                            mode: work.mode,
                             token: grant.token,
                             granted_by: grant.granted_by.clone(),
                             valid_ms: grant.valid_ms,
@@ -154,6 +158,7 @@ async fn critical_section<L: Lock>(
     // The work races the loss; when the work wins, the lock was not lost: that is the check
     // before the write.
     match hold(node, work, granted_at, grant.valid_ms, lock).await {
+        Work::Done if work.mode == Some(LockMode::Read) => return Held::Done,
         Work::Done => {}
         Work::Lost => return Held::Lost,
         Work::GaveUp => return Held::Done,

@@ -97,6 +97,44 @@ fn correct_recipe_survives_its_fault_profile() {
 }
 
 #[test]
+fn the_shared_lock_lets_readers_share_it_and_survives_its_fault_profile() {
+    let e = explore_seeds("zk-rwlock", &[], &[], 0..200);
+    assert_clean(&e);
+    let [seen] = e.witnessed.as_slice() else {
+        panic!("one property with a witness: {:?}", e.witnessed)
+    };
+    assert_eq!(seen.property, Property::RwExclusion);
+    assert!(
+        seen.seeds > 150,
+        "readers shared the lock in {} of 200 seeds",
+        seen.seeds
+    );
+    assert!(
+        seen.detail.contains("readers held /locksim/lock together"),
+        "{}",
+        seen.detail
+    );
+    // The same runs judged by `mutex`: readers together are what it forbids.
+    let e = explore_seeds("zk-rwlock", &["faults=none"], &[Property::Mutex], 0..5);
+    assert_eq!(found(&e), vec![Property::Mutex]);
+}
+
+#[test]
+fn a_reader_waiting_behind_a_later_writer_deadlocks_with_it() {
+    let e = explore_seeds("zk-rwlock-higher-writer", &["faults=none"], &[], 0..20);
+    assert_eq!(found(&e), vec![Property::Liveness]);
+    assert_clean(&explore_seeds("zk-rwlock", &["faults=none"], &[], 0..20));
+    // With writers only, no reader can wait behind one: the flaw needs both modes.
+    let writers_only = ["faults=none", "writers=5"];
+    assert_clean(&explore_seeds(
+        "zk-rwlock-higher-writer",
+        &writers_only,
+        &[],
+        0..20,
+    ));
+}
+
+#[test]
 fn pause_past_the_session_timeout_breaks_mutex_and_fencing_saves_the_resource() {
     let long_pauses = ["pause_max_ms=600", "faults=pause"];
     let e = explore_seeds("zk-lock", &long_pauses, &[Property::Mutex], 0..100);

@@ -3,7 +3,16 @@
 
 use super::{CheckConfig, Property, Violation};
 use crate::history::History;
+use serde::Serialize;
 use std::fmt;
+
+/// What a checker saw a run do that its property allows and that shows the property was put
+/// to the test (see `Checker::witness`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Witness {
+    pub property: Property,
+    pub detail: String,
+}
 
 /// A family of history events a checker reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,4 +47,11 @@ pub trait Checker: Sync {
     fn reads(&self) -> &'static [Reads];
 
     fn check(&self, history: &History, cfg: &CheckConfig) -> Vec<Violation>;
+
+    /// What the run showed of the freedom the property leaves (readers sharing a lock), so
+    /// that runs without a violation can be told from runs that never tried: None when it
+    /// saw none, or when the property leaves none.
+    fn witness(&self, _history: &History) -> Option<String> {
+        None
+    }
 }

@@ -46,7 +46,12 @@ pub fn check(history: &History) -> Vec<Violation> {
             continue;
         }
         match (&event.op, event.kind) {
-            (Op::Lock(LockOp::Enqueued { lock, node, seq }), _) => {
+            (
+                Op::Lock(LockOp::Enqueued {
+                    lock, node, seq, ..
+                }),
+                _,
+            ) => {
                 let queue = queues.entry(lock).or_default();
                 if exists.get(node.as_str()) == Some(&false) {
                     queue.remove(client);

@@ -1,4 +1,8 @@
-//! Herd effect: one lock-node deletion should wake at most one waiting client (Z3, Z12).
+//! Herd effect: one lock-node deletion should wake at most one waiting client (Z3, Z12),
+//! except the one wake-up a shared lock legitimately causes: a writer's release wakes every
+//! reader queued behind it (they then hold it together). A deletion of a node queued as a
+//! writer's (its Enqueued says mode write) that woke only clients waiting as readers is
+//! therefore no herd.
 //!
 //! A Wake is attributed to the latest earlier server change that could have fired it: a
 //! NodeDeleted on P to the latest deletion of P; a NodeChildrenChanged on D to the latest
@@ -7,7 +11,7 @@
 //! not counted: the property is wake-ups per deletion.
 
 use super::{CheckConfig, Checker, Property, Reads, Violation};
-use crate::history::{History, LockOp, Op};
+use crate::history::{History, LockMode, LockOp, Op};
 use crate::zk;
 use crate::zk::events::{ZnodeChange, znode_change};
 use std::collections::{BTreeMap, BTreeSet};
@@ -21,8 +25,19 @@ pub fn check(history: &History) -> Vec<Violation> {
     let mut child_changes: BTreeMap<&str, Option<Deletion>> = BTreeMap::new();
     // the clients each deletion woke, in history order of the deletions
     let mut woken: BTreeMap<Deletion, BTreeSet<&str>> = BTreeMap::new();
+    // bare node name -> the mode it was queued for; client -> the mode it waits for
+    let mut node_modes: BTreeMap<&str, LockMode> = BTreeMap::new();
+    let mut waiting_as: BTreeMap<&str, Option<LockMode>> = BTreeMap::new();
+    // the deletions of writers' nodes that woke only readers
+    let mut readers_only: BTreeMap<Deletion, bool> = BTreeMap::new();
     for (index, event) in history.events.iter().enumerate() {
         match (&event.op, znode_change(&event.op)) {
+            (Op::Lock(LockOp::Enqueued { node, mode, .. }), _) => {
+                if let Some(mode) = mode {
+                    node_modes.insert(node, *mode);
+                }
+                waiting_as.insert(&event.node, *mode);
+            }
             (_, Some((ZnodeChange::Deleted, path))) => {
                 let deletion = Deletion {
                     index,
@@ -48,6 +63,11 @@ pub fn check(history: &History) -> Vec<Violation> {
                 };
                 if let Some(deletion) = cause {
                     woken.entry(deletion).or_default().insert(&event.node);
+                    let writers_node =
+                        node_modes.get(bare_name(deletion.path)) == Some(&LockMode::Write);
+                    let reader = waiting_as.get(event.node.as_str()) == Some(&Some(LockMode::Read));
+                    let all = readers_only.entry(deletion).or_insert(true);
+                    *all &= writers_node && reader;
                 }
             }
             _ => {}
@@ -55,7 +75,7 @@ pub fn check(history: &History) -> Vec<Violation> {
     }
     woken
         .into_iter()
-        .filter(|(_, clients)| clients.len() > 1)
+        .filter(|(deletion, clients)| clients.len() > 1 && !readers_only[deletion])
         .map(|(deletion, clients)| {
             let clients: Vec<String> = clients.into_iter().map(str::to_string).collect();
             Violation {
@@ -80,6 +100,11 @@ struct Deletion<'a> {
     index: usize,
     time_ms: u64,
     path: &'a str,
+}
+
+/// The last component of `path`.
+fn bare_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
 }
 
 /// The directory holding `path` ("/" for top-level nodes).
@@ -111,6 +136,7 @@ impl Checker for Herd {
 mod tests {
     use super::*;
     use crate::check::test_history::*;
+    use crate::recipes::zk::lock::decide::parse_seq;
 
     const N1: &str = "/locks/l1/lock-0000000001";
     const N2: &str = "/locks/l1/lock-0000000002";
@@ -190,6 +216,61 @@ mod tests {
         h.at(1002, "c2").info(wake(L1, L1, "NodeChildrenChanged"));
         h.at(1002, "c3").info(wake(L2, L2, "NodeChildrenChanged"));
         assert_eq!(check(&h.build()), []);
+    }
+
+    fn enqueued_as(node: &str, mode: LockMode) -> Op {
+        Op::Lock(LockOp::Enqueued {
+            lock: L1.into(),
+            node: node.into(),
+            seq: parse_seq(node),
+            mode: Some(mode),
+        })
+    }
+
+    /// w1 holds; r2 and r3 wait on it as readers; w4 waits on r3 as a writer; c5 queued as
+    /// `c5_mode` waits on w1 too.
+    fn shared_line(c5_mode: LockMode) -> HistoryBuilder {
+        let mut h = HistoryBuilder::default();
+        let w1 = "/locks/l1/write-0000000001";
+        h.at(10, "c1")
+            .info(enqueued_as("write-0000000001", LockMode::Write));
+        h.at(11, "c2")
+            .info(enqueued_as("read-0000000002", LockMode::Read));
+        h.at(12, "c3")
+            .info(enqueued_as("read-0000000003", LockMode::Read));
+        h.at(13, "c4")
+            .info(enqueued_as("write-0000000004", LockMode::Write));
+        h.at(14, "c5").info(enqueued_as("read-0000000005", c5_mode));
+        h.at(100, "zk1").info(deleted(w1));
+        h.at(101, "c2").info(wake(L1, w1, "NodeDeleted"));
+        h.at(101, "c3").info(wake(L1, w1, "NodeDeleted"));
+        h
+    }
+
+    #[test]
+    fn a_writers_release_may_wake_every_reader_behind_it() {
+        let h = shared_line(LockMode::Read);
+        assert_eq!(check(&h.build()), []);
+    }
+
+    #[test]
+    fn a_writers_release_waking_a_writer_too_or_a_readers_waking_two_is_a_herd() {
+        let mut h = shared_line(LockMode::Write);
+        h.at(101, "c5")
+            .info(wake(L1, "/locks/l1/write-0000000001", "NodeDeleted"));
+        let v = check(&h.build());
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].clients, ["c2", "c3", "c5"]);
+
+        let r3 = "/locks/l1/read-0000000003";
+        let mut h = shared_line(LockMode::Read);
+        h.at(200, "zk1").info(deleted(r3));
+        h.at(201, "c4").info(wake(L1, r3, "NodeDeleted"));
+        h.at(201, "c5").info(wake(L1, r3, "NodeDeleted"));
+        let v = check(&h.build());
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].clients, ["c4", "c5"]);
+        assert_eq!(v[0].times_ms, [200]);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! - `property`: which properties exist and their names
 //! - `violation`: what a broken property is reported as
 //! - `malformed`: the history's own rules and their breaches
-//! - `mutex`, `resource`, `herd`, `liveness`, `fifo`: one checker each
+//! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`: one checker each
 
 mod checker;
 mod fifo;
@@ -18,11 +18,12 @@ mod malformed;
 mod mutex;
 mod property;
 mod resource;
+mod rw_exclusion;
 #[cfg(test)]
 mod test_history;
 mod violation;
 
-pub use checker::{Checker, Reads};
+pub use checker::{Checker, Reads, Witness};
 pub use malformed::{Malformed, MalformedReason, validate};
 pub use property::{Property, UnknownProperty};
 pub use violation::Violation;
@@ -53,9 +54,25 @@ pub fn check(
         .collect())
 }
 
+/// What the checkers of `properties` saw of the freedom their properties leave (readers
+/// sharing a lock), in `Property::ALL` order; for a history `check` accepted.
+pub fn witnesses(history: &History, properties: &[Property]) -> Vec<Witness> {
+    CHECKERS
+        .iter()
+        .filter(|c| properties.contains(&c.property()))
+        .filter_map(|c| {
+            c.witness(history).map(|detail| Witness {
+                property: c.property(),
+                detail,
+            })
+        })
+        .collect()
+}
+
 /// Every checker, in `Property::ALL` order.
-const CHECKERS: [&dyn Checker; 5] = [
+const CHECKERS: [&dyn Checker; 6] = [
     &mutex::Mutex,
+    &rw_exclusion::RwExclusion,
     &resource::Resource,
     &herd::Herd,
     &liveness::Liveness,
@@ -113,7 +130,9 @@ mod tests {
         let v = check(&h, &asked, &CFG).unwrap();
         assert_eq!(properties_of(&v), [Property::Mutex, Property::Liveness]);
         assert_eq!(v[1].clients, ["c3"]);
-        assert_eq!(check(&h, &Property::ALL, &CFG).unwrap(), v);
+        let mut all = check(&h, &Property::ALL, &CFG).unwrap();
+        assert_eq!(all.remove(1).property, Property::RwExclusion, "{all:?}");
+        assert_eq!(all, v);
     }
 
     #[test]

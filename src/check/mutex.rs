@@ -8,21 +8,30 @@
 //! millisecond as another's is still caught.
 
 use super::{CheckConfig, Checker, Property, Reads, Violation};
-use crate::history::{HarnessOp, History, Kind, LockOp, Op};
+use crate::history::{HarnessOp, History, Kind, LockMode, LockOp, Op};
 use std::collections::BTreeMap;
 
 /// A position in the history: the event index (the order) and its true time (for reports).
 #[derive(Debug, Clone, Copy)]
-struct Point {
-    index: usize,
-    time_ms: u64,
+pub(super) struct Point {
+    pub(super) index: usize,
+    pub(super) time_ms: u64,
 }
 
 #[derive(Debug)]
-struct Hold<'a> {
-    client: &'a str,
-    from: Point,
-    until: Point,
+pub(super) struct Hold<'a> {
+    pub(super) client: &'a str,
+    /// What it was granted, for a lock with modes.
+    pub(super) mode: Option<LockMode>,
+    pub(super) from: Point,
+    pub(super) until: Point,
+}
+
+impl Hold<'_> {
+    /// Whether the two holds share some instant.
+    pub(super) fn overlaps(&self, other: &Hold) -> bool {
+        self.from.index < other.until.index && other.from.index < self.until.index
+    }
 }
 
 /// Every pair of holds of the same lock by different clients that overlap, ordered by lock
@@ -34,7 +43,7 @@ pub fn check(history: &History) -> Vec<Violation> {
             for b in &holds[i + 1..] {
                 // One client's holds of a lock never overlap (a hold only opens when none
                 // is open), so any overlap is between two clients.
-                if a.from.index < b.until.index && b.from.index < a.until.index {
+                if a.overlaps(b) {
                     violations.push(violation(lock, a, b));
                 }
             }
@@ -44,9 +53,9 @@ pub fn check(history: &History) -> Vec<Violation> {
 }
 
 /// Holds per lock, each lock's sorted by where they start.
-fn holds_by_lock(history: &History) -> BTreeMap<&str, Vec<Hold<'_>>> {
-    // (lock, client) -> where its current hold began
-    let mut open: BTreeMap<(&str, &str), Point> = BTreeMap::new();
+pub(super) fn holds_by_lock(history: &History) -> BTreeMap<&str, Vec<Hold<'_>>> {
+    // (lock, client) -> where its current hold began, in what mode
+    let mut open: BTreeMap<(&str, &str), (Point, Option<LockMode>)> = BTreeMap::new();
     let mut holds: BTreeMap<&str, Vec<Hold>> = BTreeMap::new();
     for (index, event) in history.events.iter().enumerate() {
         let point = Point {
@@ -55,8 +64,9 @@ fn holds_by_lock(history: &History) -> BTreeMap<&str, Vec<Hold<'_>>> {
         };
         let client = event.node.as_str();
         let ending: Vec<(&str, &str)> = match (&event.op, event.kind) {
-            (Op::Lock(LockOp::Acquire { lock, .. }), Kind::Ok) => {
-                open.entry((lock.as_str(), client)).or_insert(point);
+            (Op::Lock(LockOp::Acquire { lock, mode, .. }), Kind::Ok) => {
+                open.entry((lock.as_str(), client))
+                    .or_insert((point, *mode));
                 continue;
             }
             (Op::Lock(LockOp::Release { lock }), Kind::Invoke)
@@ -67,9 +77,10 @@ fn holds_by_lock(history: &History) -> BTreeMap<&str, Vec<Hold<'_>>> {
             _ => continue,
         };
         for key in ending {
-            if let Some(from) = open.remove(&key) {
+            if let Some((from, mode)) = open.remove(&key) {
                 holds.entry(key.0).or_default().push(Hold {
                     client: key.1,
+                    mode,
                     from,
                     until: point,
                 });
@@ -80,9 +91,10 @@ fn holds_by_lock(history: &History) -> BTreeMap<&str, Vec<Hold<'_>>> {
         index: history.events.len(),
         time_ms: history.events.last().map_or(0, |e| e.time_ms),
     };
-    for ((lock, client), from) in open {
+    for ((lock, client), (from, mode)) in open {
         holds.entry(lock).or_default().push(Hold {
             client,
+            mode,
             from,
             until: end,
         });

@@ -9,6 +9,9 @@ use std::str::FromStr;
 pub enum Property {
     /// At most one client holds a lock at any true instant.
     Mutex,
+    /// A writer never holds a lock together with anyone; readers may share it.
+    #[serde(rename = "rw-exclusion")]
+    RwExclusion,
     /// The protected register never accepts a write based on a stale read.
     Resource,
     /// A lock-node deletion wakes at most one waiting client.
@@ -20,8 +23,9 @@ pub enum Property {
 }
 
 impl Property {
-    pub const ALL: [Property; 5] = [
+    pub const ALL: [Property; 6] = [
         Property::Mutex,
+        Property::RwExclusion,
         Property::Resource,
         Property::Herd,
         Property::Liveness,
@@ -32,6 +36,7 @@ impl Property {
     pub fn name(self) -> &'static str {
         match self {
             Property::Mutex => "mutex",
+            Property::RwExclusion => "rw-exclusion",
             Property::Resource => "resource",
             Property::Herd => "herd",
             Property::Liveness => "liveness",
@@ -96,9 +101,19 @@ mod tests {
     }
 
     #[test]
-    fn names_are_the_lowercase_ones() {
+    fn names_are_the_command_line_ones() {
         let names: Vec<String> = Property::ALL.iter().map(|p| p.to_string()).collect();
-        assert_eq!(names, ["mutex", "resource", "herd", "liveness", "fifo"]);
+        assert_eq!(
+            names,
+            [
+                "mutex",
+                "rw-exclusion",
+                "resource",
+                "herd",
+                "liveness",
+                "fifo"
+            ]
+        );
     }
 
     #[test]
@@ -112,7 +127,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "unknown property `Mutex` (known: mutex resource herd liveness fifo)"
+            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo)"
         );
         assert!(serde_json::from_str::<Property>("\"safety\"").is_err());
     }

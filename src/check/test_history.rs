@@ -94,6 +94,7 @@ pub(crate) fn enqueued(lock: &str, node: &str, seq: Option<i64>) -> Op {
         lock: lock.to_string(),
         node: node.to_string(),
         seq,
+        mode: None,
     })
 }
 

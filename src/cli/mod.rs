@@ -283,10 +283,14 @@ fn print_history(report: &RunReport) {
     }
 }
 
-/// The violations, each on a line, then (if there are any) how they came about.
+/// The violations, each on a line, then (if there are any) how they came about; for a clean
+/// run, what the checkers saw put to the test.
 fn print_violations(report: &RunReport) {
     if report.violations.is_empty() {
         outln!("  no violations");
+        for w in &report.witnesses {
+            outln!("  seen ({}): {}", w.property, w.detail);
+        }
         return;
     }
     for v in &report.violations {

@@ -66,6 +66,7 @@ pub fn run(
         "scenario": scenario.name, "seed": seed, "seeds_run": 1,
         "params": spec.params, "faults": spec.plan,
         "violations": violations_json(&report, seed, trace_path.as_deref()),
+        "witnesses": report.witnesses,
         "digest": report.digest, "end_ms": report.end_ms, "completed": report.completed,
         "trace": trace_path.as_ref().map(|p| p.display().to_string()),
     });

@@ -154,6 +154,15 @@ group! {
 }
 
 group! {
+    /// Who reads and who writes under a shared (read/write) lock.
+    SharedLock "shared lock" {
+        /// clients c1..cW take the write lock (and write the register); the others take the
+        /// read lock (and only read it)
+        writers: u32 = 2, 0..=32;
+    }
+}
+
+group! {
     /// The simulated ZooKeeper and its clients' sessions.
     Zookeeper "zookeeper" {
         /// ZooKeeper session timeout the clients request

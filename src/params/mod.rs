@@ -8,7 +8,7 @@ use std::fmt;
 
 mod groups;
 
-pub use groups::{Faults, Group, Network, ParamDoc, Redis, Workload, Zookeeper};
+pub use groups::{Faults, Group, Network, ParamDoc, Redis, SharedLock, Workload, Zookeeper};
 
 /// Every parameter, grouped by subject; flat in `--set` and in trace files (`clients=3`,
 /// not `workload.clients=3`). The default time scale is small so an exploration runs
@@ -23,6 +23,8 @@ pub struct Params {
     #[serde(flatten)]
     pub workload: Workload,
     #[serde(flatten)]
+    pub shared_lock: SharedLock,
+    #[serde(flatten)]
     pub zookeeper: Zookeeper,
     #[serde(flatten)]
     pub redis: Redis,
@@ -33,6 +35,7 @@ pub const GROUPS: &[Group] = &[
     Network::GROUP,
     Faults::GROUP,
     Workload::GROUP,
+    SharedLock::GROUP,
     Zookeeper::GROUP,
     Redis::GROUP,
 ];
@@ -161,6 +164,7 @@ impl Params {
             self.network.ranges(),
             self.faults.ranges(),
             self.workload.ranges(),
+            self.shared_lock.ranges(),
             self.zookeeper.ranges(),
             self.redis.ranges(),
         ]

@@ -12,6 +12,7 @@ use crate::check::Property;
 use crate::params::{Group, MAX_RUN_LIMIT_MS, ParamError, Params};
 use crate::recipes::redis::decide::Flavor as RedisFlavor;
 use crate::recipes::zk::lock::Flavor;
+use crate::recipes::zk::rwlock;
 use crate::sim::software::Hosts;
 use redis_lock::RedisLockProgram;
 use std::fmt;
@@ -79,33 +80,56 @@ const LOCK_PROPERTIES: &[Property] = &[
     Property::Fifo,
 ];
 
+/// What a shared lock promises: writers alone, readers together; a writer's release may wake
+/// all the readers behind it. No `fifo`: readers queued together are granted in any order.
+const SHARED_LOCK_PROPERTIES: &[Property] = &[
+    Property::RwExclusion,
+    Property::Resource,
+    Property::Herd,
+    Property::Liveness,
+];
+
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "zk-lock",
         summary: "ZooKeeper recipes-doc lock: GUID-named ephemeral sequential nodes, each waiter watches its predecessor",
-        program: &ZkLockProgram(Flavor::Recipe),
+        program: &ZkLockProgram::exclusive(Flavor::Recipe),
         properties: LOCK_PROPERTIES,
         flaw: &[],
     },
     Scenario {
         name: "zk-lock-herd",
         summary: "flawed: every waiter watches the lock directory's children, so each release wakes them all",
-        program: &ZkLockProgram(Flavor::Herd),
+        program: &ZkLockProgram::exclusive(Flavor::Herd),
         properties: LOCK_PROPERTIES,
         flaw: &[Property::Herd],
     },
     Scenario {
         name: "zk-lock-simple",
         summary: "flawed: one fixed ephemeral node; losers watch it and race to recreate it",
-        program: &ZkLockProgram(Flavor::Simple),
+        program: &ZkLockProgram::exclusive(Flavor::Simple),
         properties: LOCK_PROPERTIES,
         flaw: &[Property::Herd, Property::Fifo],
     },
     Scenario {
         name: "zk-lock-noguid",
         summary: "flawed: retries the create after ConnectionLoss without looking for its node, orphaning it",
-        program: &ZkLockProgram(Flavor::NoGuid),
+        program: &ZkLockProgram::exclusive(Flavor::NoGuid),
         properties: LOCK_PROPERTIES,
+        flaw: &[Property::Liveness],
+    },
+    Scenario {
+        name: "zk-rwlock",
+        summary: "ZooKeeper recipes-doc shared lock: read- and write- nodes in one line; a reader waits on the next-lower writer, a writer on the next-lower node (c1..cW write, the others read)",
+        program: &ZkLockProgram::shared(rwlock::Flavor::Recipe),
+        properties: SHARED_LOCK_PROPERTIES,
+        flaw: &[],
+    },
+    Scenario {
+        name: "zk-rwlock-higher-writer",
+        summary: "flawed: a reader also waits behind writers queued after it (kazoo #649); such a writer waits on the reader, and both wait for ever",
+        program: &ZkLockProgram::shared(rwlock::Flavor::HigherWriter),
+        properties: SHARED_LOCK_PROPERTIES,
         flaw: &[Property::Liveness],
     },
     Scenario {

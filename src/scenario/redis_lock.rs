@@ -215,6 +215,7 @@ async fn client(node: Node, params: Params, config: RedisLockConfig, flavor: Fla
     let rng = Rc::new(RefCell::new(node.rng()));
     let work = Workload {
         lock_name: KEY.into(),
+        mode: None,
         rounds: params.workload.rounds,
         hold_ms: params.workload.hold_ms,
         store_timeout_ms: params.redis.ttl_ms,

@@ -1,10 +1,13 @@
 //! The ZooKeeper lock scenarios: `zk1`, the store, and clients that run the lock workload
-//! with one flavor of the recipe.
+//! with one flavor of the recipe, the exclusive lock's or the shared lock's.
 
 use super::Program;
-use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
+use crate::history::LockMode;
+use crate::params::{self, Faults, Group, Network, ParamError, Params, SharedLock, Zookeeper};
 use crate::recipes::zk::lock::Flavor;
+use crate::recipes::zk::lock::decide::Contender;
 use crate::recipes::zk::lock::host::{self as lock_host, LOCK_DIR};
+use crate::recipes::zk::rwlock;
 use crate::sim::node::Node;
 use crate::sim::software::{Hosts, ServerHost};
 use crate::store::StoreFamily;
@@ -20,16 +23,61 @@ use std::rc::Rc;
 pub const LATENCY_DIVISOR: u64 = 12;
 
 #[derive(Debug)]
-pub(super) struct ZkLockProgram(pub(super) Flavor);
+pub(super) struct ZkLockProgram {
+    flavor: Flavor,
+    /// The shared lock's flavor, for a read/write lock scenario (clients c1..cW write, the
+    /// others read); None for the exclusive lock.
+    shared: Option<rwlock::Flavor>,
+}
+
+impl ZkLockProgram {
+    pub(super) const fn exclusive(flavor: Flavor) -> ZkLockProgram {
+        ZkLockProgram {
+            flavor,
+            shared: None,
+        }
+    }
+
+    pub(super) const fn shared(flavor: rwlock::Flavor) -> ZkLockProgram {
+        ZkLockProgram {
+            flavor: Flavor::Recipe,
+            shared: Some(flavor),
+        }
+    }
+}
+
+/// How client `name` (c1..cN) queues: under a shared lock of `shared`'s flavor, c1..cW as
+/// writers and the others as readers.
+fn contender(shared: Option<rwlock::Flavor>, name: &str, params: &Params) -> Contender {
+    let Some(flavor) = shared else {
+        return Contender::Exclusive;
+    };
+    let index: u32 = name.trim_start_matches('c').parse().unwrap_or(u32::MAX);
+    let mode = if index <= params.shared_lock.writers {
+        LockMode::Write
+    } else {
+        LockMode::Read
+    };
+    Contender::Shared(mode, flavor)
+}
 
 impl Program for ZkLockProgram {
     fn param_groups(&self) -> &'static [Group] {
-        &[
-            Network::GROUP,
-            Faults::GROUP,
-            params::Workload::GROUP,
-            Zookeeper::GROUP,
-        ]
+        match self.shared {
+            None => &[
+                Network::GROUP,
+                Faults::GROUP,
+                params::Workload::GROUP,
+                Zookeeper::GROUP,
+            ],
+            Some(_) => &[
+                Network::GROUP,
+                Faults::GROUP,
+                params::Workload::GROUP,
+                SharedLock::GROUP,
+                Zookeeper::GROUP,
+            ],
+        }
     }
 
     fn hosts(&self, params: &Params) -> Hosts {
@@ -38,7 +86,7 @@ impl Program for ZkLockProgram {
             family,
             swarmed,
         };
-        let (flavor, params) = (self.0, params.clone());
+        let (flavor, shared, params) = (self.flavor, self.shared, params.clone());
         Hosts {
             servers: vec![
                 server(
@@ -58,7 +106,10 @@ impl Program for ZkLockProgram {
             ],
             clients: params.client_names(),
             pause_steps: workload::PAUSE_STEPS,
-            program: Rc::new(move |node| Box::pin(client(node, params.clone(), flavor))),
+            program: Rc::new(move |node| {
+                let contender = contender(shared, &node.name, &params);
+                Box::pin(client(node, params.clone(), flavor, contender))
+            }),
         }
     }
 
@@ -80,6 +131,12 @@ impl Program for ZkLockProgram {
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
+        if self.shared.is_some() && p.shared_lock.writers > p.workload.clients {
+            return Err(ParamError::Invalid(format!(
+                "writers={} is more than clients={}",
+                p.shared_lock.writers, p.workload.clients
+            )));
+        }
         if p.network.slowest_link_ms() * LATENCY_DIVISOR > p.zookeeper.session_timeout_ms {
             return Err(ParamError::Invalid(format!(
                 "{} is too long for session_timeout_ms={}: a client connects within a third \
@@ -104,18 +161,20 @@ fn zk_config(node: &Node, params: &Params) -> ZkConfig {
     }
 }
 
-/// The software of client host `node`: the lock workload over a ZooKeeper lock.
-async fn client(node: Node, params: Params, flavor: Flavor) {
+/// The software of client host `node`: the lock workload over a ZooKeeper lock, queuing as
+/// `contender`.
+async fn client(node: Node, params: Params, flavor: Flavor, contender: Contender) {
     let rng = Rc::new(RefCell::new(node.rng()));
     let config = zk_config(&node, &params);
     let work = Workload {
         lock_name: LOCK_DIR.into(),
+        mode: contender.mode(),
         rounds: params.workload.rounds,
         hold_ms: params.workload.hold_ms,
         store_timeout_ms: params.zookeeper.session_timeout_ms,
     };
     workload::run_client(&node, &work, async || {
-        lock_host::connect(&node, &config, flavor, &rng).await
+        lock_host::connect(&node, &config, flavor, contender, &rng).await
     })
     .await;
 }

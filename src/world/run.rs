@@ -1,7 +1,7 @@
 //! One run as an API: what it depends on (RunSpec), what it showed (RunReport), the checks
 //! on its plan, and `run`, which drives the world (world.rs) and judges the history.
 
-use crate::check::{self, CheckConfig, Malformed, Property, Violation};
+use crate::check::{self, CheckConfig, Malformed, Property, Violation, Witness};
 use crate::history::History;
 use crate::params::{ParamError, Params};
 use crate::scenario::Scenario;
@@ -30,6 +30,8 @@ pub struct RunSpec {
 pub struct RunReport {
     pub history: History,
     pub violations: Vec<Violation>,
+    /// What the checkers saw the run put to the test (readers sharing a lock).
+    pub witnesses: Vec<Witness>,
     pub digest: String,
     /// True simulated time at which the run stopped.
     pub end_ms: u64,
@@ -142,8 +144,10 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
         liveness_bound_ms: spec.scenario.liveness_bound(&spec.params),
     };
     let violations = check::check(&history, &spec.properties, &cfg).map_err(RunError::Malformed)?;
+    let witnesses = check::witnesses(&history, &spec.properties);
     Ok(RunReport {
         digest: history.digest(),
+        witnesses,
         history,
         violations,
         end_ms: world.end_ms,

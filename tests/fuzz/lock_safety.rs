@@ -50,16 +50,27 @@ fn case(
     )))
 }
 
-#[test]
-fn zk_lock_is_safe_and_live_under_fuzzed_fault_plans() {
-    let scenario = scenario::find("zk-lock").unwrap();
-    let params = Params::default();
-    let result = runner(200).run(&strategy(scenario, &params), |(seed, plan)| {
+/// Fuzzes `name` under `profile` (None: its default) for `cases` cases: every case must be
+/// clean.
+fn holds_under_fuzzing(name: &str, profile: Option<&str>, cases: u32) {
+    let scenario = scenario::find(name).unwrap();
+    let params = scenario.params::<&str>(profile, &[]).unwrap();
+    let result = runner(cases).run(&strategy(scenario, &params), |(seed, plan)| {
         case(scenario, &params, seed, plan)
     });
     if let Err(e) = result {
         panic!("{e}");
     }
+}
+
+#[test]
+fn zk_lock_is_safe_and_live_under_fuzzed_fault_plans() {
+    holds_under_fuzzing("zk-lock", None, 200);
+}
+
+#[test]
+fn zk_rwlock_is_safe_and_live_under_fuzzed_fault_plans() {
+    holds_under_fuzzing("zk-rwlock", None, 150);
 }
 
 #[test]
@@ -199,28 +210,14 @@ fn the_full_redis_profile_draws_every_fault_the_issue_lists_and_own_assumptions_
     }
 }
 
-/// A scenario under its own-assumptions profile holds every property over fuzzed plans.
-fn holds_under_own_assumptions(name: &str, cases: u32) {
-    let scenario = scenario::find(name).unwrap();
-    let params = scenario
-        .params::<&str>(Some("own-assumptions"), &[])
-        .unwrap();
-    let result = runner(cases).run(&strategy(scenario, &params), |(seed, plan)| {
-        case(scenario, &params, seed, plan)
-    });
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-}
-
 #[test]
 fn redis_lock_is_safe_and_live_under_fuzzed_plans_within_its_own_assumptions() {
-    holds_under_own_assumptions("redis-lock", 100);
+    holds_under_fuzzing("redis-lock", Some("own-assumptions"), 100);
 }
 
 #[test]
 fn redlock_is_safe_and_live_under_fuzzed_plans_within_its_own_assumptions() {
-    holds_under_own_assumptions("redlock", 50);
+    holds_under_fuzzing("redlock", Some("own-assumptions"), 50);
 }
 
 #[test]

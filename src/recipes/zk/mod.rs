@@ -1,3 +1,4 @@
 //! ZooKeeper recipes.
 
 pub mod lock;
+pub mod rwlock;

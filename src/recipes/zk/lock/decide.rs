@@ -3,6 +3,8 @@
 //! to do when a reply is lost, a predecessor is already gone, a watch or session event
 //! arrives, or a delete fails. The flawed variants are switches of these decisions.
 
+use crate::history::LockMode;
+use crate::recipes::zk::rwlock;
 use crate::zk::proto::{EventType, KeeperState};
 
 /// Which lock the clients run: the recipe, or a variant named for its flaw.
@@ -29,6 +31,39 @@ pub enum Outcome {
     ConnectionLoss,
     /// Anything else, the session's end included: the driver gives up with it.
     Failed,
+}
+
+/// What a contender queues for: the exclusive lock, or one mode of the shared lock (whose
+/// decisions are `rwlock`'s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Contender {
+    Exclusive,
+    Shared(LockMode, rwlock::Flavor),
+}
+
+impl Contender {
+    /// Its lock node's name prefix (after the GUID).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Contender::Exclusive => "lock-",
+            Contender::Shared(mode, _) => rwlock::prefix(mode),
+        }
+    }
+
+    pub fn mode(self) -> Option<LockMode> {
+        match self {
+            Contender::Exclusive => None,
+            Contender::Shared(mode, _) => Some(mode),
+        }
+    }
+
+    /// What it does after listing the lock directory.
+    pub fn decide(self, my_node: &str, children: &[String]) -> Decision {
+        match self {
+            Contender::Exclusive => decide(my_node, children),
+            Contender::Shared(mode, flavor) => rwlock::decide(flavor, mode, my_node, children),
+        }
+    }
 }
 
 /// What a contender does after listing the lock directory.

@@ -1,6 +1,7 @@
 //! A simulated client host's way to a ZooKeeper lock: a session with `zk1`, and the lock
 //! bound to it, reporting its place in line and its wake-ups to the history.
 
+use super::decide::Contender;
 use super::{Flavor, ZkLock};
 use crate::history::{Kind, LockOp, Op};
 use crate::recipes::{LockError, Observation, Observer};
@@ -16,7 +17,7 @@ use turmoil::net::TcpStream;
 /// The lock directory every client contends for.
 pub const LOCK_DIR: &str = "/locksim/lock";
 
-fn observer(node: &Node) -> Observer {
+fn observer(node: &Node, contender: Contender) -> Observer {
     let node = node.clone();
     Rc::new(move |o| match o {
         Observation::Enqueued { node: name, seq } => node.record(
@@ -25,6 +26,7 @@ fn observer(node: &Node) -> Observer {
                 lock: LOCK_DIR.into(),
                 node: name,
                 seq,
+                mode: contender.mode(),
             }),
         ),
         Observation::Woken { path, event } => node.record(
@@ -38,11 +40,13 @@ fn observer(node: &Node) -> Observer {
     })
 }
 
-/// Opens a session with `zk1` and binds a lock of `flavor` to it; `rng` names its nodes.
+/// Opens a session with `zk1` and binds a lock of `flavor` to it, queuing as `contender`;
+/// `rng` names its nodes.
 pub async fn connect(
     node: &Node,
     config: &ZkConfig,
     flavor: Flavor,
+    contender: Contender,
     rng: &Rc<RefCell<ChaCha8Rng>>,
 ) -> Result<ZkLock, LockError> {
     let connector = || -> ConnectFuture<TcpStream> { Box::pin(TcpStream::connect(("zk1", PORT))) };
@@ -52,7 +56,14 @@ pub async fn connect(
     node.spawn(driver.run());
     let rng = rng.clone();
     let new_guid = Box::new(move || format!("_c_{:016x}", rng.borrow_mut().random::<u64>()));
-    let lock = ZkLock::new(client, flavor, LOCK_DIR, new_guid, observer(node));
+    let lock = ZkLock::new(
+        client,
+        flavor,
+        contender,
+        LOCK_DIR,
+        new_guid,
+        observer(node, contender),
+    );
     lock.ensure_dir().await?;
     Ok(lock)
 }

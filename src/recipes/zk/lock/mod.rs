@@ -9,7 +9,7 @@ use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
 pub use decide::Flavor;
-use decide::{AfterCreate, AfterExists, Decision, OnEvent, Outcome};
+use decide::{AfterCreate, AfterExists, Contender, Decision, OnEvent, Outcome};
 
 /// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
 /// reconnect instead of spinning.
@@ -19,6 +19,7 @@ const RETRY_MS: u64 = 5;
 pub struct ZkLock {
     client: ZkClient,
     flavor: Flavor,
+    contender: Contender,
     dir: String,
     /// Makes a fresh GUID for each enqueue (Curator's protected-mode prefix).
     new_guid: Box<dyn FnMut() -> String>,
@@ -84,6 +85,7 @@ impl ZkLock {
     pub fn new(
         client: ZkClient,
         flavor: Flavor,
+        contender: Contender,
         dir: &str,
         new_guid: Box<dyn FnMut() -> String>,
         observer: Observer,
@@ -92,6 +94,7 @@ impl ZkLock {
         ZkLock {
             client,
             flavor,
+            contender,
             dir: dir.to_string(),
             new_guid,
             observer,
@@ -132,11 +135,11 @@ impl ZkLock {
     /// Puts my node in line: create, and after a lost reply do what `decide::after_create`
     /// says: look for my GUID (the recipe) or blindly create again (the `NoGuid` flaw).
     async fn enqueue(&mut self) -> Result<(), LockError> {
-        let prefix = match self.flavor {
-            Flavor::NoGuid => "lock-".to_string(),
-            _ => format!("{}-lock-", (self.new_guid)()),
+        let guid = match self.flavor {
+            Flavor::NoGuid => String::new(),
+            _ => format!("{}-", (self.new_guid)()),
         };
-        let guid = prefix.trim_end_matches("lock-").to_string();
+        let prefix = format!("{guid}{}", self.contender.prefix());
         let path = self.path(&prefix);
         loop {
             let created = self
@@ -224,7 +227,7 @@ impl ZkLock {
                     None,
                 )
             };
-            match decide::decide(&mine, &children) {
+            match self.contender.decide(&mine, &children) {
                 Decision::Acquired => {
                     return Ok(Grant {
                         token: Some(czxid),
