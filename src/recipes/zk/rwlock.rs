@@ -14,9 +14,9 @@ use crate::history::LockMode;
 pub enum Flavor {
     /// The recipes-doc shared lock.
     Recipe,
-    /// A reader waits behind every writer in the directory, higher ones too (what a sort by
-    /// whole name does to kazoo's ReadLock, kazoo #649): a reader and a writer queued after
-    /// it wait for each other for ever (Z9).
+    /// A reader also waits behind writers queued after it, once no lower writer is left
+    /// (kazoo's ReadLock counted higher writers among its contenders, kazoo #649): the reader
+    /// and the writer queued after it, which waits on it, wait for each other for ever (Z9).
     HigherWriter,
 }
 
