@@ -92,6 +92,40 @@ fn noguid_variant_deadlocks_on_a_lost_create_reply_and_the_recipe_does_not() {
 }
 
 #[test]
+fn sorting_the_line_by_name_lets_a_newcomer_take_the_lock_from_its_holder() {
+    let e = explore_seeds(
+        "zk-lock-name-sort",
+        &["faults=none"],
+        &[Property::Mutex],
+        0..20,
+    );
+    assert_eq!(found(&e), vec![Property::Mutex]);
+    assert!(shrunk_faults(&e).is_empty(), "no fault needed");
+}
+
+#[test]
+fn forgetting_a_node_whose_delete_failed_orphans_it_and_retrying_does_not() {
+    let e = explore_seeds("zk-lock-release-forgets", &[], &[], 0..200);
+    assert_eq!(found(&e), vec![Property::Liveness]);
+    let faults = shrunk_faults(&e);
+    assert!(
+        faults.iter().any(|f| matches!(f, Fault::Crash { .. })),
+        "the connection is lost during a release: {faults:?}"
+    );
+    let seeds = 0..e.seeds_run.max(50);
+    assert_clean(&explore_seeds("zk-lock", &[], &[Property::Liveness], seeds));
+}
+
+#[test]
+fn taking_a_disconnect_for_the_predecessors_deletion_breaks_mutex() {
+    let e = explore_seeds("zk-lock-session-event", &[], &[Property::Mutex], 0..200);
+    assert_eq!(found(&e), vec![Property::Mutex]);
+    assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
+    let e = explore_seeds("zk-lock-session-event", &["faults=none"], &[], 0..20);
+    assert_clean(&e);
+}
+
+#[test]
 fn correct_recipe_survives_its_fault_profile() {
     assert_clean(&explore_seeds("zk-lock", &[], &[], 0..300));
 }

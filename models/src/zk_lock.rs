@@ -129,6 +129,9 @@ fn flavor_name(flavor: Flavor) -> &'static str {
         Flavor::NoGuid => "noguid",
         Flavor::Simple => "simple",
         Flavor::Recipe => "recipe",
+        Flavor::NameSort => "name-sort",
+        Flavor::ReleaseForgets => "release-forgets",
+        Flavor::SessionEvent => "session-event",
     }
 }
 
@@ -627,6 +630,9 @@ impl Exportable for ZkLockModel {
             Flavor::Herd => "zk-lock-herd",
             Flavor::NoGuid => "zk-lock-noguid",
             Flavor::Simple => "zk-lock-simple",
+            Flavor::NameSort => "zk-lock-name-sort",
+            Flavor::ReleaseForgets => "zk-lock-release-forgets",
+            Flavor::SessionEvent => "zk-lock-session-event",
         };
         Ok((
             scenario,

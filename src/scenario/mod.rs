@@ -119,6 +119,27 @@ pub const SCENARIOS: &[Scenario] = &[
         flaw: &[Property::Liveness],
     },
     Scenario {
+        name: "zk-lock-name-sort",
+        summary: "flawed: orders the lock directory by whole name, not by sequence number (Z5); a newcomer whose GUID sorts first takes the lock from its holder",
+        program: &ZkLockProgram::exclusive(Flavor::NameSort),
+        properties: LOCK_PROPERTIES,
+        flaw: &[Property::Mutex],
+    },
+    Scenario {
+        name: "zk-lock-release-forgets",
+        summary: "flawed: forgets its lock node when the delete fails with ConnectionLoss (Z7, CURATOR-678); the node of its live session blocks everyone",
+        program: &ZkLockProgram::exclusive(Flavor::ReleaseForgets),
+        properties: LOCK_PROPERTIES,
+        flaw: &[Property::Liveness],
+    },
+    Scenario {
+        name: "zk-lock-session-event",
+        summary: "flawed: takes a session event on its predecessor's watch (Disconnected) for the deletion it waits for, and the lock for its own (Z8)",
+        program: &ZkLockProgram::exclusive(Flavor::SessionEvent),
+        properties: LOCK_PROPERTIES,
+        flaw: &[Property::Mutex],
+    },
+    Scenario {
         name: "zk-rwlock",
         summary: "ZooKeeper recipes-doc shared lock: read- and write- nodes in one line; a reader waits on the next-lower writer, a writer on the next-lower node (c1..cW write, the others read)",
         program: &ZkLockProgram::shared(rwlock::Flavor::Recipe),

@@ -18,6 +18,17 @@ pub enum Flavor {
     Simple,
     /// After ConnectionLoss on create, creates again without looking for its node.
     NoGuid,
+    /// Orders the directory by whole name instead of by sequence number (Z5): with GUID
+    /// prefixes, name order is not queue order, and a newcomer whose name sorts first
+    /// takes the lock from its holder.
+    NameSort,
+    /// Forgets its node when the delete fails with ConnectionLoss instead of retrying it
+    /// (Z7, CURATOR-678): a delete that was never applied leaves the node of a live session
+    /// blocking everyone behind it.
+    ReleaseForgets,
+    /// Takes a session event on its predecessor's watch (Disconnected, SyncConnected) for
+    /// the predecessor's deletion, and the lock for its own without looking again (Z8).
+    SessionEvent,
 }
 
 /// How a request ended, as far as the recipe's decisions go.
@@ -57,9 +68,21 @@ impl Contender {
         }
     }
 
-    /// What it does after listing the lock directory.
-    pub fn decide(self, my_node: &str, children: &[String]) -> Decision {
+    /// What it does after listing the lock directory, running a lock of `flavor`.
+    pub fn decide(self, flavor: Flavor, my_node: &str, children: &[String]) -> Decision {
         match self {
+            Contender::Exclusive if flavor == Flavor::NameSort => {
+                let mut by_name: Vec<String> = children.to_vec();
+                by_name.sort();
+                let seq = |i: usize| i64::try_from(i).unwrap_or(i64::MAX);
+                let q: Vec<(i64, &str)> = by_name
+                    .iter()
+                    .filter(|c| parse_seq(c).is_some())
+                    .enumerate()
+                    .map(|(i, c)| (seq(i), c.as_str()))
+                    .collect();
+                in_line(&q, my_node)
+            }
             Contender::Exclusive => decide(my_node, children),
             Contender::Shared(mode, flavor) => rwlock::decide(flavor, mode, my_node, children),
         }
@@ -113,7 +136,11 @@ pub fn queue(children: &[String]) -> Vec<(i64, &str)> {
 /// The recipes-doc decision: lowest node holds the lock; everyone else watches the node
 /// just below its own, so one release wakes exactly one waiter.
 pub fn decide(my_node: &str, children: &[String]) -> Decision {
-    let q = queue(children);
+    in_line(&queue(children), my_node)
+}
+
+/// The lock's decision for `my_node` in the line `q`, lowest first.
+fn in_line(q: &[(i64, &str)], my_node: &str) -> Decision {
     match q.iter().position(|(_, name)| *name == my_node) {
         None => Decision::NodeGone,
         Some(0) => Decision::Acquired,
@@ -197,6 +224,19 @@ pub fn on_event(event_type: EventType, state: KeeperState) -> OnEvent {
 /// it went or was already gone (its session's end took it).
 pub fn released(outcome: Outcome) -> bool {
     matches!(outcome, Outcome::Ok | Outcome::NoNode)
+}
+
+/// Whether a lock of `flavor` forgets its node after a delete that ended in `outcome`,
+/// before any retry: only the `ReleaseForgets` flaw, on ConnectionLoss.
+pub fn forgets_node(flavor: Flavor, outcome: Outcome) -> bool {
+    flavor == Flavor::ReleaseForgets && outcome == Outcome::ConnectionLoss
+}
+
+/// Whether a waiter of `flavor` takes this event on its predecessor's watch for the
+/// predecessor's deletion and holds the lock at once: only the `SessionEvent` flaw, on a
+/// session event that ends nothing (`on_event` ignores those).
+pub fn takes_for_deletion(flavor: Flavor, event_type: EventType, state: KeeperState) -> bool {
+    flavor == Flavor::SessionEvent && on_event(event_type, state) == OnEvent::Ignore
 }
 
 /// What a `Simple` contender does after its create of the one lock node failed and `exists`
@@ -344,6 +384,52 @@ mod tests {
         assert_eq!(simple_next(Some(7), 7), SimpleNext::Hold);
         assert_eq!(simple_next(Some(8), 7), SimpleNext::Wait);
         assert_eq!(simple_next(None, 7), SimpleNext::CreateAgain);
+    }
+
+    #[test]
+    fn sorting_by_name_puts_a_newcomer_whose_name_sorts_first_ahead_of_the_holder() {
+        let kids = names(&["z-lock-0000000003", "a-lock-0000000012"]);
+        let by_name = |me| Contender::Exclusive.decide(Flavor::NameSort, me, &kids);
+        assert_eq!(by_name("a-lock-0000000012"), Decision::Acquired);
+        assert_eq!(
+            by_name("z-lock-0000000003"),
+            Decision::WatchPredecessor("a-lock-0000000012".into())
+        );
+        let by_seq = |me| Contender::Exclusive.decide(Flavor::Recipe, me, &kids);
+        assert_eq!(by_seq("z-lock-0000000003"), Decision::Acquired);
+    }
+
+    #[test]
+    fn only_the_flaws_forget_a_node_or_take_a_session_event_for_a_deletion() {
+        for flavor in [
+            Flavor::Recipe,
+            Flavor::Herd,
+            Flavor::NoGuid,
+            Flavor::SessionEvent,
+        ] {
+            assert!(!forgets_node(flavor, Outcome::ConnectionLoss), "{flavor:?}");
+        }
+        assert!(forgets_node(
+            Flavor::ReleaseForgets,
+            Outcome::ConnectionLoss
+        ));
+        assert!(!forgets_node(Flavor::ReleaseForgets, Outcome::Failed));
+        let (none, deleted) = (EventType::None, EventType::NodeDeleted);
+        let flaw = |t, s| takes_for_deletion(Flavor::SessionEvent, t, s);
+        assert!(flaw(none, KeeperState::Disconnected) && flaw(none, KeeperState::SyncConnected));
+        assert!(
+            !flaw(none, KeeperState::Expired),
+            "the end of the session is no deletion"
+        );
+        assert!(
+            !flaw(deleted, KeeperState::SyncConnected),
+            "a real deletion is looked at"
+        );
+        assert!(!takes_for_deletion(
+            Flavor::Recipe,
+            none,
+            KeeperState::Disconnected
+        ));
     }
 
     #[test]

@@ -186,12 +186,20 @@ impl ZkLock {
         self.node = Some((name, czxid));
     }
 
-    /// Waits for the node event of `watch`, as `decide::on_event` reads each event.
-    async fn wait(&self, mut watch: Watch) -> Result<(), LockError> {
+    /// Waits for the node event of `watch`, as `decide::on_event` reads each event; true
+    /// when the recipe took an event for the lock being its own (the `SessionEvent` flaw).
+    async fn wait(&self, mut watch: Watch) -> Result<bool, LockError> {
         loop {
             let Some(e) = watch.next().await else {
                 return Err(LockError::SessionExpired);
             };
+            if decide::takes_for_deletion(self.flavor, e.event_type, e.state) {
+                (self.observer)(Observation::Woken {
+                    path: e.path,
+                    event: format!("{:?}", e.event_type),
+                });
+                return Ok(true);
+            }
             match decide::on_event(e.event_type, e.state) {
                 OnEvent::Ignore => {}
                 OnEvent::SessionLost => return Err(LockError::SessionExpired),
@@ -200,7 +208,7 @@ impl ZkLock {
                         path: e.path,
                         event: format!("{:?}", e.event_type),
                     });
-                    return Ok(());
+                    return Ok(false);
                 }
             }
         }
@@ -227,7 +235,7 @@ impl ZkLock {
                     None,
                 )
             };
-            match self.contender.decide(&mine, &children) {
+            match self.contender.decide(self.flavor, &mine, &children) {
                 Decision::Acquired => {
                     return Ok(Grant {
                         token: Some(czxid),
@@ -247,9 +255,15 @@ impl ZkLock {
                         self.client.timer(),
                         self.client.exists_watch(&self.path(&pred)).await
                     )?;
-                    match decide::after_predecessor_exists(stat.is_some()) {
+                    let held = match decide::after_predecessor_exists(stat.is_some()) {
                         AfterExists::Wait => self.wait(watch).await?,
-                        AfterExists::ListAgain => {}
+                        AfterExists::ListAgain => false,
+                    };
+                    if held {
+                        return Ok(Grant {
+                            token: Some(czxid),
+                            ..Grant::default()
+                        });
                     }
                 }
             }
@@ -257,13 +271,20 @@ impl ZkLock {
     }
 
     /// Deletes my node, retrying through ConnectionLoss: forgetting it while the delete
-    /// failed would orphan it (bug Z7).
+    /// failed would orphan it (bug Z7, which the `ReleaseForgets` flaw does).
     async fn release_node(&mut self) -> Result<(), LockError> {
         let Some((mine, _)) = self.node.clone() else {
             return Ok(());
         };
         let path = self.path(&mine);
-        let deleted = retrying!(self.client.timer(), self.client.delete(&path, -1).await);
+        let deleted = retrying!(self.client.timer(), {
+            let deleted = self.client.delete(&path, -1).await;
+            if decide::forgets_node(self.flavor, outcome(&deleted)) {
+                self.node = None;
+                return Ok(());
+            }
+            deleted
+        });
         if decide::released(outcome(&deleted)) {
             self.node = None;
             return Ok(());

@@ -29,7 +29,9 @@ pub(super) async fn acquire(lock: &mut ZkLock) -> Result<Grant, LockError> {
         let owner = stat.as_ref().map(|s| s.ephemeral_owner);
         match (decide::simple_next(owner, lock.client.session_id()), stat) {
             (SimpleNext::Hold, Some(stat)) => return Ok(lock.hold("lock", stat.czxid)),
-            (SimpleNext::Wait, _) => lock.wait(watch).await?,
+            (SimpleNext::Wait, _) => {
+                lock.wait(watch).await?;
+            }
             _ => {}
         }
     }
