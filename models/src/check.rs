@@ -232,7 +232,8 @@ fn watch<M: Model, C: Checker<M>>(name: &str, checker: C, started: Instant, prog
     if progress {
         let mut next_report = Duration::from_secs(1);
         while !checker.is_done() {
-            std::thread::sleep(Duration::from_millis(50));
+            // A short poll: the seconds reported end when the search does, not at the poll.
+            std::thread::sleep(Duration::from_millis(2));
             if started.elapsed() >= next_report {
                 eprintln!(
                     "checking {name}: {} states, {} unique, depth {}, {} s",
