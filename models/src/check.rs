@@ -263,8 +263,8 @@ fn found<M: Model, C: Checker<M>>(
     }
 }
 
-/// Whether `state` is a discovery for `property`: it breaks an `always` (or an `eventually`
-/// at its end), or satisfies a `sometimes`.
+/// Whether `state` is a discovery for `property`: it breaks an `always`, or satisfies a
+/// `sometimes` (no model has an `eventually`).
 fn is_discovery<M: Model>(model: &M, property: &Property<M>, state: &M::State) -> bool {
     match property.expectation {
         Expectation::Sometimes => (property.condition)(model, state),
