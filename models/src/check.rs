@@ -1,8 +1,9 @@
-//! Checking a model: stateright's BFS explores every state (it does not stop at the first
-//! discovery, so the state counts are those of the whole space), then each discovery is told
-//! as the shortest path to it, step by step in the model's own words.
+//! Checking a model: stateright explores every state, breadth first, or depth first with
+//! symmetry reduction over clients; then each discovery is told as the shortest path to it,
+//! step by step in the model's own words.
 
-use stateright::{Checker, Expectation, HasDiscoveries, Model, Property};
+use stateright::{Checker, Expectation, HasDiscoveries, Model, Property, Representative};
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -75,6 +76,7 @@ pub struct Step {
 pub struct CheckReport {
     pub model: &'static str,
     pub params: Vec<(&'static str, String)>,
+    pub search: Search,
     pub properties: Vec<PropertyOutcome>,
     pub states: usize,
     pub unique_states: usize,
@@ -83,8 +85,29 @@ pub struct CheckReport {
     pub seconds: f64,
 }
 
-/// Checks every property of `model` over its whole state space, on one thread; with
-/// `progress`, a line on stderr each second while the search runs past the first.
+/// How the state space is searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Search {
+    /// Breadth first over every state; each discovery told as the shortest path to it.
+    Plain,
+    /// Depth first, exploring once each class of states that differ only by which client is
+    /// which (stateright reduces by symmetry only depth first); each discovery told as the
+    /// shortest path to it, found breadth first over the classes.
+    Symmetry,
+}
+
+/// What a search found and what it cost.
+pub struct Found<M: Model> {
+    /// Per property, in the model's order: the path to its discovery, if any.
+    pub paths: Vec<Option<Vec<Transition<M>>>>,
+    pub states: usize,
+    pub unique_states: usize,
+    pub max_depth: usize,
+    pub seconds: f64,
+}
+
+/// Checks every property of `model` over its whole state space, breadth first, on one
+/// thread; with `progress`, a line on stderr each second while the search runs past the first.
 pub fn check<M>(
     name: &'static str,
     params: Vec<(&'static str, String)>,
@@ -96,16 +119,121 @@ where
     M::State: Clone + Debug + Hash + Eq + Send + Sync,
     M::Action: Clone + Debug + PartialEq,
 {
+    let found = search_plain(name, &model, progress);
+    report(name, params, &model, Search::Plain, found)
+}
+
+/// As `check`, depth first with symmetry reduction over the clients.
+pub fn check_symmetric<M>(
+    name: &'static str,
+    params: Vec<(&'static str, String)>,
+    model: M,
+    progress: bool,
+) -> CheckReport
+where
+    M: Narrated + Clone + Send + Sync + 'static,
+    M::State: Clone + Debug + Hash + Eq + Send + Sync + Representative,
+    M::Action: Clone + Debug + PartialEq,
+{
+    let found = search_symmetric(name, &model, progress);
+    report(name, params, &model, Search::Symmetry, found)
+}
+
+/// The report of a search: each discovery's path told.
+fn report<M: Narrated>(
+    name: &'static str,
+    params: Vec<(&'static str, String)>,
+    model: &M,
+    search: Search,
+    found: Found<M>,
+) -> CheckReport {
+    let properties = model
+        .properties()
+        .into_iter()
+        .zip(found.paths)
+        .map(|(p, path)| PropertyOutcome {
+            name: p.name,
+            expectation: p.expectation.clone(),
+            discovery: path.map(|path| told(model, &path)),
+        })
+        .collect();
+    CheckReport {
+        model: name,
+        params,
+        search,
+        properties,
+        states: found.states,
+        unique_states: found.unique_states,
+        max_depth: found.max_depth,
+        seconds: found.seconds,
+    }
+}
+
+/// Breadth first over every state (it does not stop at the first discovery, so the state
+/// counts are those of the whole space); each discovery's path is the shortest to it.
+pub fn search_plain<M>(name: &str, model: &M, progress: bool) -> Found<M>
+where
+    M: Model + Clone + Send + Sync + 'static,
+    M::State: Clone + Debug + Hash + Eq + Send + Sync,
+    M::Action: Clone + Debug + PartialEq,
+{
     let started = Instant::now();
     let checker = model
         .clone()
         .checker()
         .finish_when(HasDiscoveries::AnyOf(BTreeSet::new()))
         .spawn_bfs();
+    let checker = watch(name, checker, started, progress);
+    let seconds = started.elapsed().as_secs_f64();
+    let paths = model
+        .properties()
+        .iter()
+        .map(|p| {
+            checker
+                .discovery(p.name)
+                .map(|_| shortest_path(model, p).expect("the checker found one"))
+        })
+        .collect();
+    found(&checker, paths, seconds)
+}
+
+/// Depth first with symmetry reduction over every class of states. The path stateright keeps
+/// for a discovery is real but wanders (hundreds of steps for redlock's pause), so each is
+/// told instead as the shortest path to it, breadth first over the classes too.
+pub fn search_symmetric<M>(name: &str, model: &M, progress: bool) -> Found<M>
+where
+    M: Model + Clone + Send + Sync + 'static,
+    M::State: Clone + Debug + Hash + Eq + Send + Sync + Representative,
+    M::Action: Clone + Debug + PartialEq,
+{
+    let started = Instant::now();
+    let checker = model
+        .clone()
+        .checker()
+        .symmetry()
+        .finish_when(HasDiscoveries::AnyOf(BTreeSet::new()))
+        .spawn_dfs();
+    let checker = watch(name, checker, started, progress);
+    let seconds = started.elapsed().as_secs_f64();
+    let paths = model
+        .properties()
+        .iter()
+        .map(|p| {
+            checker.discovery(p.name).map(|_| {
+                shortest_path_by(model, p, M::State::representative).expect("the checker found one")
+            })
+        })
+        .collect();
+    found(&checker, paths, seconds)
+}
+
+/// Waits for `checker` to finish, with a progress line each second past the first.
+fn watch<M: Model, C: Checker<M>>(name: &str, checker: C, started: Instant, progress: bool) -> C {
     if progress {
         let mut next_report = Duration::from_secs(1);
         while !checker.is_done() {
-            std::thread::sleep(Duration::from_millis(50));
+            // A short poll: the seconds reported end when the search does, not at the poll.
+            std::thread::sleep(Duration::from_millis(2));
             if started.elapsed() >= next_report {
                 eprintln!(
                     "checking {name}: {} states, {} unique, depth {}, {} s",
@@ -118,23 +246,16 @@ where
             }
         }
     }
-    let checker = checker.join();
-    let seconds = started.elapsed().as_secs_f64();
-    let properties = model
-        .properties()
-        .into_iter()
-        .map(|p| PropertyOutcome {
-            name: p.name,
-            expectation: p.expectation.clone(),
-            discovery: checker
-                .discovery(p.name)
-                .map(|_| shortest_discovery(&model, &p).expect("the checker found one")),
-        })
-        .collect();
-    CheckReport {
-        model: name,
-        params,
-        properties,
+    checker.join()
+}
+
+fn found<M: Model, C: Checker<M>>(
+    checker: &C,
+    paths: Vec<Option<Vec<Transition<M>>>>,
+    seconds: f64,
+) -> Found<M> {
+    Found {
+        paths,
         states: checker.state_count(),
         unique_states: checker.unique_state_count(),
         max_depth: checker.max_depth(),
@@ -142,9 +263,19 @@ where
     }
 }
 
-/// How the search reached each state: from which state by which action (none for an
-/// initial state). Only looked up, never iterated, so its order reaches no output: the path
-/// printed depends on the breadth-first queue's order alone.
+/// Whether `state` is a discovery for `property`: it breaks an `always`, or satisfies a
+/// `sometimes` (no model has an `eventually`).
+fn is_discovery<M: Model>(model: &M, property: &Property<M>, state: &M::State) -> bool {
+    match property.expectation {
+        Expectation::Sometimes => (property.condition)(model, state),
+        _ => !(property.condition)(model, state),
+    }
+}
+
+/// How the search reached each state, by the key of its class (the state itself, or its
+/// representative under symmetry): from which state by which action (none for an initial
+/// state). Only looked up, never iterated, so its order reaches no output: the path printed
+/// depends on the breadth-first queue's order alone.
 type Parents<M> = HashMap<<M as Model>::State, Option<(<M as Model>::State, <M as Model>::Action)>>;
 
 /// One step of a path: the state before, the action, the state after.
@@ -154,23 +285,14 @@ pub type Transition<M> = (
     <M as Model>::State,
 );
 
-/// The shortest path to a state that is a discovery for `property`, told. stateright keeps
-/// the last discovery it met, which in a full search is rarely the shortest.
-fn shortest_discovery<M>(model: &M, property: &Property<M>) -> Option<Vec<Step>>
-where
-    M: Narrated,
-    M::State: Clone + Hash + Eq,
-    M::Action: Clone,
-{
-    let path = shortest_path(model, property)?;
-    Some(
-        path.iter()
-            .map(|(before, action, after)| Step {
-                what: model.narrate(before, action, after),
-                beliefs: beliefs(&model.believers(after)),
-            })
-            .collect(),
-    )
+/// A path, told step by step with who believes it holds the lock after each.
+fn told<M: Narrated>(model: &M, path: &[Transition<M>]) -> Vec<Step> {
+    path.iter()
+        .map(|(before, action, after)| Step {
+            what: model.narrate(before, action, after),
+            beliefs: beliefs(&model.believers(after)),
+        })
+        .collect()
 }
 
 /// The shortest path (breadth first) to a state that is a discovery for `property`: one
@@ -181,20 +303,34 @@ where
     M::State: Clone + Hash + Eq,
     M::Action: Clone,
 {
-    let is_discovery = |s: &M::State| match property.expectation {
-        Expectation::Sometimes => (property.condition)(model, s),
-        _ => !(property.condition)(model, s),
-    };
+    shortest_path_by(model, property, M::State::clone)
+}
+
+/// As `shortest_path`, visiting once each class of states with the same `key`. With a
+/// symmetry's representative as key it explores only the reduced space, and the path is
+/// still real: the queue holds the states the model reached, never representatives, and each
+/// class's parent is the state that reached it first. For a model whose properties are blind
+/// to the symmetry, the path is as short as without it.
+pub fn shortest_path_by<M>(
+    model: &M,
+    property: &Property<M>,
+    key: fn(&M::State) -> M::State,
+) -> Option<Vec<Transition<M>>>
+where
+    M: Model,
+    M::State: Clone + Hash + Eq,
+    M::Action: Clone,
+{
     let mut parent: Parents<M> = HashMap::new();
     let mut queue = VecDeque::new();
     for init in model.init_states() {
-        if parent.insert(init.clone(), None).is_none() {
+        if parent.insert(key(&init), None).is_none() {
             queue.push_back(init);
         }
     }
     while let Some(state) = queue.pop_front() {
-        if is_discovery(&state) {
-            return Some(path_to::<M>(&parent, state));
+        if is_discovery(model, property, &state) {
+            return Some(path_to::<M>(&parent, key, state));
         }
         let mut actions = Vec::new();
         model.actions(&state, &mut actions);
@@ -202,8 +338,8 @@ where
             let Some(next) = model.next_state(&state, action.clone()) else {
                 continue;
             };
-            if !parent.contains_key(&next) {
-                parent.insert(next.clone(), Some((state.clone(), action)));
+            if let Entry::Vacant(class) = parent.entry(key(&next)) {
+                class.insert(Some((state.clone(), action)));
                 queue.push_back(next);
             }
         }
@@ -212,7 +348,11 @@ where
 }
 
 /// The path from an initial state to `last`.
-fn path_to<M>(parent: &Parents<M>, last: M::State) -> Vec<Transition<M>>
+fn path_to<M>(
+    parent: &Parents<M>,
+    key: fn(&M::State) -> M::State,
+    last: M::State,
+) -> Vec<Transition<M>>
 where
     M: Model,
     M::State: Clone + Hash + Eq,
@@ -220,7 +360,7 @@ where
 {
     let mut path = Vec::new();
     let mut state = last;
-    while let Some(Some((before, action))) = parent.get(&state) {
+    while let Some(Some((before, action))) = parent.get(&key(&state)) {
         path.push((before.clone(), action.clone(), state));
         state = before.clone();
     }
@@ -244,7 +384,11 @@ impl CheckReport {
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        out += &format!("model {}  {}\n", self.model, params.join("  "));
+        out += &format!("model {}  {}", self.model, params.join("  "));
+        if self.search == Search::Symmetry {
+            out += "  (symmetry: depth first, each class of client renamings once)";
+        }
+        out += "\n";
         for p in &self.properties {
             out += &format!("{} ({}): {}", p.name, p.expectation_name(), p.verdict());
             match &p.discovery {
@@ -297,6 +441,7 @@ impl CheckReport {
         serde_json::json!({
             "model": self.model,
             "params": params,
+            "symmetry": self.search == Search::Symmetry,
             "properties": properties,
             "states": self.states,
             "unique_states": self.unique_states,

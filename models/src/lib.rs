@@ -3,7 +3,9 @@
 //! model, and the flawed variants are switches of that core.
 //!
 //! - `settings.rs`: `--set key=value` pairs and their errors
-//! - `check.rs`: the exhaustive check, the shortest path to each discovery, the report
+//! - `symmetry.rs`: renaming clients, for symmetry reduction
+//! - `check.rs`: the exhaustive check (breadth first, or depth first with symmetry
+//!   reduction), the path to each discovery, the report
 //! - `explore.rs`: a model served in stateright's Explorer
 //! - `export.rs`: a counterexample as a locksim trace, kept only if the simulator reproduces it
 //! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
@@ -17,12 +19,16 @@ pub mod export;
 pub mod redis_lock;
 pub mod redlock;
 pub mod settings;
+pub mod symmetry;
 pub mod zk_lock;
 
 use check::CheckReport;
 use export::{ExportError, Exported};
 use settings::{ParamError, Settings};
 use std::net::SocketAddr;
+
+/// Checks a model as `--set` configures it, reporting progress on stderr if asked.
+pub type CheckFn = fn(&Settings, bool) -> Result<CheckReport, ParamError>;
 
 /// Exports a model's counterexample as `--set` configures it.
 pub type ExportFn = fn(&Settings) -> Result<Exported, ExportError>;
@@ -33,8 +39,12 @@ pub struct Entry {
     pub about: &'static str,
     /// (name, meaning) of each `--set` parameter.
     pub params: &'static [(&'static str, &'static str)],
-    /// Checks the model as `--set` configures it, reporting progress on stderr if asked.
-    pub check: fn(&Settings, bool) -> Result<CheckReport, ParamError>,
+    /// Checks the model breadth first.
+    pub check: CheckFn,
+    /// Checks the model depth first with symmetry reduction over its clients (`check
+    /// --symmetry`), if its clients are interchangeable and every property is blind to
+    /// which client is which.
+    pub check_symmetric: Option<CheckFn>,
     /// Its first counterexample as a locksim trace (`check --trace`), if it maps to one.
     pub export: Option<ExportFn>,
     /// Serves the model as `--set` configures it in stateright's Explorer; returns only if
@@ -57,6 +67,15 @@ pub const MODELS: &[Entry] = &[
                 progress,
             ))
         },
+        check_symmetric: Some(|settings, progress| {
+            let model = redis_lock::RedisLockModel::from_settings(settings)?;
+            Ok(check::check_symmetric(
+                "redis-lock",
+                model.describe(),
+                model,
+                progress,
+            ))
+        }),
         export: None,
         explore: |settings, addr| {
             explore::serve(
@@ -75,6 +94,15 @@ pub const MODELS: &[Entry] = &[
             let model = redlock::RedlockModel::from_settings(settings)?;
             Ok(check::check("redlock", model.describe(), model, progress))
         },
+        check_symmetric: Some(|settings, progress| {
+            let model = redlock::RedlockModel::from_settings(settings)?;
+            Ok(check::check_symmetric(
+                "redlock",
+                model.describe(),
+                model,
+                progress,
+            ))
+        }),
         export: Some(|settings| export::export(&redlock::RedlockModel::from_settings(settings)?)),
         explore: |settings, addr| {
             explore::serve(
@@ -93,6 +121,15 @@ pub const MODELS: &[Entry] = &[
             let model = zk_lock::ZkLockModel::from_settings(settings)?;
             Ok(check::check("zk-lock", model.describe(), model, progress))
         },
+        check_symmetric: Some(|settings, progress| {
+            let model = zk_lock::ZkLockModel::from_settings(settings)?;
+            Ok(check::check_symmetric(
+                "zk-lock",
+                model.describe(),
+                model,
+                progress,
+            ))
+        }),
         export: Some(|settings| export::export(&zk_lock::ZkLockModel::from_settings(settings)?)),
         explore: |settings, addr| {
             explore::serve(

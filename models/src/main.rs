@@ -1,6 +1,7 @@
-//! `locksim-models check MODEL [--set key=value]... [--json]`: checks a model exhaustively and
-//! prints, per property, whether it holds or the path that breaks it (a progress line on stderr
-//! each second of a longer check). `locksim-models list` names the models and their
+//! `locksim-models check MODEL [--set key=value]... [--json] [--symmetry]`: checks a model
+//! exhaustively and prints, per property, whether it holds or the path that breaks it (a
+//! progress line on stderr each second of a longer check; `--symmetry` searches depth first
+//! with symmetry reduction over clients). `locksim-models list` names the models and their
 //! parameters. `check MODEL --trace FILE` also writes the first counterexample as a locksim
 //! trace if the simulator reproduces it (exit 1 if not). `explore MODEL [--port P]` serves the
 //! model in stateright's Explorer on 127.0.0.1. Bad input exits 2.
@@ -38,6 +39,13 @@ enum Command {
         /// Write the first counterexample as a locksim trace to FILE (never overwritten)
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
+        /// Search depth first with stateright's symmetry reduction over clients: states that
+        /// differ only by which client is which are explored once (about 1/2 the unique
+        /// states with 2 clients, 1/6 with 3, 1/24 with 4), same verdicts. Each counterexample
+        /// is still a real, shortest path, found breadth first over the reduced space. The
+        /// depth reported is the depth-first search's. Use it for 3 or more clients
+        #[arg(long)]
+        symmetry: bool,
     },
     /// Serve MODEL in stateright's Explorer on 127.0.0.1, to step through its states by hand
     Explore {
@@ -66,7 +74,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (model, set, json, trace) = match cli.command {
+    let (model, set, json, trace, symmetry) = match cli.command {
         Command::List => {
             print!("{}", list());
             return ExitCode::SUCCESS;
@@ -76,11 +84,23 @@ fn main() -> ExitCode {
             set,
             json,
             trace,
-        } => (model, set, json, trace),
+            symmetry,
+        } => (model, set, json, trace, symmetry),
         Command::Explore { model, set, port } => return explore(&model, &set, port),
     };
     let Some(entry) = find(&model) else {
         return ExitCode::from(2);
+    };
+    let check = match (symmetry, entry.check_symmetric) {
+        (false, _) => entry.check,
+        (true, Some(check)) => check,
+        (true, None) => {
+            eprintln!(
+                "{}: --symmetry: its clients are not interchangeable, check it without",
+                entry.name
+            );
+            return ExitCode::from(2);
+        }
     };
     if let Some(path) = &trace {
         if entry.export.is_none() {
@@ -99,7 +119,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let report = match (entry.check)(&settings, true) {
+    let report = match check(&settings, true) {
         Ok(report) => report,
         Err(e) => {
             eprintln!("{}: {e}", entry.name);

@@ -8,8 +8,9 @@
 
 use crate::check::Narrated;
 use crate::settings::{ParamError, Settings};
+use crate::symmetry::Renaming;
 use locksim::recipes::redis::decide::{self, Decision, Flavor, Release};
-use stateright::{Model, Property};
+use stateright::{Model, Property, Representative};
 
 /// Simulated milliseconds per tick of global time.
 pub const TICK_MS: u64 = 100;
@@ -102,7 +103,7 @@ pub struct Key {
     pub expires_ms: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Phase {
     Idle,
     /// The SET has been applied (`granted` or refused); the client has not read the reply.
@@ -121,7 +122,7 @@ pub enum Phase {
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Client {
     pub phase: Phase,
     pub paused: bool,
@@ -159,6 +160,23 @@ impl State {
         )
     }
 
+    /// The same state with its clients renamed: they sit at their new index, and the key and
+    /// the foreign delete name them by their new id.
+    pub fn renamed(&self, renaming: &Renaming) -> State {
+        State {
+            key: self.key.map(|k| Key {
+                owner: renaming.client(k.owner),
+                ..k
+            }),
+            clients: renaming.reorder(&self.clients),
+            foreign_delete: self.foreign_delete.map(|d| ForeignDelete {
+                by: renaming.client(d.by),
+                owner: renaming.client(d.owner),
+            }),
+            ..self.clone()
+        }
+    }
+
     /// An unpaused client that must act before time moves on: its reply is in, its release
     /// is on its way, or its validity has run out.
     fn someone_must_act(&self) -> bool {
@@ -171,6 +189,23 @@ impl State {
                     Phase::Holding { valid_until_ms } => valid_until_ms <= now_ms,
                 }
         })
+    }
+}
+
+/// Clients are interchangeable: the key's owner is compared only for equality, and both
+/// properties ask whether some release deleted a key, not whose. The representative orders
+/// the clients by their phase, whether they own the key, and their part in the foreign
+/// delete: clients that tie on all of these are identical.
+impl Representative for State {
+    fn representative(&self) -> State {
+        let keys: Vec<_> = (0..self.clients.len() as u8)
+            .map(|c| {
+                let owns = self.key.is_some_and(|k| k.owner == c);
+                let foreign = self.foreign_delete.map(|d| (d.by == c, d.owner == c));
+                (self.clients[usize::from(c)], owns, foreign)
+            })
+            .collect();
+        self.renamed(&Renaming::sorting(&keys))
     }
 }
 

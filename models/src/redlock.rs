@@ -12,10 +12,11 @@
 use crate::check::{Narrated, Transition};
 use crate::export::Exportable;
 use crate::settings::{ParamError, Settings};
+use crate::symmetry::Renaming;
 use locksim::params::Params;
 use locksim::recipes::redis::decide::{self, Decision, Flavor, Release};
 use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
-use stateright::{Model, Property};
+use stateright::{Model, Property, Representative};
 
 /// Simulated milliseconds per tick of global time.
 pub const TICK_MS: u64 = 100;
@@ -222,7 +223,7 @@ impl Instance {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Phase {
     Idle,
     /// An attempt that started at `started`: the SETs that reached an instance (or found it
@@ -245,7 +246,7 @@ pub enum Phase {
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Client {
     pub phase: Phase,
     pub paused: bool,
@@ -286,6 +287,31 @@ impl State {
         )
     }
 
+    /// The same state with its clients renamed: they sit at their new index, and the keys,
+    /// the latest acquirer and the stale write name them by their new id.
+    pub fn renamed(&self, renaming: &Renaming) -> State {
+        State {
+            instances: self
+                .instances
+                .iter()
+                .map(|i| Instance {
+                    key: i.key.map(|k| Key {
+                        owner: renaming.client(k.owner),
+                        ..k
+                    }),
+                    ..*i
+                })
+                .collect(),
+            clients: renaming.reorder(&self.clients),
+            latest: self.latest.map(|c| renaming.client(c)),
+            stale_write: self.stale_write.map(|w| StaleWrite {
+                writer: renaming.client(w.writer),
+                latest: renaming.client(w.latest),
+            }),
+            ..self.clone()
+        }
+    }
+
     /// An unpaused client in the middle of requests, which take no time.
     fn someone_must_act(&self) -> bool {
         self.clients.iter().any(|c| {
@@ -295,6 +321,33 @@ impl State {
                     Phase::Acquiring { .. } | Phase::Writing | Phase::Releasing { .. }
                 )
         })
+    }
+}
+
+/// Clients are interchangeable: a key's owner is compared only for equality, and every
+/// property counts clients or asks whether a stale write happened. The representative orders
+/// the clients by their phase, the expiry of each instance's key they own, and whether they
+/// are the latest acquirer or a party to the stale write: clients that tie on all of these
+/// are identical, so the order does not matter.
+impl Representative for State {
+    fn representative(&self) -> State {
+        let keys: Vec<_> = (0..self.clients.len() as u8)
+            .map(|c| {
+                let owned: Vec<Option<u64>> = self
+                    .instances
+                    .iter()
+                    .map(|i| i.key.filter(|k| k.owner == c).map(|k| k.expires_ms))
+                    .collect();
+                let stale = self.stale_write.map(|w| (w.writer == c, w.latest == c));
+                (
+                    self.clients[usize::from(c)],
+                    owned,
+                    self.latest == Some(c),
+                    stale,
+                )
+            })
+            .collect();
+        self.renamed(&Renaming::sorting(&keys))
     }
 }
 

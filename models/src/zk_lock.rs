@@ -12,13 +12,14 @@
 use crate::check::{Narrated, Transition};
 use crate::export::Exportable;
 use crate::settings::{ParamError, Settings};
+use crate::symmetry::Renaming;
 use locksim::params::Params;
 use locksim::recipes::zk::lock::decide::{
     self, AfterCreate, AfterExists, Decision, Flavor, OnEvent, Outcome,
 };
 use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
 use locksim::zk::proto::{EventType, KeeperState};
-use stateright::{Model, Property};
+use stateright::{Model, Property, Representative};
 
 /// The model's switches and bounds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,7 +144,7 @@ pub struct Node {
     pub owner: u8,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Phase {
     /// About to send the create of its node.
     Idle,
@@ -162,14 +163,14 @@ pub enum Phase {
 }
 
 /// What a one-shot watch is set on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum WatchOn {
     Node(u8),
     Children,
 }
 
 /// An event delivered to a client that has not read it yet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Event {
     /// Its watch fired: the watched node was deleted, or the directory's children changed.
     Watch(EventType),
@@ -177,7 +178,7 @@ pub enum Event {
     Expired,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Client {
     pub phase: Phase,
     /// The node it knows as its own (the driver's `node`).
@@ -244,6 +245,24 @@ impl State {
         woken
     }
 
+    /// The same state with its clients renamed: they sit at their new index and own their
+    /// nodes under their new id. Nothing else names a client: watches, events, tokens and
+    /// grants name nodes by sequence number.
+    pub fn renamed(&self, renaming: &Renaming) -> State {
+        State {
+            nodes: self
+                .nodes
+                .iter()
+                .map(|n| Node {
+                    seq: n.seq,
+                    owner: renaming.client(n.owner),
+                })
+                .collect(),
+            clients: renaming.reorder(&self.clients),
+            ..self.clone()
+        }
+    }
+
     /// Creates a node for `owner` and fires every children watch.
     fn create(&mut self, owner: u8) -> u8 {
         let seq = self.next_seq;
@@ -256,6 +275,22 @@ impl State {
             }
         }
         seq
+    }
+}
+
+/// Clients are interchangeable: a node's name carries its owner's GUID, but the queue is
+/// ordered by sequence number, and every property counts clients or looks at nodes. The
+/// representative orders the clients by what they know and the nodes they own (sequence
+/// numbers are unique, so only clients with identical states and no nodes tie).
+impl Representative for State {
+    fn representative(&self) -> State {
+        let keys: Vec<(Client, Vec<u8>)> = (0..self.clients.len())
+            .map(|c| {
+                let owned = self.nodes.iter().filter(|n| usize::from(n.owner) == c);
+                (self.clients[c], owned.map(|n| n.seq).collect())
+            })
+            .collect();
+        self.renamed(&Renaming::sorting(&keys))
     }
 }
 

@@ -66,3 +66,36 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+#[test]
+fn check_with_symmetry_reports_the_same_verdicts_over_fewer_unique_states() {
+    let args = ["check", "zk-lock", "--set", "clients=3"];
+    let (code, plain, err) = run(&args);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, reduced, err) = run(&[&args[..], &["--symmetry"]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(plain.contains("unique states 6114"), "{plain}");
+    assert!(reduced.contains("unique states 1057"), "{reduced}");
+    assert!(
+        reduced.lines().next().unwrap().contains("(symmetry: "),
+        "{reduced}"
+    );
+    // The same verdicts and the same (real, shortest) counterexample, step for step.
+    let verdicts = |out: &str| -> Vec<String> {
+        out.lines()
+            .skip(1)
+            .filter(|l| !l.starts_with("states "))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(verdicts(&plain), verdicts(&reduced));
+    assert!(
+        reduced.contains("mutex (always): counterexample in 5 steps"),
+        "{reduced}"
+    );
+    let (code, out, _) = run(&["check", "redis-lock", "--symmetry", "--json"]);
+    assert_eq!(code, Some(0));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["symmetry"], true);
+    assert_eq!(json["properties"][0]["verdict"], "holds");
+}
