@@ -320,3 +320,28 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
     let _ = wr.shutdown().await;
     host.borrow_mut().closed(conn, by_server);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zk::proto::OpResult;
+
+    #[test]
+    fn a_failed_multi_answered_ok_did_not_apply() {
+        let multi = |err| {
+            Some(Response::Multi {
+                results: vec![
+                    OpResult::Error { err: ErrorCode::Ok },
+                    OpResult::Error { err },
+                ],
+            })
+        };
+        assert!(!applied(ErrorCode::Ok, &multi(ErrorCode::NoNode)));
+        let done = Some(Response::Multi {
+            results: vec![OpResult::Delete],
+        });
+        assert!(applied(ErrorCode::Ok, &done));
+        assert!(applied(ErrorCode::Ok, &Some(Response::Delete)));
+        assert!(!applied(ErrorCode::NoNode, &None));
+    }
+}
