@@ -11,6 +11,8 @@
 //! Real time is unavoidable against a real server: this binary is the documented exception
 //! to "no sleeps". It waits for events with deadlines rather than for fixed times.
 
+#[path = "zk_conformance/cases_multi.rs"]
+mod cases_multi;
 #[path = "zk_conformance/cases_sessions.rs"]
 mod cases_sessions;
 #[path = "zk_conformance/cases_tree.rs"]
@@ -61,6 +63,12 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_watches::one_shot,
     cases_watches::two_sessions,
     cases_watches::events_before_replies,
+    cases_multi::multi_success,
+    cases_multi::multi_failure,
+    cases_multi::multi_watches,
+    cases_multi::sync,
+    cases_multi::multi_zxids,
+    cases_multi::kazoo_locking_queue,
     cases_sessions::close_session,
     cases_sessions::session_expiry,
     cases_sessions::reconnect_set_watches,

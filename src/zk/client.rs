@@ -43,7 +43,9 @@ pub use error::{ProtocolError, ZkError};
 pub use watches::{SessionEvents, Watch};
 
 use crate::sim::timer::Timer;
-use crate::zk::proto::{Acl, CreateMode, ErrorCode, OpCode, Request, Response, Stat};
+use crate::zk::proto::{
+    Acl, CreateMode, ErrorCode, MultiOp, OpCode, OpResult, Request, Response, Stat,
+};
 use request::{Call, Reply};
 use session::Shared;
 
@@ -215,6 +217,28 @@ impl ZkClient {
         match self.get_children_inner(path, false, true).await? {
             ((children, Some(stat)), _) => Ok((children, stat)),
             _ => Err(unexpected(OpCode::GetChildren)),
+        }
+    }
+
+    /// Runs `ops` as one all-or-nothing transaction and returns one result per op. The
+    /// server answers a multi that failed as one that succeeded, with every result an
+    /// `OpResult::Error` (Ok before the failing op, its code for it, RuntimeInconsistency
+    /// after it), so a failure is `Ok(results)` too: `proto::multi_error` finds its code.
+    /// `Err` means no answer (connection loss, expiry) or a refused request.
+    pub async fn multi(&self, ops: Vec<MultiOp>) -> Result<Vec<OpResult>, ZkError> {
+        match self.call_ok(Request::Multi { ops }).await? {
+            Response::Multi { results } => Ok(results),
+            _ => Err(unexpected(OpCode::Multi)),
+        }
+    }
+
+    /// Waits until the server this session talks to has caught up with the leader, so
+    /// that reads sent after it see every write committed before it; returns the path
+    /// (the server echoes it without looking it up).
+    pub async fn sync(&self, path: &str) -> Result<String, ZkError> {
+        match self.call_ok(Request::Sync { path: path.into() }).await? {
+            Response::Sync { path } => Ok(path),
+            _ => Err(unexpected(OpCode::Sync)),
         }
     }
 

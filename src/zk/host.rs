@@ -4,7 +4,7 @@
 //! log, which replies to lose) is the `Env`. Nothing here spawns tasks or reads a clock.
 
 use crate::zk::proto::{self, DecodeError, OpCode, ReplyHeader, Request};
-use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Server};
+use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Response, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -159,15 +159,20 @@ impl<E: Env> Host<E> {
         let mut outputs = self
             .server
             .handle_request(now, conn, header.xid, request.clone());
-        let err = outputs.iter().find_map(|o| match o {
-            Output::Reply {
-                conn: c, xid, err, ..
-            } if *c == conn && *xid == header.xid => Some(*err),
-            _ => None,
-        });
-        let lost = self
-            .env
-            .lose_reply(client, &request, err == Some(ErrorCode::Ok));
+        let (err, applied) = outputs
+            .iter()
+            .find_map(|o| match o {
+                Output::Reply {
+                    conn: c,
+                    xid,
+                    err,
+                    body,
+                    ..
+                } if *c == conn && *xid == header.xid => Some((Some(*err), applied(*err, body))),
+                _ => None,
+            })
+            .unwrap_or((None, false));
+        let lost = self.env.lose_reply(client, &request, applied);
         let xid = header.xid;
         self.env.observe(HostEvent::Handled {
             conn,
@@ -222,6 +227,15 @@ impl<E: Env> Host<E> {
             let outputs = self.server.handle_disconnect(now, conn);
             self.dispatch(outputs);
         }
+    }
+}
+
+/// Whether a reply says its request took effect: a multi's header is Ok even when it
+/// failed, its results tell.
+fn applied(err: ErrorCode, body: &Option<Response>) -> bool {
+    match body {
+        Some(Response::Multi { results }) => proto::multi_error(results).is_none(),
+        _ => err == ErrorCode::Ok,
     }
 }
 
@@ -305,4 +319,29 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
     };
     let _ = wr.shutdown().await;
     host.borrow_mut().closed(conn, by_server);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::zk::proto::OpResult;
+
+    #[test]
+    fn a_failed_multi_answered_ok_did_not_apply() {
+        let multi = |err| {
+            Some(Response::Multi {
+                results: vec![
+                    OpResult::Error { err: ErrorCode::Ok },
+                    OpResult::Error { err },
+                ],
+            })
+        };
+        assert!(!applied(ErrorCode::Ok, &multi(ErrorCode::NoNode)));
+        let done = Some(Response::Multi {
+            results: vec![OpResult::Delete],
+        });
+        assert!(applied(ErrorCode::Ok, &done));
+        assert!(applied(ErrorCode::Ok, &Some(Response::Delete)));
+        assert!(!applied(ErrorCode::NoNode, &None));
+    }
 }

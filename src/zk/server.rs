@@ -17,9 +17,12 @@ use crate::zk::session::{MAX_TIMEOUT_MS, Sessions, negotiate_timeout};
 use crate::zk::tree::Tree;
 use crate::zk::watch::Watches;
 
+mod multi;
 mod requests;
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod tests_multi;
 #[cfg(test)]
 mod tests_requests;
 #[cfg(test)]

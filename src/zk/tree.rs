@@ -185,6 +185,13 @@ impl Tree {
         Ok(node.stat())
     }
 
+    /// check (a multi's CheckVersion): invalid path → BadArguments; NoNode; BadVersion.
+    pub fn check(&self, path: &str, version: i32) -> Result<(), ErrorCode> {
+        validate_path(path)?;
+        let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
+        check_version(node.version, version)
+    }
+
     /// Deletes every ephemeral of `session` in one txn; returns their paths in path order.
     pub fn kill_session(&mut self, session: i64, zxid: i64) -> Vec<String> {
         let paths: Vec<String> = self

@@ -1,7 +1,7 @@
 //! The client operations a case script records: each call writes its outcome (reply code,
 //! path, data, children, Stat) to the transcript and keeps any watch it set under a name.
 
-use locksim::zk::proto::{CreateMode, Stat};
+use locksim::zk::proto::{CreateMode, MultiOp, OpResult, Stat};
 use tokio::time::timeout;
 
 use super::script::{Cx, LIMIT, S};
@@ -181,6 +181,53 @@ impl Cx {
         self.t.push(step, items);
     }
 
+    /// A multi; each op's path is relative to the case's subtree (as with `p`).
+    pub async fn multi(&mut self, s: S, ops: Vec<MultiOp>) {
+        let ops: Vec<MultiOp> = ops.into_iter().map(|op| self.rebase(op)).collect();
+        let described: Vec<String> = ops.iter().map(describe).collect();
+        let step = self.step(s, format!("multi [{}]", described.join("; ")));
+        let client = self.sessions[s].client.clone();
+        let items = match self.run(client.multi(ops)).await {
+            Ok(results) => multi_results(&results),
+            Err(items) => items,
+        };
+        self.t.push(step, items);
+    }
+
+    pub async fn sync(&mut self, s: S, rel: &str) {
+        let path = self.p(rel);
+        let step = self.step(s, format!("sync {path}"));
+        let client = self.sessions[s].client.clone();
+        let items = match self.run(client.sync(&path)).await {
+            Ok(echoed) => vec![Item::Text(format!("ok {echoed}"))],
+            Err(items) => items,
+        };
+        self.t.push(step, items);
+    }
+
+    fn rebase(&self, op: MultiOp) -> MultiOp {
+        match op {
+            MultiOp::Create {
+                path,
+                data,
+                acl,
+                mode,
+            } => MultiOp::Create {
+                path: self.p(&path),
+                data,
+                acl,
+                mode,
+            },
+            MultiOp::Delete { path, version } => MultiOp::delete(self.p(&path), version),
+            MultiOp::SetData {
+                path,
+                data,
+                version,
+            } => MultiOp::set_data(self.p(&path), &data, version),
+            MultiOp::Check { path, version } => MultiOp::check(self.p(&path), version),
+        }
+    }
+
     pub async fn close(&mut self, s: S) {
         let step = self.step(s, "close".into());
         let client = self.sessions[s].client.clone();
@@ -190,6 +237,42 @@ impl Cx {
         };
         self.t.push(step, items);
     }
+}
+
+fn describe(op: &MultiOp) -> String {
+    match op {
+        MultiOp::Create {
+            path, data, mode, ..
+        } => format!("create {path} {mode:?} {:?}", String::from_utf8_lossy(data)),
+        MultiOp::Delete { path, version } => format!("delete {path} v{version}"),
+        MultiOp::SetData {
+            path,
+            data,
+            version,
+        } => format!(
+            "setData {path} {:?} v{version}",
+            String::from_utf8_lossy(data)
+        ),
+        MultiOp::Check { path, version } => format!("check {path} v{version}"),
+    }
+}
+
+/// A multi's results, one item (or two, for a Stat) per op.
+pub fn multi_results(results: &[OpResult]) -> Vec<Item> {
+    let mut items = vec![Item::Text(format!("{} results:", results.len()))];
+    for result in results {
+        match result {
+            OpResult::Create { path } => items.push(Item::Text(format!("created {path}"))),
+            OpResult::Delete => items.push(Item::Text("deleted".into())),
+            OpResult::SetData { stat } => {
+                items.push(Item::Text("set".into()));
+                items.push(Item::Stat(*stat));
+            }
+            OpResult::Check => items.push(Item::Text("checked".into())),
+            OpResult::Error { err } => items.push(Item::Text(format!("error {err:?}"))),
+        }
+    }
+    items
 }
 
 fn stat_or_none(stat: Option<Stat>) -> Vec<Item> {

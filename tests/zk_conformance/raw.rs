@@ -38,6 +38,8 @@ pub struct RawReply {
 pub struct RawConn {
     stream: TcpStream,
     inbuf: Vec<u8>,
+    /// The zxid of the last reply, for `raw_call_zxid`.
+    last_zxid: Option<i64>,
 }
 
 impl RawConn {
@@ -54,6 +56,7 @@ impl RawConn {
         let mut conn = RawConn {
             stream,
             inbuf: Vec::new(),
+            last_zxid: None,
         };
         let request = ConnectRequest {
             protocol_version: 0,
@@ -192,6 +195,37 @@ impl Cx {
         self.t.push(step, items);
     }
 
+    /// As `raw_call`, also recording how far the reply's zxid moved since the previous reply
+    /// on `conn` (how many txns the request and anything between made).
+    pub async fn raw_call_zxid(
+        &mut self,
+        conn: &mut RawConn,
+        what: &str,
+        xid: i32,
+        request: Request,
+    ) {
+        let step = format!("raw {what}");
+        let previous = conn.last_zxid;
+        let items = match conn.call(xid, &request).await {
+            Ok(reply) => {
+                let zxid = reply.header.zxid;
+                conn.last_zxid = Some(zxid);
+                let moved = match previous {
+                    Some(before) => format!("zxid+{}", zxid - before),
+                    None => "zxid=first".to_string(),
+                };
+                vec![
+                    Item::Events(reply.before),
+                    Item::Text(format!("{:?}", reply.header.err)),
+                    raw_body(reply.body),
+                    Item::Text(moved),
+                ]
+            }
+            Err(err) => vec![Item::Text(format!("{err:?}"))],
+        };
+        self.t.push(step, items);
+    }
+
     /// Whether the server closes a raw connection (within the limit).
     pub async fn raw_closed(&mut self, conn: &mut RawConn, what: &str) {
         let closed = conn.closed_by_server().await;
@@ -207,6 +241,18 @@ fn raw_body(body: Option<Response>) -> Item {
         Some(Response::Create { path }) => Item::Text(path),
         Some(Response::Exists { stat } | Response::SetData { stat }) => Item::Stat(stat),
         Some(Response::GetData { data, .. }) => Item::Data(data),
+        Some(Response::Sync { path }) => Item::Text(format!("sync {path}")),
+        Some(Response::Multi { results }) => {
+            let items = super::ops::multi_results(&results);
+            let view: Vec<String> = items
+                .iter()
+                .map(|item| match item {
+                    Item::Text(text) => text.clone(),
+                    _ => "stat".to_string(),
+                })
+                .collect();
+            Item::Text(view.join(" "))
+        }
         Some(other) => Item::Text(format!("{:?}", other_kind(&other))),
         None => Item::Text("-".into()),
     }

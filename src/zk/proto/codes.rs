@@ -49,8 +49,10 @@ wire_enum! {
         GetData = 4,
         SetData = 5,
         GetChildren = 8,
+        Sync = 9,
         Ping = 11,
         GetChildren2 = 12,
+        Multi = 14,
         Create2 = 15,
         CloseSession = -11,
         SetWatches = 101,
@@ -167,6 +169,8 @@ mod tests {
         assert_eq!(OpCode::CloseSession.code(), -11);
         assert_eq!(OpCode::SetWatches.code(), 101);
         assert_eq!(OpCode::Create2.code(), 15);
+        assert_eq!(OpCode::Sync.code(), 9);
+        assert_eq!(OpCode::Multi.code(), 14);
         assert_eq!(ErrorCode::NodeExists.code(), -110);
         assert_eq!(ErrorCode::SessionMoved.code(), -118);
         assert_eq!(CreateMode::EphemeralSequential.code(), 3);

@@ -5,16 +5,18 @@
 //!
 //! Layout: `jute` holds the primitives and the decode error, `codes` the integer-coded enums,
 //! `records` the fixed records (Stat, ACL, headers, connect, watcher event), `ops` the
-//! per-operation bodies and `packet` the framing and the public encode / decode functions.
+//! per-operation bodies, `multi` those of multi's sub-operations and results, and `packet` the framing and the public encode / decode functions.
 
 mod codes;
 mod jute;
+mod multi;
 mod ops;
 mod packet;
 mod records;
 
 pub use codes::{CreateMode, ErrorCode, EventType, KeeperState, OpCode};
 pub use jute::DecodeError;
+pub use multi::{MultiOp, OpResult, multi_error};
 pub use ops::{Request, Response};
 pub use packet::{
     decode_connect_request, decode_connect_response, decode_reply_header, decode_request,

@@ -3,6 +3,7 @@
 
 use super::codes::{CreateMode, OpCode};
 use super::jute::{DecodeError, Reader, Writer};
+use super::multi::{self, MultiOp, OpResult};
 use super::records::{Acl, Stat};
 
 /// Request bodies of the supported operations.
@@ -39,6 +40,15 @@ pub enum Request {
         watch: bool,
         stat_reply: bool,
     },
+    /// Answered once the server is up to date with the leader (at once on a single server),
+    /// in order with the session's other requests; the path is echoed, not checked.
+    Sync {
+        path: String,
+    },
+    /// All-or-nothing: every sub-operation applies, in one txn, or none does.
+    Multi {
+        ops: Vec<MultiOp>,
+    },
     Ping,
     CloseSession,
     SetWatches {
@@ -68,6 +78,8 @@ impl Request {
             Request::GetChildren {
                 stat_reply: true, ..
             } => OpCode::GetChildren2,
+            Request::Sync { .. } => OpCode::Sync,
+            Request::Multi { .. } => OpCode::Multi,
             Request::Ping => OpCode::Ping,
             Request::CloseSession => OpCode::CloseSession,
             Request::SetWatches { .. } => OpCode::SetWatches,
@@ -107,6 +119,8 @@ impl Request {
                 w.buffer(data);
                 w.int(*version);
             }
+            Request::Sync { path } => w.ustring(path),
+            Request::Multi { ops } => multi::write_ops(w, ops),
             Request::Ping | Request::CloseSession => {}
             Request::SetWatches {
                 relative_zxid,
@@ -154,6 +168,10 @@ impl Request {
                 watch: r.bool()?,
                 stat_reply: op == OpCode::GetChildren2,
             },
+            OpCode::Sync => Request::Sync { path: r.ustring()? },
+            OpCode::Multi => Request::Multi {
+                ops: multi::read_ops(r)?,
+            },
             OpCode::Ping => Request::Ping,
             OpCode::CloseSession => Request::CloseSession,
             OpCode::SetWatches => Request::SetWatches {
@@ -166,7 +184,8 @@ impl Request {
     }
 }
 
-/// Reply bodies (only sent when ReplyHeader.err is Ok).
+/// Reply bodies (only sent when ReplyHeader.err is Ok, which a multi's reply is even when a
+/// sub-operation failed: its results say so).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Response {
     Create { path: String },
@@ -177,6 +196,8 @@ pub enum Response {
     SetData { stat: Stat },
     GetChildren { children: Vec<String> },
     GetChildren2 { children: Vec<String>, stat: Stat },
+    Sync { path: String },
+    Multi { results: Vec<OpResult> },
     Ping,
     CloseSession,
     SetWatches,
@@ -185,7 +206,8 @@ pub enum Response {
 impl Response {
     pub(super) fn write_body(&self, w: &mut Writer) {
         match self {
-            Response::Create { path } => w.ustring(path),
+            Response::Create { path } | Response::Sync { path } => w.ustring(path),
+            Response::Multi { results } => multi::write_results(w, results),
             Response::Create2 { path, stat } => {
                 w.ustring(path);
                 w.record(stat);
@@ -226,6 +248,10 @@ impl Response {
             OpCode::GetChildren2 => Response::GetChildren2 {
                 children: r.strings()?,
                 stat: r.record()?,
+            },
+            OpCode::Sync => Response::Sync { path: r.ustring()? },
+            OpCode::Multi => Response::Multi {
+                results: multi::read_results(r)?,
             },
             OpCode::Ping => Response::Ping,
             OpCode::CloseSession => Response::CloseSession,
@@ -280,6 +306,18 @@ mod tests {
                 path: "/cfg".into(),
                 data: vec![0, 0xff, 7],
                 version: 4,
+            },
+            Request::Sync {
+                path: "/queue/locks".into(),
+            },
+            Request::Multi { ops: vec![] },
+            Request::Multi {
+                ops: vec![
+                    MultiOp::create("/q/entry-", b"v", CreateMode::PersistentSequential),
+                    MultiOp::delete("/q/locks/entry-0000000001", 3),
+                    MultiOp::set_data("/q", &[0, 0xff], -1),
+                    MultiOp::check("/q", 2),
+                ],
             },
             Request::Ping,
             Request::CloseSession,
@@ -346,6 +384,35 @@ mod tests {
                 Response::GetChildren2 {
                     children: vec![],
                     stat: stat(),
+                },
+            ),
+            (OpCode::Sync, Response::Sync { path: "/q".into() }),
+            (OpCode::Multi, Response::Multi { results: vec![] }),
+            (
+                OpCode::Multi,
+                Response::Multi {
+                    results: vec![
+                        OpResult::Create {
+                            path: "/q/entry-0000000004".into(),
+                        },
+                        OpResult::Delete,
+                        OpResult::SetData { stat: stat() },
+                        OpResult::Check,
+                    ],
+                },
+            ),
+            (
+                OpCode::Multi,
+                Response::Multi {
+                    results: vec![
+                        OpResult::Error { err: ErrorCode::Ok },
+                        OpResult::Error {
+                            err: ErrorCode::NoNode,
+                        },
+                        OpResult::Error {
+                            err: ErrorCode::RuntimeInconsistency,
+                        },
+                    ],
                 },
             ),
             (OpCode::Ping, Response::Ping),
@@ -455,7 +522,71 @@ mod tests {
         }
     }
 
+    fn multi_op() -> impl Strategy<Value = MultiOp> {
+        let path = "/[a-z]{0,3}(/[a-z-]{1,3}){0,2}";
+        let data = proptest::collection::vec(any::<u8>(), 0..4);
+        prop_oneof![
+            (
+                path,
+                data.clone(),
+                proptest::sample::select(CreateMode::ALL)
+            )
+                .prop_map(|(p, d, m)| MultiOp::create(p, &d, m)),
+            (path, any::<i32>()).prop_map(|(p, v)| MultiOp::delete(p, v)),
+            (path, data, any::<i32>()).prop_map(|(p, d, v)| MultiOp::set_data(p, &d, v)),
+            (path, any::<i32>()).prop_map(|(p, v)| MultiOp::check(p, v)),
+        ]
+    }
+
+    fn op_result() -> impl Strategy<Value = OpResult> {
+        prop_oneof![
+            "/[a-z0-9]{0,12}".prop_map(|path| OpResult::Create { path }),
+            Just(OpResult::Delete),
+            any::<i64>().prop_map(|czxid| OpResult::SetData {
+                stat: Stat { czxid, ..stat() }
+            }),
+            Just(OpResult::Check),
+            proptest::sample::select(ErrorCode::ALL).prop_map(|err| OpResult::Error { err }),
+        ]
+    }
+
     proptest! {
+        /// Any multi, and any multi reply, through a packet and back; every strict prefix
+        /// and one flipped byte never panic the decoder.
+        #[test]
+        fn multi_round_trips_and_mangling_never_panics(
+            ops in proptest::collection::vec(multi_op(), 0..5),
+            results in proptest::collection::vec(op_result(), 0..5),
+            flip in any::<prop::sample::Index>(),
+            mask in 1..=255u8,
+        ) {
+            let req = Request::Multi { ops };
+            let packet = encode_request(7, &req);
+            let header = RequestHeader { xid: 7, op: OpCode::Multi };
+            prop_assert_eq!(decode_request(body_of(&packet)), Ok((header, req)));
+            let mut mangled = packet[4..].to_vec();
+            let at = flip.index(mangled.len());
+            mangled[at] ^= mask;
+            assert_request_stable(&mangled);
+            for cut in 0..packet.len() - 4 {
+                prop_assert!(decode_request(&packet[4..4 + cut]).is_err());
+            }
+
+            let resp = Response::Multi { results };
+            let header = ReplyHeader { xid: 7, zxid: 9, err: ErrorCode::Ok };
+            let packet = encode_reply(&header, Some(&resp));
+            prop_assert_eq!(decode_response(OpCode::Multi, &packet[20..]), Ok(resp));
+            let mut mangled = packet[20..].to_vec();
+            if !mangled.is_empty() {
+                let at = flip.index(mangled.len());
+                mangled[at] ^= mask;
+                if let Ok(again) = decode_response(OpCode::Multi, &mangled) {
+                    let packet = encode_reply(&header, Some(&again));
+                    prop_assert_eq!(decode_response(OpCode::Multi, &packet[20..]), Ok(again));
+                }
+            }
+        }
+
         #[test]
         fn decode_request_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..96)) {
             assert_request_stable(&bytes);

@@ -117,7 +117,9 @@ mod tests {
     //! Exact byte layouts, written out field by field from zookeeper.jute.
 
     use super::*;
-    use crate::zk::proto::{Acl, CreateMode, EventType, KeeperState, PING_XID, Stat};
+    use crate::zk::proto::{
+        Acl, CreateMode, EventType, KeeperState, MultiOp, OpResult, PING_XID, Stat,
+    };
 
     fn cat(fields: &[&[u8]]) -> Vec<u8> {
         fields.concat()
@@ -280,6 +282,171 @@ mod tests {
         assert_eq!(
             encode_request(crate::zk::proto::SET_WATCHES_XID, &req),
             expected
+        );
+    }
+
+    #[test]
+    fn sync_layouts() {
+        let packet = encode_request(4, &Request::Sync { path: "/q".into() });
+        let expected = cat(&[
+            &[0, 0, 0, 14], // length
+            &[0, 0, 0, 4],  // xid
+            &[0, 0, 0, 9],  // type = sync
+            &[0, 0, 0, 2],  // path
+            b"/q",
+        ]);
+        assert_eq!(packet, expected);
+        let header = ReplyHeader {
+            xid: 4,
+            zxid: 3,
+            err: ErrorCode::Ok,
+        };
+        let reply = encode_reply(&header, Some(&Response::Sync { path: "/q".into() }));
+        assert_eq!(&reply[20..], &cat(&[&[0, 0, 0, 2], b"/q"])[..]);
+    }
+
+    /// MultiOperationRecord: each op behind MultiHeader {type, done=false, err=-1}, closed
+    /// by {-1, true, -1}.
+    #[test]
+    fn multi_request_layout() {
+        let req = Request::Multi {
+            ops: vec![
+                MultiOp::create("/a", b"", CreateMode::PersistentSequential),
+                MultiOp::delete("/b", 5),
+                MultiOp::check("/c", -1),
+            ],
+        };
+        let expected = cat(&[
+            &[0, 0, 0, 105],                          // length
+            &[0, 0, 0, 3],                            // xid
+            &[0, 0, 0, 14],                           // type = multi
+            &[0, 0, 0, 1, 0, 0xff, 0xff, 0xff, 0xff], // {create, false, -1}
+            &[0, 0, 0, 2],                            // path
+            b"/a",
+            &[0, 0, 0, 0],  // data
+            &[0, 0, 0, 1],  // acl count
+            &[0, 0, 0, 31], // perms = ALL
+            &[0, 0, 0, 5],  // scheme
+            b"world",
+            &[0, 0, 0, 6], // id
+            b"anyone",
+            &[0, 0, 0, 2],                            // flags = PERSISTENT_SEQUENTIAL
+            &[0, 0, 0, 2, 0, 0xff, 0xff, 0xff, 0xff], // {delete, false, -1}
+            &[0, 0, 0, 2],                            // path
+            b"/b",
+            &[0, 0, 0, 5],                             // version
+            &[0, 0, 0, 13, 0, 0xff, 0xff, 0xff, 0xff], // {check, false, -1}
+            &[0, 0, 0, 2],                             // path
+            b"/c",
+            &[0xff; 4],                                           // version
+            &[0xff, 0xff, 0xff, 0xff, 1, 0xff, 0xff, 0xff, 0xff], // {-1, true, -1}
+        ]);
+        let packet = encode_request(3, &req);
+        assert_eq!(packet, expected);
+        let header = RequestHeader {
+            xid: 3,
+            op: OpCode::Multi,
+        };
+        assert_eq!(decode_request(&packet[4..]), Ok((header, req)));
+    }
+
+    /// MultiResponse of a failed multi: the reply header says Ok; every result is an error
+    /// result {-1, false, err} + ErrorResponse {err}.
+    #[test]
+    fn failed_multi_reply_layout() {
+        let header = ReplyHeader {
+            xid: 3,
+            zxid: 0x10,
+            err: ErrorCode::Ok,
+        };
+        let results = vec![
+            OpResult::Error { err: ErrorCode::Ok },
+            OpResult::Error {
+                err: ErrorCode::NoNode,
+            },
+            OpResult::Error {
+                err: ErrorCode::RuntimeInconsistency,
+            },
+        ];
+        let body = Response::Multi { results };
+        let expected = cat(&[
+            &[0, 0, 0, 64],                                       // length
+            &[0, 0, 0, 3],                                        // xid
+            &[0, 0, 0, 0, 0, 0, 0, 0x10],                         // zxid
+            &[0, 0, 0, 0],                                        // err
+            &[0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0],             // {error, false, 0}
+            &[0, 0, 0, 0],                                        // ErrorResponse 0
+            &[0xff, 0xff, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0x9b], // {error, false, -101}
+            &[0xff, 0xff, 0xff, 0x9b],                            // ErrorResponse -101
+            &[0xff, 0xff, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0xfe], // {error, false, -2}
+            &[0xff, 0xff, 0xff, 0xfe],                            // ErrorResponse -2
+            &[0xff, 0xff, 0xff, 0xff, 1, 0xff, 0xff, 0xff, 0xff], // {-1, true, -1}
+        ]);
+        let packet = encode_reply(&header, Some(&body));
+        assert_eq!(packet, expected);
+        assert_eq!(decode_response(OpCode::Multi, &packet[20..]), Ok(body));
+    }
+
+    #[test]
+    fn successful_multi_reply_layout() {
+        let (stat, stat_bytes) = counting_stat();
+        let header = ReplyHeader {
+            xid: 3,
+            zxid: 0x10,
+            err: ErrorCode::Ok,
+        };
+        let body = Response::Multi {
+            results: vec![
+                OpResult::Create { path: "/a1".into() },
+                OpResult::Delete,
+                OpResult::SetData { stat },
+                OpResult::Check,
+            ],
+        };
+        let expected = cat(&[
+            &[0, 0, 0, 136],              // length
+            &[0, 0, 0, 3],                // xid
+            &[0, 0, 0, 0, 0, 0, 0, 0x10], // zxid
+            &[0, 0, 0, 0],                // err
+            &[0, 0, 0, 1, 0, 0, 0, 0, 0], // {create, false, 0}
+            &[0, 0, 0, 3],                // CreateResponse path
+            b"/a1",
+            &[0, 0, 0, 2, 0, 0, 0, 0, 0],  // {delete, false, 0}, no body
+            &[0, 0, 0, 5, 0, 0, 0, 0, 0],  // {setData, false, 0}
+            &stat_bytes,                   // SetDataResponse stat
+            &[0, 0, 0, 13, 0, 0, 0, 0, 0], // {check, false, 0}, no body
+            &[0xff, 0xff, 0xff, 0xff, 1, 0xff, 0xff, 0xff, 0xff], // {-1, true, -1}
+        ]);
+        let packet = encode_reply(&header, Some(&body));
+        assert_eq!(packet, expected);
+        assert_eq!(decode_response(OpCode::Multi, &packet[20..]), Ok(body));
+    }
+
+    #[test]
+    fn unknown_multi_entries_are_typed_errors() {
+        // A getData (4) inside a write multi.
+        let get_data = cat(&[
+            &[0, 0, 0, 1, 0, 0, 0, 14],               // xid 1, multi
+            &[0, 0, 0, 4, 0, 0xff, 0xff, 0xff, 0xff], // {getData, false, -1}
+            &[0, 0, 0, 1],
+            b"/",
+            &[0],
+            &[0xff, 0xff, 0xff, 0xff, 1, 0xff, 0xff, 0xff, 0xff],
+        ]);
+        assert_eq!(
+            decode_request(&get_data),
+            Err(DecodeError::UnknownMultiOp(4))
+        );
+        let create2_result = cat(&[&[0, 0, 0, 15, 0, 0, 0, 0, 0], &[0, 0, 0, 1], b"/"]);
+        assert_eq!(
+            decode_response(OpCode::Multi, &create2_result),
+            Err(DecodeError::UnknownMultiOp(15))
+        );
+        // The closing header's type and err are not looked at.
+        let closing = [0, 0, 0, 7, 1, 0, 0, 0, 7];
+        assert_eq!(
+            decode_response(OpCode::Multi, &closing),
+            Ok(Response::Multi { results: vec![] })
         );
     }
 

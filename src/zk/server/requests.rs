@@ -33,14 +33,7 @@ impl Server {
                     time: now.wall_ms,
                 };
                 let created = self.tree.create(&path, data, &acl, mode, txn)?;
-                out.push(Output::Changed(Change::Created {
-                    path: created.path.clone(),
-                    session,
-                    zxid,
-                }));
-                let watchers = self.watches.take_data(&created.path);
-                notify(out, watchers, EventType::NodeCreated, &created.path);
-                self.fire_children_changed(parent_of(&created.path), out);
+                self.created(&created.path, txn, out);
                 Ok(if stat_reply {
                     Response::Create2 {
                         path: created.path,
@@ -53,12 +46,7 @@ impl Server {
             Request::Delete { path, version } => {
                 let zxid = self.next_zxid();
                 self.tree.delete(&path, version, zxid)?;
-                out.push(Output::Changed(Change::Deleted {
-                    path: path.clone(),
-                    session,
-                    zxid,
-                }));
-                self.fire_deleted(&path, out);
+                self.deleted(&path, session, zxid, out);
                 Ok(Response::Delete)
             }
             Request::SetData {
@@ -70,8 +58,7 @@ impl Server {
                 let stat = self
                     .tree
                     .set_data(&path, data, version, zxid, now.wall_ms)?;
-                let watchers = self.watches.take_data(&path);
-                notify(out, watchers, EventType::NodeDataChanged, &path);
+                self.data_changed(&path, out);
                 Ok(Response::SetData { stat })
             }
             Request::Exists { path, watch } => {
@@ -107,6 +94,10 @@ impl Server {
                     Response::GetChildren { children }
                 })
             }
+            // A single server is always up to date: sync only keeps its place in the
+            // session's order, which handling requests one by one already gives.
+            Request::Sync { path } => Ok(Response::Sync { path }),
+            Request::Multi { ops } => Ok(self.multi(now, session, ops, out)),
             Request::Ping => Ok(Response::Ping),
             Request::CloseSession => {
                 let zxid = self.next_zxid();
@@ -128,13 +119,36 @@ impl Server {
     /// Deletes the session's ephemerals inside the txn `zxid`, firing their watches.
     pub(super) fn kill_session(&mut self, session: i64, zxid: i64, out: &mut Vec<Output>) {
         for path in self.tree.kill_session(session, zxid) {
-            out.push(Output::Changed(Change::Deleted {
-                path: path.clone(),
-                session,
-                zxid,
-            }));
-            self.fire_deleted(&path, out);
+            self.deleted(&path, session, zxid, out);
         }
+    }
+
+    /// Reports a node `txn` created and fires NodeCreated, then the parent's
+    /// NodeChildrenChanged (`DataTree.createNode`).
+    pub(super) fn created(&mut self, path: &str, txn: Txn, out: &mut Vec<Output>) {
+        out.push(Output::Changed(Change::Created {
+            path: path.to_string(),
+            session: txn.session,
+            zxid: txn.zxid,
+        }));
+        let watchers = self.watches.take_data(path);
+        notify(out, watchers, EventType::NodeCreated, path);
+        self.fire_children_changed(parent_of(path), out);
+    }
+
+    /// Reports a node deleted in the txn `zxid` made by `session`, and fires its watches.
+    pub(super) fn deleted(&mut self, path: &str, session: i64, zxid: i64, out: &mut Vec<Output>) {
+        out.push(Output::Changed(Change::Deleted {
+            path: path.to_string(),
+            session,
+            zxid,
+        }));
+        self.fire_deleted(path, out);
+    }
+
+    pub(super) fn data_changed(&mut self, path: &str, out: &mut Vec<Output>) {
+        let watchers = self.watches.take_data(path);
+        notify(out, watchers, EventType::NodeDataChanged, path);
     }
 
     /// NodeDeleted goes once to each connection watching the path by data, exists or child

@@ -155,3 +155,55 @@ async fn all_events_carries_every_notification_once_in_order_with_session_events
     })
     .await;
 }
+
+#[tokio::test(start_paused = true)]
+async fn multi_and_sync_through_the_client() {
+    use crate::zk::proto::{ErrorCode, MultiOp, OpResult, multi_error};
+    super::fake::local(async {
+        let server = CoreServer::start(1_000);
+        let (client, _link) = server.client().await;
+        let (watcher, _watcher_link) = server.client().await;
+        client
+            .create("/q", b"", CreateMode::Persistent)
+            .await
+            .unwrap();
+        let (_, mut watch) = watcher.exists_watch("/q/lock").await.unwrap();
+        assert_eq!(client.sync("/q").await, Ok("/q".to_string()));
+        let results = client
+            .multi(vec![
+                MultiOp::create("/q/entry-", b"v", CreateMode::PersistentSequential),
+                MultiOp::create("/q/lock", b"", CreateMode::Ephemeral),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(
+            results,
+            vec![
+                OpResult::Create {
+                    path: "/q/entry-0000000000".into()
+                },
+                OpResult::Create {
+                    path: "/q/lock".into()
+                },
+            ]
+        );
+        let created = watch.next().await.unwrap();
+        assert_eq!(
+            (created.event_type, created.path.as_str()),
+            (EventType::NodeCreated, "/q/lock")
+        );
+        let failed = client
+            .multi(vec![
+                MultiOp::delete("/q/lock", -1),
+                MultiOp::delete("/q/entry-0000000000", 5),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(multi_error(&failed), Some(ErrorCode::BadVersion));
+        assert!(client.exists("/q/lock").await.unwrap().is_some());
+        let mut children = watcher.get_children("/q").await.unwrap();
+        children.sort();
+        assert_eq!(children, vec!["entry-0000000000", "lock"]);
+    })
+    .await;
+}

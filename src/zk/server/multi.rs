@@ -1,0 +1,106 @@
+//! multi (op 14), as ZooKeeper 3.8 runs it: `PrepRequestProcessor` checks the sub-operations
+//! in order against the state the earlier ones leave, all inside one zxid; at the first
+//! failure it rolls back and `DataTree.processTxn` reports Ok for the sub-operations before
+//! the failing one, its error for that one, and RuntimeInconsistency for the rest. The
+//! reply's header says Ok either way, and a failed multi still uses up its zxid. On success
+//! the watches fire sub-operation by sub-operation, before the reply.
+
+use super::{Now, Output, Server};
+use crate::zk::proto::{ErrorCode, MultiOp, OpResult, Response};
+use crate::zk::tree::{Tree, Txn};
+
+/// What a successful sub-operation did, for the notifications and the history.
+enum Effect {
+    Created(String),
+    Deleted(String),
+    DataChanged(String),
+}
+
+impl Server {
+    pub(super) fn multi(
+        &mut self,
+        now: Now,
+        session: i64,
+        ops: Vec<MultiOp>,
+        out: &mut Vec<Output>,
+    ) -> Response {
+        let txn = Txn {
+            session,
+            zxid: self.next_zxid(),
+            time: now.wall_ms,
+        };
+        let count = ops.len();
+        // The sub-operations run on a copy, kept only if all of them succeed.
+        let mut trial = self.tree.clone();
+        let mut results = Vec::with_capacity(count);
+        let mut effects = Vec::with_capacity(count);
+        for (index, op) in ops.into_iter().enumerate() {
+            match run_op(&mut trial, op, txn) {
+                Ok((result, effect)) => {
+                    results.push(result);
+                    effects.extend(effect);
+                }
+                Err(err) => {
+                    let results = failed_results(count, index, err);
+                    return Response::Multi { results };
+                }
+            }
+        }
+        self.tree = trial;
+        for effect in effects {
+            match effect {
+                Effect::Created(path) => self.created(&path, txn, out),
+                Effect::Deleted(path) => self.deleted(&path, session, txn.zxid, out),
+                Effect::DataChanged(path) => self.data_changed(&path, out),
+            }
+        }
+        Response::Multi { results }
+    }
+}
+
+/// One sub-operation, with the same checks in the same order as the request of its kind.
+fn run_op(tree: &mut Tree, op: MultiOp, txn: Txn) -> Result<(OpResult, Option<Effect>), ErrorCode> {
+    Ok(match op {
+        MultiOp::Create {
+            path,
+            data,
+            acl,
+            mode,
+        } => {
+            let created = tree.create(&path, data, &acl, mode, txn)?;
+            let result = OpResult::Create {
+                path: created.path.clone(),
+            };
+            (result, Some(Effect::Created(created.path)))
+        }
+        MultiOp::Delete { path, version } => {
+            tree.delete(&path, version, txn.zxid)?;
+            (OpResult::Delete, Some(Effect::Deleted(path)))
+        }
+        MultiOp::SetData {
+            path,
+            data,
+            version,
+        } => {
+            let stat = tree.set_data(&path, data, version, txn.zxid, txn.time)?;
+            (OpResult::SetData { stat }, Some(Effect::DataChanged(path)))
+        }
+        MultiOp::Check { path, version } => {
+            tree.check(&path, version)?;
+            (OpResult::Check, None)
+        }
+    })
+}
+
+/// The results of a multi whose sub-operation `failed` ended with `err`.
+fn failed_results(count: usize, failed: usize, err: ErrorCode) -> Vec<OpResult> {
+    (0..count)
+        .map(|index| OpResult::Error {
+            err: match index.cmp(&failed) {
+                std::cmp::Ordering::Less => ErrorCode::Ok,
+                std::cmp::Ordering::Equal => err,
+                std::cmp::Ordering::Greater => ErrorCode::RuntimeInconsistency,
+            },
+        })
+        .collect()
+}
