@@ -170,3 +170,23 @@ pub fn get_children(s: &mut Server, now: Now, conn: ConnId, path: &str, watch: b
     };
     reply(&send(s, now, conn, req)).0
 }
+
+/// The two sessions' connections of `two_clients`.
+pub const A: u64 = 1;
+pub const B: u64 = 2;
+
+/// A server with two sessions (conns A and B) and a persistent "/p".
+pub fn two_clients() -> Server {
+    let mut s = server();
+    open(&mut s, at(0), A, 1_000);
+    open(&mut s, at(0), B, 1_000);
+    create(
+        &mut s,
+        at(1),
+        A,
+        "/p",
+        crate::zk::proto::CreateMode::Persistent,
+    )
+    .unwrap();
+    s
+}

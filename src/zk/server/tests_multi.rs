@@ -10,15 +10,9 @@ use crate::zk::proto::{
     MultiOp, OpResult, Request, Response, multi_error,
 };
 
-const A: u64 = 1;
-const B: u64 = 2;
-
-/// A server with two sessions (conns A and B) and a persistent "/p" holding "/p/x".
-fn two_clients() -> Server {
-    let mut s = server();
-    open(&mut s, at(0), A, 1_000);
-    open(&mut s, at(0), B, 1_000);
-    create(&mut s, at(1), A, "/p", Persistent).unwrap();
+/// `two_clients`, with "/p" holding "/p/x".
+fn two_clients_and_x() -> Server {
+    let mut s = two_clients();
     create(&mut s, at(1), A, "/p/x", Persistent).unwrap();
     s
 }
@@ -37,7 +31,7 @@ fn err(code: ErrorCode) -> OpResult {
 
 #[test]
 fn successful_multi_applies_every_op_in_one_zxid() {
-    let mut s = two_clients();
+    let mut s = two_clients_and_x();
     let before = s.last_zxid();
     let (results, out) = multi(
         &mut s,
@@ -87,7 +81,7 @@ fn successful_multi_applies_every_op_in_one_zxid() {
 
 #[test]
 fn failed_multi_changes_nothing_and_reports_the_real_layout() {
-    let mut s = two_clients();
+    let mut s = two_clients_and_x();
     let x_before = s.stat("/p/x").unwrap();
     let p_before = s.stat("/p").unwrap();
     let before = s.last_zxid();
@@ -133,7 +127,7 @@ fn failed_multi_changes_nothing_and_reports_the_real_layout() {
 
 #[test]
 fn later_ops_see_earlier_ones() {
-    let mut s = two_clients();
+    let mut s = two_clients_and_x();
     let (results, _) = multi(
         &mut s,
         A,
@@ -171,7 +165,7 @@ fn later_ops_see_earlier_ones() {
 
 #[test]
 fn check_errors() {
-    let mut s = two_clients();
+    let mut s = two_clients_and_x();
     for (op, code) in [
         (MultiOp::check("/p/missing", -1), ErrorCode::NoNode),
         (MultiOp::check("/p/x", 3), ErrorCode::BadVersion),
@@ -186,7 +180,7 @@ fn check_errors() {
 
 #[test]
 fn empty_multi_takes_a_zxid_and_returns_no_results() {
-    let mut s = two_clients();
+    let mut s = two_clients_and_x();
     let before = s.last_zxid();
     let (results, _) = multi(&mut s, A, vec![]);
     assert!(results.is_empty());
@@ -195,7 +189,7 @@ fn empty_multi_takes_a_zxid_and_returns_no_results() {
 
 #[test]
 fn watches_fire_per_op_in_order_before_the_reply() {
-    let mut s = two_clients();
+    let mut s = two_clients_and_x();
     assert_eq!(exists(&mut s, at(2), B, "/p/y", true), ErrorCode::NoNode);
     assert_eq!(get_data(&mut s, at(2), B, "/p/x", true), ErrorCode::Ok);
     assert_eq!(get_children(&mut s, at(2), B, "/p", true), ErrorCode::Ok);
@@ -235,7 +229,7 @@ fn watches_fire_per_op_in_order_before_the_reply() {
 
 #[test]
 fn failed_multi_fires_no_watch() {
-    let mut s = two_clients();
+    let mut s = two_clients_and_x();
     assert_eq!(get_data(&mut s, at(2), B, "/p/x", true), ErrorCode::Ok);
     let (_, out) = multi(
         &mut s,
@@ -252,7 +246,7 @@ fn failed_multi_fires_no_watch() {
 
 #[test]
 fn ephemeral_created_by_a_multi_belongs_to_the_session() {
-    let mut s = two_clients();
+    let mut s = two_clients_and_x();
     multi(&mut s, B, vec![MultiOp::create("/p/eph", b"", Ephemeral)]);
     assert_ne!(s.stat("/p/eph").unwrap().ephemeral_owner, 0);
     let out = send(&mut s, at(7), B, Request::CloseSession);
@@ -262,7 +256,7 @@ fn ephemeral_created_by_a_multi_belongs_to_the_session() {
 
 #[test]
 fn sync_echoes_the_path_without_a_txn() {
-    let mut s = two_clients();
+    let mut s = two_clients_and_x();
     let before = s.last_zxid();
     for path in ["/p/x", "/missing", "not a path"] {
         let out = send(

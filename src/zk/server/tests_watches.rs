@@ -1,25 +1,13 @@
 //! Watches: which event each change fires, to whom, once, and in what order.
 
+use super::Output;
 use super::test_support::*;
-use super::{Output, Server};
 use crate::zk::proto::{
     CreateMode::*,
     ErrorCode,
     EventType::{NodeChildrenChanged, NodeCreated, NodeDataChanged, NodeDeleted},
     Request, Response,
 };
-
-const A: u64 = 1;
-const B: u64 = 2;
-
-/// A server with two sessions (conns A and B) and a persistent "/p".
-fn two_clients() -> Server {
-    let mut s = server();
-    open(&mut s, at(0), A, 1_000);
-    open(&mut s, at(0), B, 1_000);
-    create(&mut s, at(1), A, "/p", Persistent).unwrap();
-    s
-}
 
 fn ev(t: crate::zk::proto::EventType, p: &str) -> Vec<(crate::zk::proto::EventType, String)> {
     vec![(t, p.to_string())]
