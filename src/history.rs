@@ -26,6 +26,7 @@ pub enum Kind {
 #[serde(untagged)]
 pub enum Op {
     Harness(HarnessOp),
+    Client(ClientOp),
     Lock(LockOp),
     Store(StoreOp),
     /// An event of a server family (ZooKeeper's tree changes, say), which that family's
@@ -52,6 +53,23 @@ pub enum HarnessOp {
     Unfinished { client: String },
     /// The run ended (workload done or time limit).
     End,
+}
+
+/// What a client records of its session and its watches, whatever recipe it runs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ClientOp {
+    /// Open a session (invoke when it starts looking for one, ok once it has one; the
+    /// attempts in between are not recorded).
+    Connect,
+    /// Info: a watch fired and woke the recipe up while it waited (for `lock`, when it is a
+    /// lock's waiter).
+    Wake {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lock: Option<String>,
+        path: String,
+        event: String,
+    },
 }
 
 /// What a client records of its lock recipe.
@@ -93,15 +111,6 @@ pub enum LockOp {
         #[serde(skip_serializing_if = "Option::is_none")]
         mode: Option<LockMode>,
     },
-    /// Info: a watch fired and woke the recipe up while waiting for `lock`.
-    Wake {
-        lock: String,
-        path: String,
-        event: String,
-    },
-    /// Open a session (invoke when it starts looking for one, ok once it has one; the
-    /// attempts in between are not recorded).
-    Connect,
 }
 
 impl LockOp {
@@ -204,7 +213,7 @@ macro_rules! family_into_op {
     )*};
 }
 
-family_into_op!(HarnessOp => Harness, LockOp => Lock, StoreOp => Store, ServerEvent => Server);
+family_into_op!(HarnessOp => Harness, ClientOp => Client, LockOp => Lock, StoreOp => Store, ServerEvent => Server);
 
 impl Op {
     /// The op's name as the history's JSON spells it ("acquire", "znode_deleted", ...), for

@@ -85,7 +85,7 @@ impl Window {
         match &e.op {
             Op::Harness(_) | Op::Server(_) => true,
             Op::Store(StoreOp::StoreWrite { client, .. }) => clients.contains(client),
-            Op::Lock(_) | Op::Store(_) => clients.contains(&e.node),
+            Op::Client(_) | Op::Lock(_) | Op::Store(_) => clients.contains(&e.node),
         }
     }
 }

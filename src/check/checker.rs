@@ -19,6 +19,8 @@ pub struct Witness {
 pub enum Reads {
     /// The world's own events: faults, the heal, the end.
     Harness,
+    /// What clients record of their sessions and of the watches that woke them.
+    Client,
     /// What clients record of their lock recipe.
     Lock,
     /// What clients do to the protected resource and what the store did.
@@ -31,6 +33,7 @@ impl fmt::Display for Reads {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reads::Harness => f.write_str("harness"),
+            Reads::Client => f.write_str("client"),
             Reads::Lock => f.write_str("lock"),
             Reads::Store => f.write_str("store"),
             Reads::Server(family) => f.write_str(family),

@@ -11,7 +11,7 @@
 //! not counted: the property is wake-ups per deletion.
 
 use super::{CheckConfig, Checker, Property, Reads, Violation};
-use crate::history::{History, LockMode, LockOp, Op};
+use crate::history::{ClientOp, History, LockMode, LockOp, Op};
 use crate::zk;
 use crate::zk::events::{ZnodeChange, znode_change};
 use std::collections::{BTreeMap, BTreeSet};
@@ -51,7 +51,7 @@ pub fn check(history: &History) -> Vec<Violation> {
                 child_changes.insert(parent(path), None);
             }
             (
-                Op::Lock(LockOp::Wake {
+                Op::Client(ClientOp::Wake {
                     path, event: kind, ..
                 }),
                 _,
@@ -124,7 +124,11 @@ impl Checker for Herd {
     }
 
     fn reads(&self) -> &'static [Reads] {
-        &[Reads::Lock, Reads::Server(zk::events::FAMILY)]
+        &[
+            Reads::Lock,
+            Reads::Client,
+            Reads::Server(zk::events::FAMILY),
+        ]
     }
 
     fn check(&self, history: &History, _cfg: &CheckConfig) -> Vec<Violation> {

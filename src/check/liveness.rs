@@ -205,6 +205,7 @@ impl Checker for Liveness {
 mod tests {
     use super::*;
     use crate::check::test_history::*;
+    use crate::history::ClientOp;
 
     const BOUND: u64 = 2000;
 
@@ -331,9 +332,9 @@ mod tests {
     fn a_client_stuck_before_its_first_acquire_is_reported() {
         // c2 never got a session: no Acquire at all, only an open Connect.
         let mut h = HistoryBuilder::default();
-        h.at(0, "c1").invoke(Op::Lock(LockOp::Connect));
-        h.at(0, "c2").invoke(Op::Lock(LockOp::Connect));
-        h.at(3, "c1").ok(Op::Lock(LockOp::Connect));
+        h.at(0, "c1").invoke(Op::Client(ClientOp::Connect));
+        h.at(0, "c2").invoke(Op::Client(ClientOp::Connect));
+        h.at(3, "c1").ok(Op::Client(ClientOp::Connect));
         h.at(4, "c1").invoke(acquire(L1));
         h.at(9, "c1").ok(acquire(L1));
         h.at(600, "harness").info(Op::Harness(HarnessOp::Heal));
@@ -395,8 +396,8 @@ mod tests {
     #[test]
     fn a_finished_workload_after_a_slow_session_is_fine() {
         let mut h = HistoryBuilder::default();
-        h.at(0, "c1").invoke(Op::Lock(LockOp::Connect));
-        h.at(1400, "c1").ok(Op::Lock(LockOp::Connect));
+        h.at(0, "c1").invoke(Op::Client(ClientOp::Connect));
+        h.at(1400, "c1").ok(Op::Client(ClientOp::Connect));
         h.at(1500, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(1600, "c1").invoke(acquire(L1));
         h.at(1700, "c1").ok(acquire(L1));

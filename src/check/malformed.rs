@@ -2,7 +2,7 @@
 //! harness bug, not a bug in the system under test, so it is reported apart from violations
 //! and no checker runs on such a history (the same split as stateright's history testers).
 
-use crate::history::{HarnessOp, History, Kind, LockOp, Op, StoreOp};
+use crate::history::{ClientOp, HarnessOp, History, Kind, LockOp, Op, StoreOp};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -82,7 +82,7 @@ pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
         Op::Lock(LockOp::Extend { lock, .. }) => Some(Operation::Extend(lock)),
         Op::Store(StoreOp::Read { .. }) => Some(Operation::Read),
         Op::Store(StoreOp::Write { .. }) => Some(Operation::Write),
-        Op::Lock(LockOp::Connect) => Some(Operation::Connect),
+        Op::Client(ClientOp::Connect) => Some(Operation::Connect),
         _ => None,
     }
 }

@@ -1,7 +1,7 @@
 //! Test-only builder that keeps handcrafted histories readable:
 //! `h.at(100, "c1").ok(acquire(L1))`. The clock reading equals the true time.
 
-use crate::history::{Event, History, Kind, LockOp, Op, StoreOp};
+use crate::history::{ClientOp, Event, History, Kind, LockOp, Op, StoreOp};
 use crate::zk::events::ZkEvent;
 
 #[derive(Default)]
@@ -99,8 +99,8 @@ pub(crate) fn enqueued(lock: &str, node: &str, seq: Option<i64>) -> Op {
 }
 
 pub(crate) fn wake(lock: &str, path: &str, event: &str) -> Op {
-    Op::Lock(LockOp::Wake {
-        lock: lock.to_string(),
+    Op::Client(ClientOp::Wake {
+        lock: Some(lock.to_string()),
         path: path.to_string(),
         event: event.to_string(),
     })

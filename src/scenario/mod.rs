@@ -6,6 +6,7 @@
 //! - `redis_lock`: the single-instance Redis lock, Redlock, and their flawed variants
 
 mod redis_lock;
+mod zk;
 mod zk_lock;
 
 use crate::check::Property;

@@ -9,7 +9,7 @@ use crate::redis::sim_host::RedisFamily;
 use crate::sim::node::Node;
 use crate::sim::software::{Hosts, ServerHost};
 use crate::store::StoreFamily;
-use crate::workload::{self, Workload};
+use crate::workload::lock::{self as workload, Workload};
 use std::cell::RefCell;
 use std::rc::Rc;
 

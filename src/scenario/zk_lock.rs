@@ -1,7 +1,7 @@
 //! The ZooKeeper lock scenarios: `zk1`, the store, and clients that run the lock workload
 //! with one flavor of the recipe, the exclusive lock's or the shared lock's.
 
-use super::Program;
+use super::{Program, zk};
 use crate::history::LockMode;
 use crate::params::{self, Faults, Group, Network, ParamError, Params, SharedLock, Zookeeper};
 use crate::recipes::zk::lock::Flavor;
@@ -9,18 +9,10 @@ use crate::recipes::zk::lock::decide::Contender;
 use crate::recipes::zk::lock::host::{self as lock_host, LOCK_DIR};
 use crate::recipes::zk::rwlock;
 use crate::sim::node::Node;
-use crate::sim::software::{Hosts, ServerHost};
-use crate::store::StoreFamily;
-use crate::workload::{self, Workload};
-use crate::zk::client::ZkConfig;
-use crate::zk::sim_host::ZkFamily;
+use crate::sim::software::Hosts;
+use crate::workload::lock::{self as workload, Workload};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// A connection needs two round trips (TCP handshake, then ZooKeeper's connect) within the
-/// client's connect attempt timeout, a third of the session timeout. A one-way latency above
-/// `session_timeout_ms / LATENCY_DIVISOR` never connects: clients would retry forever.
-pub const LATENCY_DIVISOR: u64 = 12;
 
 #[derive(Debug)]
 pub(super) struct ZkLockProgram {
@@ -81,29 +73,9 @@ impl Program for ZkLockProgram {
     }
 
     fn hosts(&self, params: &Params) -> Hosts {
-        let server = |name: &str, family, swarmed| ServerHost {
-            name: name.into(),
-            family,
-            swarmed,
-        };
         let (flavor, shared, params) = (self.flavor, self.shared, params.clone());
         Hosts {
-            servers: vec![
-                server(
-                    "zk1",
-                    Rc::new(ZkFamily {
-                        tick_ms: params.zookeeper.zk_tick_ms,
-                    }),
-                    true,
-                ),
-                server(
-                    "store",
-                    Rc::new(StoreFamily {
-                        fencing: params.workload.fencing,
-                    }),
-                    false,
-                ),
-            ],
+            servers: zk::servers(&params),
             clients: params.client_names(),
             pause_steps: workload::PAUSE_STEPS,
             program: Rc::new(move |node| {
@@ -137,27 +109,7 @@ impl Program for ZkLockProgram {
                 p.shared_lock.writers, p.workload.clients
             )));
         }
-        if p.network.slowest_link_ms() * LATENCY_DIVISOR > p.zookeeper.session_timeout_ms {
-            return Err(ParamError::Invalid(format!(
-                "{} is too long for session_timeout_ms={}: a client connects within a third \
-                 of the session timeout, two round trips, so the slowest link's latency must \
-                 be at most session_timeout_ms / {LATENCY_DIVISOR}",
-                p.network.slowest_link_text(),
-                p.zookeeper.session_timeout_ms
-            )));
-        }
-        Ok(())
-    }
-}
-
-/// The client's session settings at the scenario's time scale: attempts time out and
-/// back off within a fraction of the session timeout, as they do at ZooKeeper's scale.
-fn zk_config(node: &Node, params: &Params) -> ZkConfig {
-    ZkConfig {
-        connect_attempt_timeout_ms: params.zookeeper.session_timeout_ms / 3,
-        reconnect_backoff_ms: params.zookeeper.zk_tick_ms,
-        timer: node.timer(),
-        ..ZkConfig::with_session_timeout(params.zookeeper.session_timeout_ms as u32)
+        zk::validate_latency(p)
     }
 }
 
@@ -165,7 +117,7 @@ fn zk_config(node: &Node, params: &Params) -> ZkConfig {
 /// `contender`.
 async fn client(node: Node, params: Params, flavor: Flavor, contender: Contender) {
     let rng = Rc::new(RefCell::new(node.rng()));
-    let config = zk_config(&node, &params);
+    let config = zk::zk_config(&node, &params);
     let work = Workload {
         lock_name: LOCK_DIR.into(),
         mode: contender.mode(),

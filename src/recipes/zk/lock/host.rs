@@ -3,16 +3,15 @@
 
 use super::decide::Contender;
 use super::{Flavor, ZkLock};
-use crate::history::{Kind, LockOp, Op};
+use crate::history::{ClientOp, Kind, LockOp, Op};
+use crate::recipes::zk::open_session;
 use crate::recipes::{LockError, Observation, Observer};
 use crate::sim::node::Node;
-use crate::zk::PORT;
-use crate::zk::client::{ConnectFuture, ZkClient, ZkConfig};
+use crate::zk::client::ZkConfig;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::rc::Rc;
-use turmoil::net::TcpStream;
 
 /// The lock directory every client contends for.
 pub const LOCK_DIR: &str = "/locksim/lock";
@@ -31,8 +30,8 @@ fn observer(node: &Node, contender: Contender) -> Observer {
         ),
         Observation::Woken { path, event } => node.record(
             Kind::Info,
-            Op::Lock(LockOp::Wake {
-                lock: LOCK_DIR.into(),
+            Op::Client(ClientOp::Wake {
+                lock: Some(LOCK_DIR.into()),
                 path,
                 event,
             }),
@@ -49,11 +48,9 @@ pub async fn connect(
     contender: Contender,
     rng: &Rc<RefCell<ChaCha8Rng>>,
 ) -> Result<ZkLock, LockError> {
-    let connector = || -> ConnectFuture<TcpStream> { Box::pin(TcpStream::connect(("zk1", PORT))) };
-    let (client, driver) = ZkClient::connect(connector, config.clone())
+    let client = open_session(node, config)
         .await
         .map_err(|_| LockError::ConnectionLoss)?;
-    node.spawn(driver.run());
     let rng = rng.clone();
     let new_guid = Box::new(move || format!("_c_{:016x}", rng.borrow_mut().random::<u64>()));
     let lock = ZkLock::new(

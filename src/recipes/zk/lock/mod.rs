@@ -5,6 +5,7 @@ pub mod decide;
 pub mod host;
 mod simple;
 
+use crate::recipes::zk::is_transient;
 use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
@@ -27,18 +28,6 @@ pub struct ZkLock {
     events: SessionEvents,
     /// My lock node (bare name) and its czxid, once it exists.
     node: Option<(String, i64)>,
-}
-
-/// Errors after which the session may still be alive and the request may or may not have
-/// been applied.
-fn is_transient(e: &ZkError) -> bool {
-    matches!(
-        e,
-        ZkError::ConnectionLoss
-            | ZkError::Io(_)
-            | ZkError::Protocol(_)
-            | ZkError::Server(ErrorCode::ConnectionLoss | ErrorCode::OperationTimeout)
-    )
 }
 
 /// A request's result as the decisions see it.

@@ -1,13 +1,11 @@
-//! What every client host does: acquire the lock, read the register, work, write value + 1,
-//! release; `rounds` times. Each step is recorded as invoke / ok / fail / info.
+//! The lock workload: acquire the lock, read the register, work, write value + 1, release;
+//! `rounds` times. Each step is recorded as invoke / ok / fail / info.
 
+use super::{RETRY_MS, reconnect};
 use crate::history::{Kind, LockMode, LockOp, Op, StoreOp};
 use crate::recipes::{Grant, Lock, LockError};
 use crate::sim::node::Node;
 use crate::store::{self, StoreReply, StoreRequest};
-
-/// Pause between a failed attempt and the next, so a client does not spin.
-const RETRY_MS: u64 = 5;
 
 /// The steps a `pause_before` fault can aim at: the store write, just after the check that
 /// the lock is still held (Kleppmann's GC pause), and the release, which a holder begins
@@ -91,22 +89,6 @@ pub async fn run_client<L: Lock>(
         }
     }
     lock.close().await;
-}
-
-/// Opens a session, retrying until one is had. Recorded as one Connect operation, so a
-/// client that never gets a session back shows what it is stuck in.
-async fn reconnect<L: Lock>(
-    node: &Node,
-    connect: &mut impl AsyncFnMut() -> Result<L, LockError>,
-) -> L {
-    node.record(Kind::Invoke, Op::Lock(LockOp::Connect));
-    loop {
-        if let Ok(lock) = connect().await {
-            node.record(Kind::Ok, Op::Lock(LockOp::Connect));
-            return lock;
-        }
-        node.timer().sleep(RETRY_MS).await;
-    }
 }
 
 /// How a critical section ended.

@@ -1,0 +1,60 @@
+//! What every ZooKeeper scenario shares: the hosts `zk1` and the store, the clients'
+//! session settings, and the bound the network's latency must keep for clients to connect.
+
+use crate::params::{ParamError, Params};
+use crate::sim::node::Node;
+use crate::sim::software::ServerHost;
+use crate::store::StoreFamily;
+use crate::zk::client::ZkConfig;
+use crate::zk::sim_host::ZkFamily;
+use std::rc::Rc;
+
+/// A connection needs two round trips (TCP handshake, then ZooKeeper's connect) within the
+/// client's connect attempt timeout, a third of the session timeout. A one-way latency above
+/// `session_timeout_ms / LATENCY_DIVISOR` never connects: clients would retry forever.
+pub const LATENCY_DIVISOR: u64 = 12;
+
+/// The servers: `zk1`, which the swarm may fault, and the store, which it leaves alone.
+pub(super) fn servers(params: &Params) -> Vec<ServerHost> {
+    vec![
+        ServerHost {
+            name: "zk1".into(),
+            family: Rc::new(ZkFamily {
+                tick_ms: params.zookeeper.zk_tick_ms,
+            }),
+            swarmed: true,
+        },
+        ServerHost {
+            name: "store".into(),
+            family: Rc::new(StoreFamily {
+                fencing: params.workload.fencing,
+            }),
+            swarmed: false,
+        },
+    ]
+}
+
+/// The client's session settings at the scenario's time scale: attempts time out and
+/// back off within a fraction of the session timeout, as they do at ZooKeeper's scale.
+pub(super) fn zk_config(node: &Node, params: &Params) -> ZkConfig {
+    ZkConfig {
+        connect_attempt_timeout_ms: params.zookeeper.session_timeout_ms / 3,
+        reconnect_backoff_ms: params.zookeeper.zk_tick_ms,
+        timer: node.timer(),
+        ..ZkConfig::with_session_timeout(params.zookeeper.session_timeout_ms as u32)
+    }
+}
+
+/// Refuses a network whose slowest link no client could connect over.
+pub(super) fn validate_latency(p: &Params) -> Result<(), ParamError> {
+    if p.network.slowest_link_ms() * LATENCY_DIVISOR > p.zookeeper.session_timeout_ms {
+        return Err(ParamError::Invalid(format!(
+            "{} is too long for session_timeout_ms={}: a client connects within a third \
+             of the session timeout, two round trips, so the slowest link's latency must \
+             be at most session_timeout_ms / {LATENCY_DIVISOR}",
+            p.network.slowest_link_text(),
+            p.zookeeper.session_timeout_ms
+        )));
+    }
+    Ok(())
+}
