@@ -104,6 +104,24 @@ fn sorting_the_line_by_name_lets_a_newcomer_take_the_lock_from_its_holder() {
 }
 
 #[test]
+fn sorting_the_line_as_plain_integers_breaks_mutex_once_the_counter_wraps() {
+    let wrap = ["seq_start=2147483640", "faults=none"];
+    let e = explore_seeds("zk-lock-int-sort", &wrap, &[Property::Mutex], 0..20);
+    assert_eq!(found(&e), vec![Property::Mutex]);
+    assert!(shrunk_faults(&e).is_empty(), "no fault needed");
+    let e = explore_seeds("zk-lock-int-sort", &["faults=none"], &[], 0..20);
+    assert_clean(&e);
+    for correct in ["zk-lock", "zk-rwlock"] {
+        assert_clean(&explore_seeds(
+            correct,
+            &["seq_start=2147483640"],
+            &[],
+            0..100,
+        ));
+    }
+}
+
+#[test]
 fn forgetting_a_node_whose_delete_failed_orphans_it_and_retrying_does_not() {
     let e = explore_seeds("zk-lock-release-forgets", &[], &[], 0..200);
     assert_eq!(found(&e), vec![Property::Liveness]);

@@ -133,6 +133,7 @@ fn flavor_name(flavor: Flavor) -> &'static str {
         Flavor::NameSort => "name-sort",
         Flavor::ReleaseForgets => "release-forgets",
         Flavor::SessionEvent => "session-event",
+        Flavor::IntSort => "int-sort",
     }
 }
 
@@ -668,6 +669,7 @@ impl Exportable for ZkLockModel {
             Flavor::NameSort => "zk-lock-name-sort",
             Flavor::ReleaseForgets => "zk-lock-release-forgets",
             Flavor::SessionEvent => "zk-lock-session-event",
+            Flavor::IntSort => "zk-lock-int-sort",
         };
         Ok((
             scenario,

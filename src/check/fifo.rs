@@ -14,8 +14,8 @@
 
 use super::{CheckConfig, Checker, Property, Reads, Violation};
 use crate::history::{History, Kind, LockOp, Op};
-use crate::zk;
 use crate::zk::events::{ZnodeChange, znode_change};
+use crate::zk::{self, seq};
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, Copy)]
@@ -100,7 +100,9 @@ pub fn check(history: &History) -> Vec<Violation> {
 /// Why `theirs` is ahead of `mine` in line, if it is.
 fn ahead(theirs: &Place, mine: &Place) -> Option<String> {
     match (theirs.seq, mine.seq) {
-        (Some(a), Some(b)) => (a < b).then(|| format!("seq {a} < {b}")),
+        (Some(a), Some(b)) => {
+            (seq::serial_cmp(a, b).is_lt()).then(|| format!("seq {a} before {b}"))
+        }
         _ => (theirs.time_ms < mine.time_ms)
             .then(|| format!("at {} ms < {} ms", theirs.time_ms, mine.time_ms)),
     }
@@ -159,7 +161,26 @@ mod tests {
         assert_eq!(v[0].times_ms, [900, 101]);
         assert_eq!(
             v[0].detail,
-            "c3 was granted /locks/l1 at 900 ms ahead of c2 (enqueued earlier, seq 3 < 5)"
+            "c3 was granted /locks/l1 at 900 ms ahead of c2 (enqueued earlier, seq 3 before 5)"
+        );
+    }
+
+    #[test]
+    fn places_compare_in_serial_order_across_the_counter_wrap() {
+        let line = |granted: &str| {
+            let mut h = HistoryBuilder::default();
+            wait(&mut h, 100, "c1", "lock-2147483647", Some(2_147_483_647));
+            wait(&mut h, 110, "c2", "lock--2147483648", Some(-2_147_483_648));
+            h.at(900, granted).ok(acquire(L1));
+            check(&h.build())
+        };
+        assert_eq!(line("c1"), [], "the last number before the wrap is ahead");
+        let v = line("c2");
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].clients, ["c2", "c1"]);
+        assert!(
+            v[0].detail
+                .ends_with("(enqueued earlier, seq 2147483647 before -2147483648)")
         );
     }
 

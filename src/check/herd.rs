@@ -140,7 +140,7 @@ impl Checker for Herd {
 mod tests {
     use super::*;
     use crate::check::test_history::*;
-    use crate::recipes::zk::lock::decide::parse_seq;
+    use crate::zk::seq;
 
     const N1: &str = "/locks/l1/lock-0000000001";
     const N2: &str = "/locks/l1/lock-0000000002";
@@ -226,7 +226,7 @@ mod tests {
         Op::Lock(LockOp::Enqueued {
             lock: L1.into(),
             node: node.into(),
-            seq: parse_seq(node),
+            seq: seq::parse(node),
             mode: Some(mode),
         })
     }

@@ -169,6 +169,9 @@ group! {
         session_timeout_ms: u64 = 200, 1..=HOUR;
         /// ZooKeeper tickTime (sessions expire on tick boundaries; clamp 2..20 ticks)
         zk_tick_ms: u64 = 20, 1..=60_000;
+        /// every node's sequence counter starts here (ZooKeeper: 0); near 2147483647 the
+        /// counter wraps to negative numbers within a run (Z6)
+        seq_start: u32 = 0, 0..=2_147_483_647;
     }
 }
 

@@ -141,6 +141,13 @@ pub const SCENARIOS: &[Scenario] = &[
         flaw: &[Property::Mutex],
     },
     Scenario {
+        name: "zk-lock-int-sort",
+        summary: "flawed: orders the line by sequence number as a plain integer (Z6, kazoo #606); once the counter wraps past 2147483647 the newest node sorts first and takes the lock from its holder. Default profile wrap (counters start at 2147483640), under which zk-lock holds",
+        program: &ZkLockProgram::exclusive(Flavor::IntSort),
+        properties: LOCK_PROPERTIES,
+        flaw: &[Property::Mutex],
+    },
+    Scenario {
         name: "zk-rwlock",
         summary: "ZooKeeper recipes-doc shared lock: read- and write- nodes in one line; a reader waits on the next-lower writer, a writer on the next-lower node (c1..cW write, the others read)",
         program: &ZkLockProgram::shared(rwlock::Flavor::Recipe),

@@ -21,6 +21,8 @@ pub(super) fn servers(params: &Params) -> Vec<ServerHost> {
             name: "zk1".into(),
             family: Rc::new(ZkFamily {
                 tick_ms: params.zookeeper.zk_tick_ms,
+                // At most i32::MAX: the parameter's range.
+                seq_start: i32::try_from(params.zookeeper.seq_start).unwrap_or(i32::MAX),
             }),
             swarmed: true,
         },

@@ -1,7 +1,7 @@
 //! The ZooKeeper lock scenarios: `zk1`, the store, and clients that run the lock workload
 //! with one flavor of the recipe, the exclusive lock's or the shared lock's.
 
-use super::{Program, zk};
+use super::{Profile, Program, zk};
 use crate::history::LockMode;
 use crate::params::{self, Faults, Group, Network, ParamError, Params, SharedLock, Zookeeper};
 use crate::recipes::zk::lock::Flavor;
@@ -53,7 +53,22 @@ fn contender(shared: Option<rwlock::Flavor>, name: &str, params: &Params) -> Con
     Contender::Shared(mode, flavor)
 }
 
+/// The counter-wrap control's one question: what happens once the counter wraps.
+const WRAP_PROFILES: &[Profile] = &[Profile {
+    name: "wrap",
+    summary: "every sequence counter starts 7 short of 2147483647, so it wraps to negative \
+              numbers early in the run (with no faults needed)",
+    settings: &["seq_start=2147483640"],
+}];
+
 impl Program for ZkLockProgram {
+    fn profiles(&self) -> &'static [Profile] {
+        match self.flavor {
+            Flavor::IntSort => WRAP_PROFILES,
+            _ => &[],
+        }
+    }
+
     fn param_groups(&self) -> &'static [Group] {
         match self.shared {
             None => &[

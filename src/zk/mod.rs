@@ -5,6 +5,7 @@ pub mod client;
 pub mod events;
 pub mod host;
 pub mod proto;
+pub mod seq;
 pub mod serve;
 pub mod server;
 pub mod session;

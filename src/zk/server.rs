@@ -56,6 +56,8 @@ pub struct ServerConfig {
     pub server_id: u8,
     /// Seed of the server's own random stream (session passwords).
     pub seed: u64,
+    /// Where every node's sequence counter starts (ZooKeeper: 0).
+    pub seq_start: i32,
 }
 
 impl ServerConfig {
@@ -68,6 +70,7 @@ impl ServerConfig {
             max_session_timeout_ms: ticks(20),
             server_id: 1,
             seed,
+            seq_start: 0,
         }
     }
 }
@@ -161,7 +164,7 @@ impl Server {
     pub fn new(config: ServerConfig) -> Self {
         Server {
             rng: ChaCha8Rng::seed_from_u64(config.seed),
-            tree: Tree::default(),
+            tree: Tree::with_seq_start(config.seq_start),
             sessions: Sessions::new(config.server_id, config.tick_ms),
             watches: Watches::default(),
             conns: BTreeMap::new(),

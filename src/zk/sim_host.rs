@@ -13,10 +13,12 @@ use crate::zk::proto::{OpCode, Request};
 use crate::zk::server::{Change, Now, Server, ServerConfig};
 use turmoil::net::TcpListener;
 
-/// Simulated ZooKeeper servers with this tickTime (sessions clamp to 2..20 ticks).
+/// Simulated ZooKeeper servers with this tickTime (sessions clamp to 2..20 ticks), whose
+/// nodes' sequence counters start at `seq_start`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ZkFamily {
     pub tick_ms: u64,
+    pub seq_start: i32,
 }
 
 /// The requests whose reply a ZooKeeper host can lose, as `lose_reply`'s `op` names them.
@@ -37,7 +39,10 @@ impl ServerFamily for ZkFamily {
     }
 
     fn install(&self, node: Node) -> Box<dyn ServerSoftware> {
-        let server = Server::new(ServerConfig::with_tick(self.tick_ms, node.seed()));
+        let server = Server::new(ServerConfig {
+            seq_start: self.seq_start,
+            ..ServerConfig::with_tick(self.tick_ms, node.seed())
+        });
         let env = SimEnv {
             node,
             lose: Vec::new(),

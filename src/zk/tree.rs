@@ -83,20 +83,31 @@ pub struct Tree {
     nodes: BTreeMap<String, Node>,
     /// Session id → paths of its ephemeral nodes.
     ephemerals: BTreeMap<i64, BTreeSet<String>>,
+    /// Where each new node's sequence counter starts (0 in ZooKeeper).
+    seq_start: i32,
 }
 
 impl Default for Tree {
     fn default() -> Self {
-        let mut nodes = BTreeMap::new();
-        nodes.insert("/".to_string(), Node::new(Vec::new(), 0, 0, 0));
-        Tree {
-            nodes,
-            ephemerals: BTreeMap::new(),
-        }
+        Tree::with_seq_start(0)
     }
 }
 
 impl Tree {
+    /// A tree whose nodes' sequence counters start at `seq_start`, as if that many children
+    /// had come and gone: the wrap past 2³¹−1 (Z6) is then a few creates away.
+    pub fn with_seq_start(seq_start: i32) -> Self {
+        let mut nodes = BTreeMap::new();
+        let mut root = Node::new(Vec::new(), 0, 0, 0);
+        root.cversion = seq_start;
+        nodes.insert("/".to_string(), root);
+        Tree {
+            nodes,
+            ephemerals: BTreeMap::new(),
+            seq_start,
+        }
+    }
+
     /// create: a path without '/' or with NUL → BadArguments; bad ACL → InvalidAcl; missing
     /// parent → NoNode; the suffix is appended; the final path is validated (BadArguments);
     /// NodeExists; NoChildrenForEphemerals. Nothing changes on failure. ACLs are checked
@@ -135,7 +146,8 @@ impl Tree {
         parent.cversion = parent.cversion.wrapping_add(1);
         parent.pzxid = zxid;
         parent.children.insert(name);
-        let node = Node::new(data, zxid, time, owner);
+        let mut node = Node::new(data, zxid, time, owner);
+        node.cversion = self.seq_start;
         let stat = node.stat();
         self.nodes.insert(full.clone(), node);
         if owner != 0 {
@@ -586,6 +598,21 @@ mod tests {
         assert_eq!(last, "/l/n-2147483647");
         assert_eq!(wrapped, "/l/n--2147483648");
         assert_eq!(next, "/l/n--2147483647");
+    }
+
+    #[test]
+    fn a_chosen_counter_start_applies_to_every_new_parent_and_wraps_in_a_few_creates() {
+        let mut t = Tree::with_seq_start(i32::MAX - 1);
+        let first = create(&mut t, "/n-", PersistentSequential).unwrap();
+        create(&mut t, "/l", Persistent).unwrap();
+        let names: Vec<String> = (0..3)
+            .map(|_| create(&mut t, "/l/n-", EphemeralSequential).unwrap())
+            .collect();
+        assert_eq!(first, "/n-2147483646");
+        assert_eq!(
+            names,
+            ["/l/n-2147483646", "/l/n-2147483647", "/l/n--2147483648"]
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@
 use crate::history::LockMode;
 use crate::recipes::zk::rwlock;
 use crate::zk::proto::{EventType, KeeperState};
+use crate::zk::seq;
 
 /// Which lock the clients run: the recipe, or a variant named for its flaw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +30,10 @@ pub enum Flavor {
     /// Takes a session event on its predecessor's watch (Disconnected, SyncConnected) for
     /// the predecessor's deletion, and the lock for its own without looking again (Z8).
     SessionEvent,
+    /// Orders the line by sequence number as a plain integer (kazoo #606, #730): once the
+    /// counter wraps past 2³¹−1 the newest node, numbered −2³¹, sorts first and takes the
+    /// lock from its holder (Z6).
+    IntSort,
 }
 
 /// How a request ended, as far as the recipe's decisions go.
@@ -77,10 +82,15 @@ impl Contender {
                 let seq = |i: usize| i64::try_from(i).unwrap_or(i64::MAX);
                 let q: Vec<(i64, &str)> = by_name
                     .iter()
-                    .filter(|c| parse_seq(c).is_some())
+                    .filter(|c| seq::parse(c).is_some())
                     .enumerate()
                     .map(|(i, c)| (seq(i), c.as_str()))
                     .collect();
+                in_line(&q, my_node)
+            }
+            Contender::Exclusive if flavor == Flavor::IntSort => {
+                let mut q = numbered(children);
+                q.sort();
                 in_line(&q, my_node)
             }
             Contender::Exclusive => decide(my_node, children),
@@ -101,36 +111,21 @@ pub enum Decision {
     NodeGone,
 }
 
-/// The sequence number ZooKeeper appended: `%010d` of a signed 32-bit counter. That is the
-/// last 10 characters, except for a negative number of ten digits (after the counter wraps),
-/// which takes 11. The recipes' prefixes end in '-', so such a name ends in "--" + 10 digits;
-/// a single '-' before 10 digits is the prefix's separator, not a sign.
-pub fn parse_seq(name: &str) -> Option<i64> {
-    let digits = |s: &str| s.len() == 10 && s.bytes().all(|b| b.is_ascii_digit());
-    if let Some(head) = name.len().checked_sub(12) {
-        let tail = &name[head..];
-        if tail.starts_with("--") && digits(&tail[2..]) {
-            let v: i64 = tail[1..].parse().ok()?;
-            return (v >= i64::from(i32::MIN)).then_some(v);
-        }
-    }
-    let tail = name.get(name.len().checked_sub(10)?..)?;
-    match tail.strip_prefix('-') {
-        Some(rest) if rest.bytes().all(|b| b.is_ascii_digit()) => tail.parse().ok(),
-        _ if digits(tail) => tail.parse().ok(),
-        _ => None,
-    }
+/// Children that look like lock nodes, in serial order of their sequence numbers (never by
+/// name: prefixes differ between sessions, so name order is not queue order; never as plain
+/// integers: after the counter wraps, the newest number is the smallest).
+pub fn queue(children: &[String]) -> Vec<(i64, &str)> {
+    let mut q = numbered(children);
+    seq::sort_serial(&mut q);
+    q
 }
 
-/// Children that look like lock nodes, sorted by parsed sequence number (never by name:
-/// prefixes differ between sessions, so name order is not queue order).
-pub fn queue(children: &[String]) -> Vec<(i64, &str)> {
-    let mut q: Vec<(i64, &str)> = children
+/// Children that look like lock nodes, with their sequence numbers, in listing order.
+fn numbered(children: &[String]) -> Vec<(i64, &str)> {
+    children
         .iter()
-        .filter_map(|c| parse_seq(c).map(|s| (s, c.as_str())))
-        .collect();
-    q.sort();
-    q
+        .filter_map(|c| seq::parse(c).map(|s| (s, c.as_str())))
+        .collect()
 }
 
 /// The recipes-doc decision: lowest node holds the lock; everyone else watches the node
@@ -277,16 +272,6 @@ mod tests {
     }
 
     #[test]
-    fn parses_positive_and_wrapped_suffixes() {
-        assert_eq!(parse_seq("lock-0000000007"), Some(7));
-        assert_eq!(parse_seq("_c_ab-lock-2147483647"), Some(2_147_483_647));
-        assert_eq!(parse_seq("lock--2147483648"), Some(-2_147_483_648));
-        assert_eq!(parse_seq("lock--000000005"), Some(-5));
-        assert_eq!(parse_seq("lock"), None);
-        assert_eq!(parse_seq("lock-00000x0007"), None);
-    }
-
-    #[test]
     fn lowest_acquires_others_watch_next_lower_not_the_lowest() {
         let kids = names(&[
             "b-lock-0000000012",
@@ -397,6 +382,28 @@ mod tests {
         );
         let by_seq = |me| Contender::Exclusive.decide(Flavor::Recipe, me, &kids);
         assert_eq!(by_seq("z-lock-0000000003"), Decision::Acquired);
+    }
+
+    #[test]
+    fn past_the_counter_wrap_the_recipe_keeps_line_order_and_a_plain_integer_sort_does_not() {
+        let kids = names(&[
+            "c-lock--2147483647",
+            "a-lock-2147483646",
+            "d-lock--2147483648",
+            "b-lock-2147483647",
+        ]);
+        let recipe = |me| Contender::Exclusive.decide(Flavor::Recipe, me, &kids);
+        assert_eq!(recipe("a-lock-2147483646"), Decision::Acquired);
+        assert_eq!(
+            recipe("d-lock--2147483648"),
+            Decision::WatchPredecessor("b-lock-2147483647".into())
+        );
+        let plain = |me| Contender::Exclusive.decide(Flavor::IntSort, me, &kids);
+        assert_eq!(plain("d-lock--2147483648"), Decision::Acquired);
+        assert_eq!(
+            plain("a-lock-2147483646"),
+            Decision::WatchPredecessor("c-lock--2147483647".into())
+        );
     }
 
     #[test]

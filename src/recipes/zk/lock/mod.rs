@@ -9,6 +9,7 @@ use crate::recipes::zk::is_transient;
 use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
+use crate::zk::seq;
 pub use decide::Flavor;
 use decide::{AfterCreate, AfterExists, Contender, Decision, OnEvent, Outcome};
 
@@ -170,7 +171,7 @@ impl ZkLock {
         let name = created.rsplit('/').next().unwrap_or(created).to_string();
         (self.observer)(Observation::Enqueued {
             node: name.clone(),
-            seq: decide::parse_seq(&name),
+            seq: seq::parse(&name),
         });
         self.node = Some((name, czxid));
     }
