@@ -1,6 +1,7 @@
-//! The README's Redis catalogue (R1–R8): every row's trace replays to the verdict the row
-//! states, the row's scenario and settings are the trace's, and each contrast between two
-//! rows differs in nothing but the setting it names, so a flipped verdict is that setting's.
+//! The README's catalogues, ZooKeeper's (Z1–Z13) and Redis's (R1–R8): every row's trace
+//! replays to the verdict the row states and the row's scenario and settings are the trace's;
+//! in the Redis catalogue each contrast between two rows differs in nothing but the setting it
+//! names, so a flipped verdict is that setting's.
 
 use locksim::check::Property;
 use locksim::trace::{Trace, replay};
@@ -9,6 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const SECTION: &str = "## The Redis catalogue (R1–R8)";
+const ZK_SECTION: &str = "## The ZooKeeper catalogue (Z1–Z13)";
 
 /// Two rows whose traces differ in exactly `differs` (parameter names, and `scenario` when
 /// the recipe is the setting); the same seed and fault plan otherwise. `flips`: whether the
@@ -130,17 +132,22 @@ fn load(name: &str) -> Trace {
     Trace::load(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The table under the catalogue's heading, up to the next heading.
+/// The Redis catalogue's rows.
 fn readme_rows() -> Vec<Row> {
+    rows_of(SECTION, "| R")
+}
+
+/// The table under `heading`, up to the next heading: its lines that start with `start`.
+fn rows_of(heading: &str, start: &str) -> Vec<Row> {
     let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
     let section = readme
-        .split_once(SECTION)
-        .unwrap_or_else(|| panic!("README has a section '{SECTION}'"))
+        .split_once(heading)
+        .unwrap_or_else(|| panic!("README has a section '{heading}'"))
         .1;
     let section = section.split("\n## ").next().unwrap_or_default();
     section
         .lines()
-        .filter(|line| line.starts_with("| R"))
+        .filter(|line| line.starts_with(start))
         .map(|line| {
             let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
             assert_eq!(cells.len(), 5, "a catalogue row has five cells: {line}");
@@ -193,7 +200,23 @@ fn param_text(value: &Value) -> String {
 fn every_catalogue_row_replays_to_its_verdict() {
     let rows = readme_rows();
     assert!(rows.len() >= 16, "the catalogue table lists its rows");
-    for row in &rows {
+    replays_to_verdicts(&rows);
+}
+
+#[test]
+fn every_zookeeper_catalogue_row_replays_to_its_verdict() {
+    let rows = rows_of(ZK_SECTION, "| Z");
+    let listed: BTreeSet<&str> = rows.iter().map(|r| r.row.as_str()).collect();
+    for entry in ["Z1", "Z2", "Z3", "Z5", "Z6", "Z7", "Z8", "Z9"] {
+        assert!(listed.contains(entry), "{entry} has a row");
+    }
+    replays_to_verdicts(&rows);
+}
+
+/// Each row's trace names the row's scenario and settings, expects its verdict, and replays
+/// to it with the digest it recorded.
+fn replays_to_verdicts(rows: &[Row]) {
+    for row in rows {
         let path = root().join(&row.trace);
         let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(trace.scenario, row.scenario, "{}: scenario", row.trace);
