@@ -169,6 +169,44 @@ fn a_reader_waiting_behind_a_later_writer_deadlocks_with_it() {
 }
 
 #[test]
+fn election_candidates_all_watching_the_lowest_node_are_a_herd() {
+    let e = explore_seeds("zk-election-herd", &[], &[], 0..10);
+    assert_eq!(found(&e), vec![Property::Herd]);
+    assert!(shrunk_faults(&e).is_empty(), "no fault needed");
+}
+
+#[test]
+fn the_election_keeps_one_leader_under_pauses_shorter_than_the_session() {
+    let election = scenario::find("zk-election").unwrap();
+    assert_eq!(election.params::<&str>(None, &[]).unwrap(), params(&[]));
+    assert_clean(&explore_seeds("zk-election", &[], &[], 0..150));
+}
+
+#[test]
+fn a_leader_paused_past_its_session_leads_beside_the_next_and_fencing_saves_the_resource() {
+    let long_pauses = ["pause_max_ms=600"];
+    let election = scenario::find("zk-election").unwrap();
+    let profile = election.params::<&str>(Some("long-pauses"), &[]).unwrap();
+    assert_eq!(profile, params(&long_pauses));
+    let e = explore_seeds("zk-election", &long_pauses, &[], 0..100);
+    assert!(found(&e).contains(&Property::Leader), "{:?}", found(&e));
+    assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
+    let fenced = ["pause_max_ms=600", "fencing=true"];
+    let e = explore_seeds("zk-election", &fenced, &[Property::Leader], 0..100);
+    assert_eq!(
+        found(&e),
+        vec![Property::Leader],
+        "fencing guards the store only"
+    );
+    assert_clean(&explore_seeds(
+        "zk-election",
+        &fenced,
+        &[Property::Resource],
+        0..150,
+    ));
+}
+
+#[test]
 fn pause_past_the_session_timeout_breaks_mutex_and_fencing_saves_the_resource() {
     let long_pauses = ["pause_max_ms=600", "faults=pause"];
     let e = explore_seeds("zk-lock", &long_pauses, &[Property::Mutex], 0..100);
