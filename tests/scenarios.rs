@@ -183,6 +183,68 @@ fn the_election_keeps_one_leader_under_pauses_shorter_than_the_session() {
 }
 
 #[test]
+fn a_candidate_whose_create_reply_was_lost_finds_its_node_by_its_guid() {
+    use locksim::history::{ElectionOp, Op};
+    use locksim::sim::fault::{FaultPlan, TimedFault};
+    use locksim::world::run::{RunSpec, run};
+    let scenario = scenario::find("zk-election").unwrap();
+    let lose = |client: &str| TimedFault {
+        at_ms: 0,
+        fault: Fault::LoseReply {
+            node: "zk1".into(),
+            op: "create".into(),
+            client: client.into(),
+        },
+    };
+    let clients = ["c1", "c2", "c3", "c4", "c5"];
+    let spec = RunSpec {
+        plan: FaultPlan(clients.iter().map(|c| lose(c)).collect()),
+        ..RunSpec::generated(scenario, params(&["faults=none"]), 3)
+    };
+    let report = run(&spec).expect("the run completes");
+    assert!(
+        report.completed && report.violations.is_empty(),
+        "{:?}",
+        report.violations
+    );
+    let history = &report.history;
+    // A lost reply is only one to a create the server applied, so the directory's creates
+    // take at most two of the five; the others strike candidate nodes. Those candidates learn
+    // their node from the listing, after a reconnect: later than a reply's one-way latency.
+    let created_at = |node: &str| {
+        history
+            .events
+            .iter()
+            .find(|e| e.op.name() == "znode_created" && format!("{:?}", e.op).contains(node))
+            .map(|e| e.time_ms)
+    };
+    let late = history
+        .events
+        .iter()
+        .filter_map(|e| match &e.op {
+            Op::Election(ElectionOp::Candidate { node, .. }) => Some((e.time_ms, node)),
+            _ => None,
+        })
+        .filter(|(at, node)| created_at(node).is_some_and(|c| at - c > 3))
+        .count();
+    assert!(late >= 3, "{late} candidates learned their node late");
+    // Every candidate node the server created is one a client stood with: none orphaned.
+    let created = history
+        .events
+        .iter()
+        .filter(|e| e.op.name() == "znode_created")
+        .filter(|e| format!("{:?}", e.op).contains("/locksim/election/"))
+        .count();
+    let stood = history
+        .events
+        .iter()
+        .filter(|e| matches!(e.op, Op::Election(ElectionOp::Candidate { .. })))
+        .count();
+    assert_eq!(created, stood);
+    assert_eq!(stood, clients.len() * 4, "one candidacy per term");
+}
+
+#[test]
 fn a_leader_paused_past_its_session_leads_beside_the_next_and_fencing_saves_the_resource() {
     let long_pauses = ["pause_max_ms=600"];
     let election = scenario::find("zk-election").unwrap();
