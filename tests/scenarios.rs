@@ -183,6 +183,30 @@ fn the_election_keeps_one_leader_under_pauses_shorter_than_the_session() {
 }
 
 #[test]
+fn a_hand_over_slower_than_the_bound_after_the_heal_is_a_leaderless_election() {
+    // Each hand-over takes a few round trips; a bound of 1 ms after an early heal is broken.
+    let tight = ["faults=none", "fault_phase_ms=100", "liveness_bound_ms=1"];
+    let e = explore_seeds("zk-election", &tight, &[Property::Leader], 0..1);
+    let Outcome::Violation(f) = &e.outcome else {
+        panic!("{:?}", e.outcome)
+    };
+    assert!(
+        f.report.violations[0]
+            .detail
+            .contains("had candidates running and no leader"),
+        "{:?}",
+        f.report.violations
+    );
+    let roomy = ["faults=none", "fault_phase_ms=100"];
+    assert_clean(&explore_seeds(
+        "zk-election",
+        &roomy,
+        &[Property::Leader],
+        0..1,
+    ));
+}
+
+#[test]
 fn a_candidate_whose_create_reply_was_lost_finds_its_node_by_its_guid() {
     use locksim::history::{ElectionOp, Op};
     use locksim::sim::fault::{FaultPlan, TimedFault};
