@@ -28,6 +28,7 @@ pub enum Op {
     Harness(HarnessOp),
     Client(ClientOp),
     Lock(LockOp),
+    Election(ElectionOp),
     Store(StoreOp),
     /// An event of a server family (ZooKeeper's tree changes, say), which that family's
     /// module defines and reads back (`zk::events`).
@@ -127,6 +128,31 @@ impl LockOp {
     }
 }
 
+/// What a client records of its leader election recipe.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ElectionOp {
+    /// Info: it stands as a candidate, once its candidate node exists. `seq` is the parsed
+    /// sequence suffix.
+    Candidate {
+        election: String,
+        node: String,
+        seq: Option<i64>,
+    },
+    /// Run for leader (invoke); ok when it became the leader, with its fencing token (its
+    /// node's czxid); fail when the candidacy ended first (its session or its node is gone:
+    /// the workload runs again).
+    Lead {
+        election: String,
+        token: Option<i64>,
+    },
+    /// Step down (invoke when it starts deleting its node, ok/info when that ends; a client
+    /// stops believing it leads at the invoke).
+    StepDown { election: String },
+    /// Info: it learned it no longer leads (its session expired).
+    LostLead { election: String },
+}
+
 /// How a client holds a read/write lock: readers share it, a writer holds it alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -213,7 +239,7 @@ macro_rules! family_into_op {
     )*};
 }
 
-family_into_op!(HarnessOp => Harness, ClientOp => Client, LockOp => Lock, StoreOp => Store, ServerEvent => Server);
+family_into_op!(HarnessOp => Harness, ClientOp => Client, LockOp => Lock, ElectionOp => Election, StoreOp => Store, ServerEvent => Server);
 
 impl Op {
     /// The op's name as the history's JSON spells it ("acquire", "znode_deleted", ...), for

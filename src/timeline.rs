@@ -4,7 +4,7 @@
 //! begin. Enough to see why a property broke without reading the JSON.
 
 use crate::check::Violation;
-use crate::history::{Event, HarnessOp, History, Kind, LockMode, LockOp, Op, StoreOp};
+use crate::history::{ElectionOp, Event, HarnessOp, History, Kind, LockMode, LockOp, Op, StoreOp};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -58,7 +58,12 @@ impl Window {
                 .events
                 .iter()
                 .filter(|e| &e.node == client && e.kind == Kind::Ok && e.time_ms <= start)
-                .filter(|e| matches!(e.op, Op::Lock(LockOp::Acquire { .. })))
+                .filter(|e| {
+                    matches!(
+                        e.op,
+                        Op::Lock(LockOp::Acquire { .. }) | Op::Election(ElectionOp::Lead { .. })
+                    )
+                })
                 .map(|e| e.time_ms)
                 .next_back()
         };
@@ -85,7 +90,9 @@ impl Window {
         match &e.op {
             Op::Harness(_) | Op::Server(_) => true,
             Op::Store(StoreOp::StoreWrite { client, .. }) => clients.contains(client),
-            Op::Client(_) | Op::Lock(_) | Op::Store(_) => clients.contains(&e.node),
+            Op::Client(_) | Op::Lock(_) | Op::Election(_) | Op::Store(_) => {
+                clients.contains(&e.node)
+            }
         }
     }
 }
@@ -132,6 +139,15 @@ fn describe(e: &Event) -> Option<String> {
         (Op::Lock(LockOp::Extend { lock, .. }), Kind::Fail) => format!("fails to extend {lock}"),
         (Op::Lock(LockOp::Release { lock }), Kind::Invoke) => format!("releases {lock}"),
         (Op::Lock(LockOp::Lost { lock }), _) => format!("learns it lost {lock}"),
+        (Op::Election(ElectionOp::Lead { election, token: t }), Kind::Ok) => {
+            format!("becomes the leader of {election}{}", token(t))
+        }
+        (Op::Election(ElectionOp::StepDown { election }), Kind::Invoke) => {
+            format!("steps down as the leader of {election}")
+        }
+        (Op::Election(ElectionOp::LostLead { election }), _) => {
+            format!("learns it no longer leads {election}")
+        }
         (
             Op::Store(StoreOp::StoreWrite {
                 client,
@@ -288,5 +304,54 @@ mod tests {
         assert_eq!(lines.len(), 7, "{lines:#?}");
         assert!(lines[0].contains("c3       acquires /l (token 1)"));
         assert!(lines[6].ends_with("run ends"));
+    }
+
+    #[test]
+    fn two_leaders_are_told_from_the_first_ones_election() {
+        let e = "/e".to_string();
+        let lead = |token| {
+            Op::Election(ElectionOp::Lead {
+                election: e.clone(),
+                token,
+            })
+        };
+        let events = vec![
+            event(5, "c2", Kind::Ok, lead(Some(3))),
+            event(10, "c1", Kind::Ok, lead(Some(4))),
+            event(
+                400,
+                "c2",
+                Kind::Info,
+                Op::Election(ElectionOp::LostLead {
+                    election: e.clone(),
+                }),
+            ),
+            event(400, "c2", Kind::Ok, lead(Some(9))),
+            event(
+                610,
+                "c1",
+                Kind::Invoke,
+                Op::Election(ElectionOp::StepDown {
+                    election: e.clone(),
+                }),
+            ),
+        ];
+        let violation = Violation {
+            property: Property::Leader,
+            clients: vec!["c1".into(), "c2".into()],
+            times_ms: vec![400, 610],
+            detail: "c1 and c2 both believed they led /e during 400..610 ms".into(),
+        };
+        assert_eq!(
+            timeline(&History { events }, &[violation]),
+            [
+                "     10 ms  c1       becomes the leader of /e (token 4)",
+                "    400 ms  c2       learns it no longer leads /e",
+                "    400 ms  c2       becomes the leader of /e (token 9)",
+                "    400 ms  !!       VIOLATION leader: c1 and c2 both believed they led /e during \
+                 400..610 ms",
+                "    610 ms  c1       steps down as the leader of /e",
+            ]
+        );
     }
 }

@@ -111,7 +111,7 @@ fn sorting_the_line_as_plain_integers_breaks_mutex_once_the_counter_wraps() {
     assert!(shrunk_faults(&e).is_empty(), "no fault needed");
     let e = explore_seeds("zk-lock-int-sort", &["faults=none"], &[], 0..20);
     assert_clean(&e);
-    for correct in ["zk-lock", "zk-rwlock"] {
+    for correct in ["zk-lock", "zk-rwlock", "zk-election"] {
         assert_clean(&explore_seeds(
             correct,
             &["seq_start=2147483640"],
@@ -183,6 +183,130 @@ fn a_reader_waiting_behind_a_later_writer_deadlocks_with_it() {
         &writers_only,
         &[],
         0..20,
+    ));
+}
+
+#[test]
+fn election_candidates_all_watching_the_lowest_node_are_a_herd() {
+    let e = explore_seeds("zk-election-herd", &[], &[], 0..10);
+    assert_eq!(found(&e), vec![Property::Herd]);
+    assert!(shrunk_faults(&e).is_empty(), "no fault needed");
+}
+
+#[test]
+fn the_election_keeps_one_leader_under_pauses_shorter_than_the_session() {
+    let election = scenario::find("zk-election").unwrap();
+    assert_eq!(election.params::<&str>(None, &[]).unwrap(), params(&[]));
+    assert_clean(&explore_seeds("zk-election", &[], &[], 0..150));
+}
+
+#[test]
+fn a_hand_over_slower_than_the_bound_after_the_heal_is_a_leaderless_election() {
+    // Each hand-over takes a few round trips; a bound of 1 ms after an early heal is broken.
+    let tight = ["faults=none", "fault_phase_ms=100", "liveness_bound_ms=1"];
+    let e = explore_seeds("zk-election", &tight, &[Property::Leader], 0..1);
+    let Outcome::Violation(f) = &e.outcome else {
+        panic!("{:?}", e.outcome)
+    };
+    assert!(
+        f.report.violations[0]
+            .detail
+            .contains("had candidates running and no leader"),
+        "{:?}",
+        f.report.violations
+    );
+    let roomy = ["faults=none", "fault_phase_ms=100"];
+    assert_clean(&explore_seeds(
+        "zk-election",
+        &roomy,
+        &[Property::Leader],
+        0..1,
+    ));
+}
+
+#[test]
+fn a_candidate_whose_create_reply_was_lost_finds_its_node_by_its_guid() {
+    use locksim::history::{ElectionOp, Op};
+    use locksim::sim::fault::{FaultPlan, TimedFault};
+    use locksim::world::run::{RunSpec, run};
+    let scenario = scenario::find("zk-election").unwrap();
+    let lose = |client: &str| TimedFault {
+        at_ms: 0,
+        fault: Fault::LoseReply {
+            node: "zk1".into(),
+            op: "create".into(),
+            client: client.into(),
+        },
+    };
+    let clients = ["c1", "c2", "c3", "c4", "c5"];
+    let spec = RunSpec {
+        plan: FaultPlan(clients.iter().map(|c| lose(c)).collect()),
+        ..RunSpec::generated(scenario, params(&["faults=none"]), 3)
+    };
+    let report = run(&spec).expect("the run completes");
+    assert!(
+        report.completed && report.violations.is_empty(),
+        "{:?}",
+        report.violations
+    );
+    let history = &report.history;
+    // A lost reply is only one to a create the server applied, so the directory's creates
+    // take at most two of the five; the others strike candidate nodes. Those candidates learn
+    // their node from the listing, after a reconnect: later than a reply's one-way latency.
+    let created_at = |node: &str| {
+        history
+            .events
+            .iter()
+            .find(|e| e.op.name() == "znode_created" && format!("{:?}", e.op).contains(node))
+            .map(|e| e.time_ms)
+    };
+    let late = history
+        .events
+        .iter()
+        .filter_map(|e| match &e.op {
+            Op::Election(ElectionOp::Candidate { node, .. }) => Some((e.time_ms, node)),
+            _ => None,
+        })
+        .filter(|(at, node)| created_at(node).is_some_and(|c| at - c > 3))
+        .count();
+    assert!(late >= 3, "{late} candidates learned their node late");
+    // Every candidate node the server created is one a client stood with: none orphaned.
+    let created = history
+        .events
+        .iter()
+        .filter(|e| e.op.name() == "znode_created")
+        .filter(|e| format!("{:?}", e.op).contains("/locksim/election/"))
+        .count();
+    let stood = history
+        .events
+        .iter()
+        .filter(|e| matches!(e.op, Op::Election(ElectionOp::Candidate { .. })))
+        .count();
+    assert_eq!(created, stood);
+    assert_eq!(stood, clients.len() * 4, "one candidacy per term");
+}
+
+#[test]
+fn a_leader_paused_past_its_session_leads_beside_the_next_and_fencing_saves_the_resource() {
+    let long_pauses = ["pause_max_ms=600"];
+    let election = scenario::find("zk-election").unwrap();
+    let profile = election.params::<&str>(Some("long-pauses"), &[]).unwrap();
+    assert_eq!(profile, params(&long_pauses));
+    let e = explore_seeds("zk-election", &long_pauses, &[], 0..100);
+    assert!(found(&e).contains(&Property::Leader), "{:?}", found(&e));
+    assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
+    let fenced = ["pause_max_ms=600", "fencing=true"];
+    let e = explore_seeds("zk-election", &fenced, &[Property::Leader], 0..100);
+    assert_eq!(
+        found(&e),
+        vec![Property::Leader],
+        "fencing guards the store only"
+    );
+    assert_clean(&explore_seeds(
+        "zk-election",
+        &fenced,
+        &[Property::Resource],
+        0..150,
     ));
 }
 

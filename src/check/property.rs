@@ -20,16 +20,20 @@ pub enum Property {
     Liveness,
     /// Grants follow queue order among live contenders.
     Fifo,
+    /// At most one client believes it leads an election at any true instant, and after the
+    /// heal a leader is elected within a bound.
+    Leader,
 }
 
 impl Property {
-    pub const ALL: [Property; 6] = [
+    pub const ALL: [Property; 7] = [
         Property::Mutex,
         Property::RwExclusion,
         Property::Resource,
         Property::Herd,
         Property::Liveness,
         Property::Fifo,
+        Property::Leader,
     ];
 
     /// The name used on the command line, in scenario files and in serde.
@@ -41,6 +45,7 @@ impl Property {
             Property::Herd => "herd",
             Property::Liveness => "liveness",
             Property::Fifo => "fifo",
+            Property::Leader => "leader",
         }
     }
 }
@@ -111,7 +116,8 @@ mod tests {
                 "resource",
                 "herd",
                 "liveness",
-                "fifo"
+                "fifo",
+                "leader"
             ]
         );
     }
@@ -127,7 +133,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo)"
+            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo leader)"
         );
         assert!(serde_json::from_str::<Property>("\"safety\"").is_err());
     }

@@ -163,6 +163,15 @@ group! {
 }
 
 group! {
+    /// What each candidate of a leader election does.
+    Election "election" {
+        /// terms each candidate serves: it runs for leader, leads (reads the register, works
+        /// hold_ms, writes value + 1 with its token), steps down, and runs again
+        terms: u32 = 4, 1..=10_000;
+    }
+}
+
+group! {
     /// The simulated ZooKeeper and its clients' sessions.
     Zookeeper "zookeeper" {
         /// ZooKeeper session timeout the clients request

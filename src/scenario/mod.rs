@@ -4,19 +4,23 @@
 //!
 //! - `zk_lock`: the ZooKeeper lock and its flawed variants
 //! - `redis_lock`: the single-instance Redis lock, Redlock, and their flawed variants
+//! - `zk_election`: the ZooKeeper leader election and its flawed variant
 
 mod redis_lock;
 mod zk;
+mod zk_election;
 mod zk_lock;
 
 use crate::check::Property;
 use crate::params::{Group, MAX_RUN_LIMIT_MS, ParamError, Params};
 use crate::recipes::redis::decide::Flavor as RedisFlavor;
+use crate::recipes::zk::election::decide::Flavor as ElectionFlavor;
 use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::rwlock;
 use crate::sim::software::Hosts;
 use redis_lock::RedisLockProgram;
 use std::fmt;
+use zk_election::ZkElectionProgram;
 use zk_lock::ZkLockProgram;
 
 /// What a scenario runs, the seam a user implements to put their own recipe in the world:
@@ -85,6 +89,16 @@ const LOCK_PROPERTIES: &[Property] = &[
 /// all the readers behind it. No `fifo`: readers queued together are granted in any order.
 const SHARED_LOCK_PROPERTIES: &[Property] = &[
     Property::RwExclusion,
+    Property::Resource,
+    Property::Herd,
+    Property::Liveness,
+];
+
+/// What a leader election promises: one leader at a time, elected within a bound after the
+/// heal; its leader's guarded writes; one wake-up per candidate's exit; every candidate
+/// finishing its terms.
+const ELECTION_PROPERTIES: &[Property] = &[
+    Property::Leader,
     Property::Resource,
     Property::Herd,
     Property::Liveness,
@@ -160,6 +174,24 @@ pub const SCENARIOS: &[Scenario] = &[
         program: &ZkLockProgram::shared(rwlock::Flavor::HigherWriter),
         properties: SHARED_LOCK_PROPERTIES,
         flaw: &[Property::Liveness],
+    },
+    Scenario {
+        name: "zk-election",
+        summary: "ZooKeeper recipes-doc leader election: GUID-named ephemeral sequential n_ nodes, the lowest leads, each candidate watches the largest lower one; the leader writes with its node's czxid. Profile long-pauses: a leader paused past its session breaks leader",
+        program: &ZkElectionProgram {
+            flavor: ElectionFlavor::Recipe,
+        },
+        properties: ELECTION_PROPERTIES,
+        flaw: &[],
+    },
+    Scenario {
+        name: "zk-election-herd",
+        summary: "flawed: every candidate watches the lowest node, so each leader's exit wakes them all (Z12)",
+        program: &ZkElectionProgram {
+            flavor: ElectionFlavor::Herd,
+        },
+        properties: ELECTION_PROPERTIES,
+        flaw: &[Property::Herd],
     },
     Scenario {
         name: "redis-lock",

@@ -93,7 +93,7 @@ pub async fn run_client<L: Lock>(
 
 /// How a critical section ended.
 #[derive(Debug, PartialEq, Eq)]
-enum Held {
+pub(super) enum Held {
     /// Done (or given up: on a failed store access, or on a lease it could not extend over
     /// its work): the holder releases.
     Done,
@@ -107,7 +107,7 @@ enum Held {
 /// request it is sending, so a pause or a delay that strikes between the check and the
 /// request reaching the store lands a write made under a lock that is gone (R1, R3) — the
 /// case only a fencing token checked by the store catches.
-async fn critical_section<L: Lock>(
+pub(super) async fn critical_section<L: Lock>(
     node: &Node,
     work: &Workload,
     grant: Grant,

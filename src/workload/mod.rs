@@ -2,7 +2,9 @@
 //! recipe family, sharing how a client gets (back) a session.
 //!
 //! - `lock`: acquire, read the register, work, write, release (locks and the shared lock)
+//! - `election`: run for leader, do the lock's guarded work as leader, step down, run again
 
+pub mod election;
 pub mod lock;
 
 use crate::history::{ClientOp, Kind, Op};

@@ -1,0 +1,224 @@
+//! The ZooKeeper recipes doc's leader election: pure decisions in `decide`, the async driver
+//! here, a simulated host's way to it in `host`.
+//!
+//! Leadership is held the way a lock is (win the election = acquire, step down = release,
+//! an expired session = lost), so the driver is a `Lock`, and the lock workload's critical
+//! section serves the leader's guarded work unchanged.
+
+pub mod decide;
+pub mod host;
+
+use crate::recipes::zk::is_transient;
+use crate::recipes::zk::lock::decide::{OnEvent, find_own, on_event};
+use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
+use crate::sim::timer::Timer;
+use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
+use crate::zk::proto::{CreateMode, ErrorCode};
+use decide::{Decision, Flavor, PREFIX};
+
+/// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
+/// reconnect instead of spinning.
+const RETRY_MS: u64 = 5;
+
+/// Runs `op` again, after a pause, while its outcome is unknown (ConnectionLoss): a read, or
+/// a delete, which forgetting would orphan the node (Z7).
+async fn retrying<T>(
+    timer: &Timer,
+    mut op: impl AsyncFnMut() -> Result<T, ZkError>,
+) -> Result<T, ZkError> {
+    loop {
+        match op().await {
+            Err(e) if is_transient(&e) => timer.sleep(RETRY_MS).await,
+            result => return result,
+        }
+    }
+}
+
+/// A candidate in the election under directory `dir`, bound to one session.
+pub struct Candidate {
+    client: ZkClient,
+    flavor: Flavor,
+    dir: String,
+    /// Makes a fresh GUID for each candidacy (Curator's protected-mode prefix).
+    new_guid: Box<dyn FnMut() -> String>,
+    observer: Observer,
+    events: SessionEvents,
+    /// My candidate node (bare name) and its czxid, once it exists.
+    node: Option<(String, i64)>,
+}
+
+impl Candidate {
+    pub fn new(
+        client: ZkClient,
+        flavor: Flavor,
+        dir: &str,
+        new_guid: Box<dyn FnMut() -> String>,
+        observer: Observer,
+    ) -> Self {
+        let events = client.events();
+        Candidate {
+            client,
+            flavor,
+            dir: dir.to_string(),
+            new_guid,
+            observer,
+            events,
+            node: None,
+        }
+    }
+
+    fn path(&self, name: &str) -> String {
+        format!("{}/{name}", self.dir)
+    }
+
+    /// Creates the election directory (and its parents) if missing.
+    pub async fn ensure_dir(&self) -> Result<(), LockError> {
+        let mut path = String::new();
+        for part in self.dir.split('/').filter(|p| !p.is_empty()) {
+            path = format!("{path}/{part}");
+            let created = retrying(self.client.timer(), async || {
+                self.client.create(&path, b"", CreateMode::Persistent).await
+            });
+            match created.await {
+                Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Stands as a candidate: creates my node; after a lost reply looks for the child
+    /// carrying my GUID before creating again, so an applied create is never orphaned.
+    async fn stand(&mut self) -> Result<(), LockError> {
+        let guid = format!("{}-", (self.new_guid)());
+        let path = self.path(&format!("{guid}{PREFIX}"));
+        let timer = self.client.timer().clone();
+        loop {
+            match self
+                .client
+                .create2(&path, b"", CreateMode::EphemeralSequential)
+                .await
+            {
+                Ok((created, stat)) => {
+                    self.stood(&created, stat.czxid);
+                    return Ok(());
+                }
+                Err(e) if is_transient(&e) => timer.sleep(RETRY_MS).await,
+                Err(e) => return Err(e.into()),
+            }
+            let children =
+                retrying(&timer, async || self.client.get_children(&self.dir).await).await?;
+            if let Some(own) = find_own(&children, &guid).map(str::to_string) {
+                let own_path = self.path(&own);
+                let stat = retrying(&timer, async || self.client.exists(&own_path).await).await?;
+                if let Some(stat) = stat {
+                    self.stood(&own, stat.czxid);
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    fn stood(&mut self, created: &str, czxid: i64) {
+        let name = created.rsplit('/').next().unwrap_or(created).to_string();
+        (self.observer)(Observation::Enqueued {
+            node: name.clone(),
+            seq: decide::seq(&name),
+        });
+        self.node = Some((name, czxid));
+    }
+
+    /// Waits for the node event of `watch`; session events that end nothing are not one
+    /// (taking a Disconnected for the deletion would skip a look at the listing).
+    async fn wait(&self, mut watch: Watch) -> Result<(), LockError> {
+        loop {
+            let Some(e) = watch.next().await else {
+                return Err(LockError::SessionExpired);
+            };
+            match on_event(e.event_type, e.state) {
+                OnEvent::Ignore => {}
+                OnEvent::SessionLost => return Err(LockError::SessionExpired),
+                OnEvent::Woken => {
+                    (self.observer)(Observation::Woken {
+                        path: e.path,
+                        event: format!("{:?}", e.event_type),
+                    });
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Runs until I lead: list, lead if lowest, else watch the node `decide` names and list
+    /// again when it fires (or at once if it is already gone).
+    async fn lead(&mut self) -> Result<Grant, LockError> {
+        if self.node.is_none() {
+            self.stand().await?;
+        }
+        let timer = self.client.timer().clone();
+        loop {
+            let (mine, czxid) = self.node.clone().expect("stood above");
+            let children =
+                retrying(&timer, async || self.client.get_children(&self.dir).await).await?;
+            match decide::decide(self.flavor, &mine, &children) {
+                Decision::Lead => {
+                    return Ok(Grant {
+                        token: Some(czxid),
+                        ..Grant::default()
+                    });
+                }
+                Decision::NodeGone => {
+                    self.node = None;
+                    return Err(LockError::NodeGone);
+                }
+                Decision::Watch(other) => {
+                    let path = self.path(&other);
+                    let (stat, watch) =
+                        retrying(&timer, async || self.client.exists_watch(&path).await).await?;
+                    if stat.is_some() {
+                        self.wait(watch).await?;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Deletes my node, retrying through ConnectionLoss; done once it is gone.
+    async fn step_down(&mut self) -> Result<(), LockError> {
+        let Some((mine, _)) = self.node.clone() else {
+            return Ok(());
+        };
+        let path = self.path(&mine);
+        let timer = self.client.timer().clone();
+        match retrying(&timer, async || self.client.delete(&path, -1).await).await {
+            Ok(()) | Err(ZkError::Server(ErrorCode::NoNode)) => {
+                self.node = None;
+                Ok(())
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+impl Lock for Candidate {
+    /// Wins the election: the grant's token is my node's czxid.
+    async fn acquire(&mut self) -> Result<Grant, LockError> {
+        self.lead().await
+    }
+
+    async fn release(&mut self) -> Result<(), LockError> {
+        self.step_down().await
+    }
+
+    async fn lost(&mut self) {
+        while let Some(e) = self.events.next().await {
+            if on_event(e.event_type, e.state) == OnEvent::SessionLost {
+                return;
+            }
+        }
+    }
+
+    async fn close(self) {
+        self.client.close().await;
+    }
+}

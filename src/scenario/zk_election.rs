@@ -1,0 +1,98 @@
+//! The ZooKeeper leader election scenarios: `zk1`, the store, and candidates that run the
+//! election workload with one flavor of the recipe.
+
+use super::{Profile, Program, zk};
+use crate::params::{self, Election, Faults, Group, Network, ParamError, Params, Zookeeper};
+use crate::recipes::zk::election::decide::Flavor;
+use crate::recipes::zk::election::host::{self as election_host, ELECTION_DIR};
+use crate::sim::node::Node;
+use crate::sim::software::Hosts;
+use crate::workload::election::{self as workload, Workload};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The election's two questions: does it hold under the faults a session survives, and
+/// what do pauses past the session timeout do to it.
+pub(super) const PROFILES: &[Profile] = &[
+    Profile {
+        name: "short-pauses",
+        summary: "every fault kind, client pauses shorter than the session timeout (at most \
+                  100 ms against 200 ms sessions), so a leader's session outlives them",
+        settings: &["pause_max_ms=100"],
+    },
+    Profile {
+        name: "long-pauses",
+        summary: "every fault kind, client pauses up to three session timeouts: a leader \
+                  paused past its session keeps believing it leads while the next one is \
+                  elected (--set fencing=true and the store still refuses its stale writes)",
+        settings: &["pause_max_ms=600"],
+    },
+];
+
+#[derive(Debug)]
+pub(super) struct ZkElectionProgram {
+    pub(super) flavor: Flavor,
+}
+
+impl Program for ZkElectionProgram {
+    fn param_groups(&self) -> &'static [Group] {
+        &[
+            Network::GROUP,
+            Faults::GROUP,
+            params::Workload::GROUP,
+            Election::GROUP,
+            Zookeeper::GROUP,
+        ]
+    }
+
+    fn hosts(&self, params: &Params) -> Hosts {
+        let (flavor, params) = (self.flavor, params.clone());
+        Hosts {
+            servers: zk::servers(&params),
+            clients: params.client_names(),
+            pause_steps: workload::PAUSE_STEPS,
+            program: Rc::new(move |node| Box::pin(client(node, params.clone(), flavor))),
+        }
+    }
+
+    /// The longest a running candidate may see no leader after the heal: a dead leader's
+    /// session and a dead predecessor's can take two timeouts to resolve, then every
+    /// other candidate may lead once before it (with a few round trips each).
+    fn liveness_bound(&self, p: &Params) -> u64 {
+        let per_term =
+            p.workload.hold_ms + 12 * p.network.slowest_link_ms() + 2 * p.zookeeper.zk_tick_ms;
+        3 * p.zookeeper.session_timeout_ms + u64::from(p.workload.clients) * per_term
+    }
+
+    /// After the fault phase, long enough for every remaining term to complete and for one
+    /// liveness bound to pass.
+    fn run_limit(&self, p: &Params, liveness_bound_ms: u64) -> u64 {
+        let work = u64::from(p.workload.clients * p.election.terms)
+            * (p.workload.hold_ms + 12 * p.network.slowest_link_ms());
+        p.faults.fault_phase_ms + liveness_bound_ms + work + p.zookeeper.session_timeout_ms
+    }
+
+    fn validate(&self, p: &Params) -> Result<(), ParamError> {
+        zk::validate_latency(p)
+    }
+
+    fn profiles(&self) -> &'static [Profile] {
+        PROFILES
+    }
+}
+
+/// The software of client host `node`: the election workload over a candidate of `flavor`.
+async fn client(node: Node, params: Params, flavor: Flavor) {
+    let rng = Rc::new(RefCell::new(node.rng()));
+    let config = zk::zk_config(&node, &params);
+    let work = Workload {
+        election: ELECTION_DIR.into(),
+        terms: params.election.terms,
+        hold_ms: params.workload.hold_ms,
+        store_timeout_ms: params.zookeeper.session_timeout_ms,
+    };
+    workload::run_client(&node, &work, async || {
+        election_host::connect(&node, &config, flavor, &rng).await
+    })
+    .await;
+}

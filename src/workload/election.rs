@@ -1,0 +1,90 @@
+//! The election workload: run for leader; as leader do the guarded work (read the register,
+//! work, write value + 1 with the leader's token: the lock workload's critical section),
+//! then step down and run again; `terms` times. Each step is recorded as invoke / ok / fail
+//! / info.
+
+use super::lock::{self, Held, critical_section};
+use super::{RETRY_MS, reconnect};
+use crate::history::{ElectionOp, Kind, Op};
+use crate::recipes::{Lock, LockError};
+use crate::sim::node::Node;
+
+/// The steps a `pause_before` fault can aim at: the store write, just after the check that
+/// it still leads, and the step down, which a leader begins believing it still leads.
+pub const PAUSE_STEPS: &[&str] = &["write", "step_down"];
+
+pub struct Workload {
+    pub election: String,
+    pub terms: u32,
+    /// The work between the leader's read and its write.
+    pub hold_ms: u64,
+    /// A store request not answered within this has an unknown outcome.
+    pub store_timeout_ms: u64,
+}
+
+/// Runs the workload. `connect` opens a new session and returns a candidate bound to it
+/// (leadership held like a lock); it is called again whenever the session is lost.
+pub async fn run_client<L: Lock>(
+    node: &Node,
+    work: &Workload,
+    mut connect: impl AsyncFnMut() -> Result<L, LockError>,
+) {
+    let guarded = lock::Workload {
+        lock_name: work.election.clone(),
+        mode: None,
+        rounds: work.terms,
+        hold_ms: work.hold_ms,
+        store_timeout_ms: work.store_timeout_ms,
+    };
+    let election = || work.election.clone();
+    let lead = |token| {
+        Op::Election(ElectionOp::Lead {
+            election: election(),
+            token,
+        })
+    };
+    let mut candidate = reconnect(node, &mut connect).await;
+    for _ in 0..work.terms {
+        let grant = loop {
+            node.record(Kind::Invoke, lead(None));
+            match candidate.acquire().await {
+                Ok(grant) => {
+                    node.record(Kind::Ok, lead(grant.token));
+                    break grant;
+                }
+                Err(e) => {
+                    // The run ends once there is a session to run again on, so a client
+                    // stuck reconnecting still shows as a running candidate.
+                    if e.needs_new_session() {
+                        candidate = reconnect(node, &mut connect).await;
+                    }
+                    node.record(Kind::Fail, lead(None));
+                    node.timer().sleep(RETRY_MS).await;
+                }
+            }
+        };
+        if critical_section(node, &guarded, grant, &mut candidate).await == Held::Lost {
+            let lost = ElectionOp::LostLead {
+                election: election(),
+            };
+            node.record(Kind::Info, Op::Election(lost));
+            candidate = reconnect(node, &mut connect).await;
+            continue;
+        }
+        node.step("step_down").await;
+        let step_down = Op::Election(ElectionOp::StepDown {
+            election: election(),
+        });
+        node.record(Kind::Invoke, step_down.clone());
+        match candidate.release().await {
+            Ok(()) => node.record(Kind::Ok, step_down),
+            Err(e) => {
+                node.record(Kind::Info, step_down);
+                if e.needs_new_session() {
+                    candidate = reconnect(node, &mut connect).await;
+                }
+            }
+        }
+    }
+    candidate.close().await;
+}
