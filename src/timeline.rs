@@ -4,7 +4,7 @@
 //! begin. Enough to see why a property broke without reading the JSON.
 
 use crate::check::Violation;
-use crate::history::{Event, HarnessOp, History, Kind, LockMode, LockOp, Op, StoreOp};
+use crate::history::{Event, HarnessOp, History, Kind, LockMode, LockOp, Op, QueueOp, StoreOp};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -85,7 +85,7 @@ impl Window {
         match &e.op {
             Op::Harness(_) | Op::Server(_) => true,
             Op::Store(StoreOp::StoreWrite { client, .. }) => clients.contains(client),
-            Op::Client(_) | Op::Lock(_) | Op::Store(_) => clients.contains(&e.node),
+            Op::Client(_) | Op::Lock(_) | Op::Queue(_) | Op::Store(_) => clients.contains(&e.node),
         }
     }
 }
@@ -132,6 +132,30 @@ fn describe(e: &Event) -> Option<String> {
         (Op::Lock(LockOp::Extend { lock, .. }), Kind::Fail) => format!("fails to extend {lock}"),
         (Op::Lock(LockOp::Release { lock }), Kind::Invoke) => format!("releases {lock}"),
         (Op::Lock(LockOp::Lost { lock }), _) => format!("learns it lost {lock}"),
+        (Op::Queue(QueueOp::Offer { queue, item }), Kind::Ok) => {
+            format!("offers {item} to {queue}")
+        }
+        (
+            Op::Queue(QueueOp::Take {
+                queue,
+                item: Some(item),
+                node,
+            }),
+            Kind::Ok,
+        ) => format!(
+            "takes {item} from {queue}{}",
+            node.as_ref()
+                .map_or(String::new(), |n| format!(" (node {n})"))
+        ),
+        (Op::Queue(QueueOp::Take { queue, .. }), Kind::Info) => {
+            format!("does not know whether it took an item from {queue}")
+        }
+        (Op::Queue(QueueOp::Claim { item, node, .. }), _) => {
+            format!("asks to take {item} (node {node})")
+        }
+        (Op::Queue(QueueOp::Empty { queue }), _) => {
+            format!("finds {queue} empty and waits for an offer")
+        }
         (
             Op::Store(StoreOp::StoreWrite {
                 client,

@@ -23,6 +23,8 @@ pub enum Reads {
     Client,
     /// What clients record of their lock recipe.
     Lock,
+    /// What clients record of their queue recipe.
+    Queue,
     /// What clients do to the protected resource and what the store did.
     Store,
     /// A server family's events, by family name ("zookeeper").
@@ -35,6 +37,7 @@ impl fmt::Display for Reads {
             Reads::Harness => f.write_str("harness"),
             Reads::Client => f.write_str("client"),
             Reads::Lock => f.write_str("lock"),
+            Reads::Queue => f.write_str("queue"),
             Reads::Store => f.write_str("store"),
             Reads::Server(family) => f.write_str(family),
         }

@@ -2,7 +2,7 @@
 //! harness bug, not a bug in the system under test, so it is reported apart from violations
 //! and no checker runs on such a history (the same split as stateright's history testers).
 
-use crate::history::{ClientOp, HarnessOp, History, Kind, LockOp, Op, StoreOp};
+use crate::history::{ClientOp, HarnessOp, History, Kind, LockOp, Op, QueueOp, StoreOp};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -21,8 +21,8 @@ pub enum MalformedReason {
     /// true-time order. (Clock readings may go backwards; true time may not.)
     TimeWentBackwards { previous_ms: u64 },
     /// An ok / fail / info for an operation (acquire, extend or release of that lock, read,
-    /// write)
-    /// that this node has no invocation outstanding for.
+    /// write, offer or take on that queue, connect) that this node has no invocation
+    /// outstanding for.
     CompletionWithoutInvoke,
     /// An invocation while the same node's same operation, invoked at `pending_index`, has
     /// not completed: a driver forgot to record the outcome (info when it is unknown).
@@ -73,6 +73,8 @@ pub(super) enum Operation<'a> {
     Read,
     Write,
     Connect,
+    Offer(&'a str),
+    Take(&'a str),
 }
 
 pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
@@ -83,6 +85,8 @@ pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
         Op::Store(StoreOp::Read { .. }) => Some(Operation::Read),
         Op::Store(StoreOp::Write { .. }) => Some(Operation::Write),
         Op::Client(ClientOp::Connect) => Some(Operation::Connect),
+        Op::Queue(QueueOp::Offer { queue, .. }) => Some(Operation::Offer(queue)),
+        Op::Queue(QueueOp::Take { queue, .. }) => Some(Operation::Take(queue)),
         _ => None,
     }
 }

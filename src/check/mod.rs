@@ -8,7 +8,8 @@
 //! - `property`: which properties exist and their names
 //! - `violation`: what a broken property is reported as
 //! - `malformed`: the history's own rules and their breaches
-//! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`: one checker each
+//! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`, `queue`: one checker
+//!   each
 
 mod checker;
 mod fifo;
@@ -17,6 +18,7 @@ mod liveness;
 mod malformed;
 mod mutex;
 mod property;
+mod queue;
 mod resource;
 mod rw_exclusion;
 #[cfg(test)]
@@ -70,13 +72,14 @@ pub fn witnesses(history: &History, properties: &[Property]) -> Vec<Witness> {
 }
 
 /// Every checker, in `Property::ALL` order.
-const CHECKERS: [&dyn Checker; 6] = [
+const CHECKERS: [&dyn Checker; 7] = [
     &mutex::Mutex,
     &rw_exclusion::RwExclusion,
     &resource::Resource,
     &herd::Herd,
     &liveness::Liveness,
     &fifo::Fifo,
+    &queue::QueueChecker,
 ];
 
 /// The checker of `property`.

@@ -20,16 +20,19 @@ pub enum Property {
     Liveness,
     /// Grants follow queue order among live contenders.
     Fifo,
+    /// A queue loses no item offered, hands none out twice, and keeps each producer's order.
+    Queue,
 }
 
 impl Property {
-    pub const ALL: [Property; 6] = [
+    pub const ALL: [Property; 7] = [
         Property::Mutex,
         Property::RwExclusion,
         Property::Resource,
         Property::Herd,
         Property::Liveness,
         Property::Fifo,
+        Property::Queue,
     ];
 
     /// The name used on the command line, in scenario files and in serde.
@@ -41,6 +44,7 @@ impl Property {
             Property::Herd => "herd",
             Property::Liveness => "liveness",
             Property::Fifo => "fifo",
+            Property::Queue => "queue",
         }
     }
 }
@@ -111,7 +115,8 @@ mod tests {
                 "resource",
                 "herd",
                 "liveness",
-                "fifo"
+                "fifo",
+                "queue"
             ]
         );
     }
@@ -127,7 +132,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo)"
+            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo queue)"
         );
         assert!(serde_json::from_str::<Property>("\"safety\"").is_err());
     }

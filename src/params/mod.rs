@@ -8,7 +8,7 @@ use std::fmt;
 
 mod groups;
 
-pub use groups::{Faults, Group, Network, ParamDoc, Redis, SharedLock, Workload, Zookeeper};
+pub use groups::{Faults, Group, Network, ParamDoc, Queue, Redis, SharedLock, Workload, Zookeeper};
 
 /// Every parameter, grouped by subject; flat in `--set` and in trace files (`clients=3`,
 /// not `workload.clients=3`). The default time scale is small so an exploration runs
@@ -25,6 +25,8 @@ pub struct Params {
     #[serde(flatten)]
     pub shared_lock: SharedLock,
     #[serde(flatten)]
+    pub queue: Queue,
+    #[serde(flatten)]
     pub zookeeper: Zookeeper,
     #[serde(flatten)]
     pub redis: Redis,
@@ -36,6 +38,7 @@ pub const GROUPS: &[Group] = &[
     Faults::GROUP,
     Workload::GROUP,
     SharedLock::GROUP,
+    Queue::GROUP,
     Zookeeper::GROUP,
     Redis::GROUP,
 ];
@@ -165,6 +168,7 @@ impl Params {
             self.faults.ranges(),
             self.workload.ranges(),
             self.shared_lock.ranges(),
+            self.queue.ranges(),
             self.zookeeper.ranges(),
             self.redis.ranges(),
         ]

@@ -2,8 +2,10 @@
 //! recipe family, sharing how a client gets (back) a session.
 //!
 //! - `lock`: acquire, read the register, work, write, release (locks and the shared lock)
+//! - `queue`: producers offer distinct items, consumers take them all
 
 pub mod lock;
+pub mod queue;
 
 use crate::history::{ClientOp, Kind, Op};
 use crate::sim::node::Node;

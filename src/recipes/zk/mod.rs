@@ -2,6 +2,7 @@
 //! which errors leave a request's outcome unknown.
 
 pub mod lock;
+pub mod queue;
 pub mod rwlock;
 
 use crate::sim::node::Node;
