@@ -29,6 +29,7 @@ pub enum Op {
     Client(ClientOp),
     Lock(LockOp),
     Election(ElectionOp),
+    Queue(QueueOp),
     Store(StoreOp),
     /// An event of a server family (ZooKeeper's tree changes, say), which that family's
     /// module defines and reads back (`zk::events`).
@@ -153,6 +154,45 @@ pub enum ElectionOp {
     LostLead { election: String },
 }
 
+/// What a client records of its queue recipe. Items are the producers' own names for what
+/// they offer ("c1-0", ...), so that a checker can tell each item apart and its producer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum QueueOp {
+    /// Offer `item` to `queue` (invoke; ok once it is in the queue, fail when it is known
+    /// not to be, info when that is unknown).
+    Offer { queue: String, item: String },
+    /// Take an item from `queue`, waiting for one (invoke with no item; ok with the item
+    /// taken and the node it was; info when the outcome is unknown).
+    Take {
+        queue: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        item: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
+    },
+    /// Info: a consumer asks ZooKeeper to take `item` (node `node`) for it; until its take
+    /// completes, the item may be gone from the queue without anyone having taken it ok.
+    Claim {
+        queue: String,
+        item: String,
+        node: String,
+    },
+    /// Info: a consumer listed `queue` empty, with a watch on its children, and waits on it.
+    Empty { queue: String },
+}
+
+impl QueueOp {
+    /// A take with nothing taken yet (an invoke, or an outcome not known).
+    pub fn take(queue: impl Into<String>) -> QueueOp {
+        QueueOp::Take {
+            queue: queue.into(),
+            item: None,
+            node: None,
+        }
+    }
+}
+
 /// How a client holds a read/write lock: readers share it, a writer holds it alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -239,7 +279,7 @@ macro_rules! family_into_op {
     )*};
 }
 
-family_into_op!(HarnessOp => Harness, ClientOp => Client, LockOp => Lock, ElectionOp => Election, StoreOp => Store, ServerEvent => Server);
+family_into_op!(HarnessOp => Harness, ClientOp => Client, LockOp => Lock, ElectionOp => Election, QueueOp => Queue, StoreOp => Store, ServerEvent => Server);
 
 impl Op {
     /// The op's name as the history's JSON spells it ("acquire", "znode_deleted", ...), for

@@ -4,7 +4,9 @@
 //! begin. Enough to see why a property broke without reading the JSON.
 
 use crate::check::Violation;
-use crate::history::{ElectionOp, Event, HarnessOp, History, Kind, LockMode, LockOp, Op, StoreOp};
+use crate::history::{
+    ElectionOp, Event, HarnessOp, History, Kind, LockMode, LockOp, Op, QueueOp, StoreOp,
+};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -90,7 +92,7 @@ impl Window {
         match &e.op {
             Op::Harness(_) | Op::Server(_) => true,
             Op::Store(StoreOp::StoreWrite { client, .. }) => clients.contains(client),
-            Op::Client(_) | Op::Lock(_) | Op::Election(_) | Op::Store(_) => {
+            Op::Client(_) | Op::Lock(_) | Op::Election(_) | Op::Queue(_) | Op::Store(_) => {
                 clients.contains(&e.node)
             }
         }
@@ -147,6 +149,30 @@ fn describe(e: &Event) -> Option<String> {
         }
         (Op::Election(ElectionOp::LostLead { election }), _) => {
             format!("learns it no longer leads {election}")
+        }
+        (Op::Queue(QueueOp::Offer { queue, item }), Kind::Ok) => {
+            format!("offers {item} to {queue}")
+        }
+        (
+            Op::Queue(QueueOp::Take {
+                queue,
+                item: Some(item),
+                node,
+            }),
+            Kind::Ok,
+        ) => format!(
+            "takes {item} from {queue}{}",
+            node.as_ref()
+                .map_or(String::new(), |n| format!(" (node {n})"))
+        ),
+        (Op::Queue(QueueOp::Take { queue, .. }), Kind::Info) => {
+            format!("does not know whether it took an item from {queue}")
+        }
+        (Op::Queue(QueueOp::Claim { item, node, .. }), _) => {
+            format!("asks to take {item} (node {node})")
+        }
+        (Op::Queue(QueueOp::Empty { queue }), _) => {
+            format!("finds {queue} empty and waits for an offer")
         }
         (
             Op::Store(StoreOp::StoreWrite {

@@ -111,7 +111,7 @@ fn sorting_the_line_as_plain_integers_breaks_mutex_once_the_counter_wraps() {
     assert!(shrunk_faults(&e).is_empty(), "no fault needed");
     let e = explore_seeds("zk-lock-int-sort", &["faults=none"], &[], 0..20);
     assert_clean(&e);
-    for correct in ["zk-lock", "zk-rwlock", "zk-election"] {
+    for correct in ["zk-lock", "zk-rwlock", "zk-election", "zk-queue"] {
         assert_clean(&explore_seeds(
             correct,
             &["seq_start=2147483640"],
@@ -648,4 +648,94 @@ fn a_holder_whose_work_outlasts_the_ttl_keeps_the_lock_by_extending_it_within_it
             "{name}"
         );
     }
+}
+
+/// The violations' details of the first finding.
+fn details(e: &Exploration) -> Vec<String> {
+    match &e.outcome {
+        Outcome::Violation(f) => f
+            .report
+            .violations
+            .iter()
+            .map(|v| v.detail.clone())
+            .collect(),
+        other => panic!("expected a violation, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_queue_survives_its_fault_profile() {
+    assert_clean(&explore_seeds("zk-queue", &[], &[], 0..200));
+}
+
+#[test]
+fn queue_consumers_that_list_it_empty_wait_and_are_woken_only_by_offers() {
+    // Consumers that find the queue empty (a producer paused, say) wait on the children;
+    // the herd check then has wake-ups to judge, and finds no herd.
+    let scenario = scenario::find("zk-queue").unwrap();
+    let mut wakes = 0;
+    for seed in 0..10 {
+        let report = locksim::world::run::run(&locksim::world::run::RunSpec::generated(
+            scenario,
+            Params::default(),
+            seed,
+        ))
+        .expect("the run completes");
+        assert!(
+            report.completed && report.violations.is_empty(),
+            "seed {seed}: {:?}",
+            report.violations
+        );
+        wakes += report
+            .history
+            .events
+            .iter()
+            .filter(|e| e.op.name() == "wake")
+            .count();
+    }
+    assert!(wakes > 0, "no consumer waited for an offer in 10 seeds");
+}
+
+#[test]
+fn claiming_a_queue_item_by_deleting_it_before_reading_it_loses_it() {
+    let e = explore_seeds("zk-queue-delete-first", &[], &[Property::Queue], 0..20);
+    assert_eq!(found(&e), vec![Property::Queue]);
+    assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
+    assert!(
+        details(&e)
+            .iter()
+            .all(|d| d.contains("never taken by the end")),
+        "{:?}",
+        details(&e)
+    );
+}
+
+#[test]
+fn taking_a_queue_item_whose_delete_found_no_node_hands_it_out_twice() {
+    let e = explore_seeds(
+        "zk-queue-unconfirmed-delete",
+        &[],
+        &[Property::Queue],
+        0..20,
+    );
+    assert_eq!(found(&e), vec![Property::Queue]);
+    assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
+    assert!(
+        details(&e).iter().any(|d| d.contains(" times: by ")),
+        "{:?}",
+        details(&e)
+    );
+}
+
+#[test]
+fn queue_consumers_waiting_on_the_children_after_losing_the_race_are_a_herd() {
+    let e = explore_seeds("zk-queue-herd", &[], &[], 0..20);
+    assert_eq!(found(&e), vec![Property::Herd]);
+    assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
+    assert_clean(&explore_seeds(
+        "zk-queue",
+        &["faults=none"],
+        &[Property::Herd],
+        0..20,
+    ));
 }

@@ -25,6 +25,8 @@ pub enum Reads {
     Lock,
     /// What clients record of their leader election recipe.
     Election,
+    /// What clients record of their queue recipe.
+    Queue,
     /// What clients do to the protected resource and what the store did.
     Store,
     /// A server family's events, by family name ("zookeeper").
@@ -38,6 +40,7 @@ impl fmt::Display for Reads {
             Reads::Client => f.write_str("client"),
             Reads::Lock => f.write_str("lock"),
             Reads::Election => f.write_str("election"),
+            Reads::Queue => f.write_str("queue"),
             Reads::Store => f.write_str("store"),
             Reads::Server(family) => f.write_str(family),
         }

@@ -8,10 +8,13 @@
 //! NodeDeleted on P to the latest deletion of P; a NodeChildrenChanged on D to the latest
 //! creation or deletion of a direct child of D. Other watch events (data changes, session
 //! events) are not caused by a deletion and are ignored. Wakes attributed to a creation are
-//! not counted: the property is wake-ups per deletion.
+//! not counted: the property is wake-ups per deletion. A NodeChildrenChanged wake on a
+//! watch that the client set with a listing of none (a queue consumer's `Empty`) is caused
+//! by a creation, whatever changed after it: the first change to a directory without
+//! children is one.
 
 use super::{CheckConfig, Checker, Property, Reads, Violation};
-use crate::history::{ClientOp, History, LockMode, LockOp, Op};
+use crate::history::{ClientOp, History, LockMode, LockOp, Op, QueueOp};
 use crate::zk;
 use crate::zk::events::{ZnodeChange, znode_change};
 use std::collections::{BTreeMap, BTreeSet};
@@ -30,6 +33,8 @@ pub fn check(history: &History) -> Vec<Violation> {
     let mut waiting_as: BTreeMap<&str, Option<LockMode>> = BTreeMap::new();
     // the deletions of writers' nodes that woke only readers
     let mut readers_only: BTreeMap<Deletion, bool> = BTreeMap::new();
+    // (client, directory) whose children watch was set by a listing of none
+    let mut set_on_empty: BTreeSet<(&str, &str)> = BTreeSet::new();
     for (index, event) in history.events.iter().enumerate() {
         match (&event.op, znode_change(&event.op)) {
             (Op::Lock(LockOp::Enqueued { node, mode, .. }), _) => {
@@ -37,6 +42,9 @@ pub fn check(history: &History) -> Vec<Violation> {
                     node_modes.insert(node, *mode);
                 }
                 waiting_as.insert(&event.node, *mode);
+            }
+            (Op::Queue(QueueOp::Empty { queue }), _) => {
+                set_on_empty.insert((&event.node, queue));
             }
             (_, Some((ZnodeChange::Deleted, path))) => {
                 let deletion = Deletion {
@@ -56,8 +64,10 @@ pub fn check(history: &History) -> Vec<Violation> {
                 }),
                 _,
             ) => {
+                let on_empty = set_on_empty.remove(&(event.node.as_str(), path.as_str()));
                 let cause = match kind.as_str() {
                     "NodeDeleted" => deletions.get(path.as_str()).copied(),
+                    "NodeChildrenChanged" if on_empty => None,
                     "NodeChildrenChanged" => child_changes.get(path.as_str()).copied().flatten(),
                     _ => None,
                 };
@@ -126,6 +136,7 @@ impl Checker for Herd {
     fn reads(&self) -> &'static [Reads] {
         &[
             Reads::Lock,
+            Reads::Queue,
             Reads::Client,
             Reads::Server(zk::events::FAMILY),
         ]
@@ -275,6 +286,35 @@ mod tests {
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!(v[0].clients, ["c4", "c5"]);
         assert_eq!(v[0].times_ms, [200]);
+    }
+
+    fn listed_empty(queue: &str) -> Op {
+        Op::Queue(QueueOp::Empty {
+            queue: queue.into(),
+        })
+    }
+
+    #[test]
+    fn consumers_woken_on_a_watch_set_by_an_empty_listing_were_woken_by_the_offer() {
+        // c2 and c3 listed the queue empty; an offer fires both watches, and c4 takes the
+        // item before their wake-ups arrive: the deletion is not what woke them.
+        let q = "/q";
+        let mut h = HistoryBuilder::default();
+        h.at(10, "c2").info(listed_empty(q));
+        h.at(11, "c3").info(listed_empty(q));
+        h.at(20, "zk1").info(created("/q/qn-0000000001"));
+        h.at(24, "zk1").info(deleted("/q/qn-0000000001"));
+        h.at(25, "c2").info(wake(q, q, "NodeChildrenChanged"));
+        h.at(25, "c3").info(wake(q, q, "NodeChildrenChanged"));
+        assert_eq!(check(&h.build()), []);
+        // Their next wake-ups, on watches set by listings that were not empty, count.
+        h.at(30, "zk1").info(deleted("/q/qn-0000000002"));
+        h.at(31, "c2").info(wake(q, q, "NodeChildrenChanged"));
+        h.at(31, "c3").info(wake(q, q, "NodeChildrenChanged"));
+        let v = check(&h.build());
+        assert_eq!(v.len(), 1, "{v:?}");
+        assert_eq!(v[0].clients, ["c2", "c3"]);
+        assert_eq!(v[0].times_ms, [30]);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! harness bug, not a bug in the system under test, so it is reported apart from violations
 //! and no checker runs on such a history (the same split as stateright's history testers).
 
-use crate::history::{ClientOp, ElectionOp, HarnessOp, History, Kind, LockOp, Op, StoreOp};
+use crate::history::{
+    ClientOp, ElectionOp, HarnessOp, History, Kind, LockOp, Op, QueueOp, StoreOp,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -21,8 +23,8 @@ pub enum MalformedReason {
     /// true-time order. (Clock readings may go backwards; true time may not.)
     TimeWentBackwards { previous_ms: u64 },
     /// An ok / fail / info for an operation (acquire, extend or release of that lock, read,
-    /// write)
-    /// that this node has no invocation outstanding for.
+    /// write, offer or take on that queue, connect) that this node has no invocation
+    /// outstanding for.
     CompletionWithoutInvoke,
     /// An invocation while the same node's same operation, invoked at `pending_index`, has
     /// not completed: a driver forgot to record the outcome (info when it is unknown).
@@ -75,6 +77,8 @@ pub(super) enum Operation<'a> {
     Connect,
     Lead(&'a str),
     StepDown(&'a str),
+    Offer(&'a str),
+    Take(&'a str),
 }
 
 pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
@@ -87,6 +91,8 @@ pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
         Op::Client(ClientOp::Connect) => Some(Operation::Connect),
         Op::Election(ElectionOp::Lead { election, .. }) => Some(Operation::Lead(election)),
         Op::Election(ElectionOp::StepDown { election }) => Some(Operation::StepDown(election)),
+        Op::Queue(QueueOp::Offer { queue, .. }) => Some(Operation::Offer(queue)),
+        Op::Queue(QueueOp::Take { queue, .. }) => Some(Operation::Take(queue)),
         _ => None,
     }
 }

@@ -8,7 +8,7 @@
 //! - `property`: which properties exist and their names
 //! - `violation`: what a broken property is reported as
 //! - `malformed`: the history's own rules and their breaches
-//! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`, `leader`: one checker
+//! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`, `leader`, `queue`: one checker
 //!   each
 
 mod checker;
@@ -19,6 +19,7 @@ mod liveness;
 mod malformed;
 mod mutex;
 mod property;
+mod queue;
 mod resource;
 mod rw_exclusion;
 #[cfg(test)]
@@ -72,7 +73,7 @@ pub fn witnesses(history: &History, properties: &[Property]) -> Vec<Witness> {
 }
 
 /// Every checker, in `Property::ALL` order.
-const CHECKERS: [&dyn Checker; 7] = [
+const CHECKERS: [&dyn Checker; 8] = [
     &mutex::Mutex,
     &rw_exclusion::RwExclusion,
     &resource::Resource,
@@ -80,6 +81,7 @@ const CHECKERS: [&dyn Checker; 7] = [
     &liveness::Liveness,
     &fifo::Fifo,
     &leader::Leader,
+    &queue::QueueChecker,
 ];
 
 /// The checker of `property`.

@@ -23,10 +23,12 @@ pub enum Property {
     /// At most one client believes it leads an election at any true instant, and after the
     /// heal a leader is elected within a bound.
     Leader,
+    /// A queue loses no item offered, hands none out twice, and keeps each producer's order.
+    Queue,
 }
 
 impl Property {
-    pub const ALL: [Property; 7] = [
+    pub const ALL: [Property; 8] = [
         Property::Mutex,
         Property::RwExclusion,
         Property::Resource,
@@ -34,6 +36,7 @@ impl Property {
         Property::Liveness,
         Property::Fifo,
         Property::Leader,
+        Property::Queue,
     ];
 
     /// The name used on the command line, in scenario files and in serde.
@@ -46,6 +49,7 @@ impl Property {
             Property::Liveness => "liveness",
             Property::Fifo => "fifo",
             Property::Leader => "leader",
+            Property::Queue => "queue",
         }
     }
 }
@@ -117,7 +121,8 @@ mod tests {
                 "herd",
                 "liveness",
                 "fifo",
-                "leader"
+                "leader",
+                "queue"
             ]
         );
     }
@@ -133,7 +138,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo leader)"
+            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo leader queue)"
         );
         assert!(serde_json::from_str::<Property>("\"safety\"").is_err());
     }

@@ -230,7 +230,9 @@ pub fn default_exploration(out: &Output) -> Status {
         .collect();
     out.emit(json!({ "findings": findings }), || {
         outln!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, each scenario's default profile (see `locksim list`).\n");
-        outln!("{:<24} {:>5}  {:<28} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");
+        // The scenario column is as wide as the longest name, so a new scenario never skews it.
+        let w = rows.iter().map(|e| e.scenario.name.len()).max().unwrap_or(0).max(24);
+        outln!("{:<w$} {:>5}  {:<28} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");
         for e in &rows {
             let (found, seed) = match &e.exploration.outcome {
                 Outcome::Clean => ("none".to_string(), "-".to_string()),
@@ -240,7 +242,7 @@ pub fn default_exploration(out: &Output) -> Status {
             };
             let trace = e.trace.as_ref().map_or("-".to_string(), |p| p.display().to_string());
             let verdict = if as_expected(e) { "as expected" } else { "UNEXPECTED" };
-            outln!("{:<24} {:>5}  {:<28} {:>10}  {verdict:<12} {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
+            outln!("{:<w$} {:>5}  {:<28} {:>10}  {verdict:<12} {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
         }
         for e in &rows {
             for line in witnessed_lines(e) {

@@ -172,6 +172,18 @@ group! {
 }
 
 group! {
+    /// Who offers and who takes on a queue.
+    Queue "queue" {
+        /// producers p1..pP, each offering its own items, one after another
+        producers: u32 = 2, 1..=16;
+        /// items each producer offers
+        items: u32 = 5, 1..=1_000;
+        /// consumers c1..cC, which between them take as many items as were offered
+        consumers: u32 = 3, 1..=16;
+    }
+}
+
+group! {
     /// The simulated ZooKeeper and its clients' sessions.
     Zookeeper "zookeeper" {
         /// ZooKeeper session timeout the clients request

@@ -9,7 +9,7 @@ use std::fmt;
 mod groups;
 
 pub use groups::{
-    Election, Faults, Group, Network, ParamDoc, Redis, SharedLock, Workload, Zookeeper,
+    Election, Faults, Group, Network, ParamDoc, Queue, Redis, SharedLock, Workload, Zookeeper,
 };
 
 /// Every parameter, grouped by subject; flat in `--set` and in trace files (`clients=3`,
@@ -29,6 +29,8 @@ pub struct Params {
     #[serde(flatten)]
     pub election: Election,
     #[serde(flatten)]
+    pub queue: Queue,
+    #[serde(flatten)]
     pub zookeeper: Zookeeper,
     #[serde(flatten)]
     pub redis: Redis,
@@ -41,6 +43,7 @@ pub const GROUPS: &[Group] = &[
     Workload::GROUP,
     SharedLock::GROUP,
     Election::GROUP,
+    Queue::GROUP,
     Zookeeper::GROUP,
     Redis::GROUP,
 ];
@@ -171,6 +174,7 @@ impl Params {
             self.workload.ranges(),
             self.shared_lock.ranges(),
             self.election.ranges(),
+            self.queue.ranges(),
             self.zookeeper.ranges(),
             self.redis.ranges(),
         ]

@@ -3,6 +3,7 @@
 //! and what the harness should find in it.
 //!
 //! - `zk_lock`: the ZooKeeper lock and its flawed variants
+//! - `zk_queue`: the ZooKeeper queue and its flawed variants
 //! - `redis_lock`: the single-instance Redis lock, Redlock, and their flawed variants
 //! - `zk_election`: the ZooKeeper leader election and its flawed variant
 
@@ -10,18 +11,21 @@ mod redis_lock;
 mod zk;
 mod zk_election;
 mod zk_lock;
+mod zk_queue;
 
 use crate::check::Property;
 use crate::params::{Group, MAX_RUN_LIMIT_MS, ParamError, Params};
 use crate::recipes::redis::decide::Flavor as RedisFlavor;
 use crate::recipes::zk::election::decide::Flavor as ElectionFlavor;
 use crate::recipes::zk::lock::Flavor;
+use crate::recipes::zk::queue::decide::Flavor as QueueFlavor;
 use crate::recipes::zk::rwlock;
 use crate::sim::software::Hosts;
 use redis_lock::RedisLockProgram;
 use std::fmt;
 use zk_election::ZkElectionProgram;
 use zk_lock::ZkLockProgram;
+use zk_queue::ZkQueueProgram;
 
 /// What a scenario runs, the seam a user implements to put their own recipe in the world:
 /// which hosts there are with which software, and the bounds its runs are judged by.
@@ -103,6 +107,9 @@ const ELECTION_PROPERTIES: &[Property] = &[
     Property::Herd,
     Property::Liveness,
 ];
+/// What a queue promises: no item lost or taken twice, each producer's order, no herd (a
+/// take wakes nobody), and every client's workload done.
+const QUEUE_PROPERTIES: &[Property] = &[Property::Herd, Property::Liveness, Property::Queue];
 
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
@@ -191,6 +198,42 @@ pub const SCENARIOS: &[Scenario] = &[
             flavor: ElectionFlavor::Herd,
         },
         properties: ELECTION_PROPERTIES,
+        flaw: &[Property::Herd],
+    },
+    Scenario {
+        name: "zk-queue",
+        summary: "ZooKeeper queue (the seed's DistributedQueue): qn- persistent sequential nodes; a consumer reads the lowest and deletes it, trying the next when it is gone, and watches the children only after listing none; offers and takes are multis with a marker that settles a lost reply",
+        program: &ZkQueueProgram {
+            flavor: QueueFlavor::Recipe,
+        },
+        properties: QUEUE_PROPERTIES,
+        flaw: &[],
+    },
+    Scenario {
+        name: "zk-queue-delete-first",
+        summary: "flawed: claims the head by deleting it, then reads it (Z10); a deleted node cannot be read, so the item is lost",
+        program: &ZkQueueProgram {
+            flavor: QueueFlavor::DeleteFirst,
+        },
+        properties: QUEUE_PROPERTIES,
+        flaw: &[Property::Queue],
+    },
+    Scenario {
+        name: "zk-queue-unconfirmed-delete",
+        summary: "flawed: reads the head, deletes it and takes it whatever the delete says (Z10); a NoNode means another consumer took it too",
+        program: &ZkQueueProgram {
+            flavor: QueueFlavor::UnconfirmedDelete,
+        },
+        properties: QUEUE_PROPERTIES,
+        flaw: &[Property::Queue],
+    },
+    Scenario {
+        name: "zk-queue-herd",
+        summary: "flawed: every listing watches the queue's children and a consumer that lost the race for the head waits on it, so each take wakes every consumer that lost",
+        program: &ZkQueueProgram {
+            flavor: QueueFlavor::Herd,
+        },
+        properties: QUEUE_PROPERTIES,
         flaw: &[Property::Herd],
     },
     Scenario {

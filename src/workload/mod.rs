@@ -3,9 +3,11 @@
 //!
 //! - `lock`: acquire, read the register, work, write, release (locks and the shared lock)
 //! - `election`: run for leader, do the lock's guarded work as leader, step down, run again
+//! - `queue`: producers offer distinct items, consumers take them all
 
 pub mod election;
 pub mod lock;
+pub mod queue;
 
 use crate::history::{ClientOp, Kind, Op};
 use crate::sim::node::Node;

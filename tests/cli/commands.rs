@@ -59,7 +59,10 @@ fn list_of_one_scenario_shows_its_checkers_and_only_its_parameters() {
         .iter()
         .find(|c| c["property"] == "herd")
         .expect("herd checked");
-    assert_eq!(herd["reads"], json!(["lock", "client", "zookeeper"]));
+    assert_eq!(
+        herd["reads"],
+        json!(["lock", "queue", "client", "zookeeper"])
+    );
     let scenario = scenario::find("zk-lock-herd").unwrap();
     let expected: Vec<&str> = scenario
         .program
@@ -77,7 +80,7 @@ fn list_of_one_scenario_shows_its_checkers_and_only_its_parameters() {
     assert_eq!(listed, expected);
     let text = s.run(&["list", "zk-lock-herd"]).stdout;
     assert!(
-        text.contains("herd      reads lock, client, zookeeper events"),
+        text.contains("herd      reads lock, queue, client, zookeeper events"),
         "{text}"
     );
     assert!(!text.contains("zk-lock-simple"), "{text}");

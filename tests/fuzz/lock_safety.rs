@@ -79,6 +79,11 @@ fn zk_election_keeps_one_leader_under_fuzzed_fault_plans() {
 }
 
 #[test]
+fn zk_queue_loses_and_duplicates_nothing_under_fuzzed_fault_plans() {
+    holds_under_fuzzing("zk-queue", None, 300);
+}
+
+#[test]
 fn fuzzing_finds_the_noguid_flaw_and_shrinks_it_to_the_lost_reply() {
     let scenario = scenario::find("zk-lock-noguid").unwrap();
     let params = Params::default()

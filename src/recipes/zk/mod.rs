@@ -3,6 +3,7 @@
 
 pub mod election;
 pub mod lock;
+pub mod queue;
 pub mod rwlock;
 
 use crate::sim::node::Node;

@@ -15,7 +15,7 @@ use decide::{AfterCreate, AfterExists, Contender, Decision, OnEvent, Outcome};
 
 /// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
 /// reconnect instead of spinning.
-const RETRY_MS: u64 = 5;
+pub(crate) const RETRY_MS: u64 = 5;
 
 /// A lock on directory `dir`, bound to one session.
 pub struct ZkLock {
@@ -32,7 +32,7 @@ pub struct ZkLock {
 }
 
 /// A request's result as the decisions see it.
-fn outcome<T>(result: &Result<T, ZkError>) -> Outcome {
+pub(crate) fn outcome<T>(result: &Result<T, ZkError>) -> Outcome {
     match result {
         Ok(_) => Outcome::Ok,
         Err(ZkError::Server(ErrorCode::NoNode)) => Outcome::NoNode,
@@ -69,7 +69,7 @@ macro_rules! retrying {
         }
     };
 }
-use retrying;
+pub(crate) use retrying;
 
 impl ZkLock {
     pub fn new(

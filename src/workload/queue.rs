@@ -1,0 +1,122 @@
+//! The queue workload: producers offer their own distinct items one after another, and
+//! consumers take until, between them, they took as many items as were offered (each a
+//! fixed share). A lost item leaves a consumer waiting for ever (the harness records it
+//! Unfinished), so the run's end judges liveness; a duplicate shows in the takes.
+//!
+//! An offer or a take is one operation however many sessions it takes: after a session's
+//! end the client reconnects and the recipe settles the request it had in flight.
+
+use super::{RETRY_MS, reconnect};
+use crate::history::{Kind, Op, QueueOp};
+use crate::recipes::zk::queue::{QueueError, Ticket, ZkQueue};
+use crate::sim::node::Node;
+
+/// The steps a `pause_before` fault can aim at: just before an offer or a take begins.
+pub const PAUSE_STEPS: &[&str] = &["offer", "take"];
+
+/// What one client does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Role {
+    /// Offers these items, in this order.
+    Producer { items: Vec<String> },
+    /// Takes this many items.
+    Consumer { takes: u32 },
+}
+
+/// The items producer `producer` (of `items` each) offers, in order: "p1-0", "p1-1", ...
+pub fn items_of(producer: &str, items: u32) -> Vec<String> {
+    (0..items).map(|i| format!("{producer}-{i}")).collect()
+}
+
+/// Consumer `index`'s share (0-based, of `consumers`) of `total` takes: as even as can be.
+pub fn share(total: u32, consumers: u32, index: u32) -> u32 {
+    total / consumers + u32::from(index < total % consumers)
+}
+
+/// Runs `role` on queue `queue`. `connect` opens a new session and returns the queue bound
+/// to it; it is called again whenever the session is lost.
+pub async fn run_client(
+    node: &Node,
+    queue: &str,
+    role: &Role,
+    mut connect: impl AsyncFnMut() -> Result<ZkQueue, QueueError>,
+) {
+    let mut q = reconnect(node, &mut connect).await;
+    match role {
+        Role::Producer { items } => {
+            for item in items {
+                node.step("offer").await;
+                let op = Op::Queue(QueueOp::Offer {
+                    queue: queue.into(),
+                    item: item.clone(),
+                });
+                node.record(Kind::Invoke, op.clone());
+                let mut ticket = Ticket::default();
+                loop {
+                    match q.offer(item, &mut ticket).await {
+                        Ok(()) => break,
+                        Err(e) => q = recover(node, &mut connect, q, e).await,
+                    }
+                }
+                node.record(Kind::Ok, op);
+            }
+        }
+        Role::Consumer { takes } => {
+            for _ in 0..*takes {
+                node.step("take").await;
+                node.record(Kind::Invoke, Op::Queue(QueueOp::take(queue)));
+                let mut ticket = Ticket::default();
+                let item = loop {
+                    match q.take(&mut ticket).await {
+                        Ok(item) => break item,
+                        Err(e) => q = recover(node, &mut connect, q, e).await,
+                    }
+                };
+                node.record(
+                    Kind::Ok,
+                    Op::Queue(QueueOp::Take {
+                        queue: queue.into(),
+                        item: Some(item.data),
+                        node: Some(item.node),
+                    }),
+                );
+            }
+        }
+    }
+    q.close().await;
+}
+
+/// After a failed attempt: a new session if the old one ended, else a pause; the ticket
+/// keeps what the next attempt must settle first.
+async fn recover(
+    node: &Node,
+    connect: &mut impl AsyncFnMut() -> Result<ZkQueue, QueueError>,
+    q: ZkQueue,
+    e: QueueError,
+) -> ZkQueue {
+    match e {
+        QueueError::SessionExpired => {
+            q.close().await;
+            reconnect(node, connect).await
+        }
+        QueueError::Unexpected(_) => {
+            node.timer().sleep(RETRY_MS).await;
+            q
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn producers_items_are_named_in_order_and_shares_add_up() {
+        assert_eq!(items_of("p2", 3), ["p2-0", "p2-1", "p2-2"]);
+        assert_eq!(
+            (0..3).map(|i| share(10, 3, i)).collect::<Vec<_>>(),
+            [4, 3, 3]
+        );
+        assert_eq!((0..4).map(|i| share(2, 4, i)).sum::<u32>(), 2);
+    }
+}
