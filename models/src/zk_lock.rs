@@ -133,6 +133,8 @@ fn flavor_name(flavor: Flavor) -> &'static str {
         Flavor::NameSort => "name-sort",
         Flavor::ReleaseForgets => "release-forgets",
         Flavor::SessionEvent => "session-event",
+        Flavor::Vanished => "vanished",
+        Flavor::StaleSession => "stale-session",
     }
 }
 
@@ -668,6 +670,8 @@ impl Exportable for ZkLockModel {
             Flavor::NameSort => "zk-lock-name-sort",
             Flavor::ReleaseForgets => "zk-lock-release-forgets",
             Flavor::SessionEvent => "zk-lock-session-event",
+            Flavor::Vanished => "zk-lock-vanished",
+            Flavor::StaleSession => "zk-lock-stale-session",
         };
         Ok((
             scenario,

@@ -113,6 +113,8 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
         clock_jump_max_ms: params.faults.clock_jump_max_ms,
         clock_drift_max_ppm: params.faults.clock_drift_max_ppm,
         per_kind_max: params.faults.faults_per_kind_max,
+        targeted_max: params.faults.targeted_max,
+        targeted_pause_max_ms: params.faults.targeted_pause_max_ms,
     }
 }
 
@@ -235,6 +237,16 @@ fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), PlanError> {
                 return wrong(node, "a client (only a client program has steps)");
             }
             Fault::PauseBefore { step, .. } if !hosts.pause_steps.contains(&step.as_str()) => {
+                return Err(PlanError::UnknownStep {
+                    index,
+                    step: step.clone(),
+                    known: hosts.pause_steps.join(", "),
+                });
+            }
+            Fault::PauseRole {
+                on: Some(crate::sim::fault::Trigger::Step { step }),
+                ..
+            } if !hosts.pause_steps.contains(&step.as_str()) => {
                 return Err(PlanError::UnknownStep {
                     index,
                     step: step.clone(),
