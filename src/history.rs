@@ -316,6 +316,100 @@ pub struct Event {
     pub op: Op,
 }
 
+/// What an event says about its node's place in a line (a lock's queue, an election's
+/// candidates), for faults aimed at a role (`sim::roles`). Each family of events says which
+/// of its events these are (`HasRoles`), so the world resolves roles without naming a recipe.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RoleEvent {
+    /// It has a place in `line`: `seq` orders the line (None: by arrival), `mode` is what it
+    /// queued for under a read/write lock.
+    Queued {
+        line: String,
+        seq: Option<i64>,
+        mode: Option<LockMode>,
+    },
+    /// It holds `line` (a lock's holder, an election's leader).
+    Holds { line: String },
+    /// It left `line`: released, lost, or gave up its attempt.
+    Leaves { line: String },
+    /// It lost its session: whatever places it had are gone.
+    LeavesAll,
+    /// A watch woke it up (a trigger only: it changes no place).
+    Woken,
+}
+
+/// A family of history events that can say what an event means for its node's role.
+pub trait HasRoles {
+    fn role_event(&self, kind: Kind) -> Option<RoleEvent>;
+}
+
+impl HasRoles for LockOp {
+    fn role_event(&self, kind: Kind) -> Option<RoleEvent> {
+        match (self, kind) {
+            (
+                LockOp::Enqueued {
+                    lock, seq, mode, ..
+                },
+                _,
+            ) => Some(RoleEvent::Queued {
+                line: lock.clone(),
+                seq: *seq,
+                mode: *mode,
+            }),
+            (LockOp::Acquire { lock, .. }, Kind::Ok) => {
+                Some(RoleEvent::Holds { line: lock.clone() })
+            }
+            (LockOp::Acquire { lock, .. }, Kind::Fail)
+            | (LockOp::Release { lock }, Kind::Invoke)
+            | (LockOp::Lost { lock }, _) => Some(RoleEvent::Leaves { line: lock.clone() }),
+            _ => None,
+        }
+    }
+}
+
+impl HasRoles for ElectionOp {
+    fn role_event(&self, kind: Kind) -> Option<RoleEvent> {
+        match (self, kind) {
+            (ElectionOp::Candidate { election, seq, .. }, _) => Some(RoleEvent::Queued {
+                line: election.clone(),
+                seq: *seq,
+                mode: None,
+            }),
+            (ElectionOp::Lead { election, .. }, Kind::Ok) => Some(RoleEvent::Holds {
+                line: election.clone(),
+            }),
+            (ElectionOp::Lead { election, .. }, Kind::Fail)
+            | (ElectionOp::StepDown { election }, Kind::Invoke)
+            | (ElectionOp::LostLead { election }, _) => Some(RoleEvent::Leaves {
+                line: election.clone(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl HasRoles for ClientOp {
+    fn role_event(&self, kind: Kind) -> Option<RoleEvent> {
+        match (self, kind) {
+            (ClientOp::Connect, Kind::Invoke) => Some(RoleEvent::LeavesAll),
+            (ClientOp::Wake { .. }, _) => Some(RoleEvent::Woken),
+            _ => None,
+        }
+    }
+}
+
+impl Event {
+    /// What this event says about its node's role, if anything.
+    pub fn role_event(&self) -> Option<RoleEvent> {
+        match &self.op {
+            Op::Lock(op) => op.role_event(self.kind),
+            Op::Client(op) => op.role_event(self.kind),
+            Op::Election(op) => op.role_event(self.kind),
+            Op::Harness(_) | Op::Queue(_) | Op::Store(_) | Op::Server(_) => None,
+        }
+    }
+}
+
 /// A whole run's events, in the order they were recorded (which is true-time order).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct History {
@@ -407,6 +501,20 @@ impl Recorder {
 
     pub fn snapshot(&self) -> History {
         self.0.borrow().clone()
+    }
+
+    /// How many events it holds.
+    pub fn len(&self) -> usize {
+        self.0.borrow().events.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `f` on each event from index `from` on, in order.
+    pub fn each_from(&self, from: usize, mut f: impl FnMut(&Event)) {
+        self.0.borrow().events.iter().skip(from).for_each(&mut f);
     }
 }
 

@@ -739,3 +739,66 @@ fn queue_consumers_waiting_on_the_children_after_losing_the_race_are_a_herd() {
         0..20,
     ));
 }
+
+/// A scenario's profile's settings, by name.
+fn profile(name: &str, profile: Option<&str>) -> Params {
+    scenario::find(name)
+        .unwrap()
+        .params::<&str>(profile, &[])
+        .expect("valid profile")
+}
+
+fn explore_profile(
+    name: &str,
+    profile_of: Option<&str>,
+    seeds: std::ops::Range<u64>,
+) -> Exploration {
+    let scenario = scenario::find(name).expect("known scenario");
+    // A control is judged by what its flaw breaks; the recipe by all it promises.
+    let properties = match scenario.flaw {
+        [] => scenario.properties.to_vec(),
+        flaw => flaw.to_vec(),
+    };
+    explore(&ExploreSpec {
+        scenario,
+        params: profile(name, profile_of),
+        properties,
+        seeds,
+        jobs: 2,
+        check_determinism: false,
+    })
+}
+
+#[test]
+fn a_waiter_that_takes_a_vanished_predecessor_for_the_lock_breaks_mutex_under_targeted_pauses() {
+    let e = explore_profile("zk-lock-vanished", None, 968..972);
+    assert!(found(&e).contains(&Property::Mutex), "{:?}", e.outcome);
+    let Outcome::Violation(finding) = &e.outcome else {
+        unreachable!()
+    };
+    assert!(
+        finding.spec.plan.0.iter().any(|t| t.fault.is_targeted()),
+        "{:?}",
+        finding.spec.plan
+    );
+    let recipe = locksim::world::run::RunSpec {
+        scenario: scenario::find("zk-lock").unwrap(),
+        properties: scenario::find("zk-lock").unwrap().properties.to_vec(),
+        ..finding.spec.clone()
+    };
+    let report = locksim::world::run::run(&recipe).unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+}
+
+#[test]
+fn adopting_a_node_of_the_abandoned_session_breaks_mutex() {
+    let e = explore_profile("zk-lock-stale-session", None, 0..20);
+    assert!(found(&e).contains(&Property::Mutex), "{:?}", e.outcome);
+    assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
+    assert_clean(&explore_profile("zk-lock", Some("targeted-short"), 0..20));
+}
+
+#[test]
+fn the_recipe_survives_targeted_pauses() {
+    assert_clean(&explore_profile("zk-lock", Some("targeted"), 0..40));
+}

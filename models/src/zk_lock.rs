@@ -134,6 +134,8 @@ fn flavor_name(flavor: Flavor) -> &'static str {
         Flavor::ReleaseForgets => "release-forgets",
         Flavor::SessionEvent => "session-event",
         Flavor::IntSort => "int-sort",
+        Flavor::Vanished => "vanished",
+        Flavor::StaleSession => "stale-session",
     }
 }
 
@@ -670,6 +672,8 @@ impl Exportable for ZkLockModel {
             Flavor::ReleaseForgets => "zk-lock-release-forgets",
             Flavor::SessionEvent => "zk-lock-session-event",
             Flavor::IntSort => "zk-lock-int-sort",
+            Flavor::Vanished => "zk-lock-vanished",
+            Flavor::StaleSession => "zk-lock-stale-session",
         };
         Ok((
             scenario,

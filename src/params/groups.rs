@@ -131,6 +131,13 @@ group! {
         clock_drift_max_ppm: u64 = 20_000, 0..=500_000;
         /// most occurrences of one fault kind in a run
         faults_per_kind_max: u32 = 3, 0..=1_000;
+        /// most targeted faults (pauses aimed at a role when an event happens, see `locksim
+        /// list`) the swarm adds to a run, unless faults=none; 0: none
+        targeted_max: u32 = 0, 0..=1_000;
+        /// longest targeted pause of a waiter behind another (it holds nothing and nothing on
+        /// its way grants it the lock, so it may be paused past its session); targeted
+        /// pauses of other roles stay within pause_max_ms, one per run
+        targeted_pause_max_ms: u64 = 300, 0..=HOUR;
     }
 }
 

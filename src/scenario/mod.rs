@@ -115,7 +115,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "zk-lock",
         summary: "ZooKeeper recipes-doc lock: GUID-named ephemeral sequential nodes, each waiter watches its predecessor",
-        program: &ZkLockProgram::exclusive(Flavor::Recipe),
+        program: &ZkLockProgram::profiled(Flavor::Recipe, zk_lock::PROFILES),
         properties: LOCK_PROPERTIES,
         flaw: &[],
     },
@@ -164,7 +164,21 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "zk-lock-int-sort",
         summary: "flawed: orders the line by sequence number as a plain integer (Z6, kazoo #606); once the counter wraps past 2147483647 the newest node sorts first and takes the lock from its holder. Default profile wrap (counters start at 2147483640), under which zk-lock holds",
-        program: &ZkLockProgram::exclusive(Flavor::IntSort),
+        program: &ZkLockProgram::profiled(Flavor::IntSort, zk_lock::WRAP_PROFILES),
+        properties: LOCK_PROPERTIES,
+        flaw: &[Property::Mutex],
+    },
+    Scenario {
+        name: "zk-lock-vanished",
+        summary: "flawed: takes a predecessor already gone at exists() for the lock being its own instead of listing again (Z4); whoever was ahead of it may still hold the lock. Default profile targeted: only aimed pauses reach the window",
+        program: &ZkLockProgram::profiled(Flavor::Vanished, zk_lock::TARGETED_PROFILES),
+        properties: LOCK_PROPERTIES,
+        flaw: &[Property::Mutex],
+    },
+    Scenario {
+        name: "zk-lock-stale-session",
+        summary: "flawed: after ConnectionLoss on its create, starts a new session and adopts the node its old session created, found by the same GUID (Z13, CURATOR-604); the server deletes it when the abandoned session expires. Default profile targeted-short",
+        program: &ZkLockProgram::profiled(Flavor::StaleSession, zk_lock::SHORT_PROFILES),
         properties: LOCK_PROPERTIES,
         flaw: &[Property::Mutex],
     },
@@ -418,10 +432,10 @@ mod tests {
             err.to_string(),
             "unknown profile 'gentle' for redlock (known: full, own-assumptions)"
         );
-        let err = find("zk-lock").unwrap().params::<&str>(Some("full"), &[]);
+        let err = find("zk-rwlock").unwrap().params::<&str>(Some("full"), &[]);
         assert_eq!(
             err.unwrap_err().to_string(),
-            "unknown profile 'full': zk-lock has no profiles"
+            "unknown profile 'full': zk-rwlock has no profiles"
         );
         assert_eq!(
             find("zk-lock").unwrap().params::<&str>(None, &[]).unwrap(),

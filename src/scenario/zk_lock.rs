@@ -20,13 +20,75 @@ pub(super) struct ZkLockProgram {
     /// The shared lock's flavor, for a read/write lock scenario (clients c1..cW write, the
     /// others read); None for the exclusive lock.
     shared: Option<rwlock::Flavor>,
+    profiles: &'static [Profile],
 }
+
+/// The swarm with targeted faults: pauses aimed at a holder, a waiter or a waiter's
+/// predecessor when a client enqueues, acquires, is woken or reaches a step, in place of
+/// untargeted pauses (which could add up with them past a session). Holders work
+/// longer than a session's ping interval, so a line stays long enough for a waiter paused
+/// past its session to vanish from the middle of it.
+const TARGETED: &[&str] = &[
+    "faults=partition,loss,delay,crash,clock_jump,clock_drift,lose_reply",
+    "targeted_max=3",
+    "targeted_pause_max_ms=300",
+    "clients=4",
+    "rounds=3",
+    "hold_ms=150",
+];
+
+/// The targeted swarm with shorter holds, so a holder reaches the head of the line within
+/// a session timeout of its create.
+const TARGETED_SHORT: &[&str] = &[
+    "faults=partition,loss,delay,crash,clock_jump,clock_drift,lose_reply",
+    "targeted_max=3",
+    "targeted_pause_max_ms=300",
+    "clients=4",
+    "rounds=3",
+    "hold_ms=60",
+];
+
+/// The exclusive lock's profiles: the default swarm first, then the targeted ones.
+pub(super) const PROFILES: &[Profile] = &[
+    Profile {
+        name: "default",
+        summary: "the swarm without targeted faults",
+        settings: &[],
+    },
+    Profile {
+        name: "targeted",
+        summary: "targeted pauses instead of untargeted ones (a waiter behind another up to 300 ms, past its session), 4 clients holding 150 ms",
+        settings: TARGETED,
+    },
+    Profile {
+        name: "targeted-short",
+        summary: "the targeted profile with 60 ms holds",
+        settings: TARGETED_SHORT,
+    },
+];
+
+/// For a flaw only targeted faults reach: the targeted swarm first.
+pub(super) const TARGETED_PROFILES: &[Profile] = &[PROFILES[1], PROFILES[2], PROFILES[0]];
+
+/// For a flaw whose adopted node must reach the head of the line before its session ends:
+/// short holds first.
+pub(super) const SHORT_PROFILES: &[Profile] = &[PROFILES[2], PROFILES[1], PROFILES[0]];
 
 impl ZkLockProgram {
     pub(super) const fn exclusive(flavor: Flavor) -> ZkLockProgram {
         ZkLockProgram {
             flavor,
             shared: None,
+            profiles: &[],
+        }
+    }
+
+    /// The exclusive lock with named profiles, the first the default.
+    pub(super) const fn profiled(flavor: Flavor, profiles: &'static [Profile]) -> ZkLockProgram {
+        ZkLockProgram {
+            flavor,
+            shared: None,
+            profiles,
         }
     }
 
@@ -34,9 +96,13 @@ impl ZkLockProgram {
         ZkLockProgram {
             flavor: Flavor::Recipe,
             shared: Some(flavor),
+            profiles: &[],
         }
     }
 }
+
+/// The steps a fault can aim at: the workload's, then the lock recipe's.
+const STEPS: &[&str] = &["write", "release", "exists"];
 
 /// How client `name` (c1..cN) queues: under a shared lock of `shared`'s flavor, c1..cW as
 /// writers and the others as readers.
@@ -54,7 +120,7 @@ fn contender(shared: Option<rwlock::Flavor>, name: &str, params: &Params) -> Con
 }
 
 /// The counter-wrap control's one question: what happens once the counter wraps.
-const WRAP_PROFILES: &[Profile] = &[Profile {
+pub(super) const WRAP_PROFILES: &[Profile] = &[Profile {
     name: "wrap",
     summary: "every sequence counter starts 7 short of 2147483647, so it wraps to negative \
               numbers early in the run (with no faults needed)",
@@ -62,13 +128,6 @@ const WRAP_PROFILES: &[Profile] = &[Profile {
 }];
 
 impl Program for ZkLockProgram {
-    fn profiles(&self) -> &'static [Profile] {
-        match self.flavor {
-            Flavor::IntSort => WRAP_PROFILES,
-            _ => &[],
-        }
-    }
-
     fn param_groups(&self) -> &'static [Group] {
         match self.shared {
             None => &[
@@ -92,7 +151,7 @@ impl Program for ZkLockProgram {
         Hosts {
             servers: zk::servers(&params),
             clients: params.client_names(),
-            pause_steps: workload::PAUSE_STEPS,
+            pause_steps: STEPS,
             program: Rc::new(move |node| {
                 let contender = contender(shared, &node.name, &params);
                 Box::pin(client(node, params.clone(), flavor, contender))
@@ -117,6 +176,10 @@ impl Program for ZkLockProgram {
         p.faults.fault_phase_ms + liveness_bound_ms + work + p.zookeeper.session_timeout_ms
     }
 
+    fn profiles(&self) -> &'static [Profile] {
+        self.profiles
+    }
+
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
         if self.shared.is_some() && p.shared_lock.writers > p.workload.clients {
             return Err(ParamError::Invalid(format!(
@@ -132,6 +195,7 @@ impl Program for ZkLockProgram {
 /// `contender`.
 async fn client(node: Node, params: Params, flavor: Flavor, contender: Contender) {
     let rng = Rc::new(RefCell::new(node.rng()));
+    let carried = Rc::new(RefCell::new(None));
     let config = zk::zk_config(&node, &params);
     let work = Workload {
         lock_name: LOCK_DIR.into(),
@@ -141,7 +205,7 @@ async fn client(node: Node, params: Params, flavor: Flavor, contender: Contender
         store_timeout_ms: params.zookeeper.session_timeout_ms,
     };
     workload::run_client(&node, &work, async || {
-        lock_host::connect(&node, &config, flavor, contender, &rng).await
+        lock_host::connect(&node, &config, flavor, contender, &rng, &carried).await
     })
     .await;
 }

@@ -84,9 +84,143 @@ pub enum Fault {
     Failover {
         node: String,
     },
+    /// A pause aimed at a role instead of a host: whoever holds `target` when the fault
+    /// fires (at `at_ms`, or at the first `on` event after it) freezes for `for_ms`. Written
+    /// as a `pause` with `target` (and `on`) in place of `node`.
+    #[serde(rename = "pause")]
+    PauseRole {
+        target: Target,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        on: Option<Trigger>,
+        for_ms: u64,
+    },
+}
+
+/// A role a client can have in a line (a lock's queue, an election's candidates), as the
+/// history tells it (`history::RoleEvent`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Holds the lock.
+    Holder,
+    /// Leads the election: the holder of its line, by another name.
+    Leader,
+    /// Has a place in line and does not hold it.
+    Waiter,
+    /// The client whose program just reached a step (a step trigger's subject), if it waits
+    /// behind another: its last look at the line told it to wait, and it sends nothing until
+    /// it goes on, so pausing it even past its session makes it act on nothing stale. No one
+    /// else: the history does not tell when the server deleted a node ahead of a waiter, so
+    /// any other waiter may have a listing on its way that grants it the lock.
+    Blocked,
+    /// Has a place in line for the read (shared) mode, holding or waiting.
+    Reader,
+    /// Has a place in line for the write mode, holding or waiting.
+    Writer,
+}
+
+impl Role {
+    pub const ALL: [Role; 6] = [
+        Role::Holder,
+        Role::Leader,
+        Role::Waiter,
+        Role::Blocked,
+        Role::Reader,
+        Role::Writer,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Holder => "holder",
+            Role::Leader => "leader",
+            Role::Waiter => "waiter",
+            Role::Blocked => "blocked",
+            Role::Reader => "reader",
+            Role::Writer => "writer",
+        }
+    }
+}
+
+/// Whom a targeted fault strikes, resolved when it fires. A role picks the client the
+/// trigger is about if it has the role, else the first in line that has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Target {
+    Holder,
+    Leader,
+    Waiter,
+    Blocked,
+    Reader,
+    Writer,
+    /// The client just ahead of `of` in its line: the node it watches.
+    PredecessorOf {
+        of: Role,
+    },
+}
+
+impl Target {
+    pub fn role(role: Role) -> Target {
+        match role {
+            Role::Holder => Target::Holder,
+            Role::Leader => Target::Leader,
+            Role::Waiter => Target::Waiter,
+            Role::Blocked => Target::Blocked,
+            Role::Reader => Target::Reader,
+            Role::Writer => Target::Writer,
+        }
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Target::Holder => f.write_str("the holder"),
+            Target::Leader => f.write_str("the leader"),
+            Target::Waiter => f.write_str("a waiter"),
+            Target::Blocked => f.write_str("the waiter at the step"),
+            Target::Reader => f.write_str("a reader"),
+            Target::Writer => f.write_str("a writer"),
+            Target::PredecessorOf { of } => write!(f, "the predecessor of a {}", of.name()),
+        }
+    }
+}
+
+/// What fires an armed targeted fault: the first such event of any client after `at_ms`.
+/// That client is the trigger's subject, whom roles prefer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Trigger {
+    /// A client took its place in line.
+    Enqueued,
+    /// A client acquired (became the holder or leader).
+    Acquired,
+    /// A watch woke a waiting client.
+    Woken,
+    /// A client's program reached `step` (one it declares, as for `pause_before`).
+    Step { step: String },
+}
+
+impl Trigger {
+    pub const EVENTS: [&str; 4] = ["enqueued", "acquired", "woken", "step"];
+}
+
+impl fmt::Display for Trigger {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Trigger::Enqueued => f.write_str("a client enqueues"),
+            Trigger::Acquired => f.write_str("a client acquires"),
+            Trigger::Woken => f.write_str("a waiter is woken"),
+            Trigger::Step { step } => write!(f, "a client reaches {step}"),
+        }
+    }
 }
 
 impl Fault {
+    /// Whether it names its target by role, resolved when it fires.
+    pub fn is_targeted(&self) -> bool {
+        matches!(self, Fault::PauseRole { .. })
+    }
+
     /// Every host this fault names, for validation against a scenario's hosts.
     pub fn nodes(&self) -> Vec<&str> {
         match self {
@@ -95,7 +229,7 @@ impl Fault {
             | Fault::Loss { a, b, .. }
             | Fault::Delay { a, b, .. } => vec![a, b],
             Fault::PartitionOneway { from, to } => vec![from, to],
-            Fault::RepairAll => vec![],
+            Fault::RepairAll | Fault::PauseRole { .. } => vec![],
             Fault::Crash { node }
             | Fault::Restart { node }
             | Fault::Pause { node, .. }
@@ -116,6 +250,7 @@ impl Fault {
             Fault::Loss { for_ms, .. }
             | Fault::Pause { for_ms, .. }
             | Fault::PauseBefore { for_ms, .. }
+            | Fault::PauseRole { for_ms, .. }
                 if *for_ms > DAY_MS =>
             {
                 Some(("for_ms", "at most one day (86400000)"))
@@ -143,7 +278,7 @@ impl Fault {
             Fault::Delay { .. } => "delay",
             Fault::Crash { .. } => "crash",
             Fault::Restart { .. } => "restart",
-            Fault::Pause { .. } => "pause",
+            Fault::Pause { .. } | Fault::PauseRole { .. } => "pause",
             Fault::PauseBefore { .. } => "pause_before",
             Fault::ClockJump { .. } => "clock_jump",
             Fault::ClockDrift { .. } => "clock_drift",
@@ -178,6 +313,13 @@ impl fmt::Display for Fault {
                 write!(f, "{node} loses the reply to {client}'s next {op}")
             }
             Fault::Failover { node } => write!(f, "{node} fails over to its replica"),
+            Fault::PauseRole { target, on, for_ms } => {
+                write!(f, "pause {target} for {for_ms} ms")?;
+                match on {
+                    Some(on) => write!(f, " when {on}"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }

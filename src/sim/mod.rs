@@ -5,6 +5,7 @@ pub mod clock;
 pub mod fault;
 pub mod node;
 pub mod pause;
+pub mod roles;
 pub mod seed;
 pub mod software;
 pub mod swarm;

@@ -21,6 +21,11 @@ struct GateState {
     armed: Vec<(String, u64)>,
     /// Armed pauses that struck and are not yet taken.
     struck: Vec<Struck>,
+    /// Steps at which the host stops for whoever set them to decide what happens (a fault
+    /// triggered by the step), until it is resumed.
+    trips: Vec<String>,
+    /// Steps it stopped at, with when, not yet taken.
+    tripped: Vec<(String, u64)>,
 }
 
 /// An armed pause that struck: the host reached `step` at true time `at_ms` and froze.
@@ -60,11 +65,27 @@ impl PauseGate {
         self.0.borrow_mut().armed.clear();
     }
 
+    /// Makes the host stop at each of `steps` (replacing the previous set) until resumed.
+    pub fn set_trips(&self, steps: Vec<String>) {
+        self.0.borrow_mut().trips = steps;
+    }
+
+    /// The steps it stopped at since the last call (oldest first), with when.
+    pub fn take_tripped(&self) -> Vec<(String, u64)> {
+        std::mem::take(&mut self.0.borrow_mut().tripped)
+    }
+
     /// The program reached `step` at true time `at_ms`: an armed pause for it strikes, and
-    /// the host freezes at its next await. Returns whether one did.
+    /// the host freezes at its next await; failing that, a trip set for it stops the host
+    /// the same way. Returns whether either did.
     pub fn strike(&self, step: &str, at_ms: u64) -> bool {
         let mut state = self.0.borrow_mut();
         let Some(index) = state.armed.iter().position(|(s, _)| s == step) else {
+            if state.trips.iter().any(|s| s == step) {
+                state.paused = true;
+                state.tripped.push((step.to_string(), at_ms));
+                return true;
+            }
             return false;
         };
         let (step, for_ms) = state.armed.remove(index);
@@ -161,5 +182,19 @@ mod tests {
         gate.arm("write", 10);
         gate.disarm();
         assert!(!gate.strike("write", 11));
+    }
+
+    #[test]
+    fn a_trip_stops_the_host_at_its_step_until_resumed() {
+        let gate = PauseGate::default();
+        gate.set_trips(vec!["exists".into()]);
+        assert!(!gate.strike("write", 3));
+        assert!(gate.strike("exists", 4));
+        assert_eq!(gate.take_tripped(), vec![("exists".to_string(), 4)]);
+        assert!(gate.0.borrow().paused);
+        gate.resume();
+        gate.set_trips(Vec::new());
+        assert!(!gate.strike("exists", 5));
+        assert!(gate.take_tripped().is_empty());
     }
 }

@@ -1,7 +1,7 @@
 //! Fault-plan generation: the swarm generator (per seed, which kinds are on and how often)
 //! and proptest strategies over the same knobs. Both only produce explicit FaultPlans.
 
-use crate::sim::fault::{Fault, FaultPlan, TimedFault};
+use crate::sim::fault::{Fault, FaultPlan, Role, Target, TimedFault, Trigger};
 use proptest::prelude::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -90,6 +90,11 @@ pub struct SwarmConfig {
     pub clock_drift_max_ppm: u64,
     /// At most this many occurrences of one kind per run.
     pub per_kind_max: u32,
+    /// At most this many targeted pauses per run (unless no kind is on); 0: none, and
+    /// nothing drawn for them.
+    pub targeted_max: u32,
+    /// Longest targeted pause of a waiter; other roles' stay within `pause_max_ms`.
+    pub targeted_pause_max_ms: u64,
 }
 
 /// A server the swarm may fault, with the software faults its family admits.
@@ -225,6 +230,55 @@ fn occurrence(
     }
 }
 
+/// One targeted pause: a role, a trigger (or none: at its time) and a length. Only a
+/// waiter behind another, stopped at a step of its own, may be paused past its session: it
+/// holds nothing and no reply on its way can grant it the lock (`Role::Blocked`). Any other role's pause stays within `pause_max_ms`, and a
+/// run has at most one (`short_left`), so two never add up to one longer (a woken waiter
+/// may have a listing in flight that grants it the lock, and would act on it after its
+/// session ended: the holder's pause of Z2).
+fn targeted(
+    cfg: &SwarmConfig,
+    at_ms: u64,
+    short_left: &mut bool,
+    rng: &mut ChaCha8Rng,
+) -> TimedFault {
+    const TARGETS: [Target; 6] = [
+        Target::Blocked,
+        Target::Blocked,
+        Target::Blocked,
+        Target::Holder,
+        Target::PredecessorOf { of: Role::Waiter },
+        Target::Waiter,
+    ];
+    let mut target = TARGETS[rng.random_range(0..TARGETS.len())];
+    if target != Target::Blocked && !std::mem::take(short_left) {
+        target = Target::Blocked;
+    }
+    let steps = cfg.pause_steps.len();
+    let on = match rng.random_range(0..8) {
+        _ if target == Target::Blocked && steps > 0 => Some(Trigger::Step {
+            step: cfg.pause_steps[rng.random_range(0..steps)].to_string(),
+        }),
+        0 => None,
+        1 => Some(Trigger::Enqueued),
+        2 => Some(Trigger::Acquired),
+        3 => Some(Trigger::Woken),
+        _ if steps == 0 => None,
+        _ => Some(Trigger::Step {
+            step: cfg.pause_steps[rng.random_range(0..steps)].to_string(),
+        }),
+    };
+    let max = match target {
+        Target::Blocked => cfg.targeted_pause_max_ms,
+        _ => cfg.pause_max_ms,
+    };
+    let for_ms = rng.random_range(1..=max.max(1));
+    TimedFault {
+        at_ms,
+        fault: Fault::PauseRole { target, on, for_ms },
+    }
+}
+
 /// Turns drawn occurrences into a plan: drops the undoings that fall after the fault phase
 /// (the heal phase undoes everything), and pauses of a node that start less than
 /// `pause_max_ms` after its previous pause ended, so that back-to-back pauses never add up
@@ -272,6 +326,13 @@ pub fn swarm(cfg: &SwarmConfig, rng: &mut ChaCha8Rng) -> FaultPlan {
         for _ in 0..count {
             let at_ms = rng.random_range(0..cfg.fault_phase_ms);
             faults.extend(occurrence(cfg, kind, at_ms, rng));
+        }
+    }
+    if cfg.targeted_max > 0 && !cfg.kinds.is_empty() {
+        let mut short_left = true;
+        for _ in 0..rng.random_range(1..=cfg.targeted_max) {
+            let at_ms = rng.random_range(0..cfg.fault_phase_ms);
+            faults.push(targeted(cfg, at_ms, &mut short_left, rng));
         }
     }
     finish_plan(cfg, faults)
@@ -322,6 +383,8 @@ mod tests {
             clock_jump_max_ms: 5000,
             clock_drift_max_ppm: 1000,
             per_kind_max: 3,
+            targeted_max: 0,
+            targeted_pause_max_ms: 300,
         }
     }
 
@@ -384,6 +447,42 @@ mod tests {
             }
         }
         assert!(aimed > 0, "no pause was aimed at a step");
+    }
+
+    #[test]
+    fn targeted_pauses_are_drawn_only_when_asked_and_hold_no_role_past_pause_max() {
+        let mut c = cfg();
+        c.kinds = vec![FaultKind::Pause];
+        c.pause_steps = vec!["write", "exists"];
+        let plain: Vec<FaultPlan> = (0..50)
+            .map(|s| swarm(&c, &mut Seeds::new(s).stream("faults")))
+            .collect();
+        assert!(
+            plain
+                .iter()
+                .flat_map(|p| &p.0)
+                .all(|t| !t.fault.is_targeted())
+        );
+        c.targeted_max = 3;
+        let (mut waiters, mut on_step) = (0, 0);
+        for seed in 0..200 {
+            let plan = swarm(&c, &mut Seeds::new(seed).stream("faults"));
+            let mut short = 0;
+            for fault in plan.0.iter().map(|t| &t.fault) {
+                if let Fault::PauseRole { target, on, for_ms } = fault {
+                    match target {
+                        Target::Blocked => waiters += usize::from(*for_ms > c.pause_max_ms),
+                        _ => {
+                            assert!(*for_ms <= c.pause_max_ms, "{fault}");
+                            short += 1;
+                        }
+                    }
+                    on_step += usize::from(matches!(on, Some(Trigger::Step { .. })));
+                }
+            }
+            assert!(short <= 1, "two short targeted pauses: {plan:?}");
+        }
+        assert!(waiters > 0 && on_step > 0, "{waiters} {on_step}");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::strict_json::{Field, Fields, JsonError};
 use super::{Expect, Trace};
 use crate::check::Property;
-use crate::sim::fault::{Fault, FaultPlan, TimedFault};
+use crate::sim::fault::{Fault, FaultPlan, Role, Target, TimedFault, Trigger};
 use serde_json::Value;
 
 pub fn trace(value: &Value) -> Result<Trace, JsonError> {
@@ -67,6 +67,50 @@ fn timed_fault(field: Field) -> Result<TimedFault, JsonError> {
     Ok(TimedFault { at_ms, fault })
 }
 
+/// A targeted fault's `target`: `{"role": ROLE}`, or `{"role": "predecessor_of", "of": ROLE}`.
+fn target(field: Field) -> Result<Target, JsonError> {
+    type Read = fn(&mut Fields) -> Result<Target, JsonError>;
+    const TARGETS: [(&str, Read); 7] = [
+        ("holder", |_| Ok(Target::Holder)),
+        ("leader", |_| Ok(Target::Leader)),
+        ("waiter", |_| Ok(Target::Waiter)),
+        ("blocked", |_| Ok(Target::Blocked)),
+        ("reader", |_| Ok(Target::Reader)),
+        ("writer", |_| Ok(Target::Writer)),
+        ("predecessor_of", |f| {
+            let roles = Role::ALL.map(|r| (r.name(), r));
+            Ok(Target::PredecessorOf {
+                of: f.required("of")?.one_of("a role", &roles)?,
+            })
+        }),
+    ];
+    let mut f = field.fields()?;
+    let read = f.required("role")?.one_of("a role", &TARGETS)?;
+    let target = read(&mut f)?;
+    f.finish()?;
+    Ok(target)
+}
+
+/// A targeted fault's `on`: `{"event": EVENT}`, and for `step` the step's name.
+fn trigger(field: Field) -> Result<Trigger, JsonError> {
+    type Read = fn(&mut Fields) -> Result<Trigger, JsonError>;
+    const TRIGGERS: [(&str, Read); 4] = [
+        ("enqueued", |_| Ok(Trigger::Enqueued)),
+        ("acquired", |_| Ok(Trigger::Acquired)),
+        ("woken", |_| Ok(Trigger::Woken)),
+        ("step", |f| {
+            Ok(Trigger::Step {
+                step: f.string("step")?,
+            })
+        }),
+    ];
+    let mut f = field.fields()?;
+    let read = f.required("event")?.one_of("an event", &TRIGGERS)?;
+    let trigger = read(&mut f)?;
+    f.finish()?;
+    Ok(trigger)
+}
+
 /// Reads one kind's fields (the tag and `at_ms` are taken already).
 type Kind = fn(&mut Fields) -> Result<Fault, JsonError>;
 
@@ -117,11 +161,16 @@ const KINDS: [(&str, Kind); 14] = [
             node: f.string("node")?,
         })
     }),
-    ("pause", |f| {
-        Ok(Fault::Pause {
+    ("pause", |f| match f.optional("target") {
+        Some(target) => Ok(Fault::PauseRole {
+            target: self::target(target)?,
+            on: f.optional("on").map(trigger).transpose()?,
+            for_ms: f.u64("for_ms")?,
+        }),
+        None => Ok(Fault::Pause {
             node: f.string("node")?,
             for_ms: f.u64("for_ms")?,
-        })
+        }),
     }),
     ("pause_before", |f| {
         Ok(Fault::PauseBefore {
@@ -195,6 +244,21 @@ mod tests {
             Fault::Pause {
                 node: s("c2"),
                 for_ms: 500,
+            },
+            Fault::PauseRole {
+                target: Target::PredecessorOf { of: Role::Waiter },
+                on: Some(Trigger::Step { step: s("exists") }),
+                for_ms: 400,
+            },
+            Fault::PauseRole {
+                target: Target::Holder,
+                on: None,
+                for_ms: 50,
+            },
+            Fault::PauseRole {
+                target: Target::Reader,
+                on: Some(Trigger::Acquired),
+                for_ms: 50,
             },
             Fault::PauseBefore {
                 node: s("c2"),
@@ -301,22 +365,62 @@ mod tests {
                 "faults[3]: unknown field `node` (known: at_ms, fault)",
             ),
             (
-                |v| v["faults"][11]["ppm"] = json!("x"),
-                "faults[11].ppm: expected an integer, got \"x\"",
+                |v| v["faults"][14]["ppm"] = json!("x"),
+                "faults[14].ppm: expected an integer, got \"x\"",
             ),
             (
                 |v| v["faults"][4]["rate"] = json!(null),
                 "faults[4].rate: expected a number, got null",
             ),
             (
-                |v| v["faults"][12]["op"] = json!(7),
-                "faults[12].op: expected a string, got 7",
+                |v| v["faults"][15]["op"] = json!(7),
+                "faults[15].op: expected a string, got 7",
             ),
             (
                 |v| {
                     v["faults"][8].as_object_mut().unwrap().remove("for_ms");
                 },
                 "faults[8]: missing field `for_ms`",
+            ),
+            (
+                |v| v["faults"][9]["target"] = json!({"role": "boss"}),
+                "faults[9].target.role: expected a role (holder, leader, waiter, blocked, reader, writer, predecessor_of), got \"boss\"",
+            ),
+            (
+                |v| v["faults"][9]["target"] = json!({"role": "predecessor_of"}),
+                "faults[9].target: missing field `of`",
+            ),
+            (
+                |v| v["faults"][9]["target"]["of"] = json!("predecessor_of"),
+                "faults[9].target.of: expected a role (holder, leader, waiter, blocked, reader, writer), got \"predecessor_of\"",
+            ),
+            (
+                |v| v["faults"][10]["target"]["of"] = json!("waiter"),
+                "faults[10].target: unknown field `of` (known: role)",
+            ),
+            (
+                |v| v["faults"][9]["on"] = json!({"event": "step"}),
+                "faults[9].on: missing field `step`",
+            ),
+            (
+                |v| v["faults"][9]["on"] = json!({"event": "lunch"}),
+                "faults[9].on.event: expected an event (enqueued, acquired, woken, step), got \"lunch\"",
+            ),
+            (
+                |v| v["faults"][11]["on"]["step"] = json!("exists"),
+                "faults[11].on: unknown field `step` (known: event)",
+            ),
+            (
+                |v| v["faults"][9]["node"] = json!("c1"),
+                "faults[9]: unknown field `node` (known: at_ms, fault, target, on, for_ms)",
+            ),
+            (
+                |v| v["faults"][8]["on"] = json!({"event": "woken"}),
+                "faults[8]: unknown field `on` (known: at_ms, fault, target, node, for_ms)",
+            ),
+            (
+                |v| v["faults"][9]["target"] = json!("holder"),
+                "faults[9].target: expected an object, got \"holder\"",
             ),
             (
                 |v| v["faults"][1] = json!(["at_ms", 1]),

@@ -3,9 +3,10 @@
 
 use crate::history::{Event, HarnessOp, Kind, Op, Recorder};
 use crate::sim::clock::{Clock, EPOCH_MS};
-use crate::sim::fault::{Fault, TimedFault};
+use crate::sim::fault::{Fault, Target, TimedFault, Trigger};
 use crate::sim::node::Node;
 use crate::sim::pause::PauseGate;
+use crate::sim::roles::RoleBook;
 use crate::sim::seed::Seeds;
 use crate::sim::software::ServerSoftware;
 use crate::world::run::RunSpec;
@@ -14,6 +15,15 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::time::{Duration, UNIX_EPOCH};
+
+/// A targeted fault armed at its `at_ms`, waiting for its trigger.
+#[derive(Debug, Clone)]
+struct Aimed {
+    fault: Fault,
+    target: Target,
+    on: Trigger,
+    for_ms: u64,
+}
 
 /// The target of a timed fault the driver must end later: a delay, a loss burst or a pause.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -35,6 +45,12 @@ pub(crate) struct World {
     crashed: BTreeSet<String>,
     /// Clients with a `pause_before` armed that has yet to strike.
     armed: BTreeSet<String>,
+    /// Who holds which role, kept only when the plan has targeted faults.
+    roles: Option<RoleBook>,
+    /// How many of the history's events `roles` has seen.
+    seen: usize,
+    /// Targeted faults armed and waiting for their trigger, in plan order.
+    waiting: Vec<Aimed>,
     latency: (Duration, Duration),
     /// Each client-server link's fixed extra latency (`link_spread_ms`), by sorted pair.
     link_extra: BTreeMap<(String, String), Duration>,
@@ -117,6 +133,14 @@ impl World {
             timers: BTreeMap::new(),
             crashed: BTreeSet::new(),
             armed: BTreeSet::new(),
+            roles: spec
+                .plan
+                .0
+                .iter()
+                .any(|t| t.fault.is_targeted())
+                .then(RoleBook::default),
+            seen: 0,
+            waiting: Vec::new(),
             latency,
             link_extra,
             end_ms: 0,
@@ -180,6 +204,9 @@ impl World {
             if !self.armed.is_empty() {
                 self.schedule_struck();
             }
+            if self.roles.is_some() {
+                self.follow_roles();
+            }
             match stepped {
                 Ok(true) => {
                     self.completed = true;
@@ -200,6 +227,21 @@ impl World {
     }
 
     fn apply(&mut self, timed: &TimedFault, now: u64) {
+        if let Fault::PauseRole { target, on, for_ms } = &timed.fault {
+            match on {
+                None => self.fire(&timed.fault, *target, None, *for_ms),
+                Some(on) => {
+                    self.waiting.push(Aimed {
+                        fault: timed.fault.clone(),
+                        target: *target,
+                        on: on.clone(),
+                        for_ms: *for_ms,
+                    });
+                    self.set_trips();
+                }
+            }
+            return;
+        }
         self.record(Op::Harness(HarnessOp::Fault {
             fault: timed.fault.to_string(),
         }));
@@ -246,6 +288,91 @@ impl World {
                 let server = &self.servers[node];
                 Node::as_driver_at(now, || server.borrow_mut().apply(&timed.fault))
             }
+            Fault::PauseRole { .. } => unreachable!("targeted faults are armed above"),
+        }
+    }
+
+    /// Resolves a targeted fault's target now (preferring the trigger's `subject`) and
+    /// pauses it, recording whom it struck, or that nobody had the role and it was skipped.
+    fn fire(&mut self, fault: &Fault, target: Target, subject: Option<&str>, for_ms: u64) {
+        let now = self.now_ms();
+        let resolved = self
+            .roles
+            .as_ref()
+            .and_then(|roles| roles.resolve(target, subject));
+        let outcome = match &resolved {
+            Some(client) => format!("{fault}: {client}"),
+            None => format!("{fault}: nobody has the role, skipped"),
+        };
+        self.record(Op::Harness(HarnessOp::Fault { fault: outcome }));
+        if let Some(client) = resolved {
+            self.nodes[&client].gate.pause();
+            self.until(Timer::Resume(client), now + for_ms);
+        }
+    }
+
+    /// Reads the events recorded since the last step into the role book, firing the
+    /// waiting faults each one triggers, then the ones a client's step triggered. A client
+    /// stopped at a step goes on unless a fault paused it.
+    fn follow_roles(&mut self) {
+        let mut fresh = Vec::new();
+        self.recorder
+            .each_from(self.seen, |e| fresh.push(e.clone()));
+        self.seen += fresh.len();
+        for event in &fresh {
+            if let Some(roles) = self.roles.as_mut() {
+                roles.observe(event);
+            }
+            let happened = match event.role_event() {
+                Some(crate::history::RoleEvent::Queued { .. }) => Trigger::Enqueued,
+                Some(crate::history::RoleEvent::Holds { .. }) => Trigger::Acquired,
+                Some(crate::history::RoleEvent::Woken) => Trigger::Woken,
+                _ => continue,
+            };
+            self.triggered(&happened, &event.node);
+        }
+        for client in self.clients.clone() {
+            for (step, _) in self.nodes[&client].gate.take_tripped() {
+                self.triggered(&Trigger::Step { step }, &client);
+                if !self.timers.contains_key(&Timer::Resume(client.clone())) {
+                    self.nodes[&client].gate.resume();
+                }
+            }
+        }
+    }
+
+    /// Fires every waiting fault that `happened` to `subject` triggers.
+    fn triggered(&mut self, happened: &Trigger, subject: &str) {
+        let (due, rest): (Vec<Aimed>, Vec<Aimed>) = std::mem::take(&mut self.waiting)
+            .into_iter()
+            .partition(|a| a.on == *happened);
+        self.waiting = rest;
+        for aimed in &due {
+            // Only a step's subject can be known to wait behind another (`Role::Blocked`).
+            let subject = (aimed.target != Target::Blocked
+                || matches!(happened, Trigger::Step { .. }))
+            .then_some(subject);
+            self.fire(&aimed.fault, aimed.target, subject, aimed.for_ms);
+        }
+        if !due.is_empty() {
+            self.set_trips();
+        }
+    }
+
+    /// Makes every client stop at the steps a waiting fault is triggered by.
+    fn set_trips(&self) {
+        let steps: BTreeSet<String> = self
+            .waiting
+            .iter()
+            .filter_map(|a| match &a.on {
+                Trigger::Step { step } => Some(step.clone()),
+                _ => None,
+            })
+            .collect();
+        for client in &self.clients {
+            self.nodes[client]
+                .gate
+                .set_trips(steps.iter().cloned().collect());
         }
     }
 
@@ -330,6 +457,8 @@ impl World {
             node.gate.resume();
         }
         self.armed.clear();
+        self.waiting.clear();
+        self.set_trips();
         for node in std::mem::take(&mut self.crashed) {
             self.sim.bounce(node.as_str());
         }

@@ -113,6 +113,8 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
         clock_jump_max_ms: params.faults.clock_jump_max_ms,
         clock_drift_max_ppm: params.faults.clock_drift_max_ppm,
         per_kind_max: params.faults.faults_per_kind_max,
+        targeted_max: params.faults.targeted_max,
+        targeted_pause_max_ms: params.faults.targeted_pause_max_ms,
     }
 }
 
@@ -241,6 +243,16 @@ fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), PlanError> {
                     known: hosts.pause_steps.join(", "),
                 });
             }
+            Fault::PauseRole {
+                on: Some(crate::sim::fault::Trigger::Step { step }),
+                ..
+            } if !hosts.pause_steps.contains(&step.as_str()) => {
+                return Err(PlanError::UnknownStep {
+                    index,
+                    step: step.clone(),
+                    known: hosts.pause_steps.join(", "),
+                });
+            }
             Fault::LoseReply { node, op, .. } => {
                 let ops = hosts.server(node).map_or(&[][..], |s| s.family.reply_ops());
                 if !ops.contains(&op.as_str()) {
@@ -348,6 +360,117 @@ mod tests {
             .iter()
             .any(|e| e.node == "c1" && e.time_ms > at_ms && e.time_ms < at_ms + 300);
         assert!(!frozen, "c1 acted while frozen");
+    }
+
+    fn targeted(at_ms: u64, fault: Fault) -> RunSpec {
+        let scenario = scenario::find("zk-lock").unwrap();
+        let params = Params::default().overridden(&["faults=none"]).unwrap();
+        RunSpec {
+            plan: FaultPlan(vec![crate::sim::fault::TimedFault { at_ms, fault }]),
+            ..RunSpec::generated(scenario, params, 1)
+        }
+    }
+
+    /// The harness's fault events of a run.
+    fn fault_events(report: &RunReport) -> Vec<(u64, String)> {
+        use crate::history::{HarnessOp, Op};
+        report
+            .history
+            .events
+            .iter()
+            .filter_map(|e| match &e.op {
+                Op::Harness(HarnessOp::Fault { fault }) => Some((e.time_ms, fault.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_targeted_pause_strikes_whom_its_role_names_when_its_trigger_fires() {
+        use crate::sim::fault::{Role, Target, Trigger};
+        let pause = |target, on| Fault::PauseRole {
+            target,
+            on,
+            for_ms: 50,
+        };
+        let spec = targeted(
+            0,
+            pause(
+                Target::PredecessorOf { of: Role::Waiter },
+                Some(Trigger::Step {
+                    step: "exists".into(),
+                }),
+            ),
+        );
+        let report = run(&spec).unwrap();
+        let fired = fault_events(&report);
+        assert_eq!(fired.len(), 1, "{fired:?}");
+        let (at, text) = &fired[0];
+        assert!(
+            text.starts_with(
+                "pause the predecessor of a waiter for 50 ms when a client reaches exists: c"
+            ),
+            "{text}"
+        );
+        assert!(*at > 0, "fired when the step came, not when armed");
+        let again = run(&spec).unwrap();
+        assert_eq!(
+            report.digest, again.digest,
+            "same seed and plan, same history"
+        );
+
+        // Nobody holds the lock at 0 ms: the fault is skipped, and the history says so.
+        let report = run(&targeted(0, pause(Target::Holder, None))).unwrap();
+        assert_eq!(
+            fault_events(&report),
+            vec![(
+                0,
+                "pause the holder for 50 ms: nobody has the role, skipped".to_string()
+            )]
+        );
+        let err = run(&targeted(
+            0,
+            pause(
+                Target::Waiter,
+                Some(Trigger::Step {
+                    step: "lunch".into(),
+                }),
+            ),
+        ))
+        .unwrap_err();
+        assert!(err.to_string().contains("no step 'lunch'"), "{err}");
+    }
+
+    #[test]
+    fn a_trigger_on_an_event_fires_right_after_it() {
+        use crate::history::{LockOp, Op};
+        use crate::sim::fault::{Target, Trigger};
+        let report = run(&targeted(
+            0,
+            Fault::PauseRole {
+                target: Target::Holder,
+                on: Some(Trigger::Acquired),
+                for_ms: 30,
+            },
+        ))
+        .unwrap();
+        let first_acquire = report
+            .history
+            .events
+            .iter()
+            .find(|e| {
+                e.kind == crate::history::Kind::Ok
+                    && matches!(e.op, Op::Lock(LockOp::Acquire { .. }))
+            })
+            .unwrap();
+        let fired = fault_events(&report);
+        // The driver acts after the simulation step that recorded the event: within a tick.
+        assert!(fired[0].0 - first_acquire.time_ms <= 1, "{fired:?}");
+        assert!(
+            fired[0].1.ends_with(&format!(": {}", first_acquire.node)),
+            "{fired:?}"
+        );
+        assert!(report.violations.is_empty());
     }
 
     #[test]

@@ -34,6 +34,14 @@ pub enum Flavor {
     /// counter wraps past 2³¹−1 the newest node, numbered −2³¹, sorts first and takes the
     /// lock from its holder (Z6).
     IntSort,
+    /// Takes a predecessor already gone at `exists` for the lock being its own, instead of
+    /// listing again (Z4): whoever was ahead of that predecessor may still hold it.
+    Vanished,
+    /// After ConnectionLoss on its create, gives up the session for a new one (as a client
+    /// does that treats a lost connection as a lost session) and resumes with the same
+    /// protected GUID, adopting the node its old session created: a node the server deletes
+    /// when that abandoned session expires (Z13, CURATOR-604).
+    StaleSession,
 }
 
 /// How a request ended, as far as the recipe's decisions go.
@@ -193,6 +201,25 @@ pub fn after_predecessor_exists(present: bool) -> AfterExists {
     } else {
         AfterExists::ListAgain
     }
+}
+
+/// Whether a waiter of `flavor` whose predecessor was already gone at `exists` holds the
+/// lock without listing again: only the `Vanished` flaw.
+pub fn gone_predecessor_is_held(flavor: Flavor) -> bool {
+    flavor == Flavor::Vanished
+}
+
+/// Whether a lock of `flavor` gives its session up after a create that ended in `outcome`,
+/// to go on in a new one: only the `StaleSession` flaw, on ConnectionLoss.
+pub fn abandons_session(flavor: Flavor, outcome: Outcome) -> bool {
+    flavor == Flavor::StaleSession && outcome == Outcome::ConnectionLoss
+}
+
+/// Whether a lock of `flavor` keeps its GUID for a create across sessions, looking for it
+/// in a new session before creating: only the `StaleSession` flaw. The recipe makes a new
+/// GUID per create, so only a node of its own live session ever carries it.
+pub fn carries_guid(flavor: Flavor) -> bool {
+    flavor == Flavor::StaleSession
 }
 
 /// What an event means to a client waiting on a watch or holding the lock.
@@ -437,6 +464,22 @@ mod tests {
             none,
             KeeperState::Disconnected
         ));
+    }
+
+    #[test]
+    fn only_the_flaws_hold_on_a_gone_predecessor_or_carry_a_guid_to_a_new_session() {
+        for flavor in [Flavor::Recipe, Flavor::Herd, Flavor::SessionEvent] {
+            assert!(!gone_predecessor_is_held(flavor), "{flavor:?}");
+            assert!(!abandons_session(flavor, Outcome::ConnectionLoss));
+            assert!(!carries_guid(flavor));
+        }
+        assert!(gone_predecessor_is_held(Flavor::Vanished));
+        assert!(abandons_session(
+            Flavor::StaleSession,
+            Outcome::ConnectionLoss
+        ));
+        assert!(!abandons_session(Flavor::StaleSession, Outcome::Ok));
+        assert!(carries_guid(Flavor::StaleSession));
     }
 
     #[test]

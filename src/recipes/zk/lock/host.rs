@@ -39,14 +39,29 @@ fn observer(node: &Node, contender: Contender) -> Observer {
     })
 }
 
+/// The recipe's named steps, where a fault may strike (`Node::step`; the lock's next
+/// request, sent at its next await, waits while the host is paused).
+fn steps(node: &Node) -> super::Step {
+    let gate = node.gate.clone();
+    Rc::new(move |step| {
+        gate.strike(step, Node::true_ms());
+    })
+}
+
+/// The steps of the lock recipe a fault can aim at: "exists", between listing the lock
+/// directory and looking at the predecessor, the window of Z4.
+pub const STEPS: &[&str] = &["exists"];
+
 /// Opens a session with `zk1` and binds a lock of `flavor` to it, queuing as `contender`;
-/// `rng` names its nodes.
+/// `rng` names its nodes, and `carried` is the host's GUID of a create whose outcome is
+/// unknown, which only a flaw carries from one session to the next.
 pub async fn connect(
     node: &Node,
     config: &ZkConfig,
     flavor: Flavor,
     contender: Contender,
     rng: &Rc<RefCell<ChaCha8Rng>>,
+    carried: &Rc<RefCell<Option<String>>>,
 ) -> Result<ZkLock, LockError> {
     let client = open_session(node, config)
         .await
@@ -60,7 +75,9 @@ pub async fn connect(
         LOCK_DIR,
         new_guid,
         observer(node, contender),
-    );
+    )
+    .with_steps(steps(node))
+    .with_carried_guid(carried.clone());
     lock.ensure_dir().await?;
     Ok(lock)
 }

@@ -12,6 +12,8 @@ use crate::zk::proto::{CreateMode, ErrorCode};
 use crate::zk::seq;
 pub use decide::Flavor;
 use decide::{AfterCreate, AfterExists, Contender, Decision, OnEvent, Outcome};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
 /// reconnect instead of spinning.
@@ -29,7 +31,16 @@ pub struct ZkLock {
     events: SessionEvents,
     /// My lock node (bare name) and its czxid, once it exists.
     node: Option<(String, i64)>,
+    /// Tells the host the program reached a named step (`Node::step`), where a fault may be
+    /// aimed: "exists", between listing the directory and looking at the predecessor.
+    step: Step,
+    /// The GUID of a create whose outcome is unknown, kept across sessions by the flaw
+    /// that carries it (`decide::carries_guid`); shared by a host's locks.
+    carried: Rc<RefCell<Option<String>>>,
 }
+
+/// A named point of the recipe's program, reported to its host.
+pub type Step = Rc<dyn Fn(&'static str)>;
 
 /// A request's result as the decisions see it.
 pub(crate) fn outcome<T>(result: &Result<T, ZkError>) -> Outcome {
@@ -90,7 +101,22 @@ impl ZkLock {
             observer,
             events,
             node: None,
+            step: Rc::new(|_| {}),
+            carried: Rc::default(),
         }
+    }
+
+    /// Reports the recipe's named steps to `step`.
+    pub fn with_steps(mut self, step: Step) -> Self {
+        self.step = step;
+        self
+    }
+
+    /// Shares the GUID of an unfinished create with the host's other locks (used only by
+    /// the flaw that carries it across sessions).
+    pub fn with_carried_guid(mut self, carried: Rc<RefCell<Option<String>>>) -> Self {
+        self.carried = carried;
+        self
     }
 
     /// Records `name` (with its czxid, the fencing token) as my node, now holding the lock.
@@ -125,8 +151,16 @@ impl ZkLock {
     /// Puts my node in line: create, and after a lost reply do what `decide::after_create`
     /// says: look for my GUID (the recipe) or blindly create again (the `NoGuid` flaw).
     async fn enqueue(&mut self) -> Result<(), LockError> {
-        let guid = match self.flavor {
-            Flavor::NoGuid => String::new(),
+        let carried = self.carried.borrow().clone();
+        let guid = match (self.flavor, carried) {
+            (Flavor::NoGuid, _) => String::new(),
+            (_, Some(carried)) => {
+                if let Some(adopted) = self.look_for_guid(&carried).await? {
+                    self.enqueued(&adopted.0, adopted.1);
+                    return Ok(());
+                }
+                carried
+            }
             _ => format!("{}-", (self.new_guid)()),
         };
         let prefix = format!("{guid}{}", self.contender.prefix());
@@ -136,6 +170,10 @@ impl ZkLock {
                 .client
                 .create2(&path, b"", CreateMode::EphemeralSequential)
                 .await;
+            if decide::abandons_session(self.flavor, outcome(&created)) {
+                *self.carried.borrow_mut() = Some(guid);
+                return Err(LockError::SessionExpired);
+            }
             match (
                 decide::after_create(self.flavor, outcome(&created)),
                 created,
@@ -151,23 +189,31 @@ impl ZkLock {
                 (AfterCreate::LookForGuid, Err(_)) => self.client.timer().sleep(RETRY_MS).await,
                 (AfterCreate::Enqueued | AfterCreate::Fail, Err(e)) => return Err(e.into()),
             }
-            let children = retrying!(
-                self.client.timer(),
-                self.client.get_children(&self.dir).await
-            )?;
-            if let Some(own) = decide::find_own(&children, &guid).map(str::to_string)
-                && let Some(stat) = retrying!(
-                    self.client.timer(),
-                    self.client.exists(&self.path(&own)).await
-                )?
-            {
-                self.enqueued(&own, stat.czxid);
+            if let Some((own, czxid)) = self.look_for_guid(&guid).await? {
+                self.enqueued(&own, czxid);
                 return Ok(());
             }
         }
     }
 
+    /// The child carrying `guid` and its czxid, if there is one.
+    async fn look_for_guid(&self, guid: &str) -> Result<Option<(String, i64)>, LockError> {
+        let children = retrying!(
+            self.client.timer(),
+            self.client.get_children(&self.dir).await
+        )?;
+        let Some(own) = decide::find_own(&children, guid).map(str::to_string) else {
+            return Ok(None);
+        };
+        let stat = retrying!(
+            self.client.timer(),
+            self.client.exists(&self.path(&own)).await
+        )?;
+        Ok(stat.map(|stat| (own, stat.czxid)))
+    }
+
     fn enqueued(&mut self, created: &str, czxid: i64) {
+        self.carried.borrow_mut().take();
         let name = created.rsplit('/').next().unwrap_or(created).to_string();
         (self.observer)(Observation::Enqueued {
             node: name.clone(),
@@ -241,13 +287,14 @@ impl ZkLock {
                         self.wait(watch).await?;
                         continue;
                     }
+                    (self.step)("exists");
                     let (stat, watch) = retrying!(
                         self.client.timer(),
                         self.client.exists_watch(&self.path(&pred)).await
                     )?;
                     let held = match decide::after_predecessor_exists(stat.is_some()) {
                         AfterExists::Wait => self.wait(watch).await?,
-                        AfterExists::ListAgain => false,
+                        AfterExists::ListAgain => decide::gone_predecessor_is_held(self.flavor),
                     };
                     if held {
                         return Ok(Grant {
