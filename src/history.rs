@@ -29,6 +29,7 @@ pub enum Op {
     Client(ClientOp),
     Lock(LockOp),
     Store(StoreOp),
+    Barrier(BarrierOp),
     /// An event of a server family (ZooKeeper's tree changes, say), which that family's
     /// module defines and reads back (`zk::events`).
     Server(ServerEvent),
@@ -127,6 +128,20 @@ impl LockOp {
     }
 }
 
+/// What a client records of a barrier recipe (the single barrier has no leave phase).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum BarrierOp {
+    /// Arrive at `barrier` (invoke) and pass it (ok), which it may do once `count` processes
+    /// arrived; a fail (its session expired) is followed by another invoke.
+    Enter { barrier: String, count: u32 },
+    /// Info: its node in the barrier exists (`node` is its path).
+    Joined { barrier: String, node: String },
+    /// Be done with the work (invoke) and pass the barrier's leave phase (ok), which it may
+    /// do once every process that entered is done.
+    Leave { barrier: String },
+}
+
 /// How a client holds a read/write lock: readers share it, a writer holds it alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -213,7 +228,7 @@ macro_rules! family_into_op {
     )*};
 }
 
-family_into_op!(HarnessOp => Harness, ClientOp => Client, LockOp => Lock, StoreOp => Store, ServerEvent => Server);
+family_into_op!(HarnessOp => Harness, ClientOp => Client, LockOp => Lock, StoreOp => Store, BarrierOp => Barrier, ServerEvent => Server);
 
 impl Op {
     /// The op's name as the history's JSON spells it ("acquire", "znode_deleted", ...), for

@@ -4,7 +4,7 @@
 //! begin. Enough to see why a property broke without reading the JSON.
 
 use crate::check::Violation;
-use crate::history::{Event, HarnessOp, History, Kind, LockMode, LockOp, Op, StoreOp};
+use crate::history::{BarrierOp, Event, HarnessOp, History, Kind, LockMode, LockOp, Op, StoreOp};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -85,7 +85,9 @@ impl Window {
         match &e.op {
             Op::Harness(_) | Op::Server(_) => true,
             Op::Store(StoreOp::StoreWrite { client, .. }) => clients.contains(client),
-            Op::Client(_) | Op::Lock(_) | Op::Store(_) => clients.contains(&e.node),
+            Op::Client(_) | Op::Lock(_) | Op::Store(_) | Op::Barrier(_) => {
+                clients.contains(&e.node)
+            }
         }
     }
 }
@@ -132,6 +134,14 @@ fn describe(e: &Event) -> Option<String> {
         (Op::Lock(LockOp::Extend { lock, .. }), Kind::Fail) => format!("fails to extend {lock}"),
         (Op::Lock(LockOp::Release { lock }), Kind::Invoke) => format!("releases {lock}"),
         (Op::Lock(LockOp::Lost { lock }), _) => format!("learns it lost {lock}"),
+        (Op::Barrier(BarrierOp::Enter { barrier, count }), Kind::Invoke) => {
+            format!("arrives at {barrier} (waits for {count})")
+        }
+        (Op::Barrier(BarrierOp::Enter { barrier, .. }), Kind::Ok) => format!("passes {barrier}"),
+        (Op::Barrier(BarrierOp::Leave { barrier }), Kind::Invoke) => {
+            format!("is done with its work, leaves {barrier}")
+        }
+        (Op::Barrier(BarrierOp::Leave { barrier }), Kind::Ok) => format!("has left {barrier}"),
         (
             Op::Store(StoreOp::StoreWrite {
                 client,

@@ -25,6 +25,8 @@ pub enum Reads {
     Lock,
     /// What clients do to the protected resource and what the store did.
     Store,
+    /// What clients record of their barrier recipe.
+    Barrier,
     /// A server family's events, by family name ("zookeeper").
     Server(&'static str),
 }
@@ -36,6 +38,7 @@ impl fmt::Display for Reads {
             Reads::Client => f.write_str("client"),
             Reads::Lock => f.write_str("lock"),
             Reads::Store => f.write_str("store"),
+            Reads::Barrier => f.write_str("barrier"),
             Reads::Server(family) => f.write_str(family),
         }
     }

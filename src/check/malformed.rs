@@ -2,7 +2,7 @@
 //! harness bug, not a bug in the system under test, so it is reported apart from violations
 //! and no checker runs on such a history (the same split as stateright's history testers).
 
-use crate::history::{ClientOp, HarnessOp, History, Kind, LockOp, Op, StoreOp};
+use crate::history::{BarrierOp, ClientOp, HarnessOp, History, Kind, LockOp, Op, StoreOp};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -73,6 +73,8 @@ pub(super) enum Operation<'a> {
     Read,
     Write,
     Connect,
+    Enter(&'a str),
+    Leave(&'a str),
 }
 
 pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
@@ -83,6 +85,8 @@ pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
         Op::Store(StoreOp::Read { .. }) => Some(Operation::Read),
         Op::Store(StoreOp::Write { .. }) => Some(Operation::Write),
         Op::Client(ClientOp::Connect) => Some(Operation::Connect),
+        Op::Barrier(BarrierOp::Enter { barrier, .. }) => Some(Operation::Enter(barrier)),
+        Op::Barrier(BarrierOp::Leave { barrier }) => Some(Operation::Leave(barrier)),
         _ => None,
     }
 }

@@ -8,8 +8,9 @@
 //! - `property`: which properties exist and their names
 //! - `violation`: what a broken property is reported as
 //! - `malformed`: the history's own rules and their breaches
-//! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`: one checker each
+//! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`, `barrier`: one checker each
 
+mod barrier;
 mod checker;
 mod fifo;
 mod herd;
@@ -70,13 +71,14 @@ pub fn witnesses(history: &History, properties: &[Property]) -> Vec<Witness> {
 }
 
 /// Every checker, in `Property::ALL` order.
-const CHECKERS: [&dyn Checker; 6] = [
+const CHECKERS: [&dyn Checker; 7] = [
     &mutex::Mutex,
     &rw_exclusion::RwExclusion,
     &resource::Resource,
     &herd::Herd,
     &liveness::Liveness,
     &fifo::Fifo,
+    &barrier::Barrier,
 ];
 
 /// The checker of `property`.

@@ -20,16 +20,20 @@ pub enum Property {
     Liveness,
     /// Grants follow queue order among live contenders.
     Fifo,
+    /// Nobody passes a barrier before every process arrived, nor leaves it before every
+    /// process is done with its work; after the heal everyone passes within a bound.
+    Barrier,
 }
 
 impl Property {
-    pub const ALL: [Property; 6] = [
+    pub const ALL: [Property; 7] = [
         Property::Mutex,
         Property::RwExclusion,
         Property::Resource,
         Property::Herd,
         Property::Liveness,
         Property::Fifo,
+        Property::Barrier,
     ];
 
     /// The name used on the command line, in scenario files and in serde.
@@ -41,6 +45,7 @@ impl Property {
             Property::Herd => "herd",
             Property::Liveness => "liveness",
             Property::Fifo => "fifo",
+            Property::Barrier => "barrier",
         }
     }
 }
@@ -111,7 +116,8 @@ mod tests {
                 "resource",
                 "herd",
                 "liveness",
-                "fifo"
+                "fifo",
+                "barrier"
             ]
         );
     }
@@ -127,7 +133,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo)"
+            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo barrier)"
         );
         assert!(serde_json::from_str::<Property>("\"safety\"").is_err());
     }

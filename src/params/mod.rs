@@ -8,7 +8,9 @@ use std::fmt;
 
 mod groups;
 
-pub use groups::{Faults, Group, Network, ParamDoc, Redis, SharedLock, Workload, Zookeeper};
+pub use groups::{
+    Barrier, Faults, Group, Network, ParamDoc, Redis, SharedLock, Workload, Zookeeper,
+};
 
 /// Every parameter, grouped by subject; flat in `--set` and in trace files (`clients=3`,
 /// not `workload.clients=3`). The default time scale is small so an exploration runs
@@ -25,6 +27,8 @@ pub struct Params {
     #[serde(flatten)]
     pub shared_lock: SharedLock,
     #[serde(flatten)]
+    pub barrier: Barrier,
+    #[serde(flatten)]
     pub zookeeper: Zookeeper,
     #[serde(flatten)]
     pub redis: Redis,
@@ -36,6 +40,7 @@ pub const GROUPS: &[Group] = &[
     Faults::GROUP,
     Workload::GROUP,
     SharedLock::GROUP,
+    Barrier::GROUP,
     Zookeeper::GROUP,
     Redis::GROUP,
 ];
@@ -165,6 +170,7 @@ impl Params {
             self.faults.ranges(),
             self.workload.ranges(),
             self.shared_lock.ranges(),
+            self.barrier.ranges(),
             self.zookeeper.ranges(),
             self.redis.ranges(),
         ]

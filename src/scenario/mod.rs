@@ -3,10 +3,12 @@
 //! and what the harness should find in it.
 //!
 //! - `zk_lock`: the ZooKeeper lock and its flawed variants
+//! - `zk_barrier`: the ZooKeeper barrier and double barrier and their flawed variants
 //! - `redis_lock`: the single-instance Redis lock, Redlock, and their flawed variants
 
 mod redis_lock;
 mod zk;
+mod zk_barrier;
 mod zk_lock;
 
 use crate::check::Property;
@@ -14,9 +16,11 @@ use crate::params::{Group, MAX_RUN_LIMIT_MS, ParamError, Params};
 use crate::recipes::redis::decide::Flavor as RedisFlavor;
 use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::rwlock;
+use crate::recipes::zk::{barrier, double_barrier};
 use crate::sim::software::Hosts;
 use redis_lock::RedisLockProgram;
 use std::fmt;
+use zk_barrier::ZkBarrierProgram;
 use zk_lock::ZkLockProgram;
 
 /// What a scenario runs, the seam a user implements to put their own recipe in the world:
@@ -90,6 +94,10 @@ const SHARED_LOCK_PROPERTIES: &[Property] = &[
     Property::Liveness,
 ];
 
+/// What a barrier promises; no `herd`: a barrier wakes everyone at once by design (its
+/// deletion, `ready`'s creation, the lowest process node's deletion on leave).
+const BARRIER_PROPERTIES: &[Property] = &[Property::Barrier, Property::Liveness];
+
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         name: "zk-lock",
@@ -153,6 +161,41 @@ pub const SCENARIOS: &[Scenario] = &[
         program: &ZkLockProgram::shared(rwlock::Flavor::HigherWriter),
         properties: SHARED_LOCK_PROPERTIES,
         flaw: &[Property::Liveness],
+    },
+    Scenario {
+        name: "zk-barrier",
+        summary: "ZooKeeper barrier: c1 creates a barrier node per round (then `armed`), each process registers and waits on exists() until c1 deletes it once all registered",
+        program: &ZkBarrierProgram::Single(barrier::Flavor::Recipe),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[],
+    },
+    Scenario {
+        name: "zk-barrier-unarmed",
+        summary: "flawed: processes look at the barrier node without waiting for c1 to arm it, and take a node not made yet for a lifted barrier",
+        program: &ZkBarrierProgram::Single(barrier::Flavor::Unarmed),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[Property::Barrier],
+    },
+    Scenario {
+        name: "zk-double-barrier",
+        summary: "ZooKeeper recipes-doc double barrier: an ephemeral node per process, the last to arrive creates `ready`; on leave the lowest waits on the highest, the others delete theirs and wait on the lowest",
+        program: &ZkBarrierProgram::Double(double_barrier::Flavor::Recipe),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[],
+    },
+    Scenario {
+        name: "zk-double-barrier-no-ready",
+        summary: "flawed: counts the children instead of waiting for `ready` (Z11); one woken by the last arrival that lists again after a passed process left sees too few and waits for ever",
+        program: &ZkBarrierProgram::Double(double_barrier::Flavor::NoReady),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[Property::Barrier, Property::Liveness],
+    },
+    Scenario {
+        name: "zk-double-barrier-reenter",
+        summary: "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early",
+        program: &ZkBarrierProgram::Double(double_barrier::Flavor::Reenter),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[Property::Barrier, Property::Liveness],
     },
     Scenario {
         name: "redis-lock",

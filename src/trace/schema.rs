@@ -332,7 +332,7 @@ mod tests {
             ),
             (
                 |v| v["expect"]["violations"] = json!(["mutex", 0]),
-                "expect.violations[1]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo), got 0",
+                "expect.violations[1]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo, barrier), got 0",
             ),
             (
                 |v| v["properties"] = json!("mutex"),

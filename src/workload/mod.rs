@@ -2,7 +2,9 @@
 //! recipe family, sharing how a client gets (back) a session.
 //!
 //! - `lock`: acquire, read the register, work, write, release (locks and the shared lock)
+//! - `barrier`: arrive, enter, work, leave, a barrier per round (the barriers)
 
+pub mod barrier;
 pub mod lock;
 
 use crate::history::{ClientOp, Kind, Op};
