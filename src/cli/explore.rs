@@ -230,7 +230,7 @@ pub fn default_exploration(out: &Output) -> Status {
         .collect();
     out.emit(json!({ "findings": findings }), || {
         outln!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, each scenario's default profile (see `locksim list`).\n");
-        outln!("{:<24} {:>5}  {:<28} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");
+        outln!("{:<27} {:>5}  {:<28} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");
         for e in &rows {
             let (found, seed) = match &e.exploration.outcome {
                 Outcome::Clean => ("none".to_string(), "-".to_string()),
@@ -240,7 +240,7 @@ pub fn default_exploration(out: &Output) -> Status {
             };
             let trace = e.trace.as_ref().map_or("-".to_string(), |p| p.display().to_string());
             let verdict = if as_expected(e) { "as expected" } else { "UNEXPECTED" };
-            outln!("{:<24} {:>5}  {:<28} {:>10}  {verdict:<12} {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
+            outln!("{:<27} {:>5}  {:<28} {:>10}  {verdict:<12} {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
         }
         for e in &rows {
             for line in witnessed_lines(e) {

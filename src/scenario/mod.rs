@@ -192,7 +192,7 @@ pub const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "zk-double-barrier-reenter",
-        summary: "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early",
+        summary: "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early, and its first node, never deleted, blocks the leave for ever",
         program: &ZkBarrierProgram::Double(double_barrier::Flavor::Reenter),
         properties: BARRIER_PROPERTIES,
         flaw: &[Property::Barrier, Property::Liveness],
