@@ -190,6 +190,19 @@ fn the_barriers_hold_under_their_fault_profile() {
 }
 
 #[test]
+fn the_double_barrier_holds_through_session_expiries_as_documented() {
+    // Pauses three times the session timeout: processes re-enter after an expiry before
+    // they passed enter, and drop out (their node gone with the session) after.
+    let long_pauses = ["pause_max_ms=600", "faults=pause"];
+    assert_clean(&explore_seeds(
+        "zk-double-barrier",
+        &long_pauses,
+        &[],
+        0..60,
+    ));
+}
+
+#[test]
 fn a_barrier_looked_at_before_it_is_armed_is_taken_for_lifted() {
     let e = explore_seeds("zk-barrier-unarmed", &[], &[], 0..200);
     assert_eq!(found(&e), vec![Property::Barrier]);
