@@ -31,6 +31,7 @@ pub enum Op {
     Election(ElectionOp),
     Queue(QueueOp),
     Store(StoreOp),
+    Barrier(BarrierOp),
     /// An event of a server family (ZooKeeper's tree changes, say), which that family's
     /// module defines and reads back (`zk::events`).
     Server(ServerEvent),
@@ -193,6 +194,20 @@ impl QueueOp {
     }
 }
 
+/// What a client records of a barrier recipe (the single barrier has no leave phase).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum BarrierOp {
+    /// Arrive at `barrier` (invoke) and pass it (ok), which it may do once `count` processes
+    /// arrived; a fail (its session expired) is followed by another invoke.
+    Enter { barrier: String, count: u32 },
+    /// Info: its node in the barrier exists (`node` is its path).
+    Joined { barrier: String, node: String },
+    /// Be done with the work (invoke) and pass the barrier's leave phase (ok), which it may
+    /// do once every process that entered is done.
+    Leave { barrier: String },
+}
+
 /// How a client holds a read/write lock: readers share it, a writer holds it alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -279,7 +294,7 @@ macro_rules! family_into_op {
     )*};
 }
 
-family_into_op!(HarnessOp => Harness, ClientOp => Client, LockOp => Lock, ElectionOp => Election, QueueOp => Queue, StoreOp => Store, ServerEvent => Server);
+family_into_op!(HarnessOp => Harness, ClientOp => Client, LockOp => Lock, ElectionOp => Election, QueueOp => Queue, BarrierOp => Barrier, StoreOp => Store, ServerEvent => Server);
 
 impl Op {
     /// The op's name as the history's JSON spells it ("acquire", "znode_deleted", ...), for
@@ -405,7 +420,7 @@ impl Event {
             Op::Lock(op) => op.role_event(self.kind),
             Op::Client(op) => op.role_event(self.kind),
             Op::Election(op) => op.role_event(self.kind),
-            Op::Harness(_) | Op::Queue(_) | Op::Store(_) | Op::Server(_) => None,
+            Op::Harness(_) | Op::Queue(_) | Op::Barrier(_) | Op::Store(_) | Op::Server(_) => None,
         }
     }
 }

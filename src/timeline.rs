@@ -5,7 +5,7 @@
 
 use crate::check::Violation;
 use crate::history::{
-    ElectionOp, Event, HarnessOp, History, Kind, LockMode, LockOp, Op, QueueOp, StoreOp,
+    BarrierOp, ElectionOp, Event, HarnessOp, History, Kind, LockMode, LockOp, Op, QueueOp, StoreOp,
 };
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -92,9 +92,12 @@ impl Window {
         match &e.op {
             Op::Harness(_) | Op::Server(_) => true,
             Op::Store(StoreOp::StoreWrite { client, .. }) => clients.contains(client),
-            Op::Client(_) | Op::Lock(_) | Op::Election(_) | Op::Queue(_) | Op::Store(_) => {
-                clients.contains(&e.node)
-            }
+            Op::Client(_)
+            | Op::Lock(_)
+            | Op::Election(_)
+            | Op::Queue(_)
+            | Op::Barrier(_)
+            | Op::Store(_) => clients.contains(&e.node),
         }
     }
 }
@@ -174,6 +177,14 @@ fn describe(e: &Event) -> Option<String> {
         (Op::Queue(QueueOp::Empty { queue }), _) => {
             format!("finds {queue} empty and waits for an offer")
         }
+        (Op::Barrier(BarrierOp::Enter { barrier, count }), Kind::Invoke) => {
+            format!("arrives at {barrier} (waits for {count})")
+        }
+        (Op::Barrier(BarrierOp::Enter { barrier, .. }), Kind::Ok) => format!("passes {barrier}"),
+        (Op::Barrier(BarrierOp::Leave { barrier }), Kind::Invoke) => {
+            format!("is done with its work, leaves {barrier}")
+        }
+        (Op::Barrier(BarrierOp::Leave { barrier }), Kind::Ok) => format!("has left {barrier}"),
         (
             Op::Store(StoreOp::StoreWrite {
                 client,

@@ -186,6 +186,69 @@ fn a_reader_waiting_behind_a_later_writer_deadlocks_with_it() {
     ));
 }
 
+/// Runs the correct double barrier on a control's finding: its seed and shrunk plan.
+fn recipe_on_finding(e: &Exploration) -> Vec<locksim::check::Violation> {
+    let Outcome::Violation(f) = &e.outcome else {
+        panic!("no finding: {:?}", e.outcome)
+    };
+    let recipe = scenario::find("zk-double-barrier").unwrap();
+    let spec = locksim::world::run::RunSpec {
+        plan: f.spec.plan.clone(),
+        ..locksim::world::run::RunSpec::generated(recipe, f.spec.params.clone(), f.spec.seed)
+    };
+    locksim::world::run::run(&spec)
+        .expect("the run completes")
+        .violations
+}
+
+#[test]
+fn the_barriers_hold_under_their_fault_profile() {
+    assert_clean(&explore_seeds("zk-barrier", &[], &[], 0..150));
+    assert_clean(&explore_seeds("zk-double-barrier", &[], &[], 0..150));
+}
+
+#[test]
+fn the_double_barrier_holds_through_session_expiries_as_documented() {
+    // Pauses three times the session timeout: processes re-enter after an expiry before
+    // they passed enter, and drop out (their node gone with the session) after.
+    let long_pauses = ["pause_max_ms=600", "faults=pause"];
+    assert_clean(&explore_seeds(
+        "zk-double-barrier",
+        &long_pauses,
+        &[],
+        0..60,
+    ));
+}
+
+#[test]
+fn a_barrier_looked_at_before_it_is_armed_is_taken_for_lifted() {
+    let e = explore_seeds("zk-barrier-unarmed", &[], &[], 0..200);
+    assert_eq!(found(&e), vec![Property::Barrier]);
+    assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
+    assert_clean(&explore_seeds("zk-barrier", &[], &[], 0..e.seeds_run));
+}
+
+#[test]
+fn counting_children_instead_of_waiting_for_ready_strands_a_late_lister() {
+    let e = explore_seeds("zk-double-barrier-no-ready", &[], &[], 0..100);
+    assert!(found(&e).contains(&Property::Liveness), "{:?}", found(&e));
+    assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
+    assert_eq!(recipe_on_finding(&e), [], "the recipe waits for ready");
+}
+
+#[test]
+fn reentering_under_a_new_name_after_nodeexists_leaves_a_node_that_counts() {
+    let e = explore_seeds("zk-double-barrier-reenter", &[], &[], 0..100);
+    assert!(found(&e).contains(&Property::Liveness), "{:?}", found(&e));
+    let faults = shrunk_faults(&e);
+    assert!(faults.len() <= 3, "{faults:?}");
+    assert!(
+        faults.iter().any(|f| matches!(f, Fault::LoseReply { .. })),
+        "the create's reply is lost: {faults:?}"
+    );
+    assert_eq!(recipe_on_finding(&e), [], "the recipe finds its own node");
+}
+
 #[test]
 fn election_candidates_all_watching_the_lowest_node_are_a_herd() {
     let e = explore_seeds("zk-election-herd", &[], &[], 0..10);

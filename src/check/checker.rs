@@ -29,6 +29,8 @@ pub enum Reads {
     Queue,
     /// What clients do to the protected resource and what the store did.
     Store,
+    /// What clients record of their barrier recipe.
+    Barrier,
     /// A server family's events, by family name ("zookeeper").
     Server(&'static str),
 }
@@ -42,6 +44,7 @@ impl fmt::Display for Reads {
             Reads::Election => f.write_str("election"),
             Reads::Queue => f.write_str("queue"),
             Reads::Store => f.write_str("store"),
+            Reads::Barrier => f.write_str("barrier"),
             Reads::Server(family) => f.write_str(family),
         }
     }

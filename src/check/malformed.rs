@@ -3,7 +3,7 @@
 //! and no checker runs on such a history (the same split as stateright's history testers).
 
 use crate::history::{
-    ClientOp, ElectionOp, HarnessOp, History, Kind, LockOp, Op, QueueOp, StoreOp,
+    BarrierOp, ClientOp, ElectionOp, HarnessOp, History, Kind, LockOp, Op, QueueOp, StoreOp,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -79,6 +79,8 @@ pub(super) enum Operation<'a> {
     StepDown(&'a str),
     Offer(&'a str),
     Take(&'a str),
+    Enter(&'a str),
+    Leave(&'a str),
 }
 
 pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
@@ -93,6 +95,8 @@ pub(super) fn operation(op: &Op) -> Option<Operation<'_>> {
         Op::Election(ElectionOp::StepDown { election }) => Some(Operation::StepDown(election)),
         Op::Queue(QueueOp::Offer { queue, .. }) => Some(Operation::Offer(queue)),
         Op::Queue(QueueOp::Take { queue, .. }) => Some(Operation::Take(queue)),
+        Op::Barrier(BarrierOp::Enter { barrier, .. }) => Some(Operation::Enter(barrier)),
+        Op::Barrier(BarrierOp::Leave { barrier }) => Some(Operation::Leave(barrier)),
         _ => None,
     }
 }

@@ -8,9 +8,10 @@
 //! - `property`: which properties exist and their names
 //! - `violation`: what a broken property is reported as
 //! - `malformed`: the history's own rules and their breaches
-//! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`, `leader`, `queue`: one checker
-//!   each
+//! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`, `leader`, `queue`,
+//!   `barrier`: one checker each
 
+mod barrier;
 mod checker;
 mod fifo;
 mod herd;
@@ -73,7 +74,7 @@ pub fn witnesses(history: &History, properties: &[Property]) -> Vec<Witness> {
 }
 
 /// Every checker, in `Property::ALL` order.
-const CHECKERS: [&dyn Checker; 8] = [
+const CHECKERS: [&dyn Checker; 9] = [
     &mutex::Mutex,
     &rw_exclusion::RwExclusion,
     &resource::Resource,
@@ -82,6 +83,7 @@ const CHECKERS: [&dyn Checker; 8] = [
     &fifo::Fifo,
     &leader::Leader,
     &queue::QueueChecker,
+    &barrier::Barrier,
 ];
 
 /// The checker of `property`.

@@ -25,10 +25,13 @@ pub enum Property {
     Leader,
     /// A queue loses no item offered, hands none out twice, and keeps each producer's order.
     Queue,
+    /// Nobody passes a barrier before every process arrived, nor leaves it before every
+    /// process is done with its work; after the heal everyone passes within a bound.
+    Barrier,
 }
 
 impl Property {
-    pub const ALL: [Property; 8] = [
+    pub const ALL: [Property; 9] = [
         Property::Mutex,
         Property::RwExclusion,
         Property::Resource,
@@ -37,6 +40,7 @@ impl Property {
         Property::Fifo,
         Property::Leader,
         Property::Queue,
+        Property::Barrier,
     ];
 
     /// The name used on the command line, in scenario files and in serde.
@@ -50,6 +54,7 @@ impl Property {
             Property::Fifo => "fifo",
             Property::Leader => "leader",
             Property::Queue => "queue",
+            Property::Barrier => "barrier",
         }
     }
 }
@@ -122,7 +127,8 @@ mod tests {
                 "liveness",
                 "fifo",
                 "leader",
-                "queue"
+                "queue",
+                "barrier"
             ]
         );
     }
@@ -138,7 +144,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo leader queue)"
+            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo leader queue barrier)"
         );
         assert!(serde_json::from_str::<Property>("\"safety\"").is_err());
     }

@@ -191,6 +191,15 @@ group! {
 }
 
 group! {
+    /// How processes meet at a barrier (the barrier waits for all `clients`).
+    Barrier "barrier" {
+        /// each process arrives at each round's barrier after a random delay up to this, so
+        /// that arrivals spread out and a pass before the last arrival shows
+        arrive_max_ms: u64 = 20, 0..=HOUR;
+    }
+}
+
+group! {
     /// The simulated ZooKeeper and its clients' sessions.
     Zookeeper "zookeeper" {
         /// ZooKeeper session timeout the clients request

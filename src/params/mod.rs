@@ -9,7 +9,8 @@ use std::fmt;
 mod groups;
 
 pub use groups::{
-    Election, Faults, Group, Network, ParamDoc, Queue, Redis, SharedLock, Workload, Zookeeper,
+    Barrier, Election, Faults, Group, Network, ParamDoc, Queue, Redis, SharedLock, Workload,
+    Zookeeper,
 };
 
 /// Every parameter, grouped by subject; flat in `--set` and in trace files (`clients=3`,
@@ -31,6 +32,8 @@ pub struct Params {
     #[serde(flatten)]
     pub queue: Queue,
     #[serde(flatten)]
+    pub barrier: Barrier,
+    #[serde(flatten)]
     pub zookeeper: Zookeeper,
     #[serde(flatten)]
     pub redis: Redis,
@@ -44,6 +47,7 @@ pub const GROUPS: &[Group] = &[
     SharedLock::GROUP,
     Election::GROUP,
     Queue::GROUP,
+    Barrier::GROUP,
     Zookeeper::GROUP,
     Redis::GROUP,
 ];
@@ -175,6 +179,7 @@ impl Params {
             self.shared_lock.ranges(),
             self.election.ranges(),
             self.queue.ranges(),
+            self.barrier.ranges(),
             self.zookeeper.ranges(),
             self.redis.ranges(),
         ]

@@ -2,13 +2,16 @@
 //! for its flaw, run by a workload on hosts it declares), the properties it is judged by,
 //! and what the harness should find in it.
 //!
-//! - `zk_lock`: the ZooKeeper lock and its flawed variants
-//! - `zk_queue`: the ZooKeeper queue and its flawed variants
-//! - `redis_lock`: the single-instance Redis lock, Redlock, and their flawed variants
+//! - `zk`: what every ZooKeeper scenario shares
+//! - `zk_lock`: the ZooKeeper lock, the shared lock, and their flawed variants
 //! - `zk_election`: the ZooKeeper leader election and its flawed variant
+//! - `zk_queue`: the ZooKeeper queue and its flawed variants
+//! - `zk_barrier`: the ZooKeeper barrier and double barrier and their flawed variants
+//! - `redis_lock`: the single-instance Redis lock, Redlock, and their flawed variants
 
 mod redis_lock;
 mod zk;
+mod zk_barrier;
 mod zk_election;
 mod zk_lock;
 mod zk_queue;
@@ -20,9 +23,11 @@ use crate::recipes::zk::election::decide::Flavor as ElectionFlavor;
 use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::queue::decide::Flavor as QueueFlavor;
 use crate::recipes::zk::rwlock;
+use crate::recipes::zk::{barrier, double_barrier};
 use crate::sim::software::Hosts;
 use redis_lock::RedisLockProgram;
 use std::fmt;
+use zk_barrier::ZkBarrierProgram;
 use zk_election::ZkElectionProgram;
 use zk_lock::ZkLockProgram;
 use zk_queue::ZkQueueProgram;
@@ -110,6 +115,9 @@ const ELECTION_PROPERTIES: &[Property] = &[
 /// What a queue promises: no item lost or taken twice, each producer's order, no herd (a
 /// take wakes nobody), and every client's workload done.
 const QUEUE_PROPERTIES: &[Property] = &[Property::Herd, Property::Liveness, Property::Queue];
+/// What a barrier promises; no `herd`: a barrier wakes everyone at once by design (its
+/// deletion, `ready`'s creation, the lowest process node's deletion on leave).
+const BARRIER_PROPERTIES: &[Property] = &[Property::Barrier, Property::Liveness];
 
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
@@ -249,6 +257,41 @@ pub const SCENARIOS: &[Scenario] = &[
         },
         properties: QUEUE_PROPERTIES,
         flaw: &[Property::Herd],
+    },
+    Scenario {
+        name: "zk-barrier",
+        summary: "ZooKeeper barrier: c1 creates a barrier node per round (then `armed`), each process registers and waits on exists() until c1 deletes it once all registered",
+        program: &ZkBarrierProgram::Single(barrier::Flavor::Recipe),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[],
+    },
+    Scenario {
+        name: "zk-barrier-unarmed",
+        summary: "flawed: processes look at the barrier node without waiting for c1 to arm it, and take a node not made yet for a lifted barrier",
+        program: &ZkBarrierProgram::Single(barrier::Flavor::Unarmed),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[Property::Barrier],
+    },
+    Scenario {
+        name: "zk-double-barrier",
+        summary: "ZooKeeper recipes-doc double barrier: an ephemeral node per process, the last to arrive creates `ready`; on leave the lowest waits on the highest, the others delete theirs and wait on the lowest",
+        program: &ZkBarrierProgram::Double(double_barrier::Flavor::Recipe),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[],
+    },
+    Scenario {
+        name: "zk-double-barrier-no-ready",
+        summary: "flawed: counts the children instead of waiting for `ready` (Z11); one woken by the last arrival that lists again after a passed process left sees too few and waits for ever",
+        program: &ZkBarrierProgram::Double(double_barrier::Flavor::NoReady),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[Property::Barrier, Property::Liveness],
+    },
+    Scenario {
+        name: "zk-double-barrier-reenter",
+        summary: "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early, and its first node, never deleted, blocks the leave for ever",
+        program: &ZkBarrierProgram::Double(double_barrier::Flavor::Reenter),
+        properties: BARRIER_PROPERTIES,
+        flaw: &[Property::Barrier, Property::Liveness],
     },
     Scenario {
         name: "redis-lock",

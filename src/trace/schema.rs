@@ -436,7 +436,7 @@ mod tests {
             ),
             (
                 |v| v["expect"]["violations"] = json!(["mutex", 0]),
-                "expect.violations[1]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo, leader, queue), got 0",
+                "expect.violations[1]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo, leader, queue, barrier), got 0",
             ),
             (
                 |v| v["properties"] = json!("mutex"),

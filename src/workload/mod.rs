@@ -4,7 +4,9 @@
 //! - `lock`: acquire, read the register, work, write, release (locks and the shared lock)
 //! - `election`: run for leader, do the lock's guarded work as leader, step down, run again
 //! - `queue`: producers offer distinct items, consumers take them all
+//! - `barrier`: arrive, enter, work, leave, a barrier per round (the barriers)
 
+pub mod barrier;
 pub mod election;
 pub mod lock;
 pub mod queue;

@@ -84,6 +84,16 @@ fn zk_queue_loses_and_duplicates_nothing_under_fuzzed_fault_plans() {
 }
 
 #[test]
+fn zk_barrier_holds_under_fuzzed_fault_plans() {
+    holds_under_fuzzing("zk-barrier", None, 60);
+}
+
+#[test]
+fn zk_double_barrier_holds_under_fuzzed_fault_plans() {
+    holds_under_fuzzing("zk-double-barrier", None, 60);
+}
+
+#[test]
 fn fuzzing_finds_the_noguid_flaw_and_shrinks_it_to_the_lost_reply() {
     let scenario = scenario::find("zk-lock-noguid").unwrap();
     let params = Params::default()

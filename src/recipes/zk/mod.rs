@@ -1,6 +1,8 @@
 //! ZooKeeper recipes, and what they share: a simulated host's session with `zk1`, and
 //! which errors leave a request's outcome unknown.
 
+pub mod barrier;
+pub mod double_barrier;
 pub mod election;
 pub mod lock;
 pub mod queue;

@@ -1,0 +1,293 @@
+//! The ZooKeeper barrier (the recipes doc's "Barriers", the seed's barrier): a barrier node
+//! that processes wait on with `exists(watch)` until it is deleted. A coordinator (c1) creates
+//! one barrier node per round, and an `armed` node after them, before anyone waits on them:
+//! a missing barrier node must mean "lifted", never "not made yet". Each process registers
+//! its arrival at a round (a persistent node named by the process, so a retried create after
+//! a lost reply is harmless); the coordinator lifts the round's barrier (deletes it) once
+//! every process registered.
+//!
+//! Also what the barrier recipes share: the `Barrier` trait the workload drives, their
+//! errors, retries through ConnectionLoss, and waiting on a watch.
+
+use super::is_transient;
+use super::lock::decide::{OnEvent, on_event};
+use crate::history::{ClientOp, Kind, Op};
+use crate::sim::node::Node;
+use crate::zk::client::{Watch, ZkClient, ZkError};
+use crate::zk::proto::{CreateMode, ErrorCode};
+use std::fmt;
+
+/// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
+/// reconnect instead of spinning.
+pub(super) const RETRY_MS: u64 = 5;
+
+/// Where the barrier nodes are.
+pub const ROOT: &str = "/locksim/barrier";
+/// Where processes register their arrival, a directory per round.
+const ARRIVALS: &str = "/locksim/arrivals";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BarrierError {
+    /// The session is gone: this barrier object is dead; a new session is needed.
+    SessionExpired,
+    /// Any other server answer the recipe cannot handle.
+    Unexpected(String),
+}
+
+impl fmt::Display for BarrierError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BarrierError::SessionExpired => f.write_str("session expired"),
+            BarrierError::Unexpected(s) => write!(f, "unexpected: {s}"),
+        }
+    }
+}
+
+impl From<ZkError> for BarrierError {
+    fn from(e: ZkError) -> BarrierError {
+        match e {
+            ZkError::SessionExpired
+            | ZkError::Closed
+            | ZkError::Server(ErrorCode::SessionExpired) => BarrierError::SessionExpired,
+            other => BarrierError::Unexpected(other.to_string()),
+        }
+    }
+}
+
+/// A barrier recipe bound to one session, as the workload drives it round by round.
+#[allow(async_fn_in_trait)]
+pub trait Barrier {
+    /// The path naming round `round`'s barrier in the history.
+    fn path(&self, round: u32) -> String;
+    /// Whether it has a leave phase (the double barrier) or is passed once (the barrier).
+    fn has_leave(&self) -> bool;
+    /// Arrives at round `round`'s barrier and returns once it may pass.
+    async fn enter(&mut self, round: u32) -> Result<(), BarrierError>;
+    /// Leaves round `round`'s barrier and returns once everyone is done.
+    async fn leave(&mut self, round: u32) -> Result<(), BarrierError>;
+    /// Ends the session.
+    async fn close(self);
+}
+
+/// Runs `op` again after a pause for as long as its outcome is unknown (ConnectionLoss).
+pub(super) async fn retrying<T>(
+    client: &ZkClient,
+    mut op: impl AsyncFnMut() -> Result<T, ZkError>,
+) -> Result<T, ZkError> {
+    loop {
+        match op().await {
+            Err(e) if is_transient(&e) => client.timer().sleep(RETRY_MS).await,
+            result => return result,
+        }
+    }
+}
+
+/// Creates `path` (and its missing parents) as persistent nodes; an existing one will do.
+pub(super) async fn ensure_path(client: &ZkClient, path: &str) -> Result<(), BarrierError> {
+    let mut prefix = String::new();
+    for part in path.split('/').filter(|p| !p.is_empty()) {
+        prefix = format!("{prefix}/{part}");
+        match retrying(client, async || {
+            client.create(&prefix, b"", CreateMode::Persistent).await
+        })
+        .await
+        {
+            Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+/// Waits for the node event of `watch`, recording the wake-up; session events that end
+/// nothing (Disconnected, SyncConnected) are not it.
+pub(super) async fn wait(node: &Node, mut watch: Watch) -> Result<(), BarrierError> {
+    loop {
+        let Some(e) = watch.next().await else {
+            return Err(BarrierError::SessionExpired);
+        };
+        match on_event(e.event_type, e.state) {
+            OnEvent::Ignore => {}
+            OnEvent::SessionLost => return Err(BarrierError::SessionExpired),
+            OnEvent::Woken => {
+                node.record(
+                    Kind::Info,
+                    Op::Client(ClientOp::Wake {
+                        lock: None,
+                        path: e.path,
+                        event: format!("{:?}", e.event_type),
+                    }),
+                );
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Deletes `path`, retrying through ConnectionLoss; gone already will do.
+pub(super) async fn delete(client: &ZkClient, path: &str) -> Result<(), BarrierError> {
+    match retrying(client, async || client.delete(path, -1).await).await {
+        Ok(()) | Err(ZkError::Server(ErrorCode::NoNode)) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Which barrier the clients run: the recipe, or a variant named for its flaw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    /// The recipe: nobody looks at a barrier node before the coordinator armed them all.
+    Recipe,
+    /// Processes look at the barrier node without waiting for `armed`: one that looks
+    /// before the coordinator created it takes the missing node for a lifted barrier.
+    Unarmed,
+}
+
+/// Whether a process waits for the coordinator's `armed` node before looking at a barrier.
+pub fn waits_for_arming(flavor: Flavor) -> bool {
+    flavor == Flavor::Recipe
+}
+
+/// Whether the coordinator may lift a barrier whose arrivals directory lists `arrivals`.
+pub fn lifts(arrivals: &[String], count: u32) -> bool {
+    arrivals.len() >= count as usize
+}
+
+fn barrier_path(round: u32) -> String {
+    format!("{ROOT}/r{round}")
+}
+
+fn arrivals_path(round: u32) -> String {
+    format!("{ARRIVALS}/r{round}")
+}
+
+fn armed_path() -> String {
+    format!("{ROOT}/armed")
+}
+
+/// The barrier bound to one session of process `me`.
+pub struct ZkBarrier {
+    client: ZkClient,
+    node: Node,
+    flavor: Flavor,
+    me: String,
+    coordinator: bool,
+    count: u32,
+}
+
+impl ZkBarrier {
+    /// Binds a barrier of `flavor` to `client`, for process `me` among `count`; the
+    /// coordinator arms `rounds` barriers first, unless a session of its own already did.
+    pub async fn new(
+        client: ZkClient,
+        node: &Node,
+        flavor: Flavor,
+        coordinator: bool,
+        count: u32,
+        rounds: u32,
+    ) -> Result<ZkBarrier, BarrierError> {
+        let barrier = ZkBarrier {
+            client,
+            node: node.clone(),
+            flavor,
+            me: node.name.clone(),
+            coordinator,
+            count,
+        };
+        if coordinator {
+            barrier.arm(rounds).await?;
+        }
+        Ok(barrier)
+    }
+
+    /// Creates every round's barrier node and arrivals directory, then `armed`. Once `armed`
+    /// exists it never runs again: a barrier lifted and made again would strand whoever
+    /// still waits on it.
+    async fn arm(&self, rounds: u32) -> Result<(), BarrierError> {
+        let c = &self.client;
+        if retrying(c, async || c.exists(&armed_path()).await)
+            .await?
+            .is_some()
+        {
+            return Ok(());
+        }
+        for round in 0..rounds {
+            ensure_path(c, &barrier_path(round)).await?;
+            ensure_path(c, &arrivals_path(round)).await?;
+        }
+        ensure_path(c, &armed_path()).await
+    }
+
+    async fn wait_armed(&self) -> Result<(), BarrierError> {
+        let c = &self.client;
+        loop {
+            let (armed, watch) = retrying(c, async || c.exists_watch(&armed_path()).await).await?;
+            if armed.is_some() {
+                return Ok(());
+            }
+            wait(&self.node, watch).await?;
+        }
+    }
+}
+
+impl Barrier for ZkBarrier {
+    fn path(&self, round: u32) -> String {
+        barrier_path(round)
+    }
+
+    fn has_leave(&self) -> bool {
+        false
+    }
+
+    async fn enter(&mut self, round: u32) -> Result<(), BarrierError> {
+        let c = &self.client;
+        if waits_for_arming(self.flavor) && !self.coordinator {
+            self.wait_armed().await?;
+        }
+        let arrivals = arrivals_path(round);
+        ensure_path(c, &format!("{arrivals}/{}", self.me)).await?;
+        let barrier = barrier_path(round);
+        loop {
+            if self.coordinator {
+                let (listed, watch) =
+                    retrying(c, async || c.get_children_watch(&arrivals).await).await?;
+                if lifts(&listed, self.count) {
+                    return delete(c, &barrier).await;
+                }
+                wait(&self.node, watch).await?;
+            } else {
+                let (stat, watch) = retrying(c, async || c.exists_watch(&barrier).await).await?;
+                if stat.is_none() {
+                    return Ok(());
+                }
+                wait(&self.node, watch).await?;
+            }
+        }
+    }
+
+    async fn leave(&mut self, _round: u32) -> Result<(), BarrierError> {
+        Ok(())
+    }
+
+    async fn close(self) {
+        self.client.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_coordinator_lifts_once_every_process_registered() {
+        let names = |n: usize| (1..=n).map(|i| format!("c{i}")).collect::<Vec<_>>();
+        assert!(!lifts(&names(2), 3));
+        assert!(lifts(&names(3), 3));
+        assert!(lifts(&[], 0));
+    }
+
+    #[test]
+    fn only_the_flawed_barrier_looks_before_it_is_armed() {
+        assert!(waits_for_arming(Flavor::Recipe));
+        assert!(!waits_for_arming(Flavor::Unarmed));
+    }
+}

@@ -1,0 +1,368 @@
+//! The ZooKeeper double barrier (the recipes doc's "Double Barriers"): processes enter
+//! together once `count` of them are there and leave together once all are done.
+//!
+//! Enter: watch `ready` (exists), create my ephemeral node (named by the process, so a
+//! create retried after a lost reply finds it: NodeExists from my own session is my node),
+//! list; with fewer than `count` process nodes wait for `ready`, else create it and pass.
+//! Leave: list; none left: done; only mine: delete it, done; mine the lowest: wait on the
+//! highest; otherwise delete mine and wait on the lowest; list again.
+//!
+//! A session that expires takes the process's node with it. Before it passed enter, the
+//! process enters again on a new session (its node counts again). After that, it has left
+//! the barrier as far as everyone else can tell (the others may pass the leave without it):
+//! it does not create its node again, finishes its work and runs the leave, which finds no
+//! node of its own. The `barrier` checker counts it as done from its node's deletion.
+
+use super::barrier::{Barrier, BarrierError, RETRY_MS, delete, ensure_path, retrying, wait};
+use super::is_transient;
+use crate::history::{BarrierOp, Kind, Op};
+use crate::sim::node::Node;
+use crate::zk::client::{ZkClient, ZkError};
+use crate::zk::proto::{CreateMode, ErrorCode};
+
+/// Where the barriers are, a directory per round.
+pub const ROOT: &str = "/locksim/dbarrier";
+/// The node the last process to arrive creates; not a process node.
+pub const READY: &str = "ready";
+
+/// Which double barrier the clients run: the recipe, or a variant named for its flaw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    /// The recipes-doc double barrier.
+    Recipe,
+    /// Counts the children instead of waiting for `ready` (Z11): whoever lists `count`
+    /// nodes passes; one woken by the last arrival that lists again after a passed process
+    /// already left its node sees fewer and waits for ever, and so does everyone behind it.
+    NoReady,
+    /// Takes NodeExists on the create retried after a lost reply for someone else's node and
+    /// enters again under a new name (Z11): its first node still counts, so the barrier
+    /// counts it twice and opens one process early.
+    Reenter,
+}
+
+/// A reply as the decisions see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Ok,
+    NodeExists,
+    ConnectionLoss,
+    Failed,
+}
+
+fn outcome<T>(result: &Result<T, ZkError>) -> Outcome {
+    match result {
+        Ok(_) => Outcome::Ok,
+        Err(ZkError::Server(ErrorCode::NodeExists)) => Outcome::NodeExists,
+        Err(e) if is_transient(e) => Outcome::ConnectionLoss,
+        Err(_) => Outcome::Failed,
+    }
+}
+
+/// What to do after creating my node ended in an outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfterCreate {
+    Joined,
+    /// The outcome is unknown: create again (NodeExists will tell).
+    CreateAgain,
+    /// A node of my name exists: mine if my session owns it, else wait for it to go.
+    CheckOwner,
+    /// Create again under a new name (the `Reenter` flaw).
+    Rename,
+    Fail,
+}
+
+pub fn after_create(flavor: Flavor, outcome: Outcome) -> AfterCreate {
+    match (outcome, flavor) {
+        (Outcome::Ok, _) => AfterCreate::Joined,
+        (Outcome::ConnectionLoss, _) => AfterCreate::CreateAgain,
+        (Outcome::NodeExists, Flavor::Reenter) => AfterCreate::Rename,
+        (Outcome::NodeExists, _) => AfterCreate::CheckOwner,
+        (Outcome::Failed, _) => AfterCreate::Fail,
+    }
+}
+
+/// The process nodes of a listing (everything but `ready`), lowest name first.
+pub fn processes(children: &[String]) -> Vec<&str> {
+    let mut names: Vec<&str> = children
+        .iter()
+        .map(String::as_str)
+        .filter(|n| *n != READY)
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// What a process entering does after listing the barrier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enter {
+    /// Everyone is there: create `ready` and pass.
+    CreateReady,
+    /// Wait for `ready` (watched before my node was created).
+    WaitForReady,
+    /// Pass without `ready` (the `NoReady` flaw).
+    Pass,
+    /// Wait for the children to change and count again (the `NoReady` flaw).
+    WaitForChildren,
+}
+
+pub fn enter(flavor: Flavor, children: &[String], count: u32) -> Enter {
+    let all = processes(children).len() >= count as usize;
+    match (flavor, all) {
+        (Flavor::NoReady, true) => Enter::Pass,
+        (Flavor::NoReady, false) => Enter::WaitForChildren,
+        (_, true) => Enter::CreateReady,
+        (_, false) => Enter::WaitForReady,
+    }
+}
+
+/// What a process leaving as `me` does after listing the barrier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Leave {
+    /// No process node left: done.
+    Done,
+    /// Mine is the only one: delete it, done.
+    DeleteMineAndGo,
+    /// Mine is the lowest: wait for this one (the highest) to go, then list again.
+    WaitOn(String),
+    /// Delete mine (if listed) and wait for this one (the lowest) to go, then list again.
+    DeleteMineAndWaitOn(String),
+}
+
+pub fn leave(me: &str, children: &[String]) -> Leave {
+    let procs = processes(children);
+    match procs.as_slice() {
+        [] => Leave::Done,
+        [only] if *only == me => Leave::DeleteMineAndGo,
+        [lowest, .., highest] if *lowest == me => Leave::WaitOn(highest.to_string()),
+        [lowest, ..] if procs.contains(&me) => Leave::DeleteMineAndWaitOn(lowest.to_string()),
+        [lowest, ..] => Leave::WaitOn(lowest.to_string()),
+    }
+}
+
+fn dir(round: u32) -> String {
+    format!("{ROOT}/r{round}")
+}
+
+/// The double barrier bound to one session of process `me`.
+pub struct ZkDoubleBarrier {
+    client: ZkClient,
+    node: Node,
+    flavor: Flavor,
+    count: u32,
+    /// My node's name in each round it was created in this session (the last one made).
+    mine: Vec<(u32, String)>,
+}
+
+impl ZkDoubleBarrier {
+    pub fn new(client: ZkClient, node: &Node, flavor: Flavor, count: u32) -> ZkDoubleBarrier {
+        ZkDoubleBarrier {
+            client,
+            node: node.clone(),
+            flavor,
+            count,
+            mine: Vec::new(),
+        }
+    }
+
+    fn name_in(&self, round: u32) -> String {
+        self.mine
+            .iter()
+            .rev()
+            .find(|(r, _)| *r == round)
+            .map_or_else(|| self.node.name.clone(), |(_, n)| n.clone())
+    }
+
+    /// Creates my node in round `round`'s barrier, unless this session already did.
+    async fn join(&mut self, round: u32) -> Result<(), BarrierError> {
+        if self.mine.iter().any(|(r, _)| *r == round) {
+            return Ok(());
+        }
+        let c = &self.client;
+        let mut name = self.node.name.clone();
+        let mut renames = 0;
+        loop {
+            let path = format!("{}/{name}", dir(round));
+            let created = c.create(&path, b"", CreateMode::Ephemeral).await;
+            match after_create(self.flavor, outcome(&created)) {
+                AfterCreate::Joined => break,
+                AfterCreate::CreateAgain => c.timer().sleep(RETRY_MS).await,
+                AfterCreate::CheckOwner => {
+                    let (stat, watch) = retrying(c, async || c.exists_watch(&path).await).await?;
+                    match stat {
+                        Some(s) if s.ephemeral_owner == c.session_id() => break,
+                        Some(_) => wait(&self.node, watch).await?,
+                        None => {}
+                    }
+                }
+                AfterCreate::Rename => {
+                    renames += 1;
+                    name = format!("{}-{renames}", self.node.name);
+                }
+                AfterCreate::Fail => {
+                    return Err(created.err().map_or_else(
+                        || BarrierError::Unexpected("create".into()),
+                        BarrierError::from,
+                    ));
+                }
+            }
+        }
+        self.node.record(
+            Kind::Info,
+            Op::Barrier(BarrierOp::Joined {
+                barrier: dir(round),
+                node: format!("{}/{name}", dir(round)),
+            }),
+        );
+        self.mine.push((round, name));
+        Ok(())
+    }
+}
+
+impl Barrier for ZkDoubleBarrier {
+    fn path(&self, round: u32) -> String {
+        dir(round)
+    }
+
+    fn has_leave(&self) -> bool {
+        true
+    }
+
+    async fn enter(&mut self, round: u32) -> Result<(), BarrierError> {
+        let dir = dir(round);
+        let ready = format!("{dir}/{READY}");
+        ensure_path(&self.client, &dir).await?;
+        loop {
+            let c = &self.client;
+            let watch = match self.flavor {
+                Flavor::NoReady => None,
+                _ => {
+                    let (stat, watch) = retrying(c, async || c.exists_watch(&ready).await).await?;
+                    if stat.is_some() {
+                        return self.join(round).await;
+                    }
+                    Some(watch)
+                }
+            };
+            self.join(round).await?;
+            let c = &self.client;
+            let (listed, children_watch) = match watch {
+                Some(w) => (retrying(c, async || c.get_children(&dir).await).await?, w),
+                None => retrying(c, async || c.get_children_watch(&dir).await).await?,
+            };
+            match enter(self.flavor, &listed, self.count) {
+                Enter::Pass => return Ok(()),
+                Enter::CreateReady => {
+                    return match retrying(c, async || {
+                        c.create(&ready, b"", CreateMode::Persistent).await
+                    })
+                    .await
+                    {
+                        Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => Ok(()),
+                        Err(e) => Err(e.into()),
+                    };
+                }
+                Enter::WaitForReady | Enter::WaitForChildren => {
+                    wait(&self.node, children_watch).await?
+                }
+            }
+        }
+    }
+
+    async fn leave(&mut self, round: u32) -> Result<(), BarrierError> {
+        let dir = dir(round);
+        let me = self.name_in(round);
+        let c = &self.client;
+        loop {
+            let listed = match retrying(c, async || c.get_children(&dir).await).await {
+                Ok(listed) => listed,
+                Err(ZkError::Server(ErrorCode::NoNode)) => return Ok(()),
+                Err(e) => return Err(e.into()),
+            };
+            let other = match leave(&me, &listed) {
+                Leave::Done => return Ok(()),
+                Leave::DeleteMineAndGo => return delete(c, &format!("{dir}/{me}")).await,
+                Leave::WaitOn(other) => other,
+                Leave::DeleteMineAndWaitOn(lowest) => {
+                    delete(c, &format!("{dir}/{me}")).await?;
+                    lowest
+                }
+            };
+            let path = format!("{dir}/{other}");
+            let (stat, watch) = retrying(c, async || c.exists_watch(&path).await).await?;
+            if stat.is_some() {
+                wait(&self.node, watch).await?;
+            }
+        }
+    }
+
+    async fn close(self) {
+        self.client.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn ready_is_no_process_and_the_last_to_arrive_creates_it() {
+        let two = names(&["c2", "ready", "c1"]);
+        assert_eq!(processes(&two), ["c1", "c2"]);
+        assert_eq!(enter(Flavor::Recipe, &two, 3), Enter::WaitForReady);
+        let three = names(&["c3", "c1", "c2"]);
+        assert_eq!(enter(Flavor::Recipe, &three, 3), Enter::CreateReady);
+        assert_eq!(enter(Flavor::NoReady, &two, 3), Enter::WaitForChildren);
+        assert_eq!(enter(Flavor::NoReady, &three, 3), Enter::Pass);
+    }
+
+    #[test]
+    fn the_lowest_waits_on_the_highest_and_the_others_delete_and_wait_on_the_lowest() {
+        let kids = names(&["c3", "ready", "c1", "c2"]);
+        assert_eq!(leave("c1", &kids), Leave::WaitOn("c3".into()));
+        assert_eq!(leave("c2", &kids), Leave::DeleteMineAndWaitOn("c1".into()));
+        assert_eq!(leave("c3", &kids), Leave::DeleteMineAndWaitOn("c1".into()));
+        assert_eq!(
+            leave("c4", &kids),
+            Leave::WaitOn("c1".into()),
+            "mine is gone"
+        );
+        assert_eq!(
+            leave("c1", &names(&["c1", "ready"])),
+            Leave::DeleteMineAndGo
+        );
+        assert_eq!(leave("c2", &names(&["ready"])), Leave::Done);
+        assert_eq!(leave("c2", &names(&["c1"])), Leave::WaitOn("c1".into()));
+    }
+
+    #[test]
+    fn a_lost_create_reply_is_resolved_by_nodeexists_except_by_the_reentering_flaw() {
+        assert_eq!(
+            after_create(Flavor::Recipe, Outcome::ConnectionLoss),
+            AfterCreate::CreateAgain
+        );
+        assert_eq!(
+            after_create(Flavor::Recipe, Outcome::NodeExists),
+            AfterCreate::CheckOwner
+        );
+        assert_eq!(
+            after_create(Flavor::NoReady, Outcome::NodeExists),
+            AfterCreate::CheckOwner
+        );
+        assert_eq!(
+            after_create(Flavor::Reenter, Outcome::NodeExists),
+            AfterCreate::Rename
+        );
+        assert_eq!(
+            after_create(Flavor::Reenter, Outcome::Ok),
+            AfterCreate::Joined
+        );
+        assert_eq!(
+            after_create(Flavor::Recipe, Outcome::Failed),
+            AfterCreate::Fail
+        );
+    }
+}

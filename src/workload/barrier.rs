@@ -1,0 +1,93 @@
+//! The barrier workload: each round, arrive after a random delay (so that arrivals spread
+//! out), pass the round's barrier, work, and leave it (for a barrier with a leave phase).
+//! Each round has a barrier of its own. Enter and leave are recorded as invoke / ok; an
+//! attempt cut short by its session's expiry is recorded as a fail, then the process
+//! carries on with a new session (the recipe says what that means for its place).
+
+use super::{RETRY_MS, reconnect};
+use crate::history::{BarrierOp, Kind, Op};
+use crate::recipes::zk::barrier::{Barrier, BarrierError};
+use crate::sim::node::Node;
+use rand::Rng;
+
+/// The steps a `pause_before` fault can aim at: arriving, and leaving after the work.
+pub const PAUSE_STEPS: &[&str] = &["enter", "leave"];
+
+pub struct Workload {
+    pub rounds: u32,
+    /// How many processes each barrier waits for.
+    pub count: u32,
+    pub hold_ms: u64,
+    pub arrive_max_ms: u64,
+}
+
+/// Which phase of a round an attempt is in.
+#[derive(Clone, Copy)]
+enum Phase {
+    Enter,
+    Leave,
+}
+
+/// Runs the workload. `connect` opens a new session and returns a barrier bound to it; it
+/// is called again whenever the session is lost.
+pub async fn run_client<B: Barrier>(
+    node: &Node,
+    work: &Workload,
+    mut connect: impl AsyncFnMut() -> Result<B, BarrierError>,
+) {
+    let mut rng = node.rng();
+    let mut barrier = reconnect(node, &mut connect).await;
+    for round in 0..work.rounds {
+        node.timer()
+            .sleep(rng.random_range(0..=work.arrive_max_ms))
+            .await;
+        node.step("enter").await;
+        barrier = attempt(node, work, round, Phase::Enter, barrier, &mut connect).await;
+        node.timer().sleep(work.hold_ms).await;
+        if barrier.has_leave() {
+            node.step("leave").await;
+            barrier = attempt(node, work, round, Phase::Leave, barrier, &mut connect).await;
+        }
+    }
+    barrier.close().await;
+}
+
+/// Runs one phase of round `round` until it passes, on a new session whenever the one it
+/// has expires; returns the barrier it ends with.
+async fn attempt<B: Barrier>(
+    node: &Node,
+    work: &Workload,
+    round: u32,
+    phase: Phase,
+    mut barrier: B,
+    connect: &mut impl AsyncFnMut() -> Result<B, BarrierError>,
+) -> B {
+    let path = barrier.path(round);
+    let op = match phase {
+        Phase::Enter => Op::Barrier(BarrierOp::Enter {
+            barrier: path,
+            count: work.count,
+        }),
+        Phase::Leave => Op::Barrier(BarrierOp::Leave { barrier: path }),
+    };
+    loop {
+        node.record(Kind::Invoke, op.clone());
+        let result = match phase {
+            Phase::Enter => barrier.enter(round).await,
+            Phase::Leave => barrier.leave(round).await,
+        };
+        match result {
+            Ok(()) => {
+                node.record(Kind::Ok, op);
+                return barrier;
+            }
+            Err(e) => {
+                node.record(Kind::Fail, op.clone());
+                if e == BarrierError::SessionExpired {
+                    barrier = reconnect(node, connect).await;
+                }
+                node.timer().sleep(RETRY_MS).await;
+            }
+        }
+    }
+}
