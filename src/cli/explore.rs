@@ -183,8 +183,21 @@ fn as_expected(e: &Explored) -> bool {
     }
 }
 
-/// Seeds per scenario of the default exploration (`locksim` with no command).
-pub const DEFAULT_SEEDS: u64 = 500;
+/// Seeds a correct recipe runs in the default exploration (`locksim` with no command): a
+/// quick look, where `explore` runs thousands.
+pub const CLEAN_SEEDS: u64 = 200;
+
+/// Seeds a flawed variant may take in the default exploration: it stops at its first
+/// finding, and the bound for finding one is 1,000 seeds.
+pub const FLAW_SEEDS: u64 = 1_000;
+
+/// The default exploration's seeds for `scenario`.
+fn default_seeds(scenario: &Scenario) -> Range<u64> {
+    match scenario.flaw {
+        [] => 0..CLEAN_SEEDS,
+        _ => 0..FLAW_SEEDS,
+    }
+}
 
 pub fn default_exploration(out: &Output) -> Status {
     let traces = Path::new("traces");
@@ -202,7 +215,7 @@ pub fn default_exploration(out: &Output) -> Status {
             scenario,
             params,
             properties: scenario.properties.to_vec(),
-            seeds: 0..DEFAULT_SEEDS,
+            seeds: default_seeds(scenario),
             jobs,
             check_determinism: false,
         };
@@ -229,7 +242,7 @@ pub fn default_exploration(out: &Output) -> Status {
         })
         .collect();
     out.emit(json!({ "findings": findings }), || {
-        outln!("Explored every scenario, seeds 0..{DEFAULT_SEEDS}, {jobs} jobs, each scenario's default profile (see `locksim list`).\n");
+        outln!("Explored every scenario on its default profile (see `locksim list`), {jobs} jobs: correct recipes over seeds 0..{CLEAN_SEEDS}, flawed variants until their first finding (at most 0..{FLAW_SEEDS}).\n");
         // The scenario column is as wide as the longest name, so a new scenario never skews it.
         let w = rows.iter().map(|e| e.scenario.name.len()).max().unwrap_or(0).max(24);
         outln!("{:<w$} {:>5}  {:<28} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");

@@ -29,7 +29,7 @@ mod serve;
 mod single;
 pub mod write;
 
-pub use explore::{DEFAULT_SEEDS, default_exploration, explore};
+pub use explore::{default_exploration, explore};
 pub use serve::{serve_redis, serve_zk};
 pub use single::{replay, run};
 

@@ -185,10 +185,10 @@ pub const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "zk-lock-stale-session",
-        summary: "flawed: after ConnectionLoss on its create, starts a new session and adopts the node its old session created, found by the same GUID (Z13, CURATOR-604); the server deletes it when the abandoned session expires. Default profile targeted-short",
+        summary: "flawed: after ConnectionLoss on its create, starts a new session and adopts the node its old session created, found by the same GUID (Z13, CURATOR-604); the server deletes it when the abandoned session expires. Default profile targeted-short; the adopted node's deletion also wakes two waiters at once (herd)",
         program: &ZkLockProgram::profiled(Flavor::StaleSession, zk_lock::SHORT_PROFILES),
         properties: LOCK_PROPERTIES,
-        flaw: &[Property::Mutex],
+        flaw: &[Property::Mutex, Property::Herd],
     },
     Scenario {
         name: "zk-rwlock",

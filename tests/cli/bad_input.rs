@@ -129,8 +129,8 @@ const BAD_ARGUMENTS: &[(&[&str], &str)] = &[
         "unknown profile 'gentle' for redlock (known: full, own-assumptions)",
     ),
     (
-        &["run", "zk-lock", "--profile", "full"],
-        "unknown profile 'full': zk-lock has no profiles",
+        &["run", "zk-rwlock", "--profile", "full"],
+        "unknown profile 'full': zk-rwlock has no profiles",
     ),
     (
         &["bench", "--scenario", "redlock", "--set", "ttl_ms=0"],
