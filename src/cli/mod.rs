@@ -178,6 +178,19 @@ fn params_line(scenario: &Scenario, params: &Params) -> String {
         .join(" ")
 }
 
+/// What a targeted fault is, for `locksim list`: the swarm draws them (`targeted_max`), and
+/// a trace file may hold them, so a reader of either needs their roles, triggers and shape.
+const TARGETED_FAULTS: &str = "\
+Targeted faults (drawn when targeted_max > 0; in a trace file, a pause with `target` and `on` in place of `node`):
+  {\"at_ms\": 120, \"fault\": \"pause\", \"target\": {\"role\": \"blocked\"}, \"on\": {\"event\": \"step\", \"step\": \"exists\"}, \"for_ms\": 250}
+  {\"at_ms\": 0, \"fault\": \"pause\", \"target\": {\"role\": \"predecessor_of\", \"of\": \"waiter\"}, \"on\": {\"event\": \"acquired\"}, \"for_ms\": 80}
+  at_ms arms it; without `on` it fires then, with `on` at the first such event after it.
+  triggers (on.event): enqueued, acquired, woken, step (with `step`: one the scenario's program declares, e.g. write, release, exists)
+  roles (target.role): holder, leader, waiter, blocked (a waiter behind another, at a step), reader, writer,
+    predecessor_of (with `of` one of those: the client just ahead of it in line)
+  The role is resolved when the fault fires (the event's client if it has the role, else the first in line);
+  nobody with the role: skipped. Only blocked pauses may last up to targeted_pause_max_ms.";
+
 /// `locksim list [SCENARIO]`: every scenario and parameter, or only what one scenario uses.
 pub fn list(out: &Output, name: Option<&str>) -> Status {
     let (scenarios, groups): (Vec<&Scenario>, &[Group]) = match name {
@@ -223,7 +236,16 @@ pub fn list(out: &Output, name: Option<&str>) -> Status {
         .flat_map(|g| g.params.iter().map(move |p| (g, p)))
         .map(|(g, p)| json!({ "name": p.key, "group": g.name, "default": defaults[p.key], "doc": p.text() }))
         .collect();
-    out.emit(json!({ "scenarios": scenarios_json, "params": params_json }), || {
+    // One scenario's listing explains targeted faults only if one of its profiles draws them.
+    let targeted = name.is_none()
+        || scenarios.iter().any(|s| {
+            s.program
+                .profiles()
+                .iter()
+                .any(|p| p.settings.iter().any(|k| k.starts_with("targeted_max=")))
+        });
+    let targeted_json = targeted.then_some(TARGETED_FAULTS);
+    out.emit(json!({ "scenarios": scenarios_json, "params": params_json, "targeted_faults": targeted_json }), || {
         outln!("Scenarios:");
         for s in &scenarios {
             outln!("  {:<16} {}", s.name, s.summary);
@@ -259,6 +281,9 @@ pub fn list(out: &Output, name: Option<&str>) -> Status {
             for p in group.params {
                 outln!("    {:<22} {:<8} {}", p.key, shown(&defaults[p.key]), p.text());
             }
+        }
+        if targeted {
+            outln!("\n{TARGETED_FAULTS}");
         }
     });
     Status::Clean

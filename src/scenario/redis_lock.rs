@@ -165,6 +165,7 @@ impl Program for RedisLockProgram {
             servers,
             clients: p.client_names(),
             pause_steps: workload::PAUSE_STEPS,
+            wait_steps: &[],
             program: Rc::new(move |node| {
                 Box::pin(client(node, params.clone(), config.clone(), flavor))
             }),

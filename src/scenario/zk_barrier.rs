@@ -46,6 +46,7 @@ impl Program for ZkBarrierProgram {
             servers: zk::servers(&params),
             clients: params.client_names(),
             pause_steps: PAUSE_STEPS,
+            wait_steps: &[],
             program: Rc::new(move |node| Box::pin(client(node, params.clone(), program))),
         }
     }

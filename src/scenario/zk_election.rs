@@ -51,6 +51,7 @@ impl Program for ZkElectionProgram {
             servers: zk::servers(&params),
             clients: params.client_names(),
             pause_steps: workload::PAUSE_STEPS,
+            wait_steps: &[],
             program: Rc::new(move |node| Box::pin(client(node, params.clone(), flavor))),
         }
     }

@@ -104,6 +104,9 @@ impl ZkLockProgram {
 /// The steps a fault can aim at: the workload's, then the lock recipe's.
 const STEPS: &[&str] = &["write", "release", "exists"];
 
+/// The step only a waiter reaches: the recipe's look at its predecessor.
+const WAIT_STEPS: &[&str] = &["exists"];
+
 /// How client `name` (c1..cN) queues: under a shared lock of `shared`'s flavor, c1..cW as
 /// writers and the others as readers.
 fn contender(shared: Option<rwlock::Flavor>, name: &str, params: &Params) -> Contender {
@@ -152,6 +155,7 @@ impl Program for ZkLockProgram {
             servers: zk::servers(&params),
             clients: params.client_names(),
             pause_steps: STEPS,
+            wait_steps: WAIT_STEPS,
             program: Rc::new(move |node| {
                 let contender = contender(shared, &node.name, &params);
                 Box::pin(client(node, params.clone(), flavor, contender))

@@ -61,6 +61,7 @@ impl Program for ZkQueueProgram {
             servers: zk::servers(&params),
             clients: roles.iter().map(|(name, _)| name.clone()).collect(),
             pause_steps: workload::PAUSE_STEPS,
+            wait_steps: &[],
             program: Rc::new(move |node| {
                 let role = roles
                     .iter()

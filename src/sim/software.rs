@@ -79,6 +79,9 @@ pub struct Hosts {
     pub program: ClientProgram,
     /// The steps of `program` a `pause_before` fault can aim at (see `Node::step`).
     pub pause_steps: &'static [&'static str],
+    /// Of `pause_steps`, those a client reaches only while it waits behind another (where a
+    /// `blocked` pause can strike); none: a `blocked` pause may aim at any step.
+    pub wait_steps: &'static [&'static str],
 }
 
 impl Hosts {

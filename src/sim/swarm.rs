@@ -81,6 +81,9 @@ pub struct SwarmConfig {
     pub clients: Vec<String>,
     /// The client program's steps a pause can be aimed at; none: pauses strike at a time.
     pub pause_steps: Vec<&'static str>,
+    /// The steps a waiter behind another reaches (`Hosts::wait_steps`), where a `blocked`
+    /// pause is aimed; none: any of `pause_steps`.
+    pub wait_steps: Vec<&'static str>,
     pub servers: Vec<SwarmServer>,
     pub partition_max_ms: u64,
     pub pause_max_ms: u64,
@@ -255,9 +258,14 @@ fn targeted(
         target = Target::Blocked;
     }
     let steps = cfg.pause_steps.len();
+    // A `blocked` pause at a step only a holder reaches strikes nobody.
+    let wait_steps = match cfg.wait_steps.as_slice() {
+        [] => cfg.pause_steps.as_slice(),
+        some => some,
+    };
     let on = match rng.random_range(0..8) {
-        _ if target == Target::Blocked && steps > 0 => Some(Trigger::Step {
-            step: cfg.pause_steps[rng.random_range(0..steps)].to_string(),
+        _ if target == Target::Blocked && !wait_steps.is_empty() => Some(Trigger::Step {
+            step: wait_steps[rng.random_range(0..wait_steps.len())].to_string(),
         }),
         0 => None,
         1 => Some(Trigger::Enqueued),
@@ -371,6 +379,7 @@ mod tests {
             fault_phase_ms: 1000,
             clients: vec!["c1".into(), "c2".into()],
             pause_steps: vec![],
+            wait_steps: vec![],
             servers: vec![SwarmServer {
                 name: "zk1".into(),
                 reply_ops: vec!["create"],
@@ -483,6 +492,35 @@ mod tests {
             assert!(short <= 1, "two short targeted pauses: {plan:?}");
         }
         assert!(waiters > 0 && on_step > 0, "{waiters} {on_step}");
+    }
+
+    /// A `blocked` pause aims only at the steps a waiter reaches, when there are such steps.
+    #[test]
+    fn blocked_pauses_aim_at_wait_steps() {
+        let mut c = cfg();
+        c.kinds = vec![FaultKind::Pause];
+        c.pause_steps = vec!["write", "release", "exists"];
+        c.wait_steps = vec!["exists"];
+        c.targeted_max = 3;
+        let mut blocked_steps = std::collections::BTreeSet::new();
+        let mut other_steps = std::collections::BTreeSet::new();
+        for seed in 0..200 {
+            for fault in swarm(&c, &mut Seeds::new(seed).stream("faults")).0 {
+                if let Fault::PauseRole {
+                    target,
+                    on: Some(Trigger::Step { step }),
+                    ..
+                } = fault.fault
+                {
+                    match target {
+                        Target::Blocked => blocked_steps.insert(step),
+                        _ => other_steps.insert(step),
+                    };
+                }
+            }
+        }
+        assert_eq!(blocked_steps.into_iter().collect::<Vec<_>>(), ["exists"]);
+        assert!(other_steps.len() > 1, "{other_steps:?}");
     }
 
     #[test]

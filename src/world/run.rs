@@ -105,6 +105,7 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
         fault_phase_ms: params.faults.fault_phase_ms,
         clients: hosts.clients,
         pause_steps: hosts.pause_steps.to_vec(),
+        wait_steps: hosts.wait_steps.to_vec(),
         servers,
         partition_max_ms: params.faults.partition_max_ms,
         pause_max_ms: params.faults.pause_max_ms,

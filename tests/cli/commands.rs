@@ -86,6 +86,33 @@ fn list_of_one_scenario_shows_its_checkers_and_only_its_parameters() {
     assert!(!text.contains("zk-lock-simple"), "{text}");
 }
 
+/// Targeted faults are explained where they can be drawn: in the full listing and for a
+/// scenario with a profile that sets `targeted_max`, not for one without.
+#[test]
+fn list_documents_targeted_faults_where_profiles_use_them() {
+    let s = Scratch::new("list_targeted");
+    for args in [&["list"][..], &["list", "zk-lock-vanished"]] {
+        let text = s.run(args).stdout;
+        for needle in [
+            "Targeted faults",
+            "\"target\": {\"role\": \"blocked\"}",
+            "\"on\": {\"event\": \"step\", \"step\": \"exists\"}",
+            "predecessor_of",
+            "enqueued, acquired, woken, step",
+        ] {
+            assert!(text.contains(needle), "{args:?} lacks {needle}: {text}");
+        }
+        let v = s.json(args, 0);
+        assert!(v["targeted_faults"].as_str().is_some(), "{args:?}: {v}");
+    }
+    assert!(
+        !s.run(&["list", "redlock"])
+            .stdout
+            .contains("Targeted faults")
+    );
+    assert!(s.json(&["list", "redlock"], 0)["targeted_faults"].is_null());
+}
+
 #[test]
 fn list_of_a_scenario_shows_its_profiles_and_their_defaults() {
     let s = Scratch::new("list_profiles");
