@@ -9,17 +9,13 @@
 //! Also what the barrier recipes share: the `Barrier` trait the workload drives, their
 //! errors, retries through ConnectionLoss, and waiting on a watch.
 
-use super::is_transient;
 use super::lock::decide::{OnEvent, on_event};
+use super::{ensure_path, retrying};
 use crate::history::{ClientOp, Kind, Op};
 use crate::sim::node::Node;
 use crate::zk::client::{Watch, ZkClient, ZkError};
-use crate::zk::proto::{CreateMode, ErrorCode};
+use crate::zk::proto::ErrorCode;
 use std::fmt;
-
-/// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
-/// reconnect instead of spinning.
-pub(super) const RETRY_MS: u64 = 5;
 
 /// Where the barrier nodes are.
 pub const ROOT: &str = "/locksim/barrier";
@@ -67,36 +63,6 @@ pub trait Barrier {
     async fn leave(&mut self, round: u32) -> Result<(), BarrierError>;
     /// Ends the session.
     async fn close(self);
-}
-
-/// Runs `op` again after a pause for as long as its outcome is unknown (ConnectionLoss).
-pub(super) async fn retrying<T>(
-    client: &ZkClient,
-    mut op: impl AsyncFnMut() -> Result<T, ZkError>,
-) -> Result<T, ZkError> {
-    loop {
-        match op().await {
-            Err(e) if is_transient(&e) => client.timer().sleep(RETRY_MS).await,
-            result => return result,
-        }
-    }
-}
-
-/// Creates `path` (and its missing parents) as persistent nodes; an existing one will do.
-pub(super) async fn ensure_path(client: &ZkClient, path: &str) -> Result<(), BarrierError> {
-    let mut prefix = String::new();
-    for part in path.split('/').filter(|p| !p.is_empty()) {
-        prefix = format!("{prefix}/{part}");
-        match retrying(client, async || {
-            client.create(&prefix, b"", CreateMode::Persistent).await
-        })
-        .await
-        {
-            Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => {}
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Ok(())
 }
 
 /// Waits for the node event of `watch`, recording the wake-up; session events that end
@@ -214,7 +180,7 @@ impl ZkBarrier {
             ensure_path(c, &barrier_path(round)).await?;
             ensure_path(c, &arrivals_path(round)).await?;
         }
-        ensure_path(c, &armed_path()).await
+        Ok(ensure_path(c, &armed_path()).await?)
     }
 
     async fn wait_armed(&self) -> Result<(), BarrierError> {

@@ -13,8 +13,9 @@
 //! it does not create its node again, finishes its work and runs the leave, which finds no
 //! node of its own. The `barrier` checker counts it as done from its node's deletion.
 
-use super::barrier::{Barrier, BarrierError, RETRY_MS, delete, ensure_path, retrying, wait};
+use super::barrier::{Barrier, BarrierError, delete, wait};
 use super::is_transient;
+use super::{RETRY_MS, ensure_path, retrying};
 use crate::history::{BarrierOp, Kind, Op};
 use crate::sim::node::Node;
 use crate::zk::client::{ZkClient, ZkError};

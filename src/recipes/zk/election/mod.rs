@@ -8,31 +8,12 @@
 pub mod decide;
 pub mod host;
 
-use crate::recipes::zk::is_transient;
 use crate::recipes::zk::lock::decide::{OnEvent, find_own, on_event};
+use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient, retrying};
 use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
-use crate::sim::timer::Timer;
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
 use decide::{Decision, Flavor, PREFIX};
-
-/// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
-/// reconnect instead of spinning.
-const RETRY_MS: u64 = 5;
-
-/// Runs `op` again, after a pause, while its outcome is unknown (ConnectionLoss): a read, or
-/// a delete, which forgetting would orphan the node (Z7).
-async fn retrying<T>(
-    timer: &Timer,
-    mut op: impl AsyncFnMut() -> Result<T, ZkError>,
-) -> Result<T, ZkError> {
-    loop {
-        match op().await {
-            Err(e) if is_transient(&e) => timer.sleep(RETRY_MS).await,
-            result => return result,
-        }
-    }
-}
 
 /// A candidate in the election under directory `dir`, bound to one session.
 pub struct Candidate {
@@ -73,18 +54,7 @@ impl Candidate {
 
     /// Creates the election directory (and its parents) if missing.
     pub async fn ensure_dir(&self) -> Result<(), LockError> {
-        let mut path = String::new();
-        for part in self.dir.split('/').filter(|p| !p.is_empty()) {
-            path = format!("{path}/{part}");
-            let created = retrying(self.client.timer(), async || {
-                self.client.create(&path, b"", CreateMode::Persistent).await
-            });
-            match created.await {
-                Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Ok(())
+        Ok(ensure_path(&self.client, &self.dir).await?)
     }
 
     /// Stands as a candidate: creates my node; after a lost reply looks for the child
@@ -106,11 +76,14 @@ impl Candidate {
                 Err(e) if is_transient(&e) => timer.sleep(RETRY_MS).await,
                 Err(e) => return Err(e.into()),
             }
-            let children =
-                retrying(&timer, async || self.client.get_children(&self.dir).await).await?;
+            let children = retrying(&self.client, async || {
+                self.client.get_children(&self.dir).await
+            })
+            .await?;
             if let Some(own) = find_own(&children, &guid).map(str::to_string) {
                 let own_path = self.path(&own);
-                let stat = retrying(&timer, async || self.client.exists(&own_path).await).await?;
+                let stat =
+                    retrying(&self.client, async || self.client.exists(&own_path).await).await?;
                 if let Some(stat) = stat {
                     self.stood(&own, stat.czxid);
                     return Ok(());
@@ -155,11 +128,12 @@ impl Candidate {
         if self.node.is_none() {
             self.stand().await?;
         }
-        let timer = self.client.timer().clone();
         loop {
             let (mine, czxid) = self.node.clone().expect("stood above");
-            let children =
-                retrying(&timer, async || self.client.get_children(&self.dir).await).await?;
+            let children = retrying(&self.client, async || {
+                self.client.get_children(&self.dir).await
+            })
+            .await?;
             match decide::decide(self.flavor, &mine, &children) {
                 Decision::Lead => {
                     return Ok(Grant {
@@ -174,7 +148,8 @@ impl Candidate {
                 Decision::Watch(other) => {
                     let path = self.path(&other);
                     let (stat, watch) =
-                        retrying(&timer, async || self.client.exists_watch(&path).await).await?;
+                        retrying(&self.client, async || self.client.exists_watch(&path).await)
+                            .await?;
                     if stat.is_some() {
                         self.wait(watch).await?;
                     }
@@ -189,8 +164,7 @@ impl Candidate {
             return Ok(());
         };
         let path = self.path(&mine);
-        let timer = self.client.timer().clone();
-        match retrying(&timer, async || self.client.delete(&path, -1).await).await {
+        match retrying(&self.client, async || self.client.delete(&path, -1).await).await {
             Ok(()) | Err(ZkError::Server(ErrorCode::NoNode)) => {
                 self.node = None;
                 Ok(())

@@ -5,7 +5,7 @@ pub mod decide;
 pub mod host;
 mod simple;
 
-use crate::recipes::zk::is_transient;
+use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient};
 use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
@@ -14,10 +14,6 @@ pub use decide::Flavor;
 use decide::{AfterCreate, AfterExists, Contender, Decision, OnEvent, Outcome};
 use std::cell::RefCell;
 use std::rc::Rc;
-
-/// Pause before retrying after ConnectionLoss, so a disconnected client waits for its
-/// reconnect instead of spinning.
-pub(crate) const RETRY_MS: u64 = 5;
 
 /// A lock on directory `dir`, bound to one session.
 pub struct ZkLock {
@@ -76,7 +72,7 @@ macro_rules! retrying {
             )) {
                 break result;
             }
-            $timer.sleep($crate::recipes::zk::lock::RETRY_MS).await
+            $timer.sleep($crate::recipes::zk::RETRY_MS).await
         }
     };
 }
@@ -134,18 +130,7 @@ impl ZkLock {
 
     /// Creates the lock directory (and its parents) if missing.
     pub async fn ensure_dir(&self) -> Result<(), LockError> {
-        let mut path = String::new();
-        for part in self.dir.split('/').filter(|p| !p.is_empty()) {
-            path = format!("{path}/{part}");
-            match retrying!(
-                self.client.timer(),
-                self.client.create(&path, b"", CreateMode::Persistent).await
-            ) {
-                Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => {}
-                Err(e) => return Err(e.into()),
-            }
-        }
-        Ok(())
+        Ok(ensure_path(&self.client, &self.dir).await?)
     }
 
     /// Puts my node in line: create, and after a lost reply do what `decide::after_create`

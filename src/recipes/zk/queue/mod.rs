@@ -21,9 +21,9 @@
 pub mod decide;
 pub mod host;
 
-use crate::recipes::zk::is_transient;
 use crate::recipes::zk::lock::decide::{OnEvent, Outcome, on_event};
-use crate::recipes::zk::lock::{RETRY_MS, outcome, retrying};
+use crate::recipes::zk::lock::{outcome, retrying};
+use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient};
 use crate::zk::client::{Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, OpResult, multi_error};
 use decide::{Flavor, OnGone, Settled, TakeSteps};
@@ -163,17 +163,7 @@ impl ZkQueue {
     /// Creates the queue's and the markers' directories (and their parents) if missing.
     pub async fn ensure_dirs(&self) -> Result<(), QueueError> {
         for dir in [&self.dir, &self.markers] {
-            let mut path = String::new();
-            for part in dir.split('/').filter(|p| !p.is_empty()) {
-                path = format!("{path}/{part}");
-                match retrying!(
-                    self.client.timer(),
-                    self.client.create(&path, b"", CreateMode::Persistent).await
-                ) {
-                    Ok(_) | Err(ZkError::Server(ErrorCode::NodeExists)) => {}
-                    Err(e) => return Err(e.into()),
-                }
-            }
+            ensure_path(&self.client, dir).await?;
         }
         Ok(())
     }
