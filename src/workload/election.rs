@@ -75,16 +75,7 @@ pub async fn run_client<L: Lock>(
         let step_down = Op::Election(ElectionOp::StepDown {
             election: election(),
         });
-        node.record(Kind::Invoke, step_down.clone());
-        match candidate.release().await {
-            Ok(()) => node.record(Kind::Ok, step_down),
-            Err(e) => {
-                node.record(Kind::Info, step_down);
-                if e.needs_new_session() {
-                    candidate = reconnect(node, &mut connect).await;
-                }
-            }
-        }
+        lock::give_up(node, step_down, &mut candidate, &mut connect).await;
     }
     candidate.close().await;
 }

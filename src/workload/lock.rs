@@ -77,18 +77,29 @@ pub async fn run_client<L: Lock>(
             continue;
         }
         node.step("release").await;
-        node.record(Kind::Invoke, release.clone());
-        match lock.release().await {
-            Ok(()) => node.record(Kind::Ok, release),
-            Err(e) => {
-                node.record(Kind::Info, release);
-                if e.needs_new_session() {
-                    lock = reconnect(node, &mut connect).await;
-                }
+        give_up(node, release, &mut lock, &mut connect).await;
+    }
+    lock.close().await;
+}
+
+/// Releases what `lock` holds, recorded as `op` (invoke, then ok, or info when the outcome is
+/// unknown); a lost session is replaced by a new one.
+pub(super) async fn give_up<L: Lock>(
+    node: &Node,
+    op: Op,
+    lock: &mut L,
+    connect: &mut impl AsyncFnMut() -> Result<L, LockError>,
+) {
+    node.record(Kind::Invoke, op.clone());
+    match lock.release().await {
+        Ok(()) => node.record(Kind::Ok, op),
+        Err(e) => {
+            node.record(Kind::Info, op);
+            if e.needs_new_session() {
+                *lock = reconnect(node, connect).await;
             }
         }
     }
-    lock.close().await;
 }
 
 /// How a critical section ended.
