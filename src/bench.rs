@@ -110,7 +110,7 @@ pub fn measure(scenario: &'static Scenario, params: &Params, runs: u32, trials: 
     }
     let simulated_ms: u64 = durations.iter().sum();
     Bench {
-        scenario: scenario.name.into(),
+        scenario: scenario.name.to_string(),
         clients: params.workload.clients,
         runs,
         trials: trials.max(1),

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Debug, Clone)]
 pub struct ExploreSpec {
-    pub scenario: &'static Scenario,
+    pub scenario: Scenario,
     pub params: Params,
     pub properties: Vec<Property>,
     pub seeds: Range<u64>,
@@ -78,7 +78,7 @@ impl ExploreSpec {
     fn spec_for(&self, seed: u64) -> RunSpec {
         RunSpec {
             properties: self.properties.clone(),
-            ..RunSpec::generated(self.scenario, self.params.clone(), seed)
+            ..RunSpec::generated(&self.scenario, self.params.clone(), seed)
         }
     }
 }
@@ -291,7 +291,7 @@ mod tests {
     fn spec(name: &str, seeds: Range<u64>, jobs: usize) -> ExploreSpec {
         let scenario = scenario::find(name).unwrap();
         ExploreSpec {
-            scenario,
+            scenario: scenario.clone(),
             params: Params::default().overridden(&["faults=none"]).unwrap(),
             properties: scenario.properties.to_vec(),
             seeds,

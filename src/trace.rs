@@ -111,7 +111,7 @@ impl Trace {
     pub fn of(spec: &RunSpec, report: &RunReport) -> Trace {
         Trace {
             format: FORMAT.into(),
-            scenario: spec.scenario.name.into(),
+            scenario: spec.scenario.name.to_string(),
             seed: spec.seed,
             params: match serde_json::to_value(&spec.params) {
                 Ok(Value::Object(map)) => map,
@@ -150,7 +150,7 @@ impl Trace {
             .and_then(|params| scenario.validate(&params).map(|()| params))
             .map_err(|e| TraceError::Params(path.into(), e))?;
         Ok(RunSpec {
-            scenario,
+            scenario: scenario.clone(),
             params,
             seed: self.seed,
             plan: self.faults.clone(),

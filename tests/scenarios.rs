@@ -23,7 +23,7 @@ fn explore_seeds(
 ) -> Exploration {
     let scenario = scenario::find(name).expect("known scenario");
     explore(&ExploreSpec {
-        scenario,
+        scenario: scenario.clone(),
         params: params(overrides),
         properties: if check.is_empty() {
             scenario.properties.to_vec()
@@ -480,7 +480,7 @@ fn client_code_measures_time_by_its_own_node_clock() {
 fn exploring_redlock_under_its_full_profile_finds_kleppmanns_pause_and_shrinks_it_to_it() {
     let redlock = scenario::find("redlock").unwrap();
     let e = explore(&ExploreSpec {
-        scenario: redlock,
+        scenario: redlock.clone(),
         params: redlock.params::<&str>(None, &[]).unwrap(),
         properties: redlock.properties.to_vec(),
         seeds: 0..500,
@@ -818,12 +818,12 @@ fn explore_profile(
 ) -> Exploration {
     let scenario = scenario::find(name).expect("known scenario");
     // A control is judged by what its flaw breaks; the recipe by all it promises.
-    let properties = match scenario.flaw {
+    let properties = match &scenario.flaw[..] {
         [] => scenario.properties.to_vec(),
         flaw => flaw.to_vec(),
     };
     explore(&ExploreSpec {
-        scenario,
+        scenario: scenario.clone(),
         params: profile(name, profile_of),
         properties,
         seeds,
@@ -846,7 +846,7 @@ fn a_waiter_that_takes_a_vanished_predecessor_for_the_lock_breaks_mutex_under_ta
         finding.spec.plan
     );
     let recipe = locksim::world::run::RunSpec {
-        scenario: scenario::find("zk-lock").unwrap(),
+        scenario: scenario::find("zk-lock").unwrap().clone(),
         properties: scenario::find("zk-lock").unwrap().properties.to_vec(),
         ..finding.spec.clone()
     };
@@ -862,7 +862,7 @@ fn adopting_a_node_of_the_abandoned_session_breaks_mutex() {
     assert_eq!(found(&e), vec![Property::Herd], "{:?}", e.outcome);
     let scenario = scenario::find("zk-lock-stale-session").unwrap();
     let e = explore(&ExploreSpec {
-        scenario,
+        scenario: scenario.clone(),
         params: profile("zk-lock-stale-session", None),
         properties: vec![Property::Mutex],
         seeds: 0..20,

@@ -133,7 +133,7 @@ where
         .faults(&path, &params)
         .map_err(ExportError::Unmapped)?;
     let spec = RunSpec {
-        scenario,
+        scenario: scenario.clone(),
         params,
         seed: SEED,
         plan: faults,

@@ -4,7 +4,7 @@ use super::{
     Options, Output, Status, faults, params_line, print_violations, setup, violations_json,
 };
 use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome};
-use crate::scenario::{SCENARIOS, Scenario};
+use crate::scenario::{self, Scenario};
 use crate::trace::{self, Trace};
 use serde_json::{Value, json};
 use std::ops::Range;
@@ -16,7 +16,7 @@ fn jobs_default(jobs: Option<usize>) -> usize {
 
 /// What one exploration found, for printing and JSON.
 struct Explored {
-    scenario: &'static Scenario,
+    scenario: Scenario,
     seeds: Range<u64>,
     exploration: Exploration,
     trace: Option<PathBuf>,
@@ -33,7 +33,7 @@ fn explore_one(spec: &ExploreSpec, traces: &Path) -> Result<Explored, String> {
         _ => None,
     };
     Ok(Explored {
-        scenario: spec.scenario,
+        scenario: spec.scenario.clone(),
         seeds: spec.seeds.clone(),
         exploration,
         trace,
@@ -157,7 +157,7 @@ pub fn explore(
         );
     }
     let spec = ExploreSpec {
-        scenario,
+        scenario: scenario.clone(),
         params,
         properties,
         seeds,
@@ -193,7 +193,7 @@ pub const FLAW_SEEDS: u64 = 1_000;
 
 /// The default exploration's seeds for `scenario`.
 fn default_seeds(scenario: &Scenario) -> Range<u64> {
-    match scenario.flaw {
+    match scenario.flaw[..] {
         [] => 0..CLEAN_SEEDS,
         _ => 0..FLAW_SEEDS,
     }
@@ -206,13 +206,13 @@ pub fn default_exploration(out: &Output) -> Status {
     }
     let jobs = jobs_default(None);
     let mut rows = Vec::new();
-    for scenario in SCENARIOS {
+    for scenario in scenario::builtins() {
         let params = match scenario.params::<&str>(None, &[]) {
             Ok(p) => p,
             Err(e) => return out.error(&format!("{}: {e}", scenario.name), Status::HarnessError),
         };
         let spec = ExploreSpec {
-            scenario,
+            scenario: scenario.clone(),
             params,
             properties: scenario.properties.to_vec(),
             seeds: default_seeds(scenario),

@@ -35,7 +35,7 @@ pub use single::{replay, run};
 
 use crate::check::{self, Property};
 use crate::params::{self, Group, Params};
-use crate::scenario::{self, SCENARIOS, Scenario};
+use crate::scenario::{self, Scenario};
 use crate::timeline;
 use crate::world::run::RunReport;
 use serde_json::{Value, json};
@@ -194,7 +194,7 @@ Targeted faults (drawn when targeted_max > 0; in a trace file, a pause with `tar
 /// `locksim list [SCENARIO]`: every scenario and parameter, or only what one scenario uses.
 pub fn list(out: &Output, name: Option<&str>) -> Status {
     let (scenarios, groups): (Vec<&Scenario>, &[Group]) = match name {
-        None => (SCENARIOS.iter().collect(), params::GROUPS),
+        None => (scenario::builtins().iter().collect(), params::GROUPS),
         Some(name) => match scenario::find(name) {
             Ok(s) => (vec![s], s.program.param_groups()),
             Err(e) => return out.bad_input(&e.to_string()),
@@ -257,7 +257,7 @@ pub fn list(out: &Output, name: Option<&str>) -> Status {
             }
             outln!();
             if name.is_some() {
-                for p in s.properties {
+                for p in &s.properties {
                     let reads: Vec<String> =
                         check::checker(*p).reads().iter().map(|r| r.to_string()).collect();
                     outln!("  {:<16}   {:<9} reads {} events", "", p.name(), reads.join(", "));

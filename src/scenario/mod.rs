@@ -26,7 +26,9 @@ use crate::recipes::zk::rwlock;
 use crate::recipes::zk::{barrier, double_barrier};
 use crate::sim::software::Hosts;
 use redis_lock::RedisLockProgram;
+use std::borrow::Cow;
 use std::fmt;
+use std::sync::{Arc, LazyLock};
 use zk_barrier::ZkBarrierProgram;
 use zk_election::ZkElectionProgram;
 use zk_lock::ZkLockProgram;
@@ -34,7 +36,7 @@ use zk_queue::ZkQueueProgram;
 
 /// What a scenario runs, the seam a user implements to put their own recipe in the world:
 /// which hosts there are with which software, and the bounds its runs are judged by.
-pub trait Program: Sync + fmt::Debug {
+pub trait Program: Send + Sync + fmt::Debug {
     /// The run's hosts: servers with their families, and the clients with their program.
     fn hosts(&self, params: &Params) -> Hosts;
 
@@ -71,15 +73,18 @@ pub struct Profile {
     pub settings: &'static [&'static str],
 }
 
-#[derive(Debug)]
+/// A named program with the properties it is judged by: what a run, an exploration or a
+/// trace file names. Cheap to clone (the program is shared), so a run owns its scenario
+/// whether it is a built-in or one a user built.
+#[derive(Debug, Clone)]
 pub struct Scenario {
-    pub name: &'static str,
-    pub summary: &'static str,
-    pub program: &'static dyn Program,
+    pub name: Cow<'static, str>,
+    pub summary: Cow<'static, str>,
+    pub program: Arc<dyn Program>,
     /// What a run is judged by.
-    pub properties: &'static [Property],
+    pub properties: Vec<Property>,
     /// For a negative control: the properties its flaw breaks (the harness must find them).
-    pub flaw: &'static [Property],
+    pub flaw: Vec<Property>,
 }
 
 /// What a Redis lock promises: no herd or queue order to judge (no watches, no line).
@@ -119,254 +124,257 @@ const QUEUE_PROPERTIES: &[Property] = &[Property::Herd, Property::Liveness, Prop
 /// deletion, `ready`'s creation, the lowest process node's deletion on leave).
 const BARRIER_PROPERTIES: &[Property] = &[Property::Barrier, Property::Liveness];
 
-pub const SCENARIOS: &[Scenario] = &[
+/// Builds the built-in scenarios once (see `builtins`).
+fn builtin_list() -> Vec<Scenario> {
+    vec![
     Scenario {
-        name: "zk-lock",
-        summary: "ZooKeeper recipes-doc lock: GUID-named ephemeral sequential nodes, each waiter watches its predecessor",
-        program: &ZkLockProgram::profiled(Flavor::Recipe, zk_lock::PROFILES),
-        properties: LOCK_PROPERTIES,
-        flaw: &[],
+        name: "zk-lock".into(),
+        summary: "ZooKeeper recipes-doc lock: GUID-named ephemeral sequential nodes, each waiter watches its predecessor".into(),
+        program: Arc::new(ZkLockProgram::profiled(Flavor::Recipe, zk_lock::PROFILES)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![],
     },
     Scenario {
-        name: "zk-lock-herd",
-        summary: "flawed: every waiter watches the lock directory's children, so each release wakes them all",
-        program: &ZkLockProgram::exclusive(Flavor::Herd),
-        properties: LOCK_PROPERTIES,
-        flaw: &[Property::Herd],
+        name: "zk-lock-herd".into(),
+        summary: "flawed: every waiter watches the lock directory's children, so each release wakes them all".into(),
+        program: Arc::new(ZkLockProgram::exclusive(Flavor::Herd)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Herd],
     },
     Scenario {
-        name: "zk-lock-simple",
-        summary: "flawed: one fixed ephemeral node; losers watch it and race to recreate it",
-        program: &ZkLockProgram::exclusive(Flavor::Simple),
-        properties: LOCK_PROPERTIES,
-        flaw: &[Property::Herd, Property::Fifo],
+        name: "zk-lock-simple".into(),
+        summary: "flawed: one fixed ephemeral node; losers watch it and race to recreate it".into(),
+        program: Arc::new(ZkLockProgram::exclusive(Flavor::Simple)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Herd, Property::Fifo],
     },
     Scenario {
-        name: "zk-lock-noguid",
-        summary: "flawed: retries the create after ConnectionLoss without looking for its node, orphaning it",
-        program: &ZkLockProgram::exclusive(Flavor::NoGuid),
-        properties: LOCK_PROPERTIES,
-        flaw: &[Property::Liveness],
+        name: "zk-lock-noguid".into(),
+        summary: "flawed: retries the create after ConnectionLoss without looking for its node, orphaning it".into(),
+        program: Arc::new(ZkLockProgram::exclusive(Flavor::NoGuid)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Liveness],
     },
     Scenario {
-        name: "zk-lock-name-sort",
-        summary: "flawed: orders the lock directory by whole name, not by sequence number (Z5); a newcomer whose GUID sorts first takes the lock from its holder",
-        program: &ZkLockProgram::exclusive(Flavor::NameSort),
-        properties: LOCK_PROPERTIES,
-        flaw: &[Property::Mutex],
+        name: "zk-lock-name-sort".into(),
+        summary: "flawed: orders the lock directory by whole name, not by sequence number (Z5); a newcomer whose GUID sorts first takes the lock from its holder".into(),
+        program: Arc::new(ZkLockProgram::exclusive(Flavor::NameSort)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Mutex],
     },
     Scenario {
-        name: "zk-lock-release-forgets",
-        summary: "flawed: forgets its lock node when the delete fails with ConnectionLoss (Z7, CURATOR-678); the node of its live session blocks everyone",
-        program: &ZkLockProgram::exclusive(Flavor::ReleaseForgets),
-        properties: LOCK_PROPERTIES,
-        flaw: &[Property::Liveness],
+        name: "zk-lock-release-forgets".into(),
+        summary: "flawed: forgets its lock node when the delete fails with ConnectionLoss (Z7, CURATOR-678); the node of its live session blocks everyone".into(),
+        program: Arc::new(ZkLockProgram::exclusive(Flavor::ReleaseForgets)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Liveness],
     },
     Scenario {
-        name: "zk-lock-session-event",
-        summary: "flawed: takes a session event on its predecessor's watch (Disconnected) for the deletion it waits for, and the lock for its own (Z8)",
-        program: &ZkLockProgram::exclusive(Flavor::SessionEvent),
-        properties: LOCK_PROPERTIES,
-        flaw: &[Property::Mutex],
+        name: "zk-lock-session-event".into(),
+        summary: "flawed: takes a session event on its predecessor's watch (Disconnected) for the deletion it waits for, and the lock for its own (Z8)".into(),
+        program: Arc::new(ZkLockProgram::exclusive(Flavor::SessionEvent)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Mutex],
     },
     Scenario {
-        name: "zk-lock-int-sort",
-        summary: "flawed: orders the line by sequence number as a plain integer (Z6, kazoo #606); once the counter wraps past 2147483647 the newest node sorts first and takes the lock from its holder. Default profile wrap (counters start at 2147483640), under which zk-lock holds",
-        program: &ZkLockProgram::profiled(Flavor::IntSort, zk_lock::WRAP_PROFILES),
-        properties: LOCK_PROPERTIES,
-        flaw: &[Property::Mutex],
+        name: "zk-lock-int-sort".into(),
+        summary: "flawed: orders the line by sequence number as a plain integer (Z6, kazoo #606); once the counter wraps past 2147483647 the newest node sorts first and takes the lock from its holder. Default profile wrap (counters start at 2147483640), under which zk-lock holds".into(),
+        program: Arc::new(ZkLockProgram::profiled(Flavor::IntSort, zk_lock::WRAP_PROFILES)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Mutex],
     },
     Scenario {
-        name: "zk-lock-vanished",
-        summary: "flawed: takes a predecessor already gone at exists() for the lock being its own instead of listing again (Z4); whoever was ahead of it may still hold the lock. Default profile targeted: only aimed pauses reach the window",
-        program: &ZkLockProgram::profiled(Flavor::Vanished, zk_lock::TARGETED_PROFILES),
-        properties: LOCK_PROPERTIES,
-        flaw: &[Property::Mutex],
+        name: "zk-lock-vanished".into(),
+        summary: "flawed: takes a predecessor already gone at exists() for the lock being its own instead of listing again (Z4); whoever was ahead of it may still hold the lock. Default profile targeted: only aimed pauses reach the window".into(),
+        program: Arc::new(ZkLockProgram::profiled(Flavor::Vanished, zk_lock::TARGETED_PROFILES)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Mutex],
     },
     Scenario {
-        name: "zk-lock-stale-session",
-        summary: "flawed: after ConnectionLoss on its create, starts a new session and adopts the node its old session created, found by the same GUID (Z13, CURATOR-604); the server deletes it when the abandoned session expires. Default profile targeted-short; the adopted node's deletion also wakes two waiters at once (herd)",
-        program: &ZkLockProgram::profiled(Flavor::StaleSession, zk_lock::SHORT_PROFILES),
-        properties: LOCK_PROPERTIES,
-        flaw: &[Property::Mutex, Property::Herd],
+        name: "zk-lock-stale-session".into(),
+        summary: "flawed: after ConnectionLoss on its create, starts a new session and adopts the node its old session created, found by the same GUID (Z13, CURATOR-604); the server deletes it when the abandoned session expires. Default profile targeted-short; the adopted node's deletion also wakes two waiters at once (herd)".into(),
+        program: Arc::new(ZkLockProgram::profiled(Flavor::StaleSession, zk_lock::SHORT_PROFILES)),
+        properties: LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Mutex, Property::Herd],
     },
     Scenario {
-        name: "zk-rwlock",
-        summary: "ZooKeeper recipes-doc shared lock: read- and write- nodes in one line; a reader waits on the next-lower writer, a writer on the next-lower node (c1..cW write, the others read)",
-        program: &ZkLockProgram::shared(rwlock::Flavor::Recipe),
-        properties: SHARED_LOCK_PROPERTIES,
-        flaw: &[],
+        name: "zk-rwlock".into(),
+        summary: "ZooKeeper recipes-doc shared lock: read- and write- nodes in one line; a reader waits on the next-lower writer, a writer on the next-lower node (c1..cW write, the others read)".into(),
+        program: Arc::new(ZkLockProgram::shared(rwlock::Flavor::Recipe)),
+        properties: SHARED_LOCK_PROPERTIES.to_vec(),
+        flaw: vec![],
     },
     Scenario {
-        name: "zk-rwlock-higher-writer",
-        summary: "flawed: a reader also waits behind writers queued after it (kazoo #649); such a writer waits on the reader, and both wait for ever",
-        program: &ZkLockProgram::shared(rwlock::Flavor::HigherWriter),
-        properties: SHARED_LOCK_PROPERTIES,
-        flaw: &[Property::Liveness],
+        name: "zk-rwlock-higher-writer".into(),
+        summary: "flawed: a reader also waits behind writers queued after it (kazoo #649); such a writer waits on the reader, and both wait for ever".into(),
+        program: Arc::new(ZkLockProgram::shared(rwlock::Flavor::HigherWriter)),
+        properties: SHARED_LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Liveness],
     },
     Scenario {
-        name: "zk-election",
-        summary: "ZooKeeper recipes-doc leader election: GUID-named ephemeral sequential n_ nodes, the lowest leads, each candidate watches the largest lower one; the leader writes with its node's czxid. Profile long-pauses: a leader paused past its session breaks leader",
-        program: &ZkElectionProgram {
+        name: "zk-election".into(),
+        summary: "ZooKeeper recipes-doc leader election: GUID-named ephemeral sequential n_ nodes, the lowest leads, each candidate watches the largest lower one; the leader writes with its node's czxid. Profile long-pauses: a leader paused past its session breaks leader".into(),
+        program: Arc::new(ZkElectionProgram {
             flavor: ElectionFlavor::Recipe,
-        },
-        properties: ELECTION_PROPERTIES,
-        flaw: &[],
+        }),
+        properties: ELECTION_PROPERTIES.to_vec(),
+        flaw: vec![],
     },
     Scenario {
-        name: "zk-election-herd",
-        summary: "flawed: every candidate watches the lowest node, so each leader's exit wakes them all (Z12)",
-        program: &ZkElectionProgram {
+        name: "zk-election-herd".into(),
+        summary: "flawed: every candidate watches the lowest node, so each leader's exit wakes them all (Z12)".into(),
+        program: Arc::new(ZkElectionProgram {
             flavor: ElectionFlavor::Herd,
-        },
-        properties: ELECTION_PROPERTIES,
-        flaw: &[Property::Herd],
+        }),
+        properties: ELECTION_PROPERTIES.to_vec(),
+        flaw: vec![Property::Herd],
     },
     Scenario {
-        name: "zk-queue",
-        summary: "ZooKeeper queue (the seed's DistributedQueue): qn- persistent sequential nodes; a consumer reads the lowest and deletes it, trying the next when it is gone, and watches the children only after listing none; offers and takes are multis with a marker that settles a lost reply",
-        program: &ZkQueueProgram {
+        name: "zk-queue".into(),
+        summary: "ZooKeeper queue (the seed's DistributedQueue): qn- persistent sequential nodes; a consumer reads the lowest and deletes it, trying the next when it is gone, and watches the children only after listing none; offers and takes are multis with a marker that settles a lost reply".into(),
+        program: Arc::new(ZkQueueProgram {
             flavor: QueueFlavor::Recipe,
-        },
-        properties: QUEUE_PROPERTIES,
-        flaw: &[],
+        }),
+        properties: QUEUE_PROPERTIES.to_vec(),
+        flaw: vec![],
     },
     Scenario {
-        name: "zk-queue-delete-first",
-        summary: "flawed: claims the head by deleting it, then reads it (Z10); a deleted node cannot be read, so the item is lost",
-        program: &ZkQueueProgram {
+        name: "zk-queue-delete-first".into(),
+        summary: "flawed: claims the head by deleting it, then reads it (Z10); a deleted node cannot be read, so the item is lost".into(),
+        program: Arc::new(ZkQueueProgram {
             flavor: QueueFlavor::DeleteFirst,
-        },
-        properties: QUEUE_PROPERTIES,
-        flaw: &[Property::Queue],
+        }),
+        properties: QUEUE_PROPERTIES.to_vec(),
+        flaw: vec![Property::Queue],
     },
     Scenario {
-        name: "zk-queue-unconfirmed-delete",
-        summary: "flawed: reads the head, deletes it and takes it whatever the delete says (Z10); a NoNode means another consumer took it too",
-        program: &ZkQueueProgram {
+        name: "zk-queue-unconfirmed-delete".into(),
+        summary: "flawed: reads the head, deletes it and takes it whatever the delete says (Z10); a NoNode means another consumer took it too".into(),
+        program: Arc::new(ZkQueueProgram {
             flavor: QueueFlavor::UnconfirmedDelete,
-        },
-        properties: QUEUE_PROPERTIES,
-        flaw: &[Property::Queue],
+        }),
+        properties: QUEUE_PROPERTIES.to_vec(),
+        flaw: vec![Property::Queue],
     },
     Scenario {
-        name: "zk-queue-herd",
-        summary: "flawed: every listing watches the queue's children and a consumer that lost the race for the head waits on it, so each take wakes every consumer that lost",
-        program: &ZkQueueProgram {
+        name: "zk-queue-herd".into(),
+        summary: "flawed: every listing watches the queue's children and a consumer that lost the race for the head waits on it, so each take wakes every consumer that lost".into(),
+        program: Arc::new(ZkQueueProgram {
             flavor: QueueFlavor::Herd,
-        },
-        properties: QUEUE_PROPERTIES,
-        flaw: &[Property::Herd],
+        }),
+        properties: QUEUE_PROPERTIES.to_vec(),
+        flaw: vec![Property::Herd],
     },
     Scenario {
-        name: "zk-barrier",
-        summary: "ZooKeeper barrier: c1 creates a barrier node per round (then `armed`), each process registers and waits on exists() until c1 deletes it once all registered",
-        program: &ZkBarrierProgram::Single(barrier::Flavor::Recipe),
-        properties: BARRIER_PROPERTIES,
-        flaw: &[],
+        name: "zk-barrier".into(),
+        summary: "ZooKeeper barrier: c1 creates a barrier node per round (then `armed`), each process registers and waits on exists() until c1 deletes it once all registered".into(),
+        program: Arc::new(ZkBarrierProgram::Single(barrier::Flavor::Recipe)),
+        properties: BARRIER_PROPERTIES.to_vec(),
+        flaw: vec![],
     },
     Scenario {
-        name: "zk-barrier-unarmed",
-        summary: "flawed: processes look at the barrier node without waiting for c1 to arm it, and take a node not made yet for a lifted barrier",
-        program: &ZkBarrierProgram::Single(barrier::Flavor::Unarmed),
-        properties: BARRIER_PROPERTIES,
-        flaw: &[Property::Barrier],
+        name: "zk-barrier-unarmed".into(),
+        summary: "flawed: processes look at the barrier node without waiting for c1 to arm it, and take a node not made yet for a lifted barrier".into(),
+        program: Arc::new(ZkBarrierProgram::Single(barrier::Flavor::Unarmed)),
+        properties: BARRIER_PROPERTIES.to_vec(),
+        flaw: vec![Property::Barrier],
     },
     Scenario {
-        name: "zk-double-barrier",
-        summary: "ZooKeeper recipes-doc double barrier: an ephemeral node per process, the last to arrive creates `ready`; on leave the lowest waits on the highest, the others delete theirs and wait on the lowest",
-        program: &ZkBarrierProgram::Double(double_barrier::Flavor::Recipe),
-        properties: BARRIER_PROPERTIES,
-        flaw: &[],
+        name: "zk-double-barrier".into(),
+        summary: "ZooKeeper recipes-doc double barrier: an ephemeral node per process, the last to arrive creates `ready`; on leave the lowest waits on the highest, the others delete theirs and wait on the lowest".into(),
+        program: Arc::new(ZkBarrierProgram::Double(double_barrier::Flavor::Recipe)),
+        properties: BARRIER_PROPERTIES.to_vec(),
+        flaw: vec![],
     },
     Scenario {
-        name: "zk-double-barrier-no-ready",
-        summary: "flawed: counts the children instead of waiting for `ready` (Z11); one woken by the last arrival that lists again after a passed process left sees too few and waits for ever",
-        program: &ZkBarrierProgram::Double(double_barrier::Flavor::NoReady),
-        properties: BARRIER_PROPERTIES,
-        flaw: &[Property::Barrier, Property::Liveness],
+        name: "zk-double-barrier-no-ready".into(),
+        summary: "flawed: counts the children instead of waiting for `ready` (Z11); one woken by the last arrival that lists again after a passed process left sees too few and waits for ever".into(),
+        program: Arc::new(ZkBarrierProgram::Double(double_barrier::Flavor::NoReady)),
+        properties: BARRIER_PROPERTIES.to_vec(),
+        flaw: vec![Property::Barrier, Property::Liveness],
     },
     Scenario {
-        name: "zk-double-barrier-reenter",
-        summary: "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early, and its first node, never deleted, blocks the leave for ever",
-        program: &ZkBarrierProgram::Double(double_barrier::Flavor::Reenter),
-        properties: BARRIER_PROPERTIES,
-        flaw: &[Property::Barrier, Property::Liveness],
+        name: "zk-double-barrier-reenter".into(),
+        summary: "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early, and its first node, never deleted, blocks the leave for ever".into(),
+        program: Arc::new(ZkBarrierProgram::Double(double_barrier::Flavor::Reenter)),
+        properties: BARRIER_PROPERTIES.to_vec(),
+        flaw: vec![Property::Barrier, Property::Liveness],
     },
     Scenario {
-        name: "redis-lock",
-        summary: "single-instance Redis lock: SET NX PX with a random token, release by compare-and-delete; validity on the client's clock. Full profile: server clock jumps and restarts without persistence break mutex",
-        program: &RedisLockProgram {
+        name: "redis-lock".into(),
+        summary: "single-instance Redis lock: SET NX PX with a random token, release by compare-and-delete; validity on the client's clock. Full profile: server clock jumps and restarts without persistence break mutex".into(),
+        program: Arc::new(RedisLockProgram {
             flavor: RedisFlavor::Recipe,
             single: true,
             profiles: redis_lock::PROFILES,
-        },
-        properties: REDIS_LOCK_PROPERTIES,
-        flaw: &[Property::Mutex],
+        }),
+        properties: REDIS_LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Mutex],
     },
     Scenario {
-        name: "redis-lock-del",
-        summary: "flawed: releases by plain DEL, deleting the next holder's lock once its own expired",
-        program: &RedisLockProgram {
+        name: "redis-lock-del".into(),
+        summary: "flawed: releases by plain DEL, deleting the next holder's lock once its own expired".into(),
+        program: Arc::new(RedisLockProgram {
             flavor: RedisFlavor::PlainDel,
             single: true,
             profiles: redis_lock::PROFILES,
-        },
-        properties: REDIS_LOCK_PROPERTIES,
-        flaw: &[Property::Mutex],
+        }),
+        properties: REDIS_LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Mutex],
     },
     Scenario {
-        name: "redlock",
-        summary: "Redlock over 5 masters: quorum 3, validity = TTL - elapsed - drift, unlock all on failure, random retry. Full profile: Kleppmann's pauses and clock jumps break mutex",
-        program: &RedisLockProgram {
+        name: "redlock".into(),
+        summary: "Redlock over 5 masters: quorum 3, validity = TTL - elapsed - drift, unlock all on failure, random retry. Full profile: Kleppmann's pauses and clock jumps break mutex".into(),
+        program: Arc::new(RedisLockProgram {
             flavor: RedisFlavor::Recipe,
             single: false,
             profiles: redis_lock::PROFILES,
-        },
-        properties: REDIS_LOCK_PROPERTIES,
-        flaw: &[Property::Mutex],
+        }),
+        properties: REDIS_LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Mutex],
     },
     Scenario {
-        name: "redlock-novalidity",
-        summary: "flawed: never checks that validity = TTL - elapsed - drift is positive (the unsigned subtraction wraps, as in redlock-rs), so a quorum whose votes took longer than the TTL counts as held while another client holds the expired keys. Default profile slow-votes (link delays, a per-node timeout above the TTL), under which redlock holds",
-        program: &RedisLockProgram {
+        name: "redlock-novalidity".into(),
+        summary: "flawed: never checks that validity = TTL - elapsed - drift is positive (the unsigned subtraction wraps, as in redlock-rs), so a quorum whose votes took longer than the TTL counts as held while another client holds the expired keys. Default profile slow-votes (link delays, a per-node timeout above the TTL), under which redlock holds".into(),
+        program: Arc::new(RedisLockProgram {
             flavor: RedisFlavor::NoValidity,
             single: false,
             profiles: redis_lock::NO_VALIDITY_PROFILES,
-        },
-        properties: REDIS_LOCK_PROPERTIES,
-        flaw: &[Property::Mutex],
+        }),
+        properties: REDIS_LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Mutex],
     },
     Scenario {
-        name: "redlock-nounlock",
-        summary: "flawed: leaves its votes in place when it fails to get a quorum; they expire one by one and whoever asks first takes each, so the votes stay split and nobody holds the lock for seconds. Default profile contention (no faults), under which redlock holds",
-        program: &RedisLockProgram {
+        name: "redlock-nounlock".into(),
+        summary: "flawed: leaves its votes in place when it fails to get a quorum; they expire one by one and whoever asks first takes each, so the votes stay split and nobody holds the lock for seconds. Default profile contention (no faults), under which redlock holds".into(),
+        program: Arc::new(RedisLockProgram {
             flavor: RedisFlavor::NoUnlock,
             single: false,
             profiles: redis_lock::NO_UNLOCK_PROFILES,
-        },
-        properties: REDIS_LOCK_PROPERTIES,
-        flaw: &[Property::Liveness],
+        }),
+        properties: REDIS_LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Liveness],
     },
     Scenario {
-        name: "redlock-fixed-retry",
-        summary: "flawed: every client retries after the same fixed delay, so clients that split the votes retry in step and split them again, for ever (R7). Default profile lockstep (3 clients, fixed link latencies that differ per link, no faults), under which redlock holds",
-        program: &RedisLockProgram {
+        name: "redlock-fixed-retry".into(),
+        summary: "flawed: every client retries after the same fixed delay, so clients that split the votes retry in step and split them again, for ever (R7). Default profile lockstep (3 clients, fixed link latencies that differ per link, no faults), under which redlock holds".into(),
+        program: Arc::new(RedisLockProgram {
             flavor: RedisFlavor::FixedRetry,
             single: false,
             profiles: redis_lock::FIXED_RETRY_PROFILES,
-        },
-        properties: REDIS_LOCK_PROPERTIES,
-        flaw: &[Property::Liveness],
+        }),
+        properties: REDIS_LOCK_PROPERTIES.to_vec(),
+        flaw: vec![Property::Liveness],
     },
-];
+    ]
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownScenario(pub String);
 
 impl fmt::Display for UnknownScenario {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<_> = SCENARIOS.iter().map(|s| s.name).collect();
+        let names: Vec<&str> = builtins().iter().map(|s| s.name.as_ref()).collect();
         write!(
             f,
             "unknown scenario '{}' (known: {})",
@@ -376,8 +384,15 @@ impl fmt::Display for UnknownScenario {
     }
 }
 
+/// The built-in scenarios, in `locksim list` order.
+pub fn builtins() -> &'static [Scenario] {
+    static BUILTINS: LazyLock<Vec<Scenario>> = LazyLock::new(builtin_list);
+    &BUILTINS
+}
+
+/// The built-in scenario called `name`.
 pub fn find(name: &str) -> Result<&'static Scenario, UnknownScenario> {
-    SCENARIOS
+    builtins()
         .iter()
         .find(|s| s.name == name)
         .ok_or_else(|| UnknownScenario(name.to_string()))
@@ -522,7 +537,7 @@ mod tests {
         assert!(with(&["run_limit_ms=600001"]).is_err());
         let err = with(&["run_limit_ms=600"]).unwrap_err().to_string();
         assert!(err.contains("must exceed fault_phase_ms=600"), "{err}");
-        for scenario in SCENARIOS {
+        for scenario in builtins() {
             let derived = scenario.run_limit(&Params::default());
             assert!(
                 derived < MAX_RUN_LIMIT_MS / 100,

@@ -19,7 +19,7 @@ use std::sync::Once;
 /// Everything a run depends on. Same spec, same history, bit for bit.
 #[derive(Debug, Clone)]
 pub struct RunSpec {
-    pub scenario: &'static Scenario,
+    pub scenario: Scenario,
     pub params: Params,
     pub seed: u64,
     pub plan: FaultPlan,
@@ -63,14 +63,14 @@ impl fmt::Display for RunError {
 
 impl RunSpec {
     /// A spec whose plan the swarm generator draws from the seed's "faults" stream.
-    pub fn generated(scenario: &'static Scenario, params: Params, seed: u64) -> RunSpec {
+    pub fn generated(scenario: &Scenario, params: Params, seed: u64) -> RunSpec {
         let plan = generate_plan(scenario, &params, seed);
         RunSpec {
-            scenario,
+            scenario: scenario.clone(),
             params,
             seed,
             plan,
-            properties: scenario.properties.to_vec(),
+            properties: scenario.properties.clone(),
         }
     }
 

@@ -11,8 +11,8 @@ fn list_names_every_scenario_and_parameter() {
     let s = Scratch::new("list");
     let ran = s.run(&["list"]);
     assert_eq!(ran.status, 0);
-    for sc in scenario::SCENARIOS {
-        assert!(ran.stdout.contains(sc.name), "list lacks {}", sc.name);
+    for sc in scenario::builtins() {
+        assert!(ran.stdout.contains(sc.name.as_ref()), "list lacks {}", sc.name);
     }
     let every_param: Vec<&str> = params::GROUPS
         .iter()
@@ -30,7 +30,7 @@ fn list_names_every_scenario_and_parameter() {
         .iter()
         .map(|sc| sc["name"].as_str().expect("scenario name"))
         .collect();
-    let expected: Vec<&str> = scenario::SCENARIOS.iter().map(|sc| sc.name).collect();
+    let expected: Vec<&str> = scenario::builtins().iter().map(|sc| sc.name.as_ref()).collect();
     assert_eq!(names, expected);
     let params = v["params"].as_array().expect("params array");
     assert_eq!(params.len(), every_param.len());
@@ -288,10 +288,10 @@ fn default_exploration_judges_every_scenario_and_exits_zero_when_all_behave() {
     let s = Scratch::new("default_exploration");
     let v = s.json(&[], 0);
     let findings = v["findings"].as_array().expect("findings");
-    for scenario in locksim::scenario::SCENARIOS {
+    for scenario in locksim::scenario::builtins() {
         let row = findings
             .iter()
-            .find(|f| f["scenario"] == scenario.name)
+            .find(|f| f["scenario"] == *scenario.name)
             .unwrap_or_else(|| panic!("{} is missing from {v}", scenario.name));
         assert_eq!(row["as_expected"], true, "{row}");
         let found = row["violations"].as_array().expect("violations");
