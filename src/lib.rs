@@ -1,8 +1,65 @@
 //! locksim: deterministic simulation of distributed coordination recipes.
+//!
+//! Simulated ZooKeeper and Redis servers run in a seeded turmoil network that partitions,
+//! delays and drops messages, crashes servers, pauses clients and skews their clocks; your
+//! recipe runs against them, checkers judge the recorded history (mutual exclusion, no herd,
+//! liveness, ...), and a finding is a seed plus a shrunk fault plan that replays exactly.
+//!
+//! # Test your own recipe
+//!
+//! A lock is anything that implements [`Lock`]; write it against redis-rs (re-exported as
+//! [`redis_rs`]) and open its connection with [`redis::rs::connect`]. This one releases by
+//! a plain `DEL`, whoever's lock the key holds by then:
+//!
+//! ```
+//! use locksim::redis_rs::{AsyncCommands, aio::MultiplexedConnection, cmd};
+//! use locksim::{Grant, Lock, LockError, Node, Property, Scenario};
+//!
+//! struct PlainDel { conn: MultiplexedConnection, node: Node }
+//!
+//! impl Lock for PlainDel {
+//!     async fn acquire(&mut self) -> Result<Grant, LockError> {
+//!         loop {
+//!             let asked = self.node.timer().now_ms();
+//!             let set: Option<String> = cmd("SET").arg("lock").arg(&self.node.name)
+//!                 .arg("NX").arg("PX").arg(200).query_async(&mut self.conn).await?;
+//!             let valid_ms = 190u64.saturating_sub(self.node.timer().now_ms() - asked);
+//!             if set.is_some() && valid_ms > 0 {
+//!                 return Ok(Grant { valid_ms: Some(valid_ms), ..Grant::default() });
+//!             }
+//!             self.node.timer().sleep(10).await;
+//!         }
+//!     }
+//!
+//!     async fn release(&mut self) -> Result<(), LockError> {
+//!         let _: u32 = self.conn.del("lock").await?;
+//!         Ok(())
+//!     }
+//! }
+//!
+//! let found = Scenario::redis(1)
+//!     .lock_workload(|node| async move {
+//!         let conn = locksim::redis::rs::connect(&node, "redis1").await?;
+//!         Ok(PlainDel { conn, node })
+//!     })
+//!     .profile("own-assumptions")
+//!     .set("faults=delay")
+//!     .set("delay_max_ms=400")
+//!     .explore(0..300);
+//! // Its DEL, delayed past its key's expiry, removes the next holder's key.
+//! found.assert_violates(Property::Mutex);
+//! ```
+//!
+//! A failed assertion prints the violations, the shrunk fault plan, the timeline, the trace
+//! it wrote (under `target/locksim-traces`, or `LOCKSIM_TRACES`) and the command that
+//! replays it through your own test binary (`LOCKSIM_REPLAY=<trace> cargo test ...`).
+//! `LOCKSIM_SEED=N` and `LOCKSIM_SEEDS=A..B` pin the seeds. `examples/user-recipes` in the
+//! repository is a crate of such tests.
 
 pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod experiment;
 pub mod explore;
 pub mod history;
 pub mod params;
@@ -17,3 +74,15 @@ pub mod trace;
 pub mod workload;
 pub mod world;
 pub mod zk;
+
+pub use check::Property;
+pub use experiment::{Experiment, Explored};
+pub use recipes::{Grant, Lock, LockError};
+pub use scenario::Scenario;
+pub use sim::node::Node;
+
+/// The redis-rs crate (`redis` on crates.io) at the version `redis::rs` connects with, so a
+/// recipe written against it needs no dependency of its own to match.
+pub use redis_rs;
+/// The turmoil crate the simulated network runs on.
+pub use turmoil;

@@ -11,7 +11,7 @@ mod strict_json;
 
 use crate::check::Property;
 use crate::params::{ParamError, Params};
-use crate::scenario::{self, UnknownScenario};
+use crate::scenario::{self, Scenario, UnknownScenario};
 use crate::sim::fault::FaultPlan;
 use crate::world::run::{self, RunError, RunReport, RunSpec};
 use serde::Serialize;
@@ -142,10 +142,16 @@ impl Trace {
         schema::trace(&value).map_err(json)
     }
 
-    /// Rebuilds the run from the file alone.
+    /// Rebuilds the run from the file alone, for a built-in scenario.
     pub fn spec(&self, path: &Path) -> Result<RunSpec, TraceError> {
         let scenario =
             scenario::find(&self.scenario).map_err(|e| TraceError::Scenario(path.into(), e))?;
+        self.spec_as(scenario, path)
+    }
+
+    /// Rebuilds the run from the file as a run of `scenario` (one of the user's, which the
+    /// built-in list does not know).
+    pub fn spec_as(&self, scenario: &Scenario, path: &Path) -> Result<RunSpec, TraceError> {
         let params = Params::from_json(&Value::Object(self.params.clone()))
             .and_then(|params| scenario.validate(&params).map(|()| params))
             .map_err(|e| TraceError::Params(path.into(), e))?;
@@ -258,8 +264,17 @@ pub struct Replay {
     pub digest_matches: Option<bool>,
 }
 
+/// Replays a trace of a built-in scenario.
 pub fn replay(trace: &Trace, path: &Path) -> Result<Replay, TraceError> {
-    let spec = trace.spec(path)?;
+    replay_spec(trace, trace.spec(path)?, path)
+}
+
+/// Replays a trace as a run of `scenario`.
+pub fn replay_as(trace: &Trace, scenario: &Scenario, path: &Path) -> Result<Replay, TraceError> {
+    replay_spec(trace, trace.spec_as(scenario, path)?, path)
+}
+
+fn replay_spec(trace: &Trace, spec: RunSpec, path: &Path) -> Result<Replay, TraceError> {
     let report = run::run(&spec).map_err(|e| TraceError::Run(path.into(), e))?;
     let violated = violated(&report);
     let mut expected = trace.expect.violations.clone();

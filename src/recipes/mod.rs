@@ -36,6 +36,24 @@ impl LockError {
     }
 }
 
+/// A redis-rs error as a lock recipe's, so a recipe written against redis-rs can use `?` on
+/// its commands: a connection that redis-rs says must be replaced (dropped, broken), or
+/// whose request timed out, is a session gone, and the workload connects again. A timeout
+/// ends the connection because the simulated TCP never retransmits a lost segment: a
+/// connection that lost one stays silent for good, where a real one would recover or be
+/// reset. Any other error is an answer the recipe cannot handle.
+impl From<redis_rs::RedisError> for LockError {
+    fn from(e: redis_rs::RedisError) -> LockError {
+        if e.is_unrecoverable_error() || e.is_timeout() {
+            LockError::SessionExpired
+        } else if e.is_io_error() {
+            LockError::ConnectionLoss
+        } else {
+            LockError::Unexpected(e.to_string())
+        }
+    }
+}
+
 impl fmt::Display for LockError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -69,8 +87,17 @@ pub trait Lock {
     async fn extend(&mut self) -> Option<Grant> {
         None
     }
-    /// Completes once the recipe learns a lock it holds is lost (its session expired).
-    async fn lost(&mut self);
-    /// Ends the session (releasing whatever it still holds).
-    async fn close(self);
+    /// Completes once the recipe learns a lock it holds is lost (its session expired, its
+    /// lease ran out on its own clock). By default never: a recipe that cannot tell keeps
+    /// working as if it still held the lock, which is what the checkers then judge.
+    async fn lost(&mut self) {
+        std::future::pending().await
+    }
+    /// Ends the session (releasing whatever it still holds). By default it drops the lock
+    /// and its connections.
+    async fn close(self)
+    where
+        Self: Sized,
+    {
+    }
 }

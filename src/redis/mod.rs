@@ -13,6 +13,7 @@
 //! - `script`: Lua scripting (EVAL, EVALSHA, SCRIPT) over real Lua 5.1
 //! - `server`: the sans-IO server: checks, dispatch, propagation, replication, expiry cycle
 //! - `client`: the async client over any stream, one request at a time
+//! - `rs`: redis-rs connections to a simulated Redis host
 //! - `events`: what a simulated Redis host records in the history
 //! - `sim_host`: the family's simulation glue (persistence, replica, failover, lost replies)
 //! - `host`: the core over byte streams, whatever the clock and the socket
@@ -30,6 +31,7 @@ pub mod keyspace;
 pub mod num;
 pub mod replies;
 pub mod resp;
+pub mod rs;
 pub mod script;
 pub mod serve;
 pub mod server;

@@ -25,7 +25,7 @@ use crate::recipes::zk::queue::decide::Flavor as QueueFlavor;
 use crate::recipes::zk::rwlock;
 use crate::recipes::zk::{barrier, double_barrier};
 use crate::sim::software::Hosts;
-use redis_lock::RedisLockProgram;
+pub use redis_lock::RedisLockProgram;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
@@ -303,66 +303,42 @@ fn builtin_list() -> Vec<Scenario> {
     Scenario {
         name: "redis-lock".into(),
         summary: "single-instance Redis lock: SET NX PX with a random token, release by compare-and-delete; validity on the client's clock. Full profile: server clock jumps and restarts without persistence break mutex".into(),
-        program: Arc::new(RedisLockProgram {
-            flavor: RedisFlavor::Recipe,
-            single: true,
-            profiles: redis_lock::PROFILES,
-        }),
+        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::Recipe, true, redis_lock::PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
         flaw: vec![Property::Mutex],
     },
     Scenario {
         name: "redis-lock-del".into(),
         summary: "flawed: releases by plain DEL, deleting the next holder's lock once its own expired".into(),
-        program: Arc::new(RedisLockProgram {
-            flavor: RedisFlavor::PlainDel,
-            single: true,
-            profiles: redis_lock::PROFILES,
-        }),
+        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::PlainDel, true, redis_lock::PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
         flaw: vec![Property::Mutex],
     },
     Scenario {
         name: "redlock".into(),
         summary: "Redlock over 5 masters: quorum 3, validity = TTL - elapsed - drift, unlock all on failure, random retry. Full profile: Kleppmann's pauses and clock jumps break mutex".into(),
-        program: Arc::new(RedisLockProgram {
-            flavor: RedisFlavor::Recipe,
-            single: false,
-            profiles: redis_lock::PROFILES,
-        }),
+        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::Recipe, false, redis_lock::PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
         flaw: vec![Property::Mutex],
     },
     Scenario {
         name: "redlock-novalidity".into(),
         summary: "flawed: never checks that validity = TTL - elapsed - drift is positive (the unsigned subtraction wraps, as in redlock-rs), so a quorum whose votes took longer than the TTL counts as held while another client holds the expired keys. Default profile slow-votes (link delays, a per-node timeout above the TTL), under which redlock holds".into(),
-        program: Arc::new(RedisLockProgram {
-            flavor: RedisFlavor::NoValidity,
-            single: false,
-            profiles: redis_lock::NO_VALIDITY_PROFILES,
-        }),
+        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::NoValidity, false, redis_lock::NO_VALIDITY_PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
         flaw: vec![Property::Mutex],
     },
     Scenario {
         name: "redlock-nounlock".into(),
         summary: "flawed: leaves its votes in place when it fails to get a quorum; they expire one by one and whoever asks first takes each, so the votes stay split and nobody holds the lock for seconds. Default profile contention (no faults), under which redlock holds".into(),
-        program: Arc::new(RedisLockProgram {
-            flavor: RedisFlavor::NoUnlock,
-            single: false,
-            profiles: redis_lock::NO_UNLOCK_PROFILES,
-        }),
+        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::NoUnlock, false, redis_lock::NO_UNLOCK_PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
         flaw: vec![Property::Liveness],
     },
     Scenario {
         name: "redlock-fixed-retry".into(),
         summary: "flawed: every client retries after the same fixed delay, so clients that split the votes retry in step and split them again, for ever (R7). Default profile lockstep (3 clients, fixed link latencies that differ per link, no faults), under which redlock holds".into(),
-        program: Arc::new(RedisLockProgram {
-            flavor: RedisFlavor::FixedRetry,
-            single: false,
-            profiles: redis_lock::FIXED_RETRY_PROFILES,
-        }),
+        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::FixedRetry, false, redis_lock::FIXED_RETRY_PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
         flaw: vec![Property::Liveness],
     },

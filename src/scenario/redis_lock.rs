@@ -1,17 +1,21 @@
 //! The Redis lock scenarios: masters redis1..redisN (one for the single-instance lock), the
-//! store, and clients running the lock workload with one flavor of the recipe.
+//! store, and clients running the lock workload with one flavor of the recipe, or a lock of
+//! the user's own.
 
 use super::{Profile, Program};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Redis};
 use crate::recipes::redis::decide::Flavor;
 use crate::recipes::redis::lock::{RedisLock, RedisLockConfig};
+use crate::recipes::{Lock, LockError};
 use crate::redis::sim_host::RedisFamily;
 use crate::sim::node::Node;
-use crate::sim::software::{Hosts, ServerHost};
+use crate::sim::software::{ClientFuture, Hosts, ServerHost};
 use crate::store::StoreFamily;
 use crate::workload::lock::{self as workload, Workload};
 use std::cell::RefCell;
+use std::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The key every client contends for.
 const KEY: &str = "locksim:lock";
@@ -100,18 +104,77 @@ pub(super) const FIXED_RETRY_PROFILES: &[Profile] = &[
     PROFILES[1],
 ];
 
+/// Redis masters, a store, and clients running the lock workload: the built-in Redis locks
+/// and a user's own lock (`RedisLockProgram::lock_workload`).
 #[derive(Debug)]
-pub(super) struct RedisLockProgram {
-    pub(super) flavor: Flavor,
-    /// One master (the single-instance lock) or `redis_nodes` (Redlock).
-    pub(super) single: bool,
+pub struct RedisLockProgram {
+    clients: LockClients,
+    /// How many masters: a fixed number, or `redis_nodes` (Redlock).
+    masters: Option<u32>,
     /// Its named profiles, the first its default.
-    pub(super) profiles: &'static [Profile],
+    profiles: &'static [Profile],
+}
+
+/// What each client host runs, given the run's parameters and the lock's configuration.
+type ClientFn = dyn Fn(Node, &Params, &RedisLockConfig) -> ClientFuture + Send + Sync;
+
+/// The client software, named for `Debug`.
+#[derive(Clone)]
+struct LockClients {
+    name: String,
+    run: Arc<ClientFn>,
+}
+
+impl fmt::Debug for LockClients {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
 }
 
 impl RedisLockProgram {
+    /// A built-in flavor of the recipe: over one master (`single`) or `redis_nodes`.
+    pub(super) fn recipe(flavor: Flavor, single: bool, profiles: &'static [Profile]) -> Self {
+        RedisLockProgram {
+            clients: LockClients {
+                name: format!("{flavor:?}"),
+                run: Arc::new(move |node, p, config| {
+                    Box::pin(client(node, p.clone(), config.clone(), flavor))
+                }),
+            },
+            masters: single.then_some(1),
+            profiles,
+        }
+    }
+
+    /// `masters` masters (`redis1`...) and the store, each client running the standard lock
+    /// workload over the lock `connect` opens: called at the start and again whenever the
+    /// lock says its session is gone. Profiles `full` and `own-assumptions`, as the
+    /// built-in Redis locks have.
+    pub fn lock_workload<L, F, Fut>(masters: u32, connect: F) -> RedisLockProgram
+    where
+        L: Lock + 'static,
+        F: Fn(Node) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<L, LockError>> + 'static,
+    {
+        let connect = Arc::new(connect);
+        RedisLockProgram {
+            clients: LockClients {
+                name: std::any::type_name::<L>().to_string(),
+                run: Arc::new(move |node, p, _| {
+                    let (connect, work) = (connect.clone(), workload_of(p));
+                    Box::pin(async move {
+                        workload::run_client(&node, &work, async || connect(node.clone()).await)
+                            .await
+                    })
+                }),
+            },
+            masters: Some(masters),
+            profiles: PROFILES,
+        }
+    }
+
     fn masters(&self, p: &Params) -> Vec<String> {
-        let n = if self.single { 1 } else { p.redis.redis_nodes };
+        let n = self.masters.unwrap_or(p.redis.redis_nodes);
         (1..=n).map(|i| format!("redis{i}")).collect()
     }
 }
@@ -160,15 +223,13 @@ impl Program for RedisLockProgram {
             retry_delay_max_ms: r.retry_delay_max_ms,
             max_extensions: r.max_extensions,
         };
-        let (flavor, params) = (self.flavor, p.clone());
+        let (clients, params) = (self.clients.run.clone(), p.clone());
         Hosts {
             servers,
             clients: p.client_names(),
             pause_steps: workload::PAUSE_STEPS,
             wait_steps: &[],
-            program: Rc::new(move |node| {
-                Box::pin(client(node, params.clone(), config.clone(), flavor))
-            }),
+            program: Rc::new(move |node| clients(node, &params, &config)),
         }
     }
 
@@ -211,16 +272,21 @@ impl Program for RedisLockProgram {
     }
 }
 
-/// The software of client host `node`: the lock workload over a Redis lock.
-async fn client(node: Node, params: Params, config: RedisLockConfig, flavor: Flavor) {
-    let rng = Rc::new(RefCell::new(node.rng()));
-    let work = Workload {
+/// The lock workload of a Redis lock scenario.
+fn workload_of(params: &Params) -> Workload {
+    Workload {
         lock_name: KEY.into(),
         mode: None,
         rounds: params.workload.rounds,
         hold_ms: params.workload.hold_ms,
         store_timeout_ms: params.redis.ttl_ms,
-    };
+    }
+}
+
+/// The software of client host `node`: the lock workload over a Redis lock.
+async fn client(node: Node, params: Params, config: RedisLockConfig, flavor: Flavor) {
+    let rng = Rc::new(RefCell::new(node.rng()));
+    let work = workload_of(&params);
     workload::run_client(&node, &work, async || {
         Ok(RedisLock::new(
             node.clone(),

@@ -12,7 +12,11 @@ fn list_names_every_scenario_and_parameter() {
     let ran = s.run(&["list"]);
     assert_eq!(ran.status, 0);
     for sc in scenario::builtins() {
-        assert!(ran.stdout.contains(sc.name.as_ref()), "list lacks {}", sc.name);
+        assert!(
+            ran.stdout.contains(sc.name.as_ref()),
+            "list lacks {}",
+            sc.name
+        );
     }
     let every_param: Vec<&str> = params::GROUPS
         .iter()
@@ -30,7 +34,10 @@ fn list_names_every_scenario_and_parameter() {
         .iter()
         .map(|sc| sc["name"].as_str().expect("scenario name"))
         .collect();
-    let expected: Vec<&str> = scenario::builtins().iter().map(|sc| sc.name.as_ref()).collect();
+    let expected: Vec<&str> = scenario::builtins()
+        .iter()
+        .map(|sc| sc.name.as_ref())
+        .collect();
     assert_eq!(names, expected);
     let params = v["params"].as_array().expect("params array");
     assert_eq!(params.len(), every_param.len());

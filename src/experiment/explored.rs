@@ -1,0 +1,187 @@
+//! What an exploration found, the assertions a test makes of it, and the message a failed
+//! assertion prints: the violations, the shrunk fault plan, the timeline, the trace and the
+//! command that replays it.
+
+use super::env;
+use crate::check::Property;
+use crate::explore::{Exploration, Finding, Outcome};
+use crate::timeline;
+use crate::trace::{self, Replay};
+use crate::world::run::RunSpec;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// The result of `Experiment::explore`: clean, or the lowest failing seed with its shrunk
+/// fault plan and the trace written for it. Its `Display` is the report a failed assertion
+/// prints.
+#[derive(Debug)]
+pub struct Explored {
+    scenario: String,
+    seeds: Range<u64>,
+    exploration: Exploration,
+    trace: Option<PathBuf>,
+    /// Set when `LOCKSIM_REPLAY` replayed a trace instead of exploring.
+    replayed: Option<PathBuf>,
+}
+
+impl Explored {
+    pub(super) fn new(
+        scenario: String,
+        seeds: Range<u64>,
+        exploration: Exploration,
+        trace: Option<PathBuf>,
+    ) -> Explored {
+        Explored {
+            scenario,
+            seeds,
+            exploration,
+            trace,
+            replayed: None,
+        }
+    }
+
+    /// A replay of the trace at `path` as an exploration of its one seed; prints what it
+    /// showed, and panics when the run's digest differs from the file's.
+    pub(super) fn replayed(scenario: String, spec: RunSpec, replay: Replay, path: &Path) -> Self {
+        let seed = spec.seed;
+        let outcome = if replay.report.violations.is_empty() {
+            Outcome::Clean
+        } else {
+            Outcome::Violation(Box::new(Finding {
+                original_faults: spec.plan.0.len(),
+                spec,
+                report: replay.report.clone(),
+            }))
+        };
+        let explored = Explored {
+            scenario,
+            seeds: seed..seed + 1,
+            exploration: Exploration {
+                seeds_run: 1,
+                outcome,
+                witnessed: Vec::new(),
+            },
+            trace: Some(path.to_path_buf()),
+            replayed: Some(path.to_path_buf()),
+        };
+        println!("{explored}");
+        println!("digest: {}", replay.report.digest);
+        assert_ne!(
+            replay.digest_matches,
+            Some(false),
+            "{}: the replay's digest {} differs from the file's: a determinism bug",
+            path.display(),
+            replay.report.digest
+        );
+        explored
+    }
+
+    /// The lowest failing seed's run with its shrunk plan, if a seed failed.
+    pub fn finding(&self) -> Option<&Finding> {
+        match &self.exploration.outcome {
+            Outcome::Violation(finding) => Some(finding),
+            _ => None,
+        }
+    }
+
+    /// The properties the finding broke, in their usual order; empty when clean.
+    pub fn violated(&self) -> Vec<Property> {
+        self.finding()
+            .map(|f| trace::violated(&f.report))
+            .unwrap_or_default()
+    }
+
+    /// The trace written for the finding (or replayed).
+    pub fn trace(&self) -> Option<&Path> {
+        self.trace.as_deref()
+    }
+
+    /// How many seeds ran to their end.
+    pub fn seeds_run(&self) -> u64 {
+        self.exploration.seeds_run
+    }
+
+    /// The exploration as the explorer returned it.
+    pub fn exploration(&self) -> &Exploration {
+        &self.exploration
+    }
+
+    /// Asserts that a seed broke `property`, and returns the finding.
+    ///
+    /// # Panics
+    /// When no seed broke it (or the harness failed), with the report.
+    #[track_caller]
+    pub fn assert_violates(&self, property: Property) -> &Finding {
+        match self.finding() {
+            Some(finding) if self.violated().contains(&property) => finding,
+            _ => panic!("expected a violation of {property}; got:\n{self}"),
+        }
+    }
+
+    /// Asserts that every seed ran clean.
+    ///
+    /// # Panics
+    /// On a finding (or a harness failure), with the report.
+    #[track_caller]
+    pub fn assert_clean(&self) {
+        if !matches!(self.exploration.outcome, Outcome::Clean) {
+            panic!("expected no violation; got:\n{self}");
+        }
+    }
+}
+
+impl fmt::Display for Explored {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (name, seeds) = (&self.scenario, &self.seeds);
+        let run = self.exploration.seeds_run;
+        match &self.exploration.outcome {
+            Outcome::Clean => write!(f, "{name}: no violations in {run} seeds ({seeds:?})"),
+            Outcome::HarnessError { seed, error } => {
+                write!(f, "{name}: HARNESS ERROR at seed {seed}: {error}")
+            }
+            Outcome::Nondeterminism { seed, detail } => write!(
+                f,
+                "{name}: NON-DETERMINISM at seed {seed}: {detail}\n  two runs of one seed \
+                 differ: something in the simulated code draws on the host (a HashMap's \
+                 order, OS randomness, the wall clock, threads), or tokio's randomness is not \
+                 seeded (add `--cfg tokio_unstable` to the rustflags in .cargo/config.toml)"
+            ),
+            Outcome::Violation(finding) => {
+                match &self.replayed {
+                    Some(path) => writeln!(f, "{name}: replayed {}", path.display())?,
+                    None => writeln!(
+                        f,
+                        "{name}: violation at seed {} (after {run} of seeds {seeds:?})",
+                        finding.spec.seed
+                    )?,
+                }
+                for v in &finding.report.violations {
+                    writeln!(f, "  VIOLATION {v}")?;
+                }
+                let faults = match finding.spec.plan.0.len() {
+                    1 => "1 fault".to_string(),
+                    n => format!("{n} faults"),
+                };
+                writeln!(
+                    f,
+                    "  fault plan ({faults}, shrunk from {}):",
+                    finding.original_faults
+                )?;
+                for t in &finding.spec.plan.0 {
+                    writeln!(f, "    at {:>5} ms: {}", t.at_ms, t.fault)?;
+                }
+                writeln!(f, "  timeline (true time):")?;
+                for line in timeline::timeline(&finding.report.history, &finding.report.violations)
+                {
+                    writeln!(f, "  {line}")?;
+                }
+                if let Some(trace) = &self.trace {
+                    writeln!(f, "  trace: {}", trace.display())?;
+                    write!(f, "  replay: {}", env::replay_command(trace))?;
+                }
+                Ok(())
+            }
+        }
+    }
+}

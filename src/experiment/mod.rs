@@ -1,0 +1,255 @@
+//! locksim as a library: a scenario of your own, explored from your own `cargo test`.
+//!
+//! An `Experiment` is a scenario with the parameters, profile and properties to run it
+//! under; `explore` runs a range of seeds, shrinks the first failing one's fault plan and
+//! writes its trace, and the `Explored` it returns asserts what the test expects. Built the
+//! same way as the built-ins, on the same runs, checkers, shrinker and trace files.
+//!
+//! - `env`: what the environment asks of a test run (`LOCKSIM_REPLAY`, seeds, trace
+//!   directory) and where traces go by default
+//! - `explored`: what an exploration found, its assertions and their failure messages
+
+mod env;
+mod explored;
+
+pub use explored::Explored;
+
+use crate::check::Property;
+use crate::explore::{self, ExploreSpec};
+use crate::params::{ParamError, Params};
+use crate::recipes::{Lock, LockError};
+use crate::scenario::{RedisLockProgram, Scenario};
+use crate::sim::node::Node;
+use crate::trace::{self, Trace};
+use crate::world::run::{self, RunReport, RunSpec};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The hosts of a Redis scenario before its clients are given a program: `Scenario::redis`.
+#[derive(Debug, Clone)]
+#[must_use = "give its clients a program, e.g. with `lock_workload`"]
+pub struct RedisHosts {
+    masters: u32,
+}
+
+impl Scenario {
+    /// `masters` simulated Redis masters, named `redis1`, `redis2`..., and the protected
+    /// store, for a scenario of your own. Its faults, profiles (`full`, the default, and
+    /// `own-assumptions`) and parameters are those of the built-in Redis locks.
+    pub fn redis(masters: u32) -> RedisHosts {
+        RedisHosts { masters }
+    }
+}
+
+impl RedisHosts {
+    /// Each client runs the standard lock workload (acquire, read the store, work, write,
+    /// release; `rounds` times) over the lock `connect` opens for its host. `connect` is
+    /// called when a client starts and again whenever the lock reports its session gone.
+    /// The scenario is judged by `mutex`, `resource` and `liveness`, and named after the
+    /// test that builds it (see `Experiment::named`). Its `request_timeout_ms`, which the
+    /// liveness bound allows for, starts at redis-rs's default response timeout.
+    pub fn lock_workload<L, F, Fut>(self, connect: F) -> Experiment
+    where
+        L: Lock + 'static,
+        F: Fn(Node) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<L, LockError>> + 'static,
+    {
+        let name = env::test_name()
+            .map(|test| env::file_safe(&test))
+            .unwrap_or_else(|| "my-redis-lock".to_string());
+        Experiment::new(Scenario {
+            name: name.into(),
+            summary: "a user's lock over Redis".into(),
+            program: Arc::new(RedisLockProgram::lock_workload(self.masters, connect)),
+            properties: vec![Property::Mutex, Property::Resource, Property::Liveness],
+            flaw: vec![],
+        })
+        .set(&format!(
+            "request_timeout_ms={}",
+            crate::redis::rs::RESPONSE_TIMEOUT_MS
+        ))
+    }
+}
+
+/// A scenario and how to run it: the profile, parameter settings, properties, parallelism
+/// and trace directory. Built with chained calls, run with `explore` or `run`.
+#[derive(Debug, Clone)]
+#[must_use = "an experiment does nothing until it is explored or run"]
+pub struct Experiment {
+    scenario: Scenario,
+    profile: Option<String>,
+    settings: Vec<String>,
+    jobs: Option<usize>,
+    traces: Option<PathBuf>,
+}
+
+impl Experiment {
+    /// An experiment on `scenario` (a built-in one from `scenario::find`, or your own) with
+    /// its default profile and parameters.
+    pub fn new(scenario: Scenario) -> Experiment {
+        Experiment {
+            scenario,
+            profile: None,
+            settings: Vec::new(),
+            jobs: None,
+            traces: None,
+        }
+    }
+
+    /// Names the scenario, as trace files and messages show it; by default a scenario built
+    /// in a test is named after the test.
+    pub fn named(mut self, name: &str) -> Experiment {
+        self.scenario.name = name.to_string().into();
+        self
+    }
+
+    /// How many clients contend (the `clients` parameter).
+    pub fn clients(self, clients: u32) -> Experiment {
+        self.set(&format!("clients={clients}"))
+    }
+
+    /// The fault profile to explore under (`locksim list SCENARIO` shows a scenario's); its
+    /// settings come before any `set`.
+    pub fn profile(mut self, profile: &str) -> Experiment {
+        self.profile = Some(profile.to_string());
+        self
+    }
+
+    /// A parameter setting as `--set` takes it: `"ttl_ms=200"`. Later settings win.
+    pub fn set(mut self, assignment: &str) -> Experiment {
+        self.settings.push(assignment.to_string());
+        self
+    }
+
+    /// Judges runs by `properties` instead of the scenario's own.
+    pub fn properties(mut self, properties: impl IntoIterator<Item = Property>) -> Experiment {
+        self.scenario.properties = properties.into_iter().collect();
+        self
+    }
+
+    /// How many simulations run at once (default: the machine's parallelism). The verdict
+    /// does not depend on it.
+    pub fn jobs(mut self, jobs: usize) -> Experiment {
+        self.jobs = Some(jobs);
+        self
+    }
+
+    /// Where the trace of a finding is written (default: `LOCKSIM_TRACES`, else
+    /// `locksim-traces` under the test binary's target directory).
+    pub fn traces(mut self, dir: impl Into<PathBuf>) -> Experiment {
+        self.traces = Some(dir.into());
+        self
+    }
+
+    /// The scenario as built.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The parameters its runs use: the defaults, the profile's settings, then `set`'s.
+    pub fn params(&self) -> Result<Params, ParamError> {
+        self.scenario
+            .params(self.profile.as_deref(), &self.settings)
+    }
+
+    /// Runs one seed with the fault plan the swarm draws for it, and judges it.
+    ///
+    /// # Panics
+    /// On parameters the scenario refuses, and when the harness itself fails.
+    pub fn run(&self, seed: u64) -> RunReport {
+        let spec = RunSpec::generated(&self.scenario, self.valid_params(), seed);
+        run::run(&spec).unwrap_or_else(|e| panic!("{}: seed {seed}: {e}", self.scenario.name))
+    }
+
+    /// Explores `seeds` (or those `LOCKSIM_SEED` / `LOCKSIM_SEEDS` pin): the lowest failing
+    /// seed wins, its fault plan is shrunk, and its trace is written (only that one). With
+    /// `LOCKSIM_REPLAY` naming a trace of this scenario, replays that trace instead and
+    /// prints its digest and timeline.
+    ///
+    /// Without `--cfg tokio_unstable` (a crate that lacks locksim's `.cargo/config.toml`),
+    /// tokio's own randomness is not seeded, so every seed runs twice and a difference is
+    /// reported rather than trusted.
+    ///
+    /// # Panics
+    /// On parameters the scenario refuses, and on a bad `LOCKSIM_*` variable.
+    pub fn explore(&self, seeds: Range<u64>) -> Explored {
+        if let Some(path) = env::replay_path()
+            && let Some(explored) = self.replay_if_mine(&path)
+        {
+            return explored;
+        }
+        let seeds = env::seeds()
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or(seeds);
+        let spec = ExploreSpec {
+            scenario: self.scenario.clone(),
+            params: self.valid_params(),
+            properties: self.scenario.properties.clone(),
+            seeds: seeds.clone(),
+            jobs: self.jobs.unwrap_or_else(env::default_jobs),
+            check_determinism: !cfg!(tokio_unstable),
+        };
+        let exploration = explore::explore(&spec);
+        let trace =
+            match &exploration.outcome {
+                explore::Outcome::Violation(finding) => {
+                    let dir = self.trace_dir();
+                    let saved = Trace::of(&finding.spec, &finding.report).save(&dir);
+                    Some(saved.unwrap_or_else(|e| {
+                        panic!("cannot write a trace into {}: {e}", dir.display())
+                    }))
+                }
+                _ => None,
+            };
+        Explored::new(self.scenario.name.to_string(), seeds, exploration, trace)
+    }
+
+    /// Replays the trace at `path` as a run of this scenario: the parameters, seed, fault
+    /// plan and properties come from the file.
+    ///
+    /// # Panics
+    /// When the file cannot be read or is of another scenario.
+    pub fn replay(&self, path: &Path) -> trace::Replay {
+        let trace = Trace::load(path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            trace.scenario,
+            self.scenario.name,
+            "{} is a trace of scenario {}, not of {}",
+            path.display(),
+            trace.scenario,
+            self.scenario.name
+        );
+        trace::replay_as(&trace, &self.scenario, path).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// `LOCKSIM_REPLAY`'s trace replayed, when it is of this scenario; None when it is of
+    /// another (that test explores as usual).
+    fn replay_if_mine(&self, path: &Path) -> Option<Explored> {
+        let trace = Trace::load(path).unwrap_or_else(|e| {
+            panic!("LOCKSIM_REPLAY: {e} (cargo runs tests in the package's directory: give an absolute path)")
+        });
+        if trace.scenario != self.scenario.name {
+            return None;
+        }
+        let replayed = self.replay(path);
+        let spec = trace
+            .spec_as(&self.scenario, path)
+            .unwrap_or_else(|e| panic!("{e}"));
+        Some(Explored::replayed(
+            self.scenario.name.to_string(),
+            spec,
+            replayed,
+            path,
+        ))
+    }
+
+    fn valid_params(&self) -> Params {
+        self.params()
+            .unwrap_or_else(|e| panic!("{}: {e}", self.scenario.name))
+    }
+
+    fn trace_dir(&self) -> PathBuf {
+        self.traces.clone().unwrap_or_else(env::trace_dir)
+    }
+}

@@ -1,0 +1,59 @@
+//! redis-rs over the simulated network: a recipe written against the `redis` crate's async
+//! connection runs unmodified against a simulated Redis host, inside the run, under its
+//! faults. redis-rs's connection rides on any byte stream; this opens one to the host and
+//! runs the connection's driver as a task of the client's host, behind its pause gate, so a
+//! paused client stops reading and writing like a paused process.
+
+use super::PORT;
+use crate::sim::node::Node;
+use redis_rs::aio::MultiplexedConnection;
+use redis_rs::{AsyncConnectionConfig, RedisConnectionInfo, RedisError, RedisResult};
+use std::io;
+
+/// How long opening a connection (TCP, then redis-rs's `CLIENT SETINFO` handshake) may take
+/// on the client's monotonic clock before it fails with a timeout: redis-rs's own default.
+pub const CONNECT_TIMEOUT_MS: u64 = 1_000;
+
+/// redis-rs's default response timeout: what a request on a connection `connect` opens
+/// waits at most, on simulated time.
+pub const RESPONSE_TIMEOUT_MS: u64 = 500;
+
+/// A redis-rs connection from `node` to the simulated Redis host `server` (`"redis1"`), in
+/// redis-rs's default configuration (RESP2, a 500 ms response timeout on simulated time).
+///
+/// ```no_run
+/// use locksim::redis_rs::{AsyncCommands, RedisResult};
+///
+/// async fn holder(node: locksim::Node) -> RedisResult<Option<String>> {
+///     let mut conn = locksim::redis::rs::connect(&node, "redis1").await?;
+///     conn.get("my-lock").await
+/// }
+/// ```
+pub async fn connect(node: &Node, server: &str) -> RedisResult<MultiplexedConnection> {
+    connect_with(node, server, AsyncConnectionConfig::new()).await
+}
+
+/// `connect` with redis-rs's connection options (its response timeout, say).
+pub async fn connect_with(
+    node: &Node,
+    server: &str,
+    config: AsyncConnectionConfig,
+) -> RedisResult<MultiplexedConnection> {
+    let info = RedisConnectionInfo::default();
+    let setup = async {
+        let stream = turmoil::net::TcpStream::connect((server, PORT)).await?;
+        MultiplexedConnection::new_with_config(&info, stream, config).await
+    };
+    let (conn, driver) = node
+        .timer()
+        .timeout(CONNECT_TIMEOUT_MS, setup)
+        .await
+        .ok_or_else(|| {
+            RedisError::from(io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!("no connection to {server} within {CONNECT_TIMEOUT_MS} ms"),
+            ))
+        })??;
+    node.spawn(driver);
+    Ok(conn)
+}

@@ -1,0 +1,122 @@
+//! The library API as a user's test meets it: an experiment on a scenario, its verdict, the
+//! report a failed assertion prints, and the replay of the trace it wrote. The built-ins go
+//! through the same API.
+
+use locksim::scenario;
+use locksim::{Experiment, Property};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::PathBuf;
+
+fn builtin(name: &str) -> Experiment {
+    Experiment::new(scenario::find(name).unwrap().clone())
+}
+
+/// A fresh trace directory for one test.
+fn traces(test: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("locksim-experiment-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn panic_message(f: impl FnOnce()) -> String {
+    let err = catch_unwind(AssertUnwindSafe(f)).expect_err("it should panic");
+    err.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_finding_is_asserted_reported_and_replayed_from_its_one_trace() {
+    let dir = traces("finding");
+    let experiment = builtin("redis-lock-del").traces(&dir).jobs(2);
+    let found = experiment.explore(0..200);
+    let finding = found.assert_violates(Property::Mutex);
+    let written: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(
+        written.len(),
+        1,
+        "only the shrunk finding's trace is written"
+    );
+    let trace = found.trace().expect("a trace was written");
+    assert!(trace.starts_with(&dir));
+
+    let report = panic_message(|| found.assert_clean());
+    for part in [
+        "expected no violation",
+        "VIOLATION mutex",
+        "timeline (true time):",
+        &format!("trace: {}", trace.display()),
+        "replay: LOCKSIM_REPLAY=",
+    ] {
+        assert!(report.contains(part), "{part:?} missing from:\n{report}");
+    }
+
+    let replay = experiment.replay(trace);
+    assert_eq!(replay.report.digest, finding.report.digest);
+    assert_eq!(replay.digest_matches, Some(true));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_clean_exploration_fails_an_expected_violation_with_its_count() {
+    let dir = traces("clean");
+    let found = builtin("redis-lock")
+        .set("faults=none")
+        .traces(&dir)
+        .explore(0..3);
+    found.assert_clean();
+    assert_eq!(found.seeds_run(), 3);
+    let report = panic_message(|| {
+        found.assert_violates(Property::Mutex);
+    });
+    assert!(
+        report.contains("expected a violation of mutex")
+            && report.contains("no violations in 3 seeds"),
+        "{report}"
+    );
+    assert!(!dir.exists(), "a clean exploration writes no trace");
+}
+
+#[test]
+fn bad_settings_are_refused_with_what_is_wrong() {
+    let report = panic_message(|| {
+        builtin("redis-lock").profile("fast").explore(0..1);
+    });
+    assert!(
+        report.contains("unknown profile") || report.contains("fast"),
+        "{report}"
+    );
+    let err = builtin("redis-lock").set("ttl_ms=-1").params().unwrap_err();
+    assert!(err.to_string().contains("ttl_ms"), "{err}");
+}
+
+#[test]
+fn properties_choose_what_a_run_is_judged_by() {
+    let dir = traces("properties");
+    builtin("redis-lock-del")
+        .properties([Property::Liveness])
+        .traces(&dir)
+        .explore(0..30)
+        .assert_clean();
+}
+
+/// README's "Test your own recipe" shows the example crate's code as it compiles.
+#[test]
+fn the_readme_shows_the_example_crates_code_as_it_is() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme
+        .split("## Test your own recipe")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a section 'Test your own recipe'");
+    for file in ["src/lib.rs", "tests/redis_lock.rs"] {
+        let code = std::fs::read_to_string(root.join("examples/user-recipes").join(file)).unwrap();
+        assert!(
+            section.contains(&format!("```rust\n{code}```")),
+            "README's 'Test your own recipe' does not show examples/user-recipes/{file} as it is"
+        );
+    }
+}
