@@ -48,7 +48,7 @@ pub enum Outcome {
 }
 
 /// What one seed showed.
-enum SeedResult {
+pub enum SeedResult {
     Clean(Vec<Witness>),
     Failed(Result<RunReport, RunError>),
     Diverged(String),
@@ -135,19 +135,22 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
             witnessed: witnessed.into_values().collect(),
         };
     };
-    let seeds_run = seed - spec.seeds.start + 1;
-    let outcome = match result {
-        SeedResult::Clean(_) => unreachable!("only failures are kept"),
+    Exploration {
+        seeds_run: seed - spec.seeds.start + 1,
+        outcome: failure(spec.spec_for(seed), result),
+        witnessed: Vec::new(),
+    }
+}
+
+/// The outcome of a run of `spec` that did not run clean: a violation (its plan shrunk), a
+/// harness error or a divergence.
+pub fn failure(spec: RunSpec, result: SeedResult) -> Outcome {
+    let seed = spec.seed;
+    match result {
+        SeedResult::Clean(_) => Outcome::Clean,
         SeedResult::Diverged(detail) => Outcome::Nondeterminism { seed, detail },
         SeedResult::Failed(Err(error)) => Outcome::HarnessError { seed, error },
-        SeedResult::Failed(Ok(report)) => {
-            Outcome::Violation(Box::new(shrink(spec.spec_for(seed), report)))
-        }
-    };
-    Exploration {
-        seeds_run,
-        outcome,
-        witnessed: Vec::new(),
+        SeedResult::Failed(Ok(report)) => Outcome::Violation(Box::new(shrink(spec, report))),
     }
 }
 
@@ -169,10 +172,14 @@ fn tally(witnessed: &mut BTreeMap<Property, Witnessed>, seed: u64, witness: Witn
 }
 
 fn run_seed(spec: &ExploreSpec, seed: u64) -> SeedResult {
-    let run_spec = spec.spec_for(seed);
-    let first = run::run(&run_spec);
-    if spec.check_determinism {
-        let detail = match (&first, &run::run(&run_spec)) {
+    run_checked(&spec.spec_for(seed), spec.check_determinism)
+}
+
+/// Runs `run_spec`, twice when `check_determinism` asks (a difference is `Diverged`).
+pub fn run_checked(run_spec: &RunSpec, check_determinism: bool) -> SeedResult {
+    let first = run::run(run_spec);
+    if check_determinism {
+        let detail = match (&first, &run::run(run_spec)) {
             (Ok(a), Ok(b)) => divergence(a, b),
             (Err(a), Err(b)) if a == b => None,
             (a, b) => Some(format!(

@@ -47,7 +47,7 @@
 //!     .set("delay_max_ms=400")
 //!     .explore(0..300);
 //! // Its DEL, delayed past its key's expiry, removes the next holder's key.
-//! found.assert_violates(Property::Mutex);
+//! found.assert_violates(Property::MUTEX);
 //! ```
 //!
 //! A failed assertion prints the violations, the shrunk fault plan, the timeline, the trace

@@ -265,7 +265,7 @@ mod tests {
             event(900, "harness", Kind::Info, Op::Harness(HarnessOp::End)),
         ];
         let violation = Violation {
-            property: Property::Mutex,
+            property: Property::MUTEX,
             clients: vec!["c1".into(), "c2".into()],
             times_ms: vec![210, 450],
             detail: "c1 and c2 both held /l during 210..450 ms".into(),
@@ -374,7 +374,7 @@ mod tests {
             ),
         ];
         let violation = Violation {
-            property: Property::Leader,
+            property: Property::LEADER,
             clients: vec!["c1".into(), "c2".into()],
             times_ms: vec![400, 610],
             detail: "c1 and c2 both believed they led /e during 400..610 ms".into(),

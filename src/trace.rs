@@ -9,7 +9,7 @@
 mod schema;
 mod strict_json;
 
-use crate::check::Property;
+use crate::check::{NoChecker, Property};
 use crate::params::{ParamError, Params};
 use crate::scenario::{self, Scenario, UnknownScenario};
 use crate::sim::fault::FaultPlan;
@@ -25,6 +25,9 @@ use std::path::{Path, PathBuf};
 pub use strict_json::JsonError;
 
 pub const FORMAT: &str = "locksim-trace/1";
+
+/// Whether this build runs tokio unseeded (built without `--cfg tokio_unstable`).
+pub const TOKIO_UNSEEDED: bool = !cfg!(tokio_unstable);
 
 /// The largest trace file `load` reads; locksim's own are a few KiB.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
@@ -42,6 +45,11 @@ pub struct Trace {
     pub faults: FaultPlan,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub locksim_version: Option<String>,
+    /// Recorded by a build without `--cfg tokio_unstable`, where turmoil cannot seed tokio's
+    /// randomness and draws the network's randomness differently: such a run replays only
+    /// in such a build (and the other way round). Written only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub tokio_unseeded: bool,
     pub expect: Expect,
     /// History digest of the recorded run; when present, replay must reproduce it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -68,6 +76,10 @@ pub enum TraceError {
     Json(PathBuf, JsonError),
     Format(PathBuf, String),
     Scenario(PathBuf, UnknownScenario),
+    /// Recorded by a build with the other `tokio_unstable` setting.
+    Build(PathBuf, bool),
+    /// A property the file names that the scenario has no checker for.
+    NoChecker(PathBuf, NoChecker),
     Params(PathBuf, ParamError),
     Run(PathBuf, RunError),
 }
@@ -100,6 +112,20 @@ impl fmt::Display for TraceError {
                 )
             }
             TraceError::Scenario(p, e) => write!(f, "{}: {e}", p.display()),
+            TraceError::Build(p, unseeded) => {
+                let (was, is) = match unseeded {
+                    true => ("without", "with"),
+                    false => ("with", "without"),
+                };
+                write!(
+                    f,
+                    "{}: recorded by a build {was} `--cfg tokio_unstable` (rustflags), which \
+                     draws the network's randomness differently; this build is {is} it, so \
+                     the run would not be the same: replay it in a build {was} the flag",
+                    p.display()
+                )
+            }
+            TraceError::NoChecker(p, e) => write!(f, "{}: {e}", p.display()),
             TraceError::Params(p, e) => write!(f, "{}: {e}", p.display()),
             TraceError::Run(p, e) => write!(f, "{}: {e}", p.display()),
         }
@@ -121,6 +147,7 @@ impl Trace {
                 .then(|| spec.properties.clone()),
             faults: spec.plan.clone(),
             locksim_version: Some(env!("CARGO_PKG_VERSION").into()),
+            tokio_unseeded: TOKIO_UNSEEDED,
             expect: Expect {
                 violations: violated(report),
             },
@@ -152,18 +179,31 @@ impl Trace {
     /// Rebuilds the run from the file as a run of `scenario` (one of the user's, which the
     /// built-in list does not know).
     pub fn spec_as(&self, scenario: &Scenario, path: &Path) -> Result<RunSpec, TraceError> {
+        if self.tokio_unseeded != TOKIO_UNSEEDED {
+            return Err(TraceError::Build(path.into(), self.tokio_unseeded));
+        }
         let params = Params::from_json(&Value::Object(self.params.clone()))
             .and_then(|params| scenario.validate(&params).map(|()| params))
             .map_err(|e| TraceError::Params(path.into(), e))?;
+        let properties = self
+            .properties
+            .clone()
+            .unwrap_or_else(|| scenario.properties.to_vec());
+        let named: Vec<Property> = properties
+            .iter()
+            .chain(&self.expect.violations)
+            .copied()
+            .collect();
+        scenario
+            .checkers
+            .judging(&named)
+            .map_err(|e| TraceError::NoChecker(path.into(), e))?;
         Ok(RunSpec {
             scenario: scenario.clone(),
             params,
             seed: self.seed,
             plan: self.faults.clone(),
-            properties: self
-                .properties
-                .clone()
-                .unwrap_or_else(|| scenario.properties.to_vec()),
+            properties,
         })
     }
 
@@ -248,7 +288,7 @@ fn read_text(path: &Path) -> Result<String, TraceError> {
         .map_err(|e| TraceError::NotUtf8(path.into(), e.utf8_error().valid_up_to()))
 }
 
-/// The set of violated properties, in `Property::ALL` order.
+/// The set of violated properties, in `Property::BUILTIN` order.
 pub fn violated(report: &RunReport) -> Vec<Property> {
     let set: BTreeSet<Property> = report.violations.iter().map(|v| v.property).collect();
     set.into_iter().collect()
@@ -324,10 +364,28 @@ mod tests {
                 fault: Fault::Crash { node: "zk1".into() },
             }]),
             locksim_version: Some("0.1.0".into()),
+            tokio_unseeded: false,
             expect: Expect { violations: vec![] },
             digest: Some(digest.into()),
             note: None,
         }
+    }
+
+    #[test]
+    fn a_trace_of_a_build_with_the_other_tokio_setting_is_refused_with_which() {
+        let path = Path::new("t.json");
+        let same = sample(1, "0123456789abcdef");
+        assert!(same.spec(path).is_ok());
+        let other = Trace {
+            tokio_unseeded: !TOKIO_UNSEEDED,
+            ..same
+        };
+        let err = other.spec(path).unwrap_err().to_string();
+        assert!(
+            err.starts_with("t.json: recorded by a build with")
+                && err.contains("`--cfg tokio_unstable`"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -395,16 +453,17 @@ mod tests {
         let mut edits = vec![
             Trace {
                 expect: Expect {
-                    violations: vec![Property::Mutex],
+                    violations: vec![Property::MUTEX],
                 },
                 ..trace.clone()
             },
             Trace {
                 locksim_version: None,
+                tokio_unseeded: false,
                 ..trace.clone()
             },
             Trace {
-                properties: Some(vec![Property::Mutex]),
+                properties: Some(vec![Property::MUTEX]),
                 ..trace.clone()
             },
         ];

@@ -326,11 +326,11 @@ fn fencing_keeps_the_resource_where_redlock_loses_it() {
             replay(t, &path).unwrap_or_else(|e| panic!("{e}")).violated
         };
         assert!(
-            violated(redlock, &r).contains(&Property::Resource),
+            violated(redlock, &r).contains(&Property::RESOURCE),
             "{redlock}"
         );
         assert!(
-            !violated(fenced, &z).contains(&Property::Resource),
+            !violated(fenced, &z).contains(&Property::RESOURCE),
             "{fenced}"
         );
     }

@@ -32,7 +32,7 @@ fn a_finding_is_asserted_reported_and_replayed_from_its_one_trace() {
     let dir = traces("finding");
     let experiment = builtin("redis-lock-del").traces(&dir).jobs(2);
     let found = experiment.explore(0..200);
-    let finding = found.assert_violates(Property::Mutex);
+    let finding = found.assert_violates(Property::MUTEX);
     let written: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(
         written.len(),
@@ -69,11 +69,11 @@ fn a_clean_exploration_fails_an_expected_violation_with_its_count() {
     found.assert_clean();
     assert_eq!(found.seeds_run(), 3);
     let report = panic_message(|| {
-        found.assert_violates(Property::Mutex);
+        found.assert_violates(Property::MUTEX);
     });
     assert!(
         report.contains("expected a violation of mutex")
-            && report.contains("no violations in 3 seeds"),
+            && report.contains("no violations in 3 runs (seeds 0..3)"),
         "{report}"
     );
     assert!(!dir.exists(), "a clean exploration writes no trace");
@@ -96,7 +96,7 @@ fn bad_settings_are_refused_with_what_is_wrong() {
 fn properties_choose_what_a_run_is_judged_by() {
     let dir = traces("properties");
     builtin("redis-lock-del")
-        .properties([Property::Liveness])
+        .properties([Property::LIVENESS])
         .traces(&dir)
         .explore(0..30)
         .assert_clean();
@@ -112,11 +112,62 @@ fn the_readme_shows_the_example_crates_code_as_it_is() {
         .nth(1)
         .and_then(|s| s.split("\n## ").next())
         .expect("README has a section 'Test your own recipe'");
-    for file in ["src/lib.rs", "tests/redis_lock.rs"] {
+    for file in [
+        "src/lib.rs",
+        "tests/redis_lock.rs",
+        "src/semaphore.rs",
+        "tests/semaphore.rs",
+    ] {
         let code = std::fs::read_to_string(root.join("examples/user-recipes").join(file)).unwrap();
+        // A unit test module at the end of a file is left out of README.
+        let code = match code.find("\n#[cfg(test)]") {
+            Some(at) => format!("{}\n", &code[..at]),
+            None => code,
+        };
         assert!(
             section.contains(&format!("```rust\n{code}```")),
             "README's 'Test your own recipe' does not show examples/user-recipes/{file} as it is"
+        );
+    }
+}
+
+#[test]
+fn fuzzing_shrinks_the_first_failing_case_and_writes_only_its_trace() {
+    let dir = traces("fuzz");
+    let found = builtin("redis-lock-del").traces(&dir).fuzz();
+    let finding = found.assert_violates(Property::MUTEX);
+    assert!(finding.spec.plan.0.len() <= finding.original_faults);
+    let written = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(written, 1, "one trace, not one per shrink step");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Run again as a child with `PROPTEST_CASES` set (the variable is read once per process,
+/// and setting it here would race the other tests' threads).
+#[test]
+fn proptest_cases_says_how_many_cases_fuzzing_runs() {
+    const TEST: &str = "proptest_cases_says_how_many_cases_fuzzing_runs";
+    if std::env::var_os("LOCKSIM_FUZZ_CHILD").is_some() {
+        let found = builtin("redis-lock")
+            .set("faults=none")
+            .traces(traces("fuzz-child"))
+            .fuzz();
+        found.assert_clean();
+        println!("fuzz ran {} cases", found.seeds_run());
+        return;
+    }
+    for cases in [3, 7] {
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", TEST, "--nocapture"])
+            .env("LOCKSIM_FUZZ_CHILD", "1")
+            .env("PROPTEST_CASES", cases.to_string())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("fuzz ran {cases} cases")),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
         );
     }
 }

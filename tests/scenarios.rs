@@ -66,21 +66,21 @@ fn assert_clean(e: &Exploration) {
 #[test]
 fn herd_variant_wakes_every_waiter() {
     let e = explore_seeds("zk-lock-herd", &["faults=none"], &[], 0..10);
-    assert_eq!(found(&e), vec![Property::Herd]);
+    assert_eq!(found(&e), vec![Property::HERD]);
 }
 
 #[test]
 fn simple_lock_shows_herd_and_fifo() {
-    let e = explore_seeds("zk-lock-simple", &["faults=none"], &[Property::Herd], 0..10);
-    assert_eq!(found(&e), vec![Property::Herd]);
-    let e = explore_seeds("zk-lock-simple", &["faults=none"], &[Property::Fifo], 0..50);
-    assert_eq!(found(&e), vec![Property::Fifo]);
+    let e = explore_seeds("zk-lock-simple", &["faults=none"], &[Property::HERD], 0..10);
+    assert_eq!(found(&e), vec![Property::HERD]);
+    let e = explore_seeds("zk-lock-simple", &["faults=none"], &[Property::FIFO], 0..50);
+    assert_eq!(found(&e), vec![Property::FIFO]);
 }
 
 #[test]
 fn noguid_variant_deadlocks_on_a_lost_create_reply_and_the_recipe_does_not() {
     let e = explore_seeds("zk-lock-noguid", &[], &[], 0..300);
-    assert_eq!(found(&e), vec![Property::Liveness]);
+    assert_eq!(found(&e), vec![Property::LIVENESS]);
     let faults = shrunk_faults(&e);
     assert!(
         faults.iter().any(|f| matches!(f, Fault::LoseReply { .. })),
@@ -88,7 +88,7 @@ fn noguid_variant_deadlocks_on_a_lost_create_reply_and_the_recipe_does_not() {
         faults
     );
     let seeds = 0..e.seeds_run.max(100);
-    assert_clean(&explore_seeds("zk-lock", &[], &[Property::Liveness], seeds));
+    assert_clean(&explore_seeds("zk-lock", &[], &[Property::LIVENESS], seeds));
 }
 
 #[test]
@@ -96,18 +96,18 @@ fn sorting_the_line_by_name_lets_a_newcomer_take_the_lock_from_its_holder() {
     let e = explore_seeds(
         "zk-lock-name-sort",
         &["faults=none"],
-        &[Property::Mutex],
+        &[Property::MUTEX],
         0..20,
     );
-    assert_eq!(found(&e), vec![Property::Mutex]);
+    assert_eq!(found(&e), vec![Property::MUTEX]);
     assert!(shrunk_faults(&e).is_empty(), "no fault needed");
 }
 
 #[test]
 fn sorting_the_line_as_plain_integers_breaks_mutex_once_the_counter_wraps() {
     let wrap = ["seq_start=2147483640", "faults=none"];
-    let e = explore_seeds("zk-lock-int-sort", &wrap, &[Property::Mutex], 0..20);
-    assert_eq!(found(&e), vec![Property::Mutex]);
+    let e = explore_seeds("zk-lock-int-sort", &wrap, &[Property::MUTEX], 0..20);
+    assert_eq!(found(&e), vec![Property::MUTEX]);
     assert!(shrunk_faults(&e).is_empty(), "no fault needed");
     let e = explore_seeds("zk-lock-int-sort", &["faults=none"], &[], 0..20);
     assert_clean(&e);
@@ -124,20 +124,20 @@ fn sorting_the_line_as_plain_integers_breaks_mutex_once_the_counter_wraps() {
 #[test]
 fn forgetting_a_node_whose_delete_failed_orphans_it_and_retrying_does_not() {
     let e = explore_seeds("zk-lock-release-forgets", &[], &[], 0..200);
-    assert_eq!(found(&e), vec![Property::Liveness]);
+    assert_eq!(found(&e), vec![Property::LIVENESS]);
     let faults = shrunk_faults(&e);
     assert!(
         faults.iter().any(|f| matches!(f, Fault::Crash { .. })),
         "the connection is lost during a release: {faults:?}"
     );
     let seeds = 0..e.seeds_run.max(50);
-    assert_clean(&explore_seeds("zk-lock", &[], &[Property::Liveness], seeds));
+    assert_clean(&explore_seeds("zk-lock", &[], &[Property::LIVENESS], seeds));
 }
 
 #[test]
 fn taking_a_disconnect_for_the_predecessors_deletion_breaks_mutex() {
-    let e = explore_seeds("zk-lock-session-event", &[], &[Property::Mutex], 0..200);
-    assert_eq!(found(&e), vec![Property::Mutex]);
+    let e = explore_seeds("zk-lock-session-event", &[], &[Property::MUTEX], 0..200);
+    assert_eq!(found(&e), vec![Property::MUTEX]);
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     let e = explore_seeds("zk-lock-session-event", &["faults=none"], &[], 0..20);
     assert_clean(&e);
@@ -155,7 +155,7 @@ fn the_shared_lock_lets_readers_share_it_and_survives_its_fault_profile() {
     let [seen] = e.witnessed.as_slice() else {
         panic!("one property with a witness: {:?}", e.witnessed)
     };
-    assert_eq!(seen.property, Property::RwExclusion);
+    assert_eq!(seen.property, Property::RW_EXCLUSION);
     assert!(
         seen.seeds > 150,
         "readers shared the lock in {} of 200 seeds",
@@ -167,14 +167,14 @@ fn the_shared_lock_lets_readers_share_it_and_survives_its_fault_profile() {
         seen.detail
     );
     // The same runs judged by `mutex`: readers together are what it forbids.
-    let e = explore_seeds("zk-rwlock", &["faults=none"], &[Property::Mutex], 0..5);
-    assert_eq!(found(&e), vec![Property::Mutex]);
+    let e = explore_seeds("zk-rwlock", &["faults=none"], &[Property::MUTEX], 0..5);
+    assert_eq!(found(&e), vec![Property::MUTEX]);
 }
 
 #[test]
 fn a_reader_waiting_behind_a_later_writer_deadlocks_with_it() {
     let e = explore_seeds("zk-rwlock-higher-writer", &["faults=none"], &[], 0..20);
-    assert_eq!(found(&e), vec![Property::Liveness]);
+    assert_eq!(found(&e), vec![Property::LIVENESS]);
     assert_clean(&explore_seeds("zk-rwlock", &["faults=none"], &[], 0..20));
     // With writers only, no reader can wait behind one: the flaw needs both modes.
     let writers_only = ["faults=none", "writers=5"];
@@ -223,7 +223,7 @@ fn the_double_barrier_holds_through_session_expiries_as_documented() {
 #[test]
 fn a_barrier_looked_at_before_it_is_armed_is_taken_for_lifted() {
     let e = explore_seeds("zk-barrier-unarmed", &[], &[], 0..200);
-    assert_eq!(found(&e), vec![Property::Barrier]);
+    assert_eq!(found(&e), vec![Property::BARRIER]);
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     assert_clean(&explore_seeds("zk-barrier", &[], &[], 0..e.seeds_run));
 }
@@ -231,7 +231,7 @@ fn a_barrier_looked_at_before_it_is_armed_is_taken_for_lifted() {
 #[test]
 fn counting_children_instead_of_waiting_for_ready_strands_a_late_lister() {
     let e = explore_seeds("zk-double-barrier-no-ready", &[], &[], 0..100);
-    assert!(found(&e).contains(&Property::Liveness), "{:?}", found(&e));
+    assert!(found(&e).contains(&Property::LIVENESS), "{:?}", found(&e));
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     assert_eq!(recipe_on_finding(&e), [], "the recipe waits for ready");
 }
@@ -239,7 +239,7 @@ fn counting_children_instead_of_waiting_for_ready_strands_a_late_lister() {
 #[test]
 fn reentering_under_a_new_name_after_nodeexists_leaves_a_node_that_counts() {
     let e = explore_seeds("zk-double-barrier-reenter", &[], &[], 0..100);
-    assert!(found(&e).contains(&Property::Liveness), "{:?}", found(&e));
+    assert!(found(&e).contains(&Property::LIVENESS), "{:?}", found(&e));
     let faults = shrunk_faults(&e);
     assert!(faults.len() <= 3, "{faults:?}");
     assert!(
@@ -252,7 +252,7 @@ fn reentering_under_a_new_name_after_nodeexists_leaves_a_node_that_counts() {
 #[test]
 fn election_candidates_all_watching_the_lowest_node_are_a_herd() {
     let e = explore_seeds("zk-election-herd", &[], &[], 0..10);
-    assert_eq!(found(&e), vec![Property::Herd]);
+    assert_eq!(found(&e), vec![Property::HERD]);
     assert!(shrunk_faults(&e).is_empty(), "no fault needed");
 }
 
@@ -267,7 +267,7 @@ fn the_election_keeps_one_leader_under_pauses_shorter_than_the_session() {
 fn a_hand_over_slower_than_the_bound_after_the_heal_is_a_leaderless_election() {
     // Each hand-over takes a few round trips; a bound of 1 ms after an early heal is broken.
     let tight = ["faults=none", "fault_phase_ms=100", "liveness_bound_ms=1"];
-    let e = explore_seeds("zk-election", &tight, &[Property::Leader], 0..1);
+    let e = explore_seeds("zk-election", &tight, &[Property::LEADER], 0..1);
     let Outcome::Violation(f) = &e.outcome else {
         panic!("{:?}", e.outcome)
     };
@@ -282,7 +282,7 @@ fn a_hand_over_slower_than_the_bound_after_the_heal_is_a_leaderless_election() {
     assert_clean(&explore_seeds(
         "zk-election",
         &roomy,
-        &[Property::Leader],
+        &[Property::LEADER],
         0..1,
     ));
 }
@@ -356,19 +356,19 @@ fn a_leader_paused_past_its_session_leads_beside_the_next_and_fencing_saves_the_
     let profile = election.params::<&str>(Some("long-pauses"), &[]).unwrap();
     assert_eq!(profile, params(&long_pauses));
     let e = explore_seeds("zk-election", &long_pauses, &[], 0..100);
-    assert!(found(&e).contains(&Property::Leader), "{:?}", found(&e));
+    assert!(found(&e).contains(&Property::LEADER), "{:?}", found(&e));
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     let fenced = ["pause_max_ms=600", "fencing=true"];
-    let e = explore_seeds("zk-election", &fenced, &[Property::Leader], 0..100);
+    let e = explore_seeds("zk-election", &fenced, &[Property::LEADER], 0..100);
     assert_eq!(
         found(&e),
-        vec![Property::Leader],
+        vec![Property::LEADER],
         "fencing guards the store only"
     );
     assert_clean(&explore_seeds(
         "zk-election",
         &fenced,
-        &[Property::Resource],
+        &[Property::RESOURCE],
         0..150,
     ));
 }
@@ -376,19 +376,19 @@ fn a_leader_paused_past_its_session_leads_beside_the_next_and_fencing_saves_the_
 #[test]
 fn pause_past_the_session_timeout_breaks_mutex_and_fencing_saves_the_resource() {
     let long_pauses = ["pause_max_ms=600", "faults=pause"];
-    let e = explore_seeds("zk-lock", &long_pauses, &[Property::Mutex], 0..100);
-    assert_eq!(found(&e), vec![Property::Mutex]);
-    let e = explore_seeds("zk-lock", &long_pauses, &[Property::Resource], 0..100);
+    let e = explore_seeds("zk-lock", &long_pauses, &[Property::MUTEX], 0..100);
+    assert_eq!(found(&e), vec![Property::MUTEX]);
+    let e = explore_seeds("zk-lock", &long_pauses, &[Property::RESOURCE], 0..100);
     assert_eq!(
         found(&e),
-        vec![Property::Resource],
+        vec![Property::RESOURCE],
         "without fencing the zombie's write lands"
     );
     let fenced = ["pause_max_ms=600", "faults=pause", "fencing=true"];
     assert_clean(&explore_seeds(
         "zk-lock",
         &fenced,
-        &[Property::Resource],
+        &[Property::RESOURCE],
         0..200,
     ));
 }
@@ -407,7 +407,7 @@ fn a_workload_unfinished_at_the_run_limit_is_a_liveness_violation() {
     let liveness: Vec<_> = report
         .violations
         .iter()
-        .filter(|v| v.property == Property::Liveness)
+        .filter(|v| v.property == Property::LIVENESS)
         .collect();
     assert!(!liveness.is_empty(), "{:?}", report.violations);
     assert!(
@@ -487,7 +487,7 @@ fn exploring_redlock_under_its_full_profile_finds_kleppmanns_pause_and_shrinks_i
         jobs: 2,
         check_determinism: false,
     });
-    assert!(found(&e).contains(&Property::Mutex), "{:?}", found(&e));
+    assert!(found(&e).contains(&Property::MUTEX), "{:?}", found(&e));
     let faults = shrunk_faults(&e);
     assert!(faults.len() <= 3, "{faults:?}");
     assert!(
@@ -513,15 +513,15 @@ fn the_redis_locks_hold_without_faults() {
 
 #[test]
 fn releasing_by_plain_del_deletes_the_next_holders_lock() {
-    let e = explore_seeds("redis-lock-del", &["faults=none"], &[Property::Mutex], 0..5);
-    assert_eq!(found(&e), vec![Property::Mutex]);
+    let e = explore_seeds("redis-lock-del", &["faults=none"], &[Property::MUTEX], 0..5);
+    assert_eq!(found(&e), vec![Property::MUTEX]);
 }
 
 #[test]
 fn a_wall_clock_jump_on_a_master_breaks_redlock_and_a_monotonic_expiry_clock_does_not() {
     let jumps = ["faults=clock_jump", "clock_jump_max_ms=10000"];
-    let e = explore_seeds("redlock", &jumps, &[Property::Mutex], 0..300);
-    assert_eq!(found(&e), vec![Property::Mutex]);
+    let e = explore_seeds("redlock", &jumps, &[Property::MUTEX], 0..300);
+    assert_eq!(found(&e), vec![Property::MUTEX]);
     let faults = shrunk_faults(&e);
     assert!(
         faults.iter().all(|f| matches!(f, Fault::ClockJump { .. })),
@@ -533,7 +533,7 @@ fn a_wall_clock_jump_on_a_master_breaks_redlock_and_a_monotonic_expiry_clock_doe
     assert_clean(&explore_seeds(
         "redlock",
         &monotonic,
-        &[Property::Mutex],
+        &[Property::MUTEX],
         seeds,
     ));
 }
@@ -550,8 +550,8 @@ fn control_settings(name: &str) -> &'static [&'static str] {
 #[test]
 fn a_quorum_whose_votes_outlasted_the_ttl_breaks_mutex_unless_validity_is_checked() {
     let slow_votes = control_settings("redlock-novalidity");
-    let e = explore_seeds("redlock-novalidity", slow_votes, &[Property::Mutex], 0..20);
-    assert_eq!(found(&e), vec![Property::Mutex]);
+    let e = explore_seeds("redlock-novalidity", slow_votes, &[Property::MUTEX], 0..20);
+    assert_eq!(found(&e), vec![Property::MUTEX]);
     let faults = shrunk_faults(&e);
     assert!(
         faults.iter().all(|f| matches!(f, Fault::Delay { .. })),
@@ -562,7 +562,7 @@ fn a_quorum_whose_votes_outlasted_the_ttl_breaks_mutex_unless_validity_is_checke
     assert_clean(&explore_seeds(
         "redlock",
         slow_votes,
-        &[Property::Mutex],
+        &[Property::MUTEX],
         seeds,
     ));
 }
@@ -570,8 +570,8 @@ fn a_quorum_whose_votes_outlasted_the_ttl_breaks_mutex_unless_validity_is_checke
 #[test]
 fn votes_left_in_place_after_a_failed_attempt_stall_the_lock_and_unlocking_does_not() {
     let contention = control_settings("redlock-nounlock");
-    let e = explore_seeds("redlock-nounlock", contention, &[Property::Liveness], 0..10);
-    assert_eq!(found(&e), vec![Property::Liveness]);
+    let e = explore_seeds("redlock-nounlock", contention, &[Property::LIVENESS], 0..10);
+    assert_eq!(found(&e), vec![Property::LIVENESS]);
     let Outcome::Violation(f) = &e.outcome else {
         unreachable!()
     };
@@ -584,7 +584,7 @@ fn votes_left_in_place_after_a_failed_attempt_stall_the_lock_and_unlocking_does_
     assert_clean(&explore_seeds(
         "redlock",
         contention,
-        &[Property::Liveness],
+        &[Property::LIVENESS],
         seeds,
     ));
 }
@@ -595,10 +595,10 @@ fn clients_retrying_after_the_same_delay_split_the_votes_for_ever_and_random_del
     let e = explore_seeds(
         "redlock-fixed-retry",
         lockstep,
-        &[Property::Liveness],
+        &[Property::LIVENESS],
         0..20,
     );
-    assert_eq!(found(&e), vec![Property::Liveness]);
+    assert_eq!(found(&e), vec![Property::LIVENESS]);
     let Outcome::Violation(f) = &e.outcome else {
         unreachable!()
     };
@@ -615,7 +615,7 @@ fn clients_retrying_after_the_same_delay_split_the_votes_for_ever_and_random_del
     assert_clean(&explore_seeds(
         "redlock",
         lockstep,
-        &[Property::Liveness],
+        &[Property::LIVENESS],
         seeds,
     ));
 }
@@ -761,8 +761,8 @@ fn queue_consumers_that_list_it_empty_wait_and_are_woken_only_by_offers() {
 
 #[test]
 fn claiming_a_queue_item_by_deleting_it_before_reading_it_loses_it() {
-    let e = explore_seeds("zk-queue-delete-first", &[], &[Property::Queue], 0..20);
-    assert_eq!(found(&e), vec![Property::Queue]);
+    let e = explore_seeds("zk-queue-delete-first", &[], &[Property::QUEUE], 0..20);
+    assert_eq!(found(&e), vec![Property::QUEUE]);
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     assert!(
         details(&e)
@@ -778,10 +778,10 @@ fn taking_a_queue_item_whose_delete_found_no_node_hands_it_out_twice() {
     let e = explore_seeds(
         "zk-queue-unconfirmed-delete",
         &[],
-        &[Property::Queue],
+        &[Property::QUEUE],
         0..20,
     );
-    assert_eq!(found(&e), vec![Property::Queue]);
+    assert_eq!(found(&e), vec![Property::QUEUE]);
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     assert!(
         details(&e).iter().any(|d| d.contains(" times: by ")),
@@ -793,12 +793,12 @@ fn taking_a_queue_item_whose_delete_found_no_node_hands_it_out_twice() {
 #[test]
 fn queue_consumers_waiting_on_the_children_after_losing_the_race_are_a_herd() {
     let e = explore_seeds("zk-queue-herd", &[], &[], 0..20);
-    assert_eq!(found(&e), vec![Property::Herd]);
+    assert_eq!(found(&e), vec![Property::HERD]);
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     assert_clean(&explore_seeds(
         "zk-queue",
         &["faults=none"],
-        &[Property::Herd],
+        &[Property::HERD],
         0..20,
     ));
 }
@@ -835,7 +835,7 @@ fn explore_profile(
 #[test]
 fn a_waiter_that_takes_a_vanished_predecessor_for_the_lock_breaks_mutex_under_targeted_pauses() {
     let e = explore_profile("zk-lock-vanished", None, 0..12);
-    assert!(found(&e).contains(&Property::Mutex), "{:?}", e.outcome);
+    assert!(found(&e).contains(&Property::MUTEX), "{:?}", e.outcome);
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     let Outcome::Violation(finding) = &e.outcome else {
         unreachable!()
@@ -859,17 +859,17 @@ fn adopting_a_node_of_the_abandoned_session_breaks_mutex() {
     // Its first finding is a herd (the adopted node is gone, so its adopter and the waiter
     // behind it both watch the same predecessor); judged by mutex alone, two holders.
     let e = explore_profile("zk-lock-stale-session", None, 0..20);
-    assert_eq!(found(&e), vec![Property::Herd], "{:?}", e.outcome);
+    assert_eq!(found(&e), vec![Property::HERD], "{:?}", e.outcome);
     let scenario = scenario::find("zk-lock-stale-session").unwrap();
     let e = explore(&ExploreSpec {
         scenario: scenario.clone(),
         params: profile("zk-lock-stale-session", None),
-        properties: vec![Property::Mutex],
+        properties: vec![Property::MUTEX],
         seeds: 0..20,
         jobs: 2,
         check_determinism: false,
     });
-    assert_eq!(found(&e), vec![Property::Mutex], "{:?}", e.outcome);
+    assert_eq!(found(&e), vec![Property::MUTEX], "{:?}", e.outcome);
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     assert_clean(&explore_profile("zk-lock", Some("targeted-short"), 0..20));
 }

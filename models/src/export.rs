@@ -97,8 +97,8 @@ pub struct Exported {
 /// The simulator's property for a model's.
 fn sim_property(model_property: &str) -> Option<SimProperty> {
     match model_property {
-        "mutex" => Some(SimProperty::Mutex),
-        "fenced-resource" => Some(SimProperty::Resource),
+        "mutex" => Some(SimProperty::MUTEX),
+        "fenced-resource" => Some(SimProperty::RESOURCE),
         _ => None,
     }
 }

@@ -54,7 +54,7 @@ fn pause_counterexamples_replay_with_the_same_property() {
         let r = replay(&trace, &file).unwrap();
         assert!(r.verdict_matches, "{model}: {:?}", r.violated);
         assert_eq!(r.digest_matches, Some(true), "{model}");
-        assert!(r.violated.contains(&Property::Mutex), "{model}");
+        assert!(r.violated.contains(&Property::MUTEX), "{model}");
         let (code, err) = check(&[model], &file);
         assert_eq!(code, Some(2), "{model}: an existing file is refused");
         assert!(err.contains("already exists"), "{err}");

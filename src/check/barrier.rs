@@ -24,7 +24,7 @@ pub struct Barrier;
 
 impl Checker for Barrier {
     fn property(&self) -> Property {
-        Property::Barrier
+        Property::BARRIER
     }
 
     fn reads(&self) -> &'static [Reads] {
@@ -99,7 +99,7 @@ fn early_enters(events: &[Event]) -> Vec<Violation> {
             .map(|((_, client), at)| format!("{client} at {} ms", events[*at].time_ms))
             .collect();
         violations.push(Violation {
-            property: Property::Barrier,
+            property: Property::BARRIER,
             clients: vec![e.node.clone()],
             times_ms: vec![e.time_ms],
             detail: format!(
@@ -194,7 +194,7 @@ fn early_leaves(events: &[Event]) -> Vec<Violation> {
                     .collect();
                 if !working.is_empty() {
                     violations.push(Violation {
-                        property: Property::Barrier,
+                        property: Property::BARRIER,
                         clients: vec![e.node.clone()],
                         times_ms: vec![e.time_ms],
                         detail: format!(
@@ -220,7 +220,7 @@ fn long_waits(events: &[Event], heal_ms: u64, bound_ms: u64, end_ms: u64) -> Vec
     let judge = |(client, phase, barrier): (&str, &str, &str), since: u64, until: u64, open| {
         let from = since.max(heal_ms);
         (until > from && until - from > bound_ms).then(|| Violation {
-            property: Property::Barrier,
+            property: Property::BARRIER,
             clients: vec![client.to_string()],
             times_ms: vec![since, heal_ms, until],
             detail: format!(

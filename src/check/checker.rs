@@ -52,7 +52,7 @@ impl fmt::Display for Reads {
 
 /// One property's checker. It judges by true simulated time and history order, never by
 /// clock readings, and reports violations in the order it documents.
-pub trait Checker: Sync {
+pub trait Checker: Send + Sync {
     fn property(&self) -> Property;
 
     /// The event families it reads: a history without them gives it nothing to judge.

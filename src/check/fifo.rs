@@ -79,7 +79,7 @@ pub fn check(history: &History) -> Vec<Violation> {
                 for (other, theirs) in queue.iter() {
                     if let Some(why) = ahead(theirs, &mine) {
                         violations.push(Violation {
-                            property: Property::Fifo,
+                            property: Property::FIFO,
                             clients: vec![client.to_string(), other.to_string()],
                             times_ms: vec![event.time_ms, theirs.time_ms],
                             detail: format!(
@@ -123,7 +123,7 @@ pub struct Fifo;
 
 impl Checker for Fifo {
     fn property(&self) -> Property {
-        Property::Fifo
+        Property::FIFO
     }
 
     fn reads(&self) -> &'static [Reads] {
@@ -156,7 +156,7 @@ mod tests {
         h.at(900, "c3").ok(acquire(L1));
         let v = check(&h.build());
         assert_eq!(v.len(), 1, "{v:?}");
-        assert_eq!(v[0].property, Property::Fifo);
+        assert_eq!(v[0].property, Property::FIFO);
         assert_eq!(v[0].clients, ["c3", "c2"]);
         assert_eq!(v[0].times_ms, [900, 101]);
         assert_eq!(

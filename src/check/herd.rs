@@ -89,7 +89,7 @@ pub fn check(history: &History) -> Vec<Violation> {
         .map(|(deletion, clients)| {
             let clients: Vec<String> = clients.into_iter().map(str::to_string).collect();
             Violation {
-                property: Property::Herd,
+                property: Property::HERD,
                 detail: format!(
                     "deletion of {} at {} ms woke {} clients: {}",
                     deletion.path,
@@ -130,7 +130,7 @@ pub struct Herd;
 
 impl Checker for Herd {
     fn property(&self) -> Property {
-        Property::Herd
+        Property::HERD
     }
 
     fn reads(&self) -> &'static [Reads] {
@@ -170,7 +170,7 @@ mod tests {
         h.at(1502, "c4").info(wake(L1, L1, "NodeChildrenChanged"));
         let v = check(&h.build());
         assert_eq!(v.len(), 1);
-        assert_eq!(v[0].property, Property::Herd);
+        assert_eq!(v[0].property, Property::HERD);
         assert_eq!(v[0].clients, ["c2", "c3", "c4"]);
         assert_eq!(v[0].times_ms, [1500]);
         assert_eq!(

@@ -114,7 +114,7 @@ fn two_leaders(election: &str, first: &Hold, second: &Hold) -> Violation {
     let from = second.from.time_ms;
     let until = first.until.time_ms.min(second.until.time_ms);
     Violation {
-        property: Property::Leader,
+        property: Property::LEADER,
         clients: vec![first.client.to_string(), second.client.to_string()],
         times_ms: vec![from, until],
         detail: format!(
@@ -140,7 +140,7 @@ fn leaderless(history: &History, heal_ms: u64, bound_ms: u64) -> Vec<Violation> 
     let judge = |election: &str, (since_ms, clients): (u64, BTreeSet<&str>), until_ms: u64| {
         let counted_from = since_ms.max(heal_ms);
         (until_ms.saturating_sub(counted_from) > bound_ms).then(|| Violation {
-            property: Property::Leader,
+            property: Property::LEADER,
             clients: clients.into_iter().map(str::to_string).collect(),
             times_ms: vec![since_ms, heal_ms, until_ms],
             detail: format!(
@@ -202,7 +202,7 @@ pub struct Leader;
 
 impl Checker for Leader {
     fn property(&self) -> Property {
-        Property::Leader
+        Property::LEADER
     }
 
     fn reads(&self) -> &'static [Reads] {
@@ -257,7 +257,7 @@ mod tests {
         h.at(702, "c2").ok(step_down());
         let v = check(&h.build(), 1000);
         assert_eq!(v.len(), 1, "{v:?}");
-        assert_eq!(v[0].property, Property::Leader);
+        assert_eq!(v[0].property, Property::LEADER);
         assert_eq!(v[0].clients, ["c1", "c2"]);
         assert_eq!(v[0].times_ms, [400, 610]);
         assert_eq!(

@@ -145,7 +145,7 @@ impl Judge {
     fn unfinished(&self, history: &History, client: &str, end_ms: u64) -> Violation {
         let (doing, since_ms) = stuck_in(history, client);
         Violation {
-            property: Property::Liveness,
+            property: Property::LIVENESS,
             clients: vec![client.to_string()],
             times_ms: vec![since_ms.unwrap_or(0), self.heal_ms, end_ms],
             detail: format!(
@@ -172,7 +172,7 @@ impl Judge {
             Ending::StillWaiting => "still waiting at the end",
         };
         Some(Violation {
-            property: Property::Liveness,
+            property: Property::LIVENESS,
             clients: vec![client.to_string()],
             times_ms: vec![since_ms, self.heal_ms, until_ms],
             detail: format!(
@@ -189,7 +189,7 @@ pub struct Liveness;
 
 impl Checker for Liveness {
     fn property(&self) -> Property {
-        Property::Liveness
+        Property::LIVENESS
     }
 
     fn reads(&self) -> &'static [Reads] {
@@ -218,7 +218,7 @@ mod tests {
         h.at(9000, "harness").info(Op::Harness(HarnessOp::End));
         let v = check(&h.build(), BOUND);
         assert_eq!(v.len(), 1);
-        assert_eq!(v[0].property, Property::Liveness);
+        assert_eq!(v[0].property, Property::LIVENESS);
         assert_eq!(v[0].clients, ["c2"]);
         assert_eq!(v[0].times_ms, [1200, 1500, 9000]);
         assert_eq!(
@@ -342,7 +342,7 @@ mod tests {
         h.at(3670, "harness").info(Op::Harness(HarnessOp::End));
         let v = check(&h.build(), BOUND);
         assert_eq!(v.len(), 1, "{v:?}");
-        assert_eq!(v[0].property, Property::Liveness);
+        assert_eq!(v[0].property, Property::LIVENESS);
         assert_eq!(v[0].clients, ["c2"]);
         assert_eq!(v[0].times_ms, [0, 600, 3670]);
         assert_eq!(

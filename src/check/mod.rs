@@ -29,11 +29,14 @@ mod violation;
 
 pub use checker::{Checker, Reads, Witness};
 pub use malformed::{Malformed, MalformedReason, validate};
-pub use property::{Property, UnknownProperty};
+pub use mutex::{Hold, Point, lock_holds};
+pub use property::{BadPropertyName, Property, UnknownProperty};
 pub use violation::Violation;
 
 use crate::history::History;
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckConfig {
@@ -42,28 +45,38 @@ pub struct CheckConfig {
     pub liveness_bound_ms: u64,
 }
 
-/// Validates `history`, then runs the checkers for `properties`. Violations come grouped by
-/// property in `Property::ALL` order (whatever order `properties` lists them in, and each
-/// property once), each checker's in the order it documents.
+/// Validates `history`, then runs the built-in checkers of `properties` (see `check_with`).
 pub fn check(
     history: &History,
     properties: &[Property],
     cfg: &CheckConfig,
 ) -> Result<Vec<Violation>, Malformed> {
+    let builtin = Checkers::default();
+    let checkers = builtin
+        .judging(properties)
+        .expect("every built-in property has a checker");
+    check_with(history, &checkers, cfg)
+}
+
+/// Validates `history`, then runs `checkers` in their order (as `Checkers::judging` gives
+/// them: by property, each once), each checker's violations in the order it documents.
+pub fn check_with(
+    history: &History,
+    checkers: &[&dyn Checker],
+    cfg: &CheckConfig,
+) -> Result<Vec<Violation>, Malformed> {
     validate(history)?;
-    Ok(CHECKERS
+    Ok(checkers
         .iter()
-        .filter(|c| properties.contains(&c.property()))
         .flat_map(|c| c.check(history, cfg))
         .collect())
 }
 
-/// What the checkers of `properties` saw of the freedom their properties leave (readers
-/// sharing a lock), in `Property::ALL` order; for a history `check` accepted.
-pub fn witnesses(history: &History, properties: &[Property]) -> Vec<Witness> {
-    CHECKERS
+/// What `checkers` saw of the freedom their properties leave (readers sharing a lock), in
+/// their order; for a history `check_with` accepted.
+pub fn witnesses(history: &History, checkers: &[&dyn Checker]) -> Vec<Witness> {
+    checkers
         .iter()
-        .filter(|c| properties.contains(&c.property()))
         .filter_map(|c| {
             c.witness(history).map(|detail| Witness {
                 property: c.property(),
@@ -73,7 +86,64 @@ pub fn witnesses(history: &History, properties: &[Property]) -> Vec<Witness> {
         .collect()
 }
 
-/// Every checker, in `Property::ALL` order.
+/// The checkers of a scenario's own properties, beside the built-in ones: what a run of it
+/// can be judged by.
+#[derive(Clone, Default)]
+pub struct Checkers(Vec<Arc<dyn Checker>>);
+
+impl Checkers {
+    /// Adds `checker`; it judges its property in place of any checker added before for it
+    /// (and of a built-in one).
+    pub fn add(&mut self, checker: Arc<dyn Checker>) {
+        self.0.retain(|c| c.property() != checker.property());
+        self.0.push(checker);
+    }
+
+    /// The checker of each of `properties`, in property order and each once: the scenario's
+    /// own first, then the built-in. Err: a property nothing here judges.
+    pub fn judging(&self, properties: &[Property]) -> Result<Vec<&dyn Checker>, NoChecker> {
+        let mut wanted = properties.to_vec();
+        wanted.sort();
+        wanted.dedup();
+        wanted
+            .into_iter()
+            .map(|property| {
+                self.0
+                    .iter()
+                    .map(|c| c.as_ref())
+                    .find(|c| c.property() == property)
+                    .or_else(|| builtin_checker(property))
+                    .ok_or(NoChecker(property))
+            })
+            .collect()
+    }
+}
+
+impl fmt::Debug for Checkers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|c| c.property()))
+            .finish()
+    }
+}
+
+/// A property that no checker of the scenario, nor a built-in one, judges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoChecker(pub Property);
+
+impl fmt::Display for NoChecker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no checker judges property `{}` (give the scenario one: Experiment::check)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for NoChecker {}
+
+/// Every built-in checker, in `Property::BUILTIN` order.
 const CHECKERS: [&dyn Checker; 9] = [
     &mutex::Mutex,
     &rw_exclusion::RwExclusion,
@@ -86,12 +156,9 @@ const CHECKERS: [&dyn Checker; 9] = [
     &barrier::Barrier,
 ];
 
-/// The checker of `property`.
-pub fn checker(property: Property) -> &'static dyn Checker {
-    CHECKERS
-        .into_iter()
-        .find(|c| c.property() == property)
-        .expect("every property has a checker")
+/// The built-in checker of `property`, if it is a built-in property.
+pub fn builtin_checker(property: Property) -> Option<&'static dyn Checker> {
+    CHECKERS.into_iter().find(|c| c.property() == property)
 }
 
 #[cfg(test)]
@@ -124,21 +191,21 @@ mod tests {
     #[test]
     fn runs_only_the_chosen_checkers() {
         let h = two_holders_and_a_starved_waiter();
-        let mutex_only = check(&h, &[Property::Mutex], &CFG).unwrap();
-        assert_eq!(properties_of(&mutex_only), [Property::Mutex]);
-        let none = check(&h, &[Property::Herd, Property::Fifo], &CFG).unwrap();
+        let mutex_only = check(&h, &[Property::MUTEX], &CFG).unwrap();
+        assert_eq!(properties_of(&mutex_only), [Property::MUTEX]);
+        let none = check(&h, &[Property::HERD, Property::FIFO], &CFG).unwrap();
         assert_eq!(none, []);
     }
 
     #[test]
     fn output_order_follows_all_and_ignores_repeats() {
         let h = two_holders_and_a_starved_waiter();
-        let asked = [Property::Liveness, Property::Mutex, Property::Liveness];
+        let asked = [Property::LIVENESS, Property::MUTEX, Property::LIVENESS];
         let v = check(&h, &asked, &CFG).unwrap();
-        assert_eq!(properties_of(&v), [Property::Mutex, Property::Liveness]);
+        assert_eq!(properties_of(&v), [Property::MUTEX, Property::LIVENESS]);
         assert_eq!(v[1].clients, ["c3"]);
-        let mut all = check(&h, &Property::ALL, &CFG).unwrap();
-        assert_eq!(all.remove(1).property, Property::RwExclusion, "{all:?}");
+        let mut all = check(&h, &Property::BUILTIN, &CFG).unwrap();
+        assert_eq!(all.remove(1).property, Property::RW_EXCLUSION, "{all:?}");
         assert_eq!(all, v);
     }
 
@@ -148,7 +215,7 @@ mod tests {
         h.at(10, "c1").ok(acquire(L1));
         h.at(10, "c2").invoke(acquire(L1));
         h.at(10, "c2").ok(acquire(L1));
-        let err = check(&h.build_unchecked(), &Property::ALL, &CFG).unwrap_err();
+        let err = check(&h.build_unchecked(), &Property::BUILTIN, &CFG).unwrap_err();
         assert_eq!(
             err,
             Malformed {
@@ -161,15 +228,19 @@ mod tests {
     #[test]
     fn every_property_has_one_checker_in_all_order() {
         let order: Vec<Property> = CHECKERS.iter().map(|c| c.property()).collect();
-        assert_eq!(order, Property::ALL);
-        for property in Property::ALL {
-            assert_eq!(checker(property).property(), property);
-            assert!(!checker(property).reads().is_empty());
+        assert_eq!(order, Property::BUILTIN);
+        for property in Property::BUILTIN {
+            let checker = builtin_checker(property).unwrap();
+            assert_eq!(checker.property(), property);
+            assert!(!checker.reads().is_empty());
         }
     }
 
     #[test]
     fn empty_history_has_no_violations() {
-        assert_eq!(check(&History::default(), &Property::ALL, &CFG), Ok(vec![]));
+        assert_eq!(
+            check(&History::default(), &Property::BUILTIN, &CFG),
+            Ok(vec![])
+        );
     }
 }

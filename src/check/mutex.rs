@@ -13,23 +13,25 @@ use std::collections::BTreeMap;
 
 /// A position in the history: the event index (the order) and its true time (for reports).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Point {
-    pub(super) index: usize,
-    pub(super) time_ms: u64,
+pub struct Point {
+    pub index: usize,
+    pub time_ms: u64,
 }
 
+/// One client's hold of a lock, as `mutex` judges it: from its acquire's ok to its release's
+/// invoke, a loss, or the end. The building block of a checker of one's own about holders.
 #[derive(Debug)]
-pub(super) struct Hold<'a> {
-    pub(super) client: &'a str,
+pub struct Hold<'a> {
+    pub client: &'a str,
     /// What it was granted, for a lock with modes.
-    pub(super) mode: Option<LockMode>,
-    pub(super) from: Point,
-    pub(super) until: Point,
+    pub mode: Option<LockMode>,
+    pub from: Point,
+    pub until: Point,
 }
 
 impl Hold<'_> {
     /// Whether the two holds share some instant.
-    pub(super) fn overlaps(&self, other: &Hold) -> bool {
+    pub fn overlaps(&self, other: &Hold) -> bool {
         self.from.index < other.until.index && other.from.index < self.until.index
     }
 }
@@ -38,7 +40,7 @@ impl Hold<'_> {
 /// and then by the start of the earlier hold; `times_ms` is the overlap `[from, until]`.
 pub fn check(history: &History) -> Vec<Violation> {
     let mut violations = Vec::new();
-    for (lock, holds) in holds_by_lock(history) {
+    for (lock, holds) in lock_holds(history) {
         for (i, a) in holds.iter().enumerate() {
             for b in &holds[i + 1..] {
                 // One client's holds of a lock never overlap (a hold only opens when none
@@ -53,7 +55,7 @@ pub fn check(history: &History) -> Vec<Violation> {
 }
 
 /// Holds per lock, each lock's sorted by where they start.
-pub(super) fn holds_by_lock(history: &History) -> BTreeMap<&str, Vec<Hold<'_>>> {
+pub fn lock_holds(history: &History) -> BTreeMap<&str, Vec<Hold<'_>>> {
     // (lock, client) -> where its current hold began, in what mode
     let mut open: BTreeMap<(&str, &str), (Point, Option<LockMode>)> = BTreeMap::new();
     let mut holds: BTreeMap<&str, Vec<Hold>> = BTreeMap::new();
@@ -109,7 +111,7 @@ fn violation(lock: &str, first: &Hold, second: &Hold) -> Violation {
     let from = second.from.time_ms;
     let until = first.until.time_ms.min(second.until.time_ms);
     Violation {
-        property: Property::Mutex,
+        property: Property::MUTEX,
         clients: vec![first.client.to_string(), second.client.to_string()],
         times_ms: vec![from, until],
         detail: format!(
@@ -124,7 +126,7 @@ pub struct Mutex;
 
 impl Checker for Mutex {
     fn property(&self) -> Property {
-        Property::Mutex
+        Property::MUTEX
     }
 
     fn reads(&self) -> &'static [Reads] {
@@ -154,7 +156,7 @@ mod tests {
         h.at(1305, "c3").ok(release(L1));
         let v = check(&h.build());
         assert_eq!(v.len(), 1, "{v:?}");
-        assert_eq!(v[0].property, Property::Mutex);
+        assert_eq!(v[0].property, Property::MUTEX);
         assert_eq!(v[0].clients, ["c1", "c3"]);
         assert_eq!(v[0].times_ms, [1040, 1210]);
         assert_eq!(

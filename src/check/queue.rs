@@ -152,7 +152,7 @@ fn twice(events: &[Event], fates: &BTreeMap<&str, Fate>) -> Vec<Violation> {
                 .map(|t| format!("{} at {} ms", t.consumer, time(events, t.ok)))
                 .collect();
             Violation {
-                property: Property::Queue,
+                property: Property::QUEUE,
                 detail: format!(
                     "item {item} taken {} times: by {}",
                     fate.takes.len(),
@@ -178,7 +178,7 @@ fn never_offered(events: &[Event], fates: &BTreeMap<&str, Fate>) -> Vec<Violatio
                 "whose offer failed"
             };
             Violation {
-                property: Property::Queue,
+                property: Property::QUEUE,
                 detail: format!(
                     "item {item}, {why}, taken by {} at {} ms",
                     take.consumer,
@@ -202,7 +202,7 @@ fn lost(events: &[Event], end_ms: u64, fates: &BTreeMap<&str, Fate>) -> Vec<Viol
                 .find(|o| matches!(o.completed, Some((Kind::Ok, _))))?;
             let (_, ok) = offer.completed?;
             Some(Violation {
-                property: Property::Queue,
+                property: Property::QUEUE,
                 detail: format!(
                     "item {item}, offered by {} (ok at {} ms), never taken by the end at \
                      {end_ms} ms",
@@ -242,7 +242,7 @@ fn out_of_order(events: &[Event], fates: &BTreeMap<&str, Fate>) -> Vec<Violation
                 };
                 if a_ok < b_invoked && b_take.ok < a_take.invoked {
                     violations.push(Violation {
-                        property: Property::Queue,
+                        property: Property::QUEUE,
                         detail: format!(
                             "{producer} offered {a} before {b}, but {b} was taken by {} at \
                              {} ms, before {} began taking {a} at {} ms",
@@ -266,7 +266,7 @@ pub struct QueueChecker;
 
 impl Checker for QueueChecker {
     fn property(&self) -> Property {
-        Property::Queue
+        Property::QUEUE
     }
 
     fn reads(&self) -> &'static [Reads] {
@@ -352,7 +352,7 @@ mod tests {
         h.at(100, "harness").info(end());
         let v = check(&h.build());
         assert_eq!(v.len(), 1, "{v:?}");
-        assert_eq!(v[0].property, Property::Queue);
+        assert_eq!(v[0].property, Property::QUEUE);
         assert_eq!(
             v[0].detail,
             "item a taken 2 times: by c1 at 15 ms, c2 at 26 ms"

@@ -20,7 +20,7 @@ pub fn check(history: &History) -> Vec<Violation> {
                 accepted: true,
                 ..
             }) if based_on != current => Some(Violation {
-                property: Property::Resource,
+                property: Property::RESOURCE,
                 clients: vec![client.clone()],
                 times_ms: vec![event.time_ms],
                 detail: format!(
@@ -39,7 +39,7 @@ pub struct Resource;
 
 impl Checker for Resource {
     fn property(&self) -> Property {
-        Property::Resource
+        Property::RESOURCE
     }
 
     fn reads(&self) -> &'static [Reads] {
@@ -64,7 +64,7 @@ mod tests {
         h.at(15_100, "store").info(store_write("c1", 5, 6, 6, true));
         let v = check(&h.build());
         assert_eq!(v.len(), 1);
-        assert_eq!(v[0].property, Property::Resource);
+        assert_eq!(v[0].property, Property::RESOURCE);
         assert_eq!(v[0].clients, ["c1"]);
         assert_eq!(v[0].times_ms, [15_100]);
         assert_eq!(

@@ -6,7 +6,7 @@
 //! Readers that never overlap would make a clean verdict hollow (the recipe could be
 //! serialising them), so the checker also reports the most readers that held a lock at once.
 
-use super::mutex::{Hold, holds_by_lock};
+use super::mutex::{Hold, lock_holds};
 use super::{CheckConfig, Checker, Property, Reads, Violation};
 use crate::history::{History, LockMode};
 
@@ -14,7 +14,7 @@ use crate::history::{History, LockMode};
 /// and then by the start of the earlier hold; `times_ms` is the overlap `[from, until]`.
 pub fn check(history: &History) -> Vec<Violation> {
     let mut violations = Vec::new();
-    for (lock, holds) in holds_by_lock(history) {
+    for (lock, holds) in lock_holds(history) {
         for (i, a) in holds.iter().enumerate() {
             for b in &holds[i + 1..] {
                 if (is_writer(a) || is_writer(b)) && a.overlaps(b) {
@@ -35,7 +35,7 @@ fn violation(lock: &str, first: &Hold, second: &Hold) -> Violation {
     let until = first.until.time_ms.min(second.until.time_ms);
     let role = |h: &Hold| if is_writer(h) { "writer" } else { "reader" };
     Violation {
-        property: Property::RwExclusion,
+        property: Property::RW_EXCLUSION,
         clients: vec![first.client.to_string(), second.client.to_string()],
         times_ms: vec![from, until],
         detail: format!(
@@ -52,7 +52,7 @@ fn violation(lock: &str, first: &Hold, second: &Hold) -> Violation {
 /// instant); None if no two readers ever overlapped.
 pub fn readers_together(history: &History) -> Option<ReadersTogether> {
     let mut best: Option<ReadersTogether> = None;
-    for (lock, holds) in holds_by_lock(history) {
+    for (lock, holds) in lock_holds(history) {
         let readers: Vec<&Hold> = holds.iter().filter(|h| !is_writer(h)).collect();
         // The count of readers holding is highest just after some reader's hold begins.
         for start in &readers {
@@ -88,7 +88,7 @@ pub struct RwExclusion;
 
 impl Checker for RwExclusion {
     fn property(&self) -> Property {
-        Property::RwExclusion
+        Property::RW_EXCLUSION
     }
 
     fn reads(&self) -> &'static [Reads] {
@@ -172,7 +172,7 @@ mod tests {
     fn a_writer_among_readers_is_a_violation_with_each_reader() {
         let v = check(&two_readers_and_a_writer(50));
         assert_eq!(v.len(), 2, "{v:?}");
-        assert_eq!(v[0].property, Property::RwExclusion);
+        assert_eq!(v[0].property, Property::RW_EXCLUSION);
         assert_eq!(v[0].clients, ["c1", "c3"]);
         assert_eq!(v[0].times_ms, [50, 100]);
         assert_eq!(

@@ -28,7 +28,7 @@ mod tests {
     #[test]
     fn displays_as_property_then_detail_and_round_trips_through_json() {
         let v = Violation {
-            property: Property::Mutex,
+            property: Property::MUTEX,
             clients: vec!["c1".to_string(), "c3".to_string()],
             times_ms: vec![1040, 1210],
             detail: "c1 and c3 both held /locks/l1 during 1040..1210 ms".to_string(),

@@ -218,7 +218,7 @@ pub fn list(out: &Output, name: Option<&str>) -> Status {
                 .iter()
                 .map(|p| {
                     let reads: Vec<String> =
-                        check::checker(*p).reads().iter().map(|r| r.to_string()).collect();
+                        check::builtin_checker(*p).map_or(&[][..], |c| c.reads()).iter().map(|r| r.to_string()).collect();
                     json!({ "property": p, "reads": reads })
                 })
                 .collect();
@@ -259,7 +259,7 @@ pub fn list(out: &Output, name: Option<&str>) -> Status {
             if name.is_some() {
                 for p in &s.properties {
                     let reads: Vec<String> =
-                        check::checker(*p).reads().iter().map(|r| r.to_string()).collect();
+                        check::builtin_checker(*p).map_or(&[][..], |c| c.reads()).iter().map(|r| r.to_string()).collect();
                     outln!("  {:<16}   {:<9} reads {} events", "", p.name(), reads.join(", "));
                 }
                 let profiles = s.program.profiles();

@@ -9,7 +9,6 @@ use crate::timeline;
 use crate::trace::{self, Replay};
 use crate::world::run::RunSpec;
 use std::fmt;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The result of `Experiment::explore`: clean, or the lowest failing seed with its shrunk
@@ -18,7 +17,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct Explored {
     scenario: String,
-    seeds: Range<u64>,
+    /// What was searched, for messages: "seeds 0..500", "256 proptest cases".
+    searched: String,
     exploration: Exploration,
     trace: Option<PathBuf>,
     /// Set when `LOCKSIM_REPLAY` replayed a trace instead of exploring.
@@ -28,13 +28,13 @@ pub struct Explored {
 impl Explored {
     pub(super) fn new(
         scenario: String,
-        seeds: Range<u64>,
+        searched: String,
         exploration: Exploration,
         trace: Option<PathBuf>,
     ) -> Explored {
         Explored {
             scenario,
-            seeds,
+            searched,
             exploration,
             trace,
             replayed: None,
@@ -56,7 +56,7 @@ impl Explored {
         };
         let explored = Explored {
             scenario,
-            seeds: seed..seed + 1,
+            searched: format!("seed {seed}"),
             exploration: Exploration {
                 seeds_run: 1,
                 outcome,
@@ -133,10 +133,10 @@ impl Explored {
 
 impl fmt::Display for Explored {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (name, seeds) = (&self.scenario, &self.seeds);
+        let (name, searched) = (&self.scenario, &self.searched);
         let run = self.exploration.seeds_run;
         match &self.exploration.outcome {
-            Outcome::Clean => write!(f, "{name}: no violations in {run} seeds ({seeds:?})"),
+            Outcome::Clean => write!(f, "{name}: no violations in {run} runs ({searched})"),
             Outcome::HarnessError { seed, error } => {
                 write!(f, "{name}: HARNESS ERROR at seed {seed}: {error}")
             }
@@ -152,7 +152,7 @@ impl fmt::Display for Explored {
                     Some(path) => writeln!(f, "{name}: replayed {}", path.display())?,
                     None => writeln!(
                         f,
-                        "{name}: violation at seed {} (after {run} of seeds {seeds:?})",
+                        "{name}: violation at seed {} (after {run} runs of {searched})",
                         finding.spec.seed
                     )?,
                 }

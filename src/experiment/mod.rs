@@ -8,13 +8,15 @@
 //! - `env`: what the environment asks of a test run (`LOCKSIM_REPLAY`, seeds, trace
 //!   directory) and where traces go by default
 //! - `explored`: what an exploration found, its assertions and their failure messages
+//! - `fuzz`: the proptest entry point
 
 mod env;
 mod explored;
+mod fuzz;
 
 pub use explored::Explored;
 
-use crate::check::Property;
+use crate::check::{Checker, Checkers, Property};
 use crate::explore::{self, ExploreSpec};
 use crate::params::{ParamError, Params};
 use crate::recipes::{Lock, LockError};
@@ -62,8 +64,9 @@ impl RedisHosts {
             name: name.into(),
             summary: "a user's lock over Redis".into(),
             program: Arc::new(RedisLockProgram::lock_workload(self.masters, connect)),
-            properties: vec![Property::Mutex, Property::Resource, Property::Liveness],
+            properties: vec![Property::MUTEX, Property::RESOURCE, Property::LIVENESS],
             flaw: vec![],
+            checkers: Checkers::default(),
         })
         .set(&format!(
             "request_timeout_ms={}",
@@ -122,9 +125,22 @@ impl Experiment {
         self
     }
 
-    /// Judges runs by `properties` instead of the scenario's own.
+    /// Judges runs by `properties` instead of the scenario's own (a property of your own
+    /// needs its checker: `check`).
     pub fn properties(mut self, properties: impl IntoIterator<Item = Property>) -> Experiment {
         self.scenario.properties = properties.into_iter().collect();
+        self
+    }
+
+    /// Judges runs also by `checker`'s property, with `checker` (which replaces a built-in
+    /// checker of the same property). Its violations appear in verdicts, reports and trace
+    /// files like the built-ins'.
+    pub fn check(mut self, checker: impl Checker + 'static) -> Experiment {
+        let property = checker.property();
+        self.scenario.checkers.add(Arc::new(checker));
+        if !self.scenario.properties.contains(&property) {
+            self.scenario.properties.push(property);
+        }
         self
     }
 
@@ -191,6 +207,31 @@ impl Experiment {
             check_determinism: !cfg!(tokio_unstable),
         };
         let exploration = explore::explore(&spec);
+        self.explored(format!("seeds {seeds:?}"), exploration)
+    }
+
+    /// Fuzzes with proptest: `PROPTEST_CASES` cases (proptest's default: 256), each a seed
+    /// and a fault plan drawn from the scenario's swarm knobs, from a fixed proptest seed so
+    /// every run sees the same cases. The first failing case's plan is shrunk by locksim's
+    /// shrinker, and only that final plan's trace is written. Like `explore`, it replays
+    /// `LOCKSIM_REPLAY`'s trace instead when it is of this scenario, and runs each case
+    /// twice without `--cfg tokio_unstable`.
+    ///
+    /// # Panics
+    /// On parameters the scenario refuses.
+    pub fn fuzz(&self) -> Explored {
+        if let Some(path) = env::replay_path()
+            && let Some(explored) = self.replay_if_mine(&path)
+        {
+            return explored;
+        }
+        let (cases, exploration) =
+            fuzz::fuzz(&self.scenario, &self.valid_params(), !cfg!(tokio_unstable));
+        self.explored(format!("{cases} proptest cases"), exploration)
+    }
+
+    /// Writes the finding's trace, if there is one, and wraps the result.
+    fn explored(&self, searched: String, exploration: explore::Exploration) -> Explored {
         let trace =
             match &exploration.outcome {
                 explore::Outcome::Violation(finding) => {
@@ -202,7 +243,7 @@ impl Experiment {
                 }
                 _ => None,
             };
-        Explored::new(self.scenario.name.to_string(), seeds, exploration, trace)
+        Explored::new(self.scenario.name.to_string(), searched, exploration, trace)
     }
 
     /// Replays the trace at `path` as a run of this scenario: the parameters, seed, fault

@@ -16,7 +16,7 @@ mod zk_election;
 mod zk_lock;
 mod zk_queue;
 
-use crate::check::Property;
+use crate::check::{Checkers, Property};
 use crate::params::{Group, MAX_RUN_LIMIT_MS, ParamError, Params};
 use crate::recipes::redis::decide::Flavor as RedisFlavor;
 use crate::recipes::zk::election::decide::Flavor as ElectionFlavor;
@@ -85,44 +85,46 @@ pub struct Scenario {
     pub properties: Vec<Property>,
     /// For a negative control: the properties its flaw breaks (the harness must find them).
     pub flaw: Vec<Property>,
+    /// The checkers of its own properties; the built-in properties have theirs.
+    pub checkers: Checkers,
 }
 
 /// What a Redis lock promises: no herd or queue order to judge (no watches, no line).
 const REDIS_LOCK_PROPERTIES: &[Property] =
-    &[Property::Mutex, Property::Resource, Property::Liveness];
+    &[Property::MUTEX, Property::RESOURCE, Property::LIVENESS];
 
 const LOCK_PROPERTIES: &[Property] = &[
-    Property::Mutex,
-    Property::Resource,
-    Property::Herd,
-    Property::Liveness,
-    Property::Fifo,
+    Property::MUTEX,
+    Property::RESOURCE,
+    Property::HERD,
+    Property::LIVENESS,
+    Property::FIFO,
 ];
 
 /// What a shared lock promises: writers alone, readers together; a writer's release may wake
 /// all the readers behind it. No `fifo`: readers queued together are granted in any order.
 const SHARED_LOCK_PROPERTIES: &[Property] = &[
-    Property::RwExclusion,
-    Property::Resource,
-    Property::Herd,
-    Property::Liveness,
+    Property::RW_EXCLUSION,
+    Property::RESOURCE,
+    Property::HERD,
+    Property::LIVENESS,
 ];
 
 /// What a leader election promises: one leader at a time, elected within a bound after the
 /// heal; its leader's guarded writes; one wake-up per candidate's exit; every candidate
 /// finishing its terms.
 const ELECTION_PROPERTIES: &[Property] = &[
-    Property::Leader,
-    Property::Resource,
-    Property::Herd,
-    Property::Liveness,
+    Property::LEADER,
+    Property::RESOURCE,
+    Property::HERD,
+    Property::LIVENESS,
 ];
 /// What a queue promises: no item lost or taken twice, each producer's order, no herd (a
 /// take wakes nobody), and every client's workload done.
-const QUEUE_PROPERTIES: &[Property] = &[Property::Herd, Property::Liveness, Property::Queue];
+const QUEUE_PROPERTIES: &[Property] = &[Property::HERD, Property::LIVENESS, Property::QUEUE];
 /// What a barrier promises; no `herd`: a barrier wakes everyone at once by design (its
 /// deletion, `ready`'s creation, the lowest process node's deletion on leave).
-const BARRIER_PROPERTIES: &[Property] = &[Property::Barrier, Property::Liveness];
+const BARRIER_PROPERTIES: &[Property] = &[Property::BARRIER, Property::LIVENESS];
 
 /// Builds the built-in scenarios once (see `builtins`).
 fn builtin_list() -> Vec<Scenario> {
@@ -133,69 +135,79 @@ fn builtin_list() -> Vec<Scenario> {
         program: Arc::new(ZkLockProgram::profiled(Flavor::Recipe, zk_lock::PROFILES)),
         properties: LOCK_PROPERTIES.to_vec(),
         flaw: vec![],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-lock-herd".into(),
         summary: "flawed: every waiter watches the lock directory's children, so each release wakes them all".into(),
         program: Arc::new(ZkLockProgram::exclusive(Flavor::Herd)),
         properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Herd],
+        flaw: vec![Property::HERD],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-lock-simple".into(),
         summary: "flawed: one fixed ephemeral node; losers watch it and race to recreate it".into(),
         program: Arc::new(ZkLockProgram::exclusive(Flavor::Simple)),
         properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Herd, Property::Fifo],
+        flaw: vec![Property::HERD, Property::FIFO],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-lock-noguid".into(),
         summary: "flawed: retries the create after ConnectionLoss without looking for its node, orphaning it".into(),
         program: Arc::new(ZkLockProgram::exclusive(Flavor::NoGuid)),
         properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Liveness],
+        flaw: vec![Property::LIVENESS],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-lock-name-sort".into(),
         summary: "flawed: orders the lock directory by whole name, not by sequence number (Z5); a newcomer whose GUID sorts first takes the lock from its holder".into(),
         program: Arc::new(ZkLockProgram::exclusive(Flavor::NameSort)),
         properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Mutex],
+        flaw: vec![Property::MUTEX],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-lock-release-forgets".into(),
         summary: "flawed: forgets its lock node when the delete fails with ConnectionLoss (Z7, CURATOR-678); the node of its live session blocks everyone".into(),
         program: Arc::new(ZkLockProgram::exclusive(Flavor::ReleaseForgets)),
         properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Liveness],
+        flaw: vec![Property::LIVENESS],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-lock-session-event".into(),
         summary: "flawed: takes a session event on its predecessor's watch (Disconnected) for the deletion it waits for, and the lock for its own (Z8)".into(),
         program: Arc::new(ZkLockProgram::exclusive(Flavor::SessionEvent)),
         properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Mutex],
+        flaw: vec![Property::MUTEX],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-lock-int-sort".into(),
         summary: "flawed: orders the line by sequence number as a plain integer (Z6, kazoo #606); once the counter wraps past 2147483647 the newest node sorts first and takes the lock from its holder. Default profile wrap (counters start at 2147483640), under which zk-lock holds".into(),
         program: Arc::new(ZkLockProgram::profiled(Flavor::IntSort, zk_lock::WRAP_PROFILES)),
         properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Mutex],
+        flaw: vec![Property::MUTEX],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-lock-vanished".into(),
         summary: "flawed: takes a predecessor already gone at exists() for the lock being its own instead of listing again (Z4); whoever was ahead of it may still hold the lock. Default profile targeted: only aimed pauses reach the window".into(),
         program: Arc::new(ZkLockProgram::profiled(Flavor::Vanished, zk_lock::TARGETED_PROFILES)),
         properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Mutex],
+        flaw: vec![Property::MUTEX],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-lock-stale-session".into(),
         summary: "flawed: after ConnectionLoss on its create, starts a new session and adopts the node its old session created, found by the same GUID (Z13, CURATOR-604); the server deletes it when the abandoned session expires. Default profile targeted-short; the adopted node's deletion also wakes two waiters at once (herd)".into(),
         program: Arc::new(ZkLockProgram::profiled(Flavor::StaleSession, zk_lock::SHORT_PROFILES)),
         properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Mutex, Property::Herd],
+        flaw: vec![Property::MUTEX, Property::HERD],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-rwlock".into(),
@@ -203,13 +215,15 @@ fn builtin_list() -> Vec<Scenario> {
         program: Arc::new(ZkLockProgram::shared(rwlock::Flavor::Recipe)),
         properties: SHARED_LOCK_PROPERTIES.to_vec(),
         flaw: vec![],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-rwlock-higher-writer".into(),
         summary: "flawed: a reader also waits behind writers queued after it (kazoo #649); such a writer waits on the reader, and both wait for ever".into(),
         program: Arc::new(ZkLockProgram::shared(rwlock::Flavor::HigherWriter)),
         properties: SHARED_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Liveness],
+        flaw: vec![Property::LIVENESS],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-election".into(),
@@ -219,6 +233,7 @@ fn builtin_list() -> Vec<Scenario> {
         }),
         properties: ELECTION_PROPERTIES.to_vec(),
         flaw: vec![],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-election-herd".into(),
@@ -227,7 +242,8 @@ fn builtin_list() -> Vec<Scenario> {
             flavor: ElectionFlavor::Herd,
         }),
         properties: ELECTION_PROPERTIES.to_vec(),
-        flaw: vec![Property::Herd],
+        flaw: vec![Property::HERD],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-queue".into(),
@@ -237,6 +253,7 @@ fn builtin_list() -> Vec<Scenario> {
         }),
         properties: QUEUE_PROPERTIES.to_vec(),
         flaw: vec![],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-queue-delete-first".into(),
@@ -245,7 +262,8 @@ fn builtin_list() -> Vec<Scenario> {
             flavor: QueueFlavor::DeleteFirst,
         }),
         properties: QUEUE_PROPERTIES.to_vec(),
-        flaw: vec![Property::Queue],
+        flaw: vec![Property::QUEUE],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-queue-unconfirmed-delete".into(),
@@ -254,7 +272,8 @@ fn builtin_list() -> Vec<Scenario> {
             flavor: QueueFlavor::UnconfirmedDelete,
         }),
         properties: QUEUE_PROPERTIES.to_vec(),
-        flaw: vec![Property::Queue],
+        flaw: vec![Property::QUEUE],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-queue-herd".into(),
@@ -263,7 +282,8 @@ fn builtin_list() -> Vec<Scenario> {
             flavor: QueueFlavor::Herd,
         }),
         properties: QUEUE_PROPERTIES.to_vec(),
-        flaw: vec![Property::Herd],
+        flaw: vec![Property::HERD],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-barrier".into(),
@@ -271,13 +291,15 @@ fn builtin_list() -> Vec<Scenario> {
         program: Arc::new(ZkBarrierProgram::Single(barrier::Flavor::Recipe)),
         properties: BARRIER_PROPERTIES.to_vec(),
         flaw: vec![],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-barrier-unarmed".into(),
         summary: "flawed: processes look at the barrier node without waiting for c1 to arm it, and take a node not made yet for a lifted barrier".into(),
         program: Arc::new(ZkBarrierProgram::Single(barrier::Flavor::Unarmed)),
         properties: BARRIER_PROPERTIES.to_vec(),
-        flaw: vec![Property::Barrier],
+        flaw: vec![Property::BARRIER],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-double-barrier".into(),
@@ -285,62 +307,71 @@ fn builtin_list() -> Vec<Scenario> {
         program: Arc::new(ZkBarrierProgram::Double(double_barrier::Flavor::Recipe)),
         properties: BARRIER_PROPERTIES.to_vec(),
         flaw: vec![],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-double-barrier-no-ready".into(),
         summary: "flawed: counts the children instead of waiting for `ready` (Z11); one woken by the last arrival that lists again after a passed process left sees too few and waits for ever".into(),
         program: Arc::new(ZkBarrierProgram::Double(double_barrier::Flavor::NoReady)),
         properties: BARRIER_PROPERTIES.to_vec(),
-        flaw: vec![Property::Barrier, Property::Liveness],
+        flaw: vec![Property::BARRIER, Property::LIVENESS],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "zk-double-barrier-reenter".into(),
         summary: "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early, and its first node, never deleted, blocks the leave for ever".into(),
         program: Arc::new(ZkBarrierProgram::Double(double_barrier::Flavor::Reenter)),
         properties: BARRIER_PROPERTIES.to_vec(),
-        flaw: vec![Property::Barrier, Property::Liveness],
+        flaw: vec![Property::BARRIER, Property::LIVENESS],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "redis-lock".into(),
         summary: "single-instance Redis lock: SET NX PX with a random token, release by compare-and-delete; validity on the client's clock. Full profile: server clock jumps and restarts without persistence break mutex".into(),
         program: Arc::new(RedisLockProgram::recipe(RedisFlavor::Recipe, true, redis_lock::PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Mutex],
+        flaw: vec![Property::MUTEX],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "redis-lock-del".into(),
         summary: "flawed: releases by plain DEL, deleting the next holder's lock once its own expired".into(),
         program: Arc::new(RedisLockProgram::recipe(RedisFlavor::PlainDel, true, redis_lock::PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Mutex],
+        flaw: vec![Property::MUTEX],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "redlock".into(),
         summary: "Redlock over 5 masters: quorum 3, validity = TTL - elapsed - drift, unlock all on failure, random retry. Full profile: Kleppmann's pauses and clock jumps break mutex".into(),
         program: Arc::new(RedisLockProgram::recipe(RedisFlavor::Recipe, false, redis_lock::PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Mutex],
+        flaw: vec![Property::MUTEX],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "redlock-novalidity".into(),
         summary: "flawed: never checks that validity = TTL - elapsed - drift is positive (the unsigned subtraction wraps, as in redlock-rs), so a quorum whose votes took longer than the TTL counts as held while another client holds the expired keys. Default profile slow-votes (link delays, a per-node timeout above the TTL), under which redlock holds".into(),
         program: Arc::new(RedisLockProgram::recipe(RedisFlavor::NoValidity, false, redis_lock::NO_VALIDITY_PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Mutex],
+        flaw: vec![Property::MUTEX],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "redlock-nounlock".into(),
         summary: "flawed: leaves its votes in place when it fails to get a quorum; they expire one by one and whoever asks first takes each, so the votes stay split and nobody holds the lock for seconds. Default profile contention (no faults), under which redlock holds".into(),
         program: Arc::new(RedisLockProgram::recipe(RedisFlavor::NoUnlock, false, redis_lock::NO_UNLOCK_PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Liveness],
+        flaw: vec![Property::LIVENESS],
+        checkers: Checkers::default(),
     },
     Scenario {
         name: "redlock-fixed-retry".into(),
         summary: "flawed: every client retries after the same fixed delay, so clients that split the votes retry in step and split them again, for ever (R7). Default profile lockstep (3 clients, fixed link latencies that differ per link, no faults), under which redlock holds".into(),
         program: Arc::new(RedisLockProgram::recipe(RedisFlavor::FixedRetry, false, redis_lock::FIXED_RETRY_PROFILES)),
         properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::Liveness],
+        flaw: vec![Property::LIVENESS],
+        checkers: Checkers::default(),
     },
     ]
 }

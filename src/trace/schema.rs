@@ -33,6 +33,11 @@ pub fn trace(value: &Value) -> Result<Trace, JsonError> {
             .optional("locksim_version")
             .map(Field::string)
             .transpose()?,
+        tokio_unseeded: f
+            .optional("tokio_unseeded")
+            .map(Field::bool)
+            .transpose()?
+            .unwrap_or(false),
         expect: expect(f.required("expect")?)?,
         digest: f.optional("digest").map(Field::string).transpose()?,
         note: f.optional("note").map(Field::string).transpose()?,
@@ -48,12 +53,18 @@ fn expect(field: Field) -> Result<Expect, JsonError> {
     Ok(Expect { violations })
 }
 
+/// Property names: the built-ins' or a user's (which the scenario's checkers must judge,
+/// as a replay checks).
 fn properties(field: Field) -> Result<Vec<Property>, JsonError> {
-    let names = Property::ALL.map(|p| (p.name(), p));
+    let builtin: Vec<&str> = Property::BUILTIN.iter().map(|p| p.name()).collect();
+    let what = format!(
+        "a property name ({}, or the scenario's own: lowercase letters, digits and '-')",
+        builtin.join(", ")
+    );
     field
         .items()?
         .into_iter()
-        .map(|item| item.one_of("a property name", &names))
+        .map(|item| item.parsed(&what, |name| Property::named(name).ok()))
         .collect()
 }
 
@@ -291,7 +302,7 @@ mod tests {
                 .as_object()
                 .unwrap()
                 .clone(),
-            properties: Some(vec![Property::Mutex, Property::Fifo]),
+            properties: Some(vec![Property::MUTEX, Property::FIFO]),
             faults: FaultPlan(
                 faults
                     .into_iter()
@@ -303,8 +314,9 @@ mod tests {
                     .collect(),
             ),
             locksim_version: Some("0.1.0".into()),
+            tokio_unseeded: true,
             expect: Expect {
-                violations: Property::ALL.to_vec(),
+                violations: Property::BUILTIN.to_vec(),
             },
             digest: Some("0123456789abcdef".into()),
             note: Some("mine".into()),
@@ -327,6 +339,7 @@ mod tests {
         let bare = Trace {
             properties: None,
             locksim_version: None,
+            tokio_unseeded: false,
             digest: None,
             note: None,
             params: serde_json::Map::new(),
@@ -436,7 +449,7 @@ mod tests {
             ),
             (
                 |v| v["expect"]["violations"] = json!(["mutex", 0]),
-                "expect.violations[1]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo, leader, queue, barrier), got 0",
+                "expect.violations[1]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo, leader, queue, barrier, or the scenario's own: lowercase letters, digits and '-'), got 0",
             ),
             (
                 |v| v["properties"] = json!("mutex"),

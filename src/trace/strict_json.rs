@@ -271,6 +271,12 @@ impl<'a> Field<'a> {
         }
     }
 
+    pub fn bool(self) -> Result<bool, JsonError> {
+        self.value
+            .as_bool()
+            .ok_or_else(|| self.expected("true or false"))
+    }
+
     pub fn u64(self) -> Result<u64, JsonError> {
         self.value
             .as_u64()
@@ -288,6 +294,14 @@ impl<'a> Field<'a> {
     }
 
     /// A string that names one entry of `table`; the error lists the names.
+    /// A string that `parse` accepts; `what` says what it should have been.
+    pub fn parsed<T>(self, what: &str, parse: impl Fn(&str) -> Option<T>) -> Result<T, JsonError> {
+        self.value
+            .as_str()
+            .and_then(parse)
+            .ok_or_else(|| self.expected(what))
+    }
+
     pub fn one_of<T: Copy>(self, what: &str, table: &[(&str, T)]) -> Result<T, JsonError> {
         let found = self
             .value

@@ -1,7 +1,7 @@
 //! One run as an API: what it depends on (RunSpec), what it showed (RunReport), the checks
 //! on its plan, and `run`, which drives the world (world.rs) and judges the history.
 
-use crate::check::{self, CheckConfig, Malformed, Property, Violation, Witness};
+use crate::check::{self, CheckConfig, Malformed, NoChecker, Property, Violation, Witness};
 use crate::history::History;
 use crate::params::{ParamError, Params};
 use crate::scenario::Scenario;
@@ -45,6 +45,8 @@ pub enum RunError {
     Plan(PlanError),
     /// The recorded history broke the recorder's own rules: a harness bug.
     Malformed(Malformed),
+    /// A property the run is to be judged by has no checker.
+    NoChecker(NoChecker),
     /// Host software failed (turmoil reported an error, or something in the simulation
     /// panicked).
     Software(String),
@@ -56,6 +58,7 @@ impl fmt::Display for RunError {
             RunError::Params(e) => write!(f, "{e}"),
             RunError::Plan(e) => write!(f, "bad fault plan: {e}"),
             RunError::Malformed(m) => write!(f, "harness bug, malformed history: {m:?}"),
+            RunError::NoChecker(e) => write!(f, "{e}"),
             RunError::Software(e) => write!(f, "host software failed: {e}"),
         }
     }
@@ -133,6 +136,11 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
     let names: BTreeSet<String> = hosts.names().map(str::to_string).collect();
     spec.plan.validate(&names).map_err(RunError::Plan)?;
     validate_targets(spec, &hosts).map_err(RunError::Plan)?;
+    let checkers = spec
+        .scenario
+        .checkers
+        .judging(&spec.properties)
+        .map_err(RunError::NoChecker)?;
 
     let world = capture_panics(|| {
         let mut world = World::build(spec);
@@ -146,8 +154,8 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
     let cfg = CheckConfig {
         liveness_bound_ms: spec.scenario.liveness_bound(&spec.params),
     };
-    let violations = check::check(&history, &spec.properties, &cfg).map_err(RunError::Malformed)?;
-    let witnesses = check::witnesses(&history, &spec.properties);
+    let violations = check::check_with(&history, &checkers, &cfg).map_err(RunError::Malformed)?;
+    let witnesses = check::witnesses(&history, &checkers);
     Ok(RunReport {
         digest: history.digest(),
         witnesses,

@@ -276,6 +276,6 @@ fn fuzzing_redlock_under_the_full_profile_finds_the_flaw_and_its_shrunk_plan_rep
     assert_eq!(trace.faults, plan, "the trace holds the shrunk plan");
     let replay = replay(&trace, &path).unwrap();
     assert!(replay.verdict_matches, "{:?}", replay.violated);
-    assert!(replay.violated.contains(&Property::Mutex));
+    assert!(replay.violated.contains(&Property::MUTEX));
     assert_eq!(replay.digest_matches, Some(true));
 }

@@ -1,5 +1,8 @@
 //! A user's own Redis lock, written against redis-rs as it would be for production: `SET key
 //! token NX PX ttl` to acquire, and one of two releases. The tests explore it with locksim.
+//! `semaphore` is a counting semaphore with a property of the user's own.
+
+pub mod semaphore;
 
 use locksim::redis_rs::aio::MultiplexedConnection;
 use locksim::redis_rs::{AsyncCommands, ExistenceCheck, Script, SetExpiry, SetOptions};

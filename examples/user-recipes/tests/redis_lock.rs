@@ -11,7 +11,7 @@ fn get_then_del_breaks_mutual_exclusion() {
         .clients(3)
         .profile("full")
         .explore(0..500);
-    found.assert_violates(Property::Mutex);
+    found.assert_violates(Property::MUTEX);
 }
 
 #[test]
@@ -36,7 +36,7 @@ fn get_then_del_removes_the_next_holders_key_when_its_del_is_delayed() {
     };
     delays(Release::GetThenDel)
         .explore(0..500)
-        .assert_violates(Property::Mutex);
+        .assert_violates(Property::MUTEX);
     delays(Release::CompareAndDelete)
         .explore(0..500)
         .assert_clean();
