@@ -117,6 +117,8 @@ fn the_readme_shows_the_example_crates_code_as_it_is() {
         "tests/redis_lock.rs",
         "src/semaphore.rs",
         "tests/semaphore.rs",
+        "src/zk_lock.rs",
+        "tests/zk_lock.rs",
     ] {
         let code = std::fs::read_to_string(root.join("examples/user-recipes").join(file)).unwrap();
         // A unit test module at the end of a file is left out of README.

@@ -20,13 +20,20 @@ use crate::check::{Checker, Checkers, Property};
 use crate::explore::{self, ExploreSpec};
 use crate::params::{ParamError, Params};
 use crate::recipes::{Lock, LockError};
-use crate::scenario::{RedisLockProgram, Scenario};
+use crate::scenario::{RedisLockProgram, Scenario, ZkLockProgram};
 use crate::sim::node::Node;
 use crate::trace::{self, Trace};
 use crate::world::run::{self, RunReport, RunSpec};
+use crate::zk::client::ZkClient;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The hosts of a ZooKeeper scenario before its clients are given a program:
+/// `Scenario::zookeeper`.
+#[derive(Debug, Clone)]
+#[must_use = "give its clients a program, e.g. with `lock_workload`"]
+pub struct ZkHosts;
 
 /// The hosts of a Redis scenario before its clients are given a program: `Scenario::redis`.
 #[derive(Debug, Clone)]
@@ -36,12 +43,55 @@ pub struct RedisHosts {
 }
 
 impl Scenario {
+    /// A simulated ZooKeeper server, `zk1`, and the protected store, for a scenario of
+    /// your own. Its faults, profiles (`default`, `targeted`, `targeted-short`) and
+    /// parameters are those of the built-in ZooKeeper lock.
+    pub fn zookeeper() -> ZkHosts {
+        ZkHosts
+    }
+
     /// `masters` simulated Redis masters, named `redis1`, `redis2`..., and the protected
     /// store, for a scenario of your own. Its faults, profiles (`full`, the default, and
     /// `own-assumptions`) and parameters are those of the built-in Redis locks.
     pub fn redis(masters: u32) -> RedisHosts {
         RedisHosts { masters }
     }
+}
+
+impl ZkHosts {
+    /// Each client runs the standard lock workload over the lock `connect` binds to a new
+    /// session with `zk1` (the `ZkClient` it is given); the lock directory
+    /// `recipes::zk::lock::host::LOCK_DIR` exists by then. `connect` is called when a client
+    /// starts and again whenever the lock reports its session gone. Judged by `mutex`,
+    /// `resource`, `herd` (which reads what the recipe reports with
+    /// `recipes::zk::kit::Report`) and `liveness`; named after the test that builds it.
+    pub fn lock_workload<L, F, Fut>(self, connect: F) -> Experiment
+    where
+        L: Lock + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<L, LockError>> + 'static,
+    {
+        Experiment::new(Scenario {
+            name: default_name().into(),
+            summary: "a user's lock over ZooKeeper".into(),
+            program: Arc::new(ZkLockProgram::lock_workload(connect)),
+            properties: vec![
+                Property::MUTEX,
+                Property::RESOURCE,
+                Property::HERD,
+                Property::LIVENESS,
+            ],
+            flaw: vec![],
+            checkers: Checkers::default(),
+        })
+    }
+}
+
+/// A scenario built in a test is named after it.
+fn default_name() -> String {
+    env::test_name()
+        .map(|test| env::file_safe(&test))
+        .unwrap_or_else(|| "my-scenario".to_string())
 }
 
 impl RedisHosts {
@@ -57,11 +107,8 @@ impl RedisHosts {
         F: Fn(Node) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<L, LockError>> + 'static,
     {
-        let name = env::test_name()
-            .map(|test| env::file_safe(&test))
-            .unwrap_or_else(|| "my-redis-lock".to_string());
         Experiment::new(Scenario {
-            name: name.into(),
+            name: default_name().into(),
             summary: "a user's lock over Redis".into(),
             program: Arc::new(RedisLockProgram::lock_workload(self.masters, connect)),
             properties: vec![Property::MUTEX, Property::RESOURCE, Property::LIVENESS],

@@ -31,7 +31,7 @@ use std::fmt;
 use std::sync::{Arc, LazyLock};
 use zk_barrier::ZkBarrierProgram;
 use zk_election::ZkElectionProgram;
-use zk_lock::ZkLockProgram;
+pub use zk_lock::ZkLockProgram;
 use zk_queue::ZkQueueProgram;
 
 /// What a scenario runs, the seam a user implements to put their own recipe in the world:

@@ -1,5 +1,6 @@
 //! The ZooKeeper lock scenarios: `zk1`, the store, and clients that run the lock workload
-//! with one flavor of the recipe, the exclusive lock's or the shared lock's.
+//! with one flavor of the recipe, the exclusive lock's or the shared lock's, or a lock of
+//! the user's own.
 
 use super::{Profile, Program, zk};
 use crate::history::LockMode;
@@ -7,20 +8,40 @@ use crate::params::{self, Faults, Group, Network, ParamError, Params, SharedLock
 use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::lock::decide::Contender;
 use crate::recipes::zk::lock::host::{self as lock_host, LOCK_DIR};
-use crate::recipes::zk::rwlock;
+use crate::recipes::zk::{ensure_path, open_session, rwlock};
+use crate::recipes::{Lock, LockError};
 use crate::sim::node::Node;
-use crate::sim::software::Hosts;
+use crate::sim::software::{ClientFuture, Hosts};
 use crate::workload::lock::{self as workload, Workload};
+use crate::zk::client::ZkClient;
 use std::cell::RefCell;
+use std::fmt;
 use std::rc::Rc;
+use std::sync::Arc;
 
+/// `zk1`, the store, and clients running the lock workload over the ZooKeeper lock recipe
+/// (a flavor of it) or over a user's lock (`ZkLockProgram::lock_workload`).
 #[derive(Debug)]
-pub(super) struct ZkLockProgram {
+pub struct ZkLockProgram {
     flavor: Flavor,
     /// The shared lock's flavor, for a read/write lock scenario (clients c1..cW write, the
     /// others read); None for the exclusive lock.
     shared: Option<rwlock::Flavor>,
     profiles: &'static [Profile],
+    /// A user's lock, run in place of the recipe.
+    user: Option<UserLock>,
+}
+
+/// What each client host runs for a user's lock, given the run's parameters.
+type UserClientFn = dyn Fn(Node, &Params) -> ClientFuture + Send + Sync;
+
+#[derive(Clone)]
+struct UserLock(Arc<UserClientFn>);
+
+impl fmt::Debug for UserLock {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("UserLock")
+    }
 }
 
 /// The swarm with targeted faults: pauses aimed at a holder, a waiter or a waiter's
@@ -76,11 +97,7 @@ pub(super) const SHORT_PROFILES: &[Profile] = &[PROFILES[2], PROFILES[1], PROFIL
 
 impl ZkLockProgram {
     pub(super) const fn exclusive(flavor: Flavor) -> ZkLockProgram {
-        ZkLockProgram {
-            flavor,
-            shared: None,
-            profiles: &[],
-        }
+        ZkLockProgram::profiled(flavor, &[])
     }
 
     /// The exclusive lock with named profiles, the first the default.
@@ -89,6 +106,39 @@ impl ZkLockProgram {
             flavor,
             shared: None,
             profiles,
+            user: None,
+        }
+    }
+
+    /// Each client runs the standard lock workload over the lock `connect` binds to a new
+    /// session with `zk1` (the lock directory `LOCK_DIR` exists by then): called at the
+    /// start and again whenever the lock reports its session gone. The profiles of the
+    /// built-in lock (`default`, `targeted`, `targeted-short`).
+    pub fn lock_workload<L, F, Fut>(connect: F) -> ZkLockProgram
+    where
+        L: Lock + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<L, LockError>> + 'static,
+    {
+        let connect = Arc::new(connect);
+        let run = move |node: Node, params: &Params| -> ClientFuture {
+            let (connect, params) = (connect.clone(), params.clone());
+            Box::pin(async move {
+                let config = zk::zk_config(&node, &params);
+                let work = workload_of(&params, None);
+                workload::run_client(&node, &work, async || {
+                    let client = open_session(&node, &config)
+                        .await
+                        .map_err(|_| LockError::ConnectionLoss)?;
+                    ensure_path(&client, LOCK_DIR).await?;
+                    connect(node.clone(), client).await
+                })
+                .await
+            })
+        };
+        ZkLockProgram {
+            user: Some(UserLock(Arc::new(run))),
+            ..ZkLockProgram::profiled(Flavor::Recipe, PROFILES)
         }
     }
 
@@ -97,6 +147,7 @@ impl ZkLockProgram {
             flavor: Flavor::Recipe,
             shared: Some(flavor),
             profiles: &[],
+            user: None,
         }
     }
 }
@@ -151,15 +202,22 @@ impl Program for ZkLockProgram {
 
     fn hosts(&self, params: &Params) -> Hosts {
         let (flavor, shared, params) = (self.flavor, self.shared, params.clone());
+        let (pause_steps, wait_steps) = match self.user {
+            Some(_) => (workload::PAUSE_STEPS, &[][..]),
+            None => (STEPS, WAIT_STEPS),
+        };
         Hosts {
             servers: zk::servers(&params),
             clients: params.client_names(),
-            pause_steps: STEPS,
-            wait_steps: WAIT_STEPS,
-            program: Rc::new(move |node| {
-                let contender = contender(shared, &node.name, &params);
-                Box::pin(client(node, params.clone(), flavor, contender))
-            }),
+            pause_steps,
+            wait_steps,
+            program: match self.user.clone() {
+                Some(UserLock(run)) => Rc::new(move |node| run(node, &params)),
+                None => Rc::new(move |node| {
+                    let contender = contender(shared, &node.name, &params);
+                    Box::pin(client(node, params.clone(), flavor, contender))
+                }),
+            },
         }
     }
 
@@ -201,15 +259,20 @@ async fn client(node: Node, params: Params, flavor: Flavor, contender: Contender
     let rng = Rc::new(RefCell::new(node.rng()));
     let carried = Rc::new(RefCell::new(None));
     let config = zk::zk_config(&node, &params);
-    let work = Workload {
-        lock_name: LOCK_DIR.into(),
-        mode: contender.mode(),
-        rounds: params.workload.rounds,
-        hold_ms: params.workload.hold_ms,
-        store_timeout_ms: params.zookeeper.session_timeout_ms,
-    };
+    let work = workload_of(&params, contender.mode());
     workload::run_client(&node, &work, async || {
         lock_host::connect(&node, &config, flavor, contender, &rng, &carried).await
     })
     .await;
+}
+
+/// The lock workload of a ZooKeeper lock scenario, for a client queuing for `mode`.
+fn workload_of(params: &Params, mode: Option<LockMode>) -> Workload {
+    Workload {
+        lock_name: LOCK_DIR.into(),
+        mode,
+        rounds: params.workload.rounds,
+        hold_ms: params.workload.hold_ms,
+        store_timeout_ms: params.zookeeper.session_timeout_ms,
+    }
 }

@@ -1,8 +1,10 @@
 //! A user's own Redis lock, written against redis-rs as it would be for production: `SET key
 //! token NX PX ttl` to acquire, and one of two releases. The tests explore it with locksim.
-//! `semaphore` is a counting semaphore with a property of the user's own.
+//! `semaphore` is a counting semaphore with a property of the user's own, and `zk_lock` a
+//! ZooKeeper lock built from locksim's recipe kit.
 
 pub mod semaphore;
+pub mod zk_lock;
 
 use locksim::redis_rs::aio::MultiplexedConnection;
 use locksim::redis_rs::{AsyncCommands, ExistenceCheck, Script, SetExpiry, SetOptions};

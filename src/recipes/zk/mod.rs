@@ -4,6 +4,7 @@
 pub mod barrier;
 pub mod double_barrier;
 pub mod election;
+pub mod kit;
 pub mod lock;
 pub mod queue;
 pub mod rwlock;

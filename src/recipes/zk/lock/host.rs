@@ -3,7 +3,7 @@
 
 use super::decide::Contender;
 use super::{Flavor, ZkLock};
-use crate::history::{ClientOp, Kind, LockOp, Op};
+use crate::recipes::zk::kit::Report;
 use crate::recipes::zk::open_session;
 use crate::recipes::{LockError, Observation, Observer};
 use crate::sim::node::Node;
@@ -17,25 +17,10 @@ use std::rc::Rc;
 pub const LOCK_DIR: &str = "/locksim/lock";
 
 fn observer(node: &Node, contender: Contender) -> Observer {
-    let node = node.clone();
+    let report = Report::new(node, LOCK_DIR);
     Rc::new(move |o| match o {
-        Observation::Enqueued { node: name, seq } => node.record(
-            Kind::Info,
-            Op::Lock(LockOp::Enqueued {
-                lock: LOCK_DIR.into(),
-                node: name,
-                seq,
-                mode: contender.mode(),
-            }),
-        ),
-        Observation::Woken { path, event } => node.record(
-            Kind::Info,
-            Op::Client(ClientOp::Wake {
-                lock: Some(LOCK_DIR.into()),
-                path,
-                event,
-            }),
-        ),
+        Observation::Enqueued { node: name, .. } => report.enqueued(&name, contender.mode()),
+        Observation::Woken { path, event } => report.woken_by(&path, &event),
     })
 }
 

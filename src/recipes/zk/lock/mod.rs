@@ -328,11 +328,7 @@ impl Lock for ZkLock {
     }
 
     async fn lost(&mut self) {
-        while let Some(e) = self.events.next().await {
-            if decide::on_event(e.event_type, e.state) == OnEvent::SessionLost {
-                return;
-            }
-        }
+        crate::recipes::zk::kit::session_lost(&mut self.events).await
     }
 
     async fn close(self) {
