@@ -56,8 +56,10 @@
 //! `LOCKSIM_SEED=N` and `LOCKSIM_SEEDS=A..B` pin the seeds. `examples/user-recipes` in the
 //! repository is a crate of such tests.
 
+#[cfg(feature = "cli")]
 pub mod bench;
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod experiment;
 pub mod explore;
@@ -66,6 +68,7 @@ pub mod params;
 pub mod recipes;
 pub mod redis;
 pub mod scenario;
+#[cfg(feature = "cli")]
 pub mod serve;
 pub mod sim;
 pub mod store;

@@ -33,6 +33,7 @@ pub mod replies;
 pub mod resp;
 pub mod rs;
 pub mod script;
+#[cfg(feature = "cli")]
 pub mod serve;
 pub mod server;
 pub mod sim_host;

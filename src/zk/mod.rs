@@ -6,6 +6,7 @@ pub mod events;
 pub mod host;
 pub mod proto;
 pub mod seq;
+#[cfg(feature = "cli")]
 pub mod serve;
 pub mod server;
 pub mod session;
