@@ -531,6 +531,12 @@ impl Recorder {
         self.0.borrow().clone()
     }
 
+    /// The history recorded so far, leaving the recorder empty: for a run that is over,
+    /// where a copy would only be dropped with the world.
+    pub fn take(&self) -> History {
+        std::mem::take(&mut *self.0.borrow_mut())
+    }
+
     /// How many events it holds.
     pub fn len(&self) -> usize {
         self.0.borrow().events.len()
