@@ -249,6 +249,10 @@ pub struct ServerEvent {
     /// Not part of the history's JSON.
     #[serde(skip)]
     pub routine: bool,
+    /// How a timeline tells it, when its family says it better than its name and fields do
+    /// (`c1 DEL lock removed c2's "…"`). Not part of the history's JSON.
+    #[serde(skip)]
+    pub told: Option<String>,
 }
 
 impl ServerEvent {
@@ -265,6 +269,7 @@ impl ServerEvent {
             op,
             fields: fields.into_iter().collect(),
             routine: false,
+            told: None,
         }
     }
 
@@ -273,6 +278,14 @@ impl ServerEvent {
         ServerEvent {
             routine: true,
             ..ServerEvent::new(event)
+        }
+    }
+
+    /// The same event, told in a timeline as `text`.
+    pub fn told(self, text: String) -> ServerEvent {
+        ServerEvent {
+            told: Some(text),
+            ..self
         }
     }
 
@@ -516,6 +529,12 @@ impl Recorder {
 
     pub fn snapshot(&self) -> History {
         self.0.borrow().clone()
+    }
+
+    /// The history recorded so far, leaving the recorder empty: for a run that is over,
+    /// where a copy would only be dropped with the world.
+    pub fn take(&self) -> History {
+        std::mem::take(&mut *self.0.borrow_mut())
     }
 
     /// How many events it holds.

@@ -202,6 +202,9 @@ fn describe(e: &Event) -> Option<String> {
             token(t)
         ),
         (Op::Server(event), _) if !event.routine => {
+            if let Some(told) = &event.told {
+                return Some(told.clone());
+            }
             let fields: Vec<String> = event
                 .fields
                 .iter()
@@ -341,6 +344,39 @@ mod tests {
         assert_eq!(lines.len(), 7, "{lines:#?}");
         assert!(lines[0].contains("c3       acquires /l (token 1)"));
         assert!(lines[6].ends_with("run ends"));
+    }
+
+    #[test]
+    fn a_server_event_is_told_in_its_familys_words_when_it_has_them() {
+        let server =
+            |op: &str| crate::history::ServerEvent::new(&serde_json::json!({"op": op, "key": "k"}));
+        let history = History {
+            events: vec![
+                event(1, "redis1", Kind::Info, Op::Server(server("key_expired"))),
+                event(
+                    2,
+                    "redis1",
+                    Kind::Info,
+                    Op::Server(server("key_changed").told(r#"c1 DEL k removed c2's "t""#.into())),
+                ),
+                event(
+                    3,
+                    "redis1",
+                    Kind::Info,
+                    Op::Server(crate::history::ServerEvent {
+                        routine: true,
+                        ..server("key_changed").told("c1 SET k set to \"t\"".into())
+                    }),
+                ),
+            ],
+        };
+        assert_eq!(
+            timeline(&history, &[]),
+            [
+                "      1 ms  redis1   key expired key=k",
+                r#"      2 ms  redis1   c1 DEL k removed c2's "t""#,
+            ]
+        );
     }
 
     #[test]

@@ -1,5 +1,9 @@
-//! Every committed trace file replays to its recorded verdict and digest.
+//! Every committed trace file replays to its recorded verdict and digest; what the Redis
+//! hosts record of their clients' commands, on a committed finding.
 
+use locksim::history::Op;
+use locksim::redis::events::{KeyChange, RedisEvent};
+use locksim::timeline;
 use locksim::trace::{Trace, replay};
 use std::path::Path;
 
@@ -35,4 +39,70 @@ fn every_committed_trace_replays_as_recorded() {
             path.display()
         );
     }
+}
+
+/// The key changes of the Redis host in a replayed trace, with the timeline of its run.
+fn key_changes(file: &str) -> (Vec<KeyChange>, Vec<String>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("traces")
+        .join(file);
+    let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let r = replay(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
+    let changes = r
+        .report
+        .history
+        .events
+        .iter()
+        .filter_map(|e| match &e.op {
+            Op::Server(event) => match event.read::<RedisEvent>() {
+                Some(RedisEvent::KeyChanged(change)) => Some(change),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let lines = timeline::timeline(&r.report.history, &r.report.violations);
+    (changes, lines)
+}
+
+/// Issue 20: R8's finding shows whose DEL removed whose key, in the history and the
+/// timeline; the compare-and-delete release of the same run removes no one else's.
+#[test]
+fn r8s_history_shows_whose_del_removed_whose_key() {
+    let (changes, lines) = key_changes("r8-release-redis-lock-del.json");
+    let set_by_c1 = changes
+        .iter()
+        .find(|c| c.client == "c1" && c.command == "SET")
+        .expect("c1 sets the lock");
+    let token = set_by_c1.after.clone().expect("SET leaves a value");
+    let del = changes
+        .iter()
+        .find(|c| c.command == "DEL" && c.owner.as_deref() == Some("c1"))
+        .expect("a DEL of c1's key");
+    assert_eq!(del.client, "c2", "{del:?}");
+    assert_eq!(del.key, "locksim:lock");
+    assert_eq!(del.before.as_deref(), Some(token.as_str()));
+    assert_eq!(del.after, None);
+    assert_eq!(del.result, "1");
+    let told = format!(r#"redis1   c2 DEL locksim:lock removed c1's "{token}""#);
+    assert!(
+        lines.iter().any(|l| l.ends_with(&told)),
+        "{told:?} not in the timeline:\n{}",
+        lines.join("\n")
+    );
+
+    let (changes, lines) = key_changes("r8-release-redis-lock.json");
+    assert!(
+        changes
+            .iter()
+            .any(|c| c.command.starts_with("EVAL") && c.after.is_none()),
+        "the script releases: {changes:#?}"
+    );
+    let others = |c: &&KeyChange| c.owner.as_ref().is_some_and(|o| *o != c.client);
+    assert_eq!(changes.iter().filter(others).count(), 0, "{changes:#?}");
+    assert!(
+        !lines.iter().any(|l| l.contains(" removed ")),
+        "{}",
+        lines.join("\n")
+    );
 }

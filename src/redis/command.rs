@@ -69,6 +69,18 @@ impl Flags {
     }
 }
 
+/// Which of a command's arguments are keys (Redis's first key, last key and step, for the
+/// shapes the table has). EVAL and EVALSHA count theirs with `numkeys`, which only the
+/// scripting reads: here they name none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keys {
+    None,
+    /// The first argument after the name (GET, SET, EXPIRE ...).
+    First,
+    /// Every argument after the name (DEL, EXISTS).
+    All,
+}
+
 /// One entry of the table.
 #[derive(Debug)]
 pub struct CommandSpec {
@@ -77,6 +89,7 @@ pub struct CommandSpec {
     /// Redis's arity: N means exactly N arguments (the name counted), -N at least N.
     pub arity: i32,
     pub flags: Flags,
+    pub keys: Keys,
     /// `None` for a container with no proc of its own (CLIENT): its arity already demands a
     /// subcommand.
     pub cmd: Option<Cmd>,
@@ -93,6 +106,16 @@ impl CommandSpec {
         } else {
             argc >= -arity
         }
+    }
+
+    /// The keys `args` (a request for this command, its name first) names.
+    pub fn keys<'a>(&self, args: &'a [Vec<u8>]) -> &'a [Vec<u8>] {
+        let keys = match self.keys {
+            Keys::None => None,
+            Keys::First => args.get(1..2),
+            Keys::All => args.get(1..),
+        };
+        keys.unwrap_or_default()
     }
 
     /// The name a client types: the part after `|` for a subcommand.
@@ -139,10 +162,21 @@ pub fn count() -> usize {
 }
 
 const fn spec(fullname: &'static str, arity: i32, flags: Flags, cmd: Cmd) -> CommandSpec {
+    keyed(fullname, arity, flags, Keys::None, cmd)
+}
+
+const fn keyed(
+    fullname: &'static str,
+    arity: i32,
+    flags: Flags,
+    keys: Keys,
+    cmd: Cmd,
+) -> CommandSpec {
     CommandSpec {
         fullname,
         arity,
         flags,
+        keys,
         cmd: Some(cmd),
         subcommands: &[],
     }
@@ -152,18 +186,20 @@ const W: Flags = Flags::WRITE;
 const R: Flags = Flags::READONLY;
 const FAST: Flags = Flags::FAST;
 const STALE: Flags = Flags::STALE;
+const ONE: Keys = Keys::First;
+const ALL: Keys = Keys::All;
 
 static COMMANDS: &[CommandSpec] = &[
-    spec("get", 2, R.and(FAST), Cmd::Get),
-    spec("set", -3, W.and(Flags::DENYOOM), Cmd::Set),
-    spec("del", -2, W, Cmd::Del),
-    spec("exists", -2, R.and(FAST), Cmd::Exists),
-    spec("expire", -3, W.and(FAST), Cmd::Expire),
-    spec("pexpire", -3, W.and(FAST), Cmd::PExpire),
-    spec("expireat", -3, W.and(FAST), Cmd::ExpireAt),
-    spec("pexpireat", -3, W.and(FAST), Cmd::PExpireAt),
-    spec("ttl", 2, R.and(FAST), Cmd::Ttl),
-    spec("pttl", 2, R.and(FAST), Cmd::PTtl),
+    keyed("get", 2, R.and(FAST), ONE, Cmd::Get),
+    keyed("set", -3, W.and(Flags::DENYOOM), ONE, Cmd::Set),
+    keyed("del", -2, W, ALL, Cmd::Del),
+    keyed("exists", -2, R.and(FAST), ALL, Cmd::Exists),
+    keyed("expire", -3, W.and(FAST), ONE, Cmd::Expire),
+    keyed("pexpire", -3, W.and(FAST), ONE, Cmd::PExpire),
+    keyed("expireat", -3, W.and(FAST), ONE, Cmd::ExpireAt),
+    keyed("pexpireat", -3, W.and(FAST), ONE, Cmd::PExpireAt),
+    keyed("ttl", 2, R.and(FAST), ONE, Cmd::Ttl),
+    keyed("pttl", 2, R.and(FAST), ONE, Cmd::PTtl),
     spec("ping", -1, FAST, Cmd::Ping),
     spec("echo", 2, STALE.and(FAST), Cmd::Echo),
     spec("select", 2, STALE.and(FAST), Cmd::Select),
@@ -176,6 +212,7 @@ static COMMANDS: &[CommandSpec] = &[
         fullname: "client",
         arity: -2,
         flags: Flags::NONE,
+        keys: Keys::None,
         cmd: None,
         subcommands: &[
             spec("client|id", 2, Flags::NOSCRIPT.and(STALE), Cmd::ClientId),
@@ -197,6 +234,7 @@ static COMMANDS: &[CommandSpec] = &[
         fullname: "command",
         arity: -1,
         flags: STALE,
+        keys: Keys::None,
         cmd: Some(Cmd::Command),
         subcommands: &[
             spec("command|count", 2, STALE, Cmd::CommandCount),
@@ -274,5 +312,19 @@ mod tests {
             );
         }
         assert_eq!(count(), 20);
+    }
+
+    #[test]
+    fn keys_by_position() {
+        let keys = |list: &[&str]| {
+            let args = args(list);
+            found(list).keys(&args).to_vec()
+        };
+        assert_eq!(keys(&["SET", "k", "v", "PX", "5"]), args(&["k"]));
+        assert_eq!(keys(&["del", "a", "b"]), args(&["a", "b"]));
+        assert_eq!(keys(&["PEXPIREAT", "k", "7"]), args(&["k"]));
+        assert!(keys(&["EVALSHA", "abc", "1", "k"]).is_empty());
+        assert!(keys(&["ping"]).is_empty());
+        assert!(keys(&["client", "id"]).is_empty());
     }
 }

@@ -133,6 +133,11 @@ impl Server {
         self.config.role
     }
 
+    /// The clock deadlines are kept and judged on.
+    pub fn expiry_clock(&self) -> ExpiryClock {
+        self.config.expiry_clock
+    }
+
     /// A failover promotes a replica (REPLICAOF NO ONE) or demotes a master.
     pub fn set_role(&mut self, role: Role) {
         self.config.role = role;

@@ -150,7 +150,7 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
         .map_err(|panic| format!("panicked: {panic}"))
         .and_then(|driven| driven)
         .map_err(RunError::Software)?;
-    let history = world.recorder.snapshot();
+    let history = world.recorder.take();
     let cfg = CheckConfig {
         liveness_bound_ms: spec.scenario.liveness_bound(&spec.params),
     };

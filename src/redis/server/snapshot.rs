@@ -1,6 +1,7 @@
 //! Snapshots: the keyspace as an RDB file would hold it, and a restart that loads one.
 //! What survives a crash (nothing, a snapshot, an AOF) is the simulation's choice; an AOF is
 //! replayed through [`Server::replicate`], as Redis loads one by its replication rules.
+//! And a look at single keys as stored, for a driver that watches what commands change.
 
 use super::{Role, Server};
 use crate::redis::clock::Now;
@@ -15,6 +16,18 @@ pub struct Entry {
 }
 
 impl Server {
+    /// A key as stored, expired or not, and its deadline on the server's expiry clock
+    /// ([`Server::expiry_clock`]). Unlike a command's lookup it expires nothing.
+    pub fn peek(&self, key: &[u8]) -> Option<(&[u8], Option<i64>)> {
+        let value = self.keyspace.get(key)?;
+        Some((value, self.keyspace.expire_of(key)))
+    }
+
+    /// Every key as stored, in order, with its deadline as [`Server::peek`] gives it.
+    pub fn stored(&self) -> impl Iterator<Item = (&[u8], &[u8], Option<i64>)> {
+        self.keyspace.iter()
+    }
+
     /// Every key, in order, with its deadline in unix ms: what a snapshot (RDB) would hold.
     pub fn dump(&self, now: Now) -> Vec<Entry> {
         let clock = self.config.expiry_clock;

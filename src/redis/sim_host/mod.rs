@@ -1,7 +1,8 @@
 //! The Redis family's simulation glue: serves the core on its host's port 6379 with the
 //! node's clocks, runs the active expiry cycle, keeps what survives a crash (nothing, or an
 //! append-only file synced always or every second), an optional asynchronous replica that a
-//! `failover` promotes, a delayed restart, and `lose_reply` of a SET or a script.
+//! `failover` promotes, a delayed restart, and `lose_reply` of a SET or a script; and it
+//! records what its clients' commands change (`watch`).
 //!
 //! The replica lives inside its master's host: it shares the master's clocks and failure
 //! fate, and the master's name, as clients behind a virtual address would see it. What it
@@ -14,7 +15,7 @@ use crate::redis::command::Args;
 use crate::redis::conn::Conn;
 use crate::redis::events::RedisEvent;
 use crate::redis::resp::{self, Decoded};
-use crate::redis::server::{Close, Config, Role, Server};
+use crate::redis::server::{Close, Config, Outcome, Role, Server};
 use crate::sim::fault::Fault;
 use crate::sim::node::Node;
 use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
@@ -24,6 +25,9 @@ use std::rc::Rc;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Notify;
 use turmoil::net::{TcpListener, TcpStream};
+use watch::Watch;
+
+mod watch;
 
 /// What survives a crash.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +83,7 @@ impl ServerFamily for RedisFamily {
             lose: Vec::new(),
             started: false,
             replicated: Rc::new(Notify::new()),
+            watch: Watch::default(),
         };
         Box::new(RedisSoftware(Rc::new(RefCell::new(state))))
     }
@@ -122,6 +127,8 @@ struct State {
     started: bool,
     /// Wakes the replication task when the stream has something new.
     replicated: Rc<Notify>,
+    /// The keyspace as the history last saw it change.
+    watch: Watch,
 }
 
 struct Replica {
@@ -176,6 +183,7 @@ impl State {
             server.replicate(&mut link, op, now);
         }
         self.server = server;
+        self.watch.resync(&self.server);
         self.resync_replica();
         lost
     }
@@ -209,10 +217,23 @@ impl State {
             }
             self.aof.push(set);
         }
+        self.watch.resync(&self.server);
         self.replica = Some(self.family.replica(replica.lag_ms));
         self.resync_replica();
         self.node
             .record(Kind::Info, RedisEvent::FailedOver { lost }.into());
+    }
+
+    /// Records what `client`'s command `args` changed (it propagated something).
+    fn record_changes(&mut self, client: &str, args: &[Vec<u8>], outcome: &Outcome, now: Now) {
+        let reply = outcome.reply.as_ref();
+        let ops = &outcome.propagate;
+        let events = self
+            .watch
+            .command(&self.server, now, client, args, reply, ops);
+        for event in events {
+            self.node.record(Kind::Info, event.into());
+        }
     }
 
     /// Whether the reply to `client`'s command `args` is to be lost (and disarms it).
@@ -286,6 +307,7 @@ async fn expire_cycle(state: Shared) {
                     .record(Kind::Info, RedisEvent::KeyExpired { key }.into());
             }
         }
+        s.watch.expired(&dels);
         s.propagate(dels);
     }
 }
@@ -358,6 +380,9 @@ async fn serve_conn(state: Shared, client: String, mut stream: TcpStream) {
                     let lost = s.loses_reply(&client, &args);
                     let now = s.now();
                     let outcome = s.server.handle(&mut conn, &args, now);
+                    if !outcome.propagate.is_empty() {
+                        s.record_changes(&client, &args, &outcome, now);
+                    }
                     s.propagate(outcome.propagate);
                     if lost || outcome.close == Some(Close::Now) {
                         return;

@@ -1,7 +1,8 @@
 //! The glue in a small turmoil world: one Redis host and a client speaking raw RESP.
 
 use super::*;
-use crate::history::{Op, Recorder};
+use crate::history::{History, Op, Recorder};
+use crate::redis::events::KeyChange;
 use crate::sim::clock::Clock;
 use crate::sim::pause::PauseGate;
 use crate::sim::seed::Seeds;
@@ -57,6 +58,19 @@ fn world(
     steps: Vec<Step>,
     client: impl std::future::Future<Output = Result<(), String>> + 'static,
 ) -> Vec<Op> {
+    let clients: Vec<(&str, Client)> = vec![("c1", Box::pin(client))];
+    world_of(family, steps, clients)
+        .events
+        .into_iter()
+        .map(|e| e.op)
+        .collect()
+}
+
+type Client = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), String>>>>;
+
+/// Runs named clients against a Redis host of `family`, doing `at` to the world at those
+/// times: the history.
+fn world_of(family: RedisFamily, steps: Vec<Step>, clients: Vec<(&str, Client)>) -> History {
     let recorder = Recorder::default();
     let mut sim = turmoil::Builder::new()
         .tick_duration(Duration::from_millis(1))
@@ -67,7 +81,9 @@ fn world(
     let software = Rc::new(RefCell::new(family.install(node("redis1", &recorder))));
     let started = software.clone();
     sim.host("redis1", move || started.borrow().start());
-    sim.client("c1", async move { client.await.map_err(Into::into) });
+    for (name, client) in clients {
+        sim.client(name, async move { client.await.map_err(Into::into) });
+    }
     let mut steps = steps.into_iter().peekable();
     loop {
         let now = sim.elapsed().as_millis() as u64;
@@ -78,12 +94,7 @@ fn world(
             break;
         }
     }
-    recorder
-        .snapshot()
-        .events
-        .into_iter()
-        .map(|e| e.op)
-        .collect()
+    recorder.snapshot()
 }
 
 fn crash_and_restart(at: u64) -> Vec<Step> {
@@ -209,4 +220,72 @@ fn the_expiry_cycle_deletes_and_records_keys_past_their_deadline() {
     });
     let expired: Op = RedisEvent::KeyExpired { key: "k".into() }.into();
     assert!(ops.contains(&expired), "{ops:?}");
+}
+
+/// Issue 20: whose DEL removed whose key. c2 takes the lock; c1's plain DEL removes it.
+#[test]
+fn a_del_of_another_clients_key_is_recorded_with_both_clients_and_the_token() {
+    let clients: Vec<(&str, Client)> = vec![
+        (
+            "c2",
+            Box::pin(async {
+                expect(
+                    ask(&["SET", "lock", "t2", "NX", "PX", "200"]).await,
+                    b"+OK\r\n",
+                )
+            }),
+        ),
+        (
+            "c1",
+            Box::pin(async {
+                sleep(20).await;
+                expect(
+                    ask(&["SET", "lock", "t1", "NX", "PX", "200"]).await,
+                    b"$-1\r\n",
+                )?;
+                expect(ask(&["DEL", "lock"]).await, b":1\r\n")?;
+                expect(ask(&["DEL", "lock"]).await, b":0\r\n")
+            }),
+        ),
+    ];
+    let history = world_of(family(Persistence::None), vec![], clients);
+    let change =
+        |client: &str, command: &str, before, owner: Option<&str>, after, ttl_ms, result: &str| {
+            Op::from(RedisEvent::KeyChanged(KeyChange {
+                client: client.into(),
+                command: command.into(),
+                key: "lock".into(),
+                before,
+                owner: owner.map(Into::into),
+                after,
+                ttl_ms,
+                result: result.into(),
+            }))
+        };
+    let recorded: Vec<(&str, &Op)> = history
+        .events
+        .iter()
+        .map(|e| (e.node.as_str(), &e.op))
+        .collect();
+    assert_eq!(
+        recorded,
+        [
+            (
+                "redis1",
+                &change("c2", "SET", None, None, Some("t2".into()), Some(200), "OK")
+            ),
+            (
+                "redis1",
+                &change("c1", "DEL", Some("t2".into()), Some("c2"), None, None, "1")
+            ),
+        ]
+    );
+    let Op::Server(del) = &history.events[1].op else {
+        unreachable!("compared above")
+    };
+    assert!(!del.routine, "another client's key removed is news");
+    assert_eq!(
+        del.told.as_deref(),
+        Some(r#"c1 DEL lock removed c2's "t2""#)
+    );
 }
