@@ -35,6 +35,9 @@ pub enum Op {
     /// An event of a server family (ZooKeeper's tree changes, say), which that family's
     /// module defines and reads back (`zk::events`).
     Server(ServerEvent),
+    /// An event of a user's own recipe or workload, recorded with `Node::record_event` and
+    /// read back by the user's checker with `ServerEvent::read` (the same tagged shape).
+    User(ServerEvent),
 }
 
 /// What the world records of the run itself (node "harness").
@@ -258,12 +261,14 @@ pub struct ServerEvent {
 impl ServerEvent {
     /// The event `event` serialises to: an object with an `op` string tag.
     pub fn new(event: &impl Serialize) -> ServerEvent {
+        const SHAPE: &str = "a history event serialises to an object tagged with its name \
+                             under `op` (#[serde(tag = \"op\")])";
         let Ok(Value::Object(mut fields)) = serde_json::to_value(event) else {
-            unreachable!("a server event serialises to an object")
+            panic!("{SHAPE}")
         };
         let op = match fields.remove("op") {
             Some(Value::String(op)) => op,
-            _ => unreachable!("a server event is tagged with its op"),
+            _ => panic!("{SHAPE}"),
         };
         ServerEvent {
             op,
@@ -433,7 +438,12 @@ impl Event {
             Op::Lock(op) => op.role_event(self.kind),
             Op::Client(op) => op.role_event(self.kind),
             Op::Election(op) => op.role_event(self.kind),
-            Op::Harness(_) | Op::Queue(_) | Op::Barrier(_) | Op::Store(_) | Op::Server(_) => None,
+            Op::Harness(_)
+            | Op::Queue(_)
+            | Op::Barrier(_)
+            | Op::Store(_)
+            | Op::Server(_)
+            | Op::User(_) => None,
         }
     }
 }

@@ -93,6 +93,7 @@ impl Window {
             Op::Harness(_) | Op::Server(_) => true,
             Op::Store(StoreOp::StoreWrite { client, .. }) => clients.contains(client),
             Op::Client(_)
+            | Op::User(_)
             | Op::Lock(_)
             | Op::Election(_)
             | Op::Queue(_)
@@ -201,7 +202,7 @@ fn describe(e: &Event) -> Option<String> {
             if *accepted { "accepts" } else { "refuses" },
             token(t)
         ),
-        (Op::Server(event), _) if !event.routine => {
+        (Op::Server(event) | Op::User(event), _) if !event.routine => {
             if let Some(told) = &event.told {
                 return Some(told.clone());
             }
@@ -377,6 +378,40 @@ mod tests {
                 r#"      2 ms  redis1   c1 DEL k removed c2's "t""#,
             ]
         );
+    }
+
+    /// A user's event, as `Node::record_event` records it: told with its fields, among its
+    /// client's events (so only when that client is in the story), and read back typed.
+    #[test]
+    fn a_users_event_is_told_with_its_fields_and_reads_back_typed() {
+        #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(tag = "op", rename_all = "snake_case")]
+        enum Permit {
+            Taken { slot: u32 },
+        }
+        let taken = crate::history::ServerEvent::new(&Permit::Taken { slot: 1 });
+        assert_eq!(taken.read::<Permit>(), Some(Permit::Taken { slot: 1 }));
+        let history = History {
+            events: vec![event(4, "c2", Kind::Info, Op::User(taken))],
+        };
+        assert_eq!(
+            timeline(&history, &[]),
+            ["      4 ms  c2       taken slot=1"]
+        );
+        let elsewhere = Violation {
+            property: crate::check::Property::MUTEX,
+            clients: vec!["c1".into()],
+            times_ms: vec![4],
+            detail: "x".into(),
+        };
+        let lines = timeline(&history, &[elsewhere]);
+        assert!(lines.iter().all(|l| !l.contains("taken")), "{lines:?}");
+    }
+
+    #[test]
+    #[should_panic(expected = "tagged with its name under `op`")]
+    fn an_event_without_an_op_tag_is_refused_with_the_shape_it_needs() {
+        crate::history::ServerEvent::new(&serde_json::json!({"slot": 1}));
     }
 
     #[test]

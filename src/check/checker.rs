@@ -33,6 +33,8 @@ pub enum Reads {
     Barrier,
     /// A server family's events, by family name ("zookeeper").
     Server(&'static str),
+    /// Events of the user's own (`Node::record_event`).
+    User,
 }
 
 impl fmt::Display for Reads {
@@ -46,6 +48,7 @@ impl fmt::Display for Reads {
             Reads::Store => f.write_str("store"),
             Reads::Barrier => f.write_str("barrier"),
             Reads::Server(family) => f.write_str(family),
+            Reads::User => f.write_str("user"),
         }
     }
 }

@@ -87,11 +87,19 @@ impl ZkHosts {
     }
 }
 
-/// A scenario built in a test is named after it.
+/// A scenario built in a test is named after it; the second one built by the same test
+/// gets `-2`, and so on, so each keeps its own traces and replays.
 fn default_name() -> String {
-    env::test_name()
+    thread_local! {
+        static BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    }
+    let base = env::test_name()
         .map(|test| env::file_safe(&test))
-        .unwrap_or_else(|| "my-scenario".to_string())
+        .unwrap_or_else(|| "my-scenario".to_string());
+    match BUILT.replace(BUILT.get() + 1) {
+        0 => base,
+        n => format!("{base}-{}", n + 1),
+    }
 }
 
 impl RedisHosts {
@@ -148,7 +156,7 @@ impl Experiment {
     }
 
     /// Names the scenario, as trace files and messages show it; by default a scenario built
-    /// in a test is named after the test.
+    /// in a test is named after the test (`-2`, `-3`... for the next ones it builds).
     pub fn named(mut self, name: &str) -> Experiment {
         self.scenario.name = name.to_string().into();
         self

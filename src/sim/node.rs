@@ -1,7 +1,7 @@
 //! What a simulated host's software sees of the world: its name, its own clock, its pause
 //! gate, its randomness, and the recorder it appends events to.
 
-use crate::history::{Event, Kind, Op, Recorder};
+use crate::history::{Event, Kind, Op, Recorder, ServerEvent};
 use crate::sim::clock::Clock;
 use crate::sim::pause::PauseGate;
 use crate::sim::seed::Seeds;
@@ -84,6 +84,25 @@ impl Node {
             kind,
             op,
         });
+    }
+
+    /// Records an event of the user's own: `event` serialises to an object tagged with its
+    /// name under `op` (`#[serde(tag = "op", rename_all = "snake_case")]` on an enum), and a
+    /// checker reads it back with `ServerEvent::read`. Timelines show it with its fields.
+    ///
+    /// ```
+    /// #[derive(serde::Serialize, serde::Deserialize)]
+    /// #[serde(tag = "op", rename_all = "snake_case")]
+    /// enum Permit { Taken { slot: u32 } }
+    /// # fn f(node: &locksim::Node) {
+    /// node.record_event(&Permit::Taken { slot: 1 });
+    /// # }
+    /// ```
+    ///
+    /// # Panics
+    /// When `event` does not serialise to such an object.
+    pub fn record_event(&self, event: &impl serde::Serialize) {
+        self.record(Kind::Info, Op::User(ServerEvent::new(event)));
     }
 
     /// The program reached `step` (one it declares in `Hosts::pause_steps`): a pause armed

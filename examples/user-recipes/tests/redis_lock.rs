@@ -34,9 +34,11 @@ fn get_then_del_removes_the_next_holders_key_when_its_del_is_delayed() {
             .set("faults=delay")
             .set("delay_max_ms=400")
     };
-    delays(Release::GetThenDel)
-        .explore(0..500)
-        .assert_violates(Property::MUTEX);
+    let found = delays(Release::GetThenDel).explore(0..500);
+    found.assert_violates(Property::MUTEX);
+    // The report's timeline names the culprit: whose DEL removed whose key.
+    let report = found.to_string();
+    assert!(report.contains(" DEL my-lock removed c"), "{report}");
     delays(Release::CompareAndDelete)
         .explore(0..500)
         .assert_clean();
