@@ -31,6 +31,7 @@ pub struct Finding {
 }
 
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Outcome {
     /// Every seed ran clean.
     Clean,

@@ -24,6 +24,7 @@ pub enum Kind {
 /// carry an `op` tag naming them, so the history's JSON is one flat object per event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum Op {
     Harness(HarnessOp),
     Client(ClientOp),

@@ -66,6 +66,7 @@ pub struct Expect {
 }
 
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum TraceError {
     Io(PathBuf, std::io::Error),
     /// A directory, device, FIFO, ...: reading it could block or never end.

@@ -16,6 +16,7 @@ pub struct Witness {
 
 /// A family of history events a checker reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Reads {
     /// The world's own events: faults, the heal, the end.
     Harness,

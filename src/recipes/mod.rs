@@ -18,6 +18,7 @@ pub struct Grant {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LockError {
     /// The session is gone: this lock object is dead; a new session is needed.
     SessionExpired,

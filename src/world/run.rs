@@ -40,6 +40,7 @@ pub struct RunReport {
 }
 
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum RunError {
     Params(ParamError),
     Plan(PlanError),
