@@ -8,7 +8,7 @@ use crate::sim::node::Node;
 use crate::sim::pause::PauseGate;
 use crate::sim::roles::RoleBook;
 use crate::sim::seed::Seeds;
-use crate::sim::software::ServerSoftware;
+use crate::sim::software::{Hosts, ServerSoftware};
 use crate::world::run::RunSpec;
 use rand::Rng;
 use std::cell::RefCell;
@@ -59,14 +59,14 @@ pub(crate) struct World {
 }
 
 impl World {
-    pub(crate) fn build(spec: &RunSpec) -> World {
+    /// The world of `spec`, with the hosts and run limit the run resolved them to.
+    pub(crate) fn build(spec: &RunSpec, hosts: Hosts, limit: u64) -> World {
         let p = &spec.params;
         let seeds = Seeds::new(spec.seed);
         let latency = (
             Duration::from_millis(p.network.latency_min_ms),
             Duration::from_millis(p.network.latency_max_ms),
         );
-        let limit = spec.scenario.run_limit(p);
         let mut sim = turmoil::Builder::new()
             .tick_duration(Duration::from_millis(1))
             .min_message_latency(latency.0)
@@ -88,7 +88,6 @@ impl World {
             recorder: recorder.clone(),
             seeds,
         };
-        let hosts = spec.hosts();
         let nodes: BTreeMap<String, Node> =
             hosts.names().map(|h| (h.to_string(), node(h))).collect();
 
@@ -172,11 +171,10 @@ impl World {
     }
 
     /// Runs until every client finished or the run limit; Err is host software's failure.
-    pub(crate) fn drive(&mut self, spec: &RunSpec) -> Result<(), String> {
+    pub(crate) fn drive(&mut self, spec: &RunSpec, limit: u64) -> Result<(), String> {
         let plan = spec.plan.clone().sorted().0;
         let mut next = 0;
         let mut healed = false;
-        let limit = spec.scenario.run_limit(&spec.params);
         loop {
             let now = self.now_ms();
             let due: Vec<Timer> = self

@@ -143,18 +143,19 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
         .judging(&spec.properties)
         .map_err(RunError::NoChecker)?;
 
+    // Resolved once: the world and the checkers read these, not the scenario again.
+    let run_limit_ms = spec.scenario.run_limit(&spec.params);
+    let liveness_bound_ms = spec.scenario.liveness_bound(&spec.params);
     let world = capture_panics(|| {
-        let mut world = World::build(spec);
-        world.drive(spec).map(|()| world)
+        let mut world = World::build(spec, hosts, run_limit_ms);
+        world.drive(spec, run_limit_ms).map(|()| world)
     });
     let world = world
         .map_err(|panic| format!("panicked: {panic}"))
         .and_then(|driven| driven)
         .map_err(RunError::Software)?;
     let history = world.recorder.take();
-    let cfg = CheckConfig {
-        liveness_bound_ms: spec.scenario.liveness_bound(&spec.params),
-    };
+    let cfg = CheckConfig { liveness_bound_ms };
     let violations = check::check_with(&history, &checkers, &cfg).map_err(RunError::Malformed)?;
     let witnesses = check::witnesses(&history, &checkers);
     Ok(RunReport {
