@@ -3,6 +3,7 @@
 //! through the same API.
 
 use locksim::scenario;
+use locksim::trace::{self, Trace};
 use locksim::{Experiment, Property};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
@@ -93,13 +94,24 @@ fn bad_settings_are_refused_with_what_is_wrong() {
 }
 
 #[test]
-fn properties_choose_what_a_run_is_judged_by() {
+fn properties_choose_what_a_run_is_judged_by_and_its_trace_says_so() {
     let dir = traces("properties");
     builtin("redis-lock-del")
         .properties([Property::LIVENESS])
         .traces(&dir)
         .explore(0..30)
         .assert_clean();
+    let found = builtin("redis-lock-del")
+        .properties([Property::MUTEX])
+        .traces(&dir)
+        .explore(0..200);
+    found.assert_violates(Property::MUTEX);
+    let path = found.trace().unwrap();
+    let trace = Trace::load(path).unwrap();
+    assert_eq!(trace.properties, Some(vec![Property::MUTEX]));
+    let replayed = trace::replay(&trace, path).unwrap();
+    assert!(replayed.verdict_matches && replayed.digest_matches == Some(true));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// README's "Test your own recipe" shows the example crate's code as it compiles.

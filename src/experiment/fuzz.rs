@@ -3,6 +3,7 @@
 //! the first failing plan, so one trace is written for the finding rather than one per
 //! shrink step.
 
+use crate::check::Property;
 use crate::explore::{self, Exploration, Outcome, SeedResult};
 use crate::params::Params;
 use crate::scenario::Scenario;
@@ -17,6 +18,7 @@ use std::cell::{Cell, RefCell};
 pub(super) fn fuzz(
     scenario: &Scenario,
     params: &Params,
+    properties: &[Property],
     check_determinism: bool,
 ) -> (u32, Exploration) {
     let config = Config {
@@ -38,6 +40,7 @@ pub(super) fn fuzz(
         ran.set(ran.get() + 1);
         let spec = RunSpec {
             plan,
+            properties: properties.to_vec(),
             ..RunSpec::generated(scenario, params.clone(), seed)
         };
         match explore::run_checked(&spec, check_determinism) {

@@ -138,6 +138,8 @@ pub struct Experiment {
     scenario: Scenario,
     profile: Option<String>,
     settings: Vec<String>,
+    /// The properties runs are judged by, when not the scenario's own.
+    properties: Option<Vec<Property>>,
     jobs: Option<usize>,
     traces: Option<PathBuf>,
 }
@@ -150,6 +152,7 @@ impl Experiment {
             scenario,
             profile: None,
             settings: Vec::new(),
+            properties: None,
             jobs: None,
             traces: None,
         }
@@ -181,22 +184,35 @@ impl Experiment {
     }
 
     /// Judges runs by `properties` instead of the scenario's own (a property of your own
-    /// needs its checker: `check`).
+    /// needs its checker: `check`). Trace files record the choice, so a replay judges the
+    /// same.
     pub fn properties(mut self, properties: impl IntoIterator<Item = Property>) -> Experiment {
-        self.scenario.properties = properties.into_iter().collect();
+        self.properties = Some(properties.into_iter().collect());
         self
     }
 
-    /// Judges runs also by `checker`'s property, with `checker` (which replaces a built-in
-    /// checker of the same property). Its violations appear in verdicts, reports and trace
-    /// files like the built-ins'.
+    /// Gives the scenario `checker` (in place of any checker of the same property, a
+    /// built-in one included) and judges runs by its property too. Its violations appear in
+    /// verdicts, reports and trace files like the built-ins'.
     pub fn check(mut self, checker: impl Checker + 'static) -> Experiment {
         let property = checker.property();
         self.scenario.checkers.add(Arc::new(checker));
-        if !self.scenario.properties.contains(&property) {
-            self.scenario.properties.push(property);
+        for judged in [
+            &mut self.scenario.properties,
+            self.properties.get_or_insert_default(),
+        ] {
+            if !judged.contains(&property) {
+                judged.push(property);
+            }
         }
         self
+    }
+
+    /// The properties runs are judged by.
+    fn judged(&self) -> Vec<Property> {
+        self.properties
+            .clone()
+            .unwrap_or_else(|| self.scenario.properties.clone())
     }
 
     /// How many simulations run at once (default: the machine's parallelism). The verdict
@@ -229,7 +245,10 @@ impl Experiment {
     /// # Panics
     /// On parameters the scenario refuses, and when the harness itself fails.
     pub fn run(&self, seed: u64) -> RunReport {
-        let spec = RunSpec::generated(&self.scenario, self.valid_params(), seed);
+        let spec = RunSpec {
+            properties: self.judged(),
+            ..RunSpec::generated(&self.scenario, self.valid_params(), seed)
+        };
         run::run(&spec).unwrap_or_else(|e| panic!("{}: seed {seed}: {e}", self.scenario.name))
     }
 
@@ -256,7 +275,7 @@ impl Experiment {
         let spec = ExploreSpec {
             scenario: self.scenario.clone(),
             params: self.valid_params(),
-            properties: self.scenario.properties.clone(),
+            properties: self.judged(),
             seeds: seeds.clone(),
             jobs: self.jobs.unwrap_or_else(env::default_jobs),
             check_determinism: !cfg!(tokio_unstable),
@@ -280,8 +299,12 @@ impl Experiment {
         {
             return explored;
         }
-        let (cases, exploration) =
-            fuzz::fuzz(&self.scenario, &self.valid_params(), !cfg!(tokio_unstable));
+        let (cases, exploration) = fuzz::fuzz(
+            &self.scenario,
+            &self.valid_params(),
+            &self.judged(),
+            !cfg!(tokio_unstable),
+        );
         self.explored(format!("{cases} proptest cases"), exploration)
     }
 
