@@ -61,6 +61,7 @@ pub mod bench;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
+#[deny(missing_docs)]
 pub mod experiment;
 pub mod explore;
 pub mod history;

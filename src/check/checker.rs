@@ -10,7 +10,9 @@ use std::fmt;
 /// to the test (see `Checker::witness`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Witness {
+    /// The property whose freedom it saw used.
     pub property: Property,
+    /// What it saw, for people ("2 readers held /l together at 261 ms: c3, c5").
     pub detail: String,
 }
 
@@ -57,11 +59,13 @@ impl fmt::Display for Reads {
 /// One property's checker. It judges by true simulated time and history order, never by
 /// clock readings, and reports violations in the order it documents.
 pub trait Checker: Send + Sync {
+    /// The property it judges: verdicts, reports and trace files name it.
     fn property(&self) -> Property;
 
     /// The event families it reads: a history without them gives it nothing to judge.
     fn reads(&self) -> &'static [Reads];
 
+    /// Every violation of its property in `history` (which `check::validate` accepted).
     fn check(&self, history: &History, cfg: &CheckConfig) -> Vec<Violation>;
 
     /// What the run showed of the freedom the property leaves (readers sharing a lock), so

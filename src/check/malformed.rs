@@ -12,28 +12,43 @@ use std::fmt;
 /// The first event (by index in the history) that breaks a rule, and which rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Malformed {
+    /// The offending event's index in the history.
     pub index: usize,
+    /// The rule it breaks.
     pub reason: MalformedReason,
 }
 
+/// The history's own rules, which a recorder must keep and every checker relies on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "rule", rename_all = "snake_case")]
 pub enum MalformedReason {
     /// The event's true time is earlier than the previous event's: the history must be in
     /// true-time order. (Clock readings may go backwards; true time may not.)
-    TimeWentBackwards { previous_ms: u64 },
+    TimeWentBackwards {
+        /// The previous event's true time.
+        previous_ms: u64,
+    },
     /// An ok / fail / info for an operation (acquire, extend or release of that lock, read,
     /// write, offer or take on that queue, connect) that this node has no invocation
     /// outstanding for.
     CompletionWithoutInvoke,
     /// An invocation while the same node's same operation, invoked at `pending_index`, has
     /// not completed: a driver forgot to record the outcome (info when it is unknown).
-    InvokeWhilePending { pending_index: usize },
+    InvokeWhilePending {
+        /// Where the pending invocation is.
+        pending_index: usize,
+    },
     /// An observation (enqueue, wake, lost, store decision, tree change, phase marker)
     /// recorded as anything but info.
-    ObservationNotInfo { kind: Kind },
+    ObservationNotInfo {
+        /// The kind it was recorded as.
+        kind: Kind,
+    },
     /// A second Heal or End marker; the first is at `first_index`.
-    RepeatedMarker { first_index: usize },
+    RepeatedMarker {
+        /// Where the first marker is.
+        first_index: usize,
+    },
 }
 
 impl fmt::Display for Malformed {

@@ -12,6 +12,7 @@
 //!   `barrier`: one checker each
 
 mod barrier;
+#[deny(missing_docs)]
 mod checker;
 mod fifo;
 mod herd;
@@ -19,6 +20,7 @@ mod leader;
 mod liveness;
 mod malformed;
 mod mutex;
+#[deny(missing_docs)]
 mod property;
 mod queue;
 mod resource;
@@ -38,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
 
+/// What checkers need to know of a run besides its history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckConfig {
     /// How long after the heal (or after it started wanting, if later) a client may wait

@@ -14,7 +14,9 @@ use std::collections::BTreeMap;
 /// A position in the history: the event index (the order) and its true time (for reports).
 #[derive(Debug, Clone, Copy)]
 pub struct Point {
+    /// The event's index in the history.
     pub index: usize,
+    /// Its true time.
     pub time_ms: u64,
 }
 
@@ -22,10 +24,13 @@ pub struct Point {
 /// invoke, a loss, or the end. The building block of a checker of one's own about holders.
 #[derive(Debug)]
 pub struct Hold<'a> {
+    /// The holder.
     pub client: &'a str,
     /// What it was granted, for a lock with modes.
     pub mode: Option<LockMode>,
+    /// Its acquire's ok.
     pub from: Point,
+    /// Its release's invoke, its loss, or the end of the run.
     pub until: Point,
 }
 

@@ -204,6 +204,7 @@ impl std::error::Error for BadPropertyName {}
 /// A property name that none of `Property::BUILTIN` answers to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownProperty {
+    /// The name given.
     pub name: String,
 }
 

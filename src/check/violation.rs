@@ -4,8 +4,10 @@ use super::Property;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// One breach of a property, as a checker reports it and a trace file records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Violation {
+    /// The property broken.
     pub property: Property,
     /// The clients involved, the one the violation is about first.
     pub clients: Vec<String>,

@@ -17,6 +17,8 @@ pub struct Grant {
     pub valid_ms: Option<u64>,
 }
 
+/// Why a lock operation did not succeed, as the workload reads it: whether the session is
+/// gone, the outcome unknown, or the recipe's place in line lost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LockError {
@@ -32,6 +34,7 @@ pub enum LockError {
 }
 
 impl LockError {
+    /// Whether the workload must connect again before it retries.
     pub fn needs_new_session(&self) -> bool {
         matches!(self, LockError::SessionExpired)
     }
@@ -69,16 +72,31 @@ impl fmt::Display for LockError {
 /// What a recipe reports while it works, so the history shows queue order and wake-ups.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Observation {
-    Enqueued { node: String, seq: Option<i64> },
-    Woken { path: String, event: String },
+    /// Its node joined the line.
+    Enqueued {
+        /// The node's name.
+        node: String,
+        /// Its sequence number.
+        seq: Option<i64>,
+    },
+    /// A watch woke it.
+    Woken {
+        /// The watched path.
+        path: String,
+        /// The event's type, as `{:?}` spells it.
+        event: String,
+    },
 }
 
+/// Where a recipe sends its observations (the host records them).
 pub type Observer = std::rc::Rc<dyn Fn(Observation)>;
 
 /// A lock recipe bound to one session.
 #[allow(async_fn_in_trait)]
 pub trait Lock {
+    /// Waits until the lock is held (retrying inside as the recipe does), or fails.
     async fn acquire(&mut self) -> Result<Grant, LockError>;
+    /// Gives the lock back.
     async fn release(&mut self) -> Result<(), LockError>;
     /// Extends the lock held, for recipes whose lock is a lease shorter than the work:
     /// the new grant (same token, `valid_ms` counted from now on the client's clock), or

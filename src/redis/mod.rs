@@ -31,6 +31,7 @@ pub mod keyspace;
 pub mod num;
 pub mod replies;
 pub mod resp;
+#[deny(missing_docs)]
 pub mod rs;
 pub mod script;
 #[cfg(feature = "cli")]

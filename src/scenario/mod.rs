@@ -68,8 +68,11 @@ pub trait Program: Send + Sync + fmt::Debug {
 /// a trace file holds the values they led to rather than the name.
 #[derive(Debug, Clone, Copy)]
 pub struct Profile {
+    /// Its name, as `--profile` and `Experiment::profile` take it.
     pub name: &'static str,
+    /// What question it asks, for `locksim list`.
     pub summary: &'static str,
+    /// Its `--set` assignments.
     pub settings: &'static [&'static str],
 }
 
@@ -78,8 +81,11 @@ pub struct Profile {
 /// whether it is a built-in or one a user built.
 #[derive(Debug, Clone)]
 pub struct Scenario {
+    /// Its name, as the command line, trace files and messages give it.
     pub name: Cow<'static, str>,
+    /// One line on what it runs, for `locksim list`.
     pub summary: Cow<'static, str>,
+    /// What its hosts run.
     pub program: Arc<dyn Program>,
     /// What a run is judged by.
     pub properties: Vec<Property>,
@@ -376,6 +382,7 @@ fn builtin_list() -> Vec<Scenario> {
     ]
 }
 
+/// A scenario name none of the built-ins answers to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownScenario(pub String);
 

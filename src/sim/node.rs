@@ -26,11 +26,17 @@ impl Drop for DriverTime {
     }
 }
 
+/// A simulated host as its software sees it: what a recipe is given to read its clocks,
+/// sleep, draw randomness, spawn tasks and record events.
 #[derive(Debug, Clone)]
 pub struct Node {
+    /// The host's name (`c1`, `zk1`, `redis1`).
     pub name: String,
+    /// Its clock, which faults skew, jump and make drift.
     pub clock: Rc<RefCell<Clock>>,
+    /// What freezes it during a pause.
     pub gate: PauseGate,
+    /// Where its events go.
     pub recorder: Recorder,
     /// The run's seed streams; the node draws from its own (named after it).
     pub seeds: Seeds,
@@ -52,10 +58,12 @@ impl Node {
         f()
     }
 
+    /// Its wall clock's reading, ms since the epoch (jumps with it).
     pub fn wall_ms(&self) -> i64 {
         self.clock.borrow().wall_ms(Self::true_ms())
     }
 
+    /// Its monotonic clock's reading, ms (drifts, never jumps).
     pub fn mono_ms(&self) -> u64 {
         self.clock.borrow().mono_ms(Self::true_ms())
     }
@@ -75,6 +83,7 @@ impl Node {
         self.seeds.derive(&self.name)
     }
 
+    /// Records `op` as this node's event of `kind`, at the true time and its clock's reading.
     pub fn record(&self, kind: Kind, op: Op) {
         let time_ms = Self::true_ms();
         self.recorder.record(Event {
