@@ -112,7 +112,13 @@ impl fmt::Display for TraceError {
                     p.display()
                 )
             }
-            TraceError::Scenario(p, e) => write!(f, "{}: {e}", p.display()),
+            TraceError::Scenario(p, e) => write!(
+                f,
+                "{}: {e}; a trace of a scenario of your own replays through your test binary: \
+                 LOCKSIM_REPLAY={} cargo test --release",
+                p.display(),
+                p.display()
+            ),
             TraceError::Build(p, unseeded) => {
                 let (was, is) = match unseeded {
                     true => ("without", "with"),

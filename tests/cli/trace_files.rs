@@ -34,6 +34,25 @@ fn out_of_range_clock_faults_at_i64_min_are_refused() {
 }
 
 #[test]
+fn a_trace_of_a_users_scenario_points_at_the_users_test_binary() {
+    let s = Scratch::new("trace_user_scenario");
+    let text = noguid_with("scenario", json!("my-own-lock"));
+    let path = s.write("mine.json", &text);
+    let args = ["replay", path.to_str().unwrap()];
+    assert_bad_input(
+        &s,
+        &args,
+        "unknown scenario 'my-own-lock' (known: zk-lock, ",
+    );
+    let hint = format!(
+        "a trace of a scenario of your own replays through your test binary: \
+         LOCKSIM_REPLAY={} cargo test --release",
+        path.display()
+    );
+    assert_bad_input(&s, &args, &hint);
+}
+
+#[test]
 fn malformed_trace_files_name_the_field() {
     let s = Scratch::new("trace_malformed");
     let fault = |f: Value| noguid_with("faults", json!([f]));
