@@ -16,7 +16,7 @@ mod fuzz;
 
 pub use explored::Explored;
 
-use crate::check::{Checker, Checkers, Property};
+use crate::check::{Checker, Property};
 use crate::explore::{self, ExploreSpec};
 use crate::params::{ParamError, Params};
 use crate::recipes::{Lock, LockError};
@@ -71,19 +71,17 @@ impl ZkHosts {
         F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<L, LockError>> + 'static,
     {
-        Experiment::new(Scenario {
-            name: default_name().into(),
-            summary: "a user's lock over ZooKeeper".into(),
-            program: Arc::new(ZkLockProgram::lock_workload(connect)),
-            properties: vec![
+        Experiment::new(Scenario::new(
+            default_name(),
+            "a user's lock over ZooKeeper",
+            ZkLockProgram::lock_workload(connect),
+            &[
                 Property::MUTEX,
                 Property::RESOURCE,
                 Property::HERD,
                 Property::LIVENESS,
             ],
-            flaw: vec![],
-            checkers: Checkers::default(),
-        })
+        ))
     }
 }
 
@@ -115,14 +113,12 @@ impl RedisHosts {
         F: Fn(Node) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<L, LockError>> + 'static,
     {
-        Experiment::new(Scenario {
-            name: default_name().into(),
-            summary: "a user's lock over Redis".into(),
-            program: Arc::new(RedisLockProgram::lock_workload(self.masters, connect)),
-            properties: vec![Property::MUTEX, Property::RESOURCE, Property::LIVENESS],
-            flaw: vec![],
-            checkers: Checkers::default(),
-        })
+        Experiment::new(Scenario::new(
+            default_name(),
+            "a user's lock over Redis",
+            RedisLockProgram::lock_workload(self.masters, connect),
+            &[Property::MUTEX, Property::RESOURCE, Property::LIVENESS],
+        ))
         .set(&format!(
             "request_timeout_ms={}",
             crate::redis::rs::RESPONSE_TIMEOUT_MS

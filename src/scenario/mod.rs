@@ -135,250 +135,215 @@ const BARRIER_PROPERTIES: &[Property] = &[Property::BARRIER, Property::LIVENESS]
 /// Builds the built-in scenarios once (see `builtins`).
 fn builtin_list() -> Vec<Scenario> {
     vec![
-    Scenario {
-        name: "zk-lock".into(),
-        summary: "ZooKeeper recipes-doc lock: GUID-named ephemeral sequential nodes, each waiter watches its predecessor".into(),
-        program: Arc::new(ZkLockProgram::profiled(Flavor::Recipe, zk_lock::PROFILES)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-lock-herd".into(),
-        summary: "flawed: every waiter watches the lock directory's children, so each release wakes them all".into(),
-        program: Arc::new(ZkLockProgram::exclusive(Flavor::Herd)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::HERD],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-lock-simple".into(),
-        summary: "flawed: one fixed ephemeral node; losers watch it and race to recreate it".into(),
-        program: Arc::new(ZkLockProgram::exclusive(Flavor::Simple)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::HERD, Property::FIFO],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-lock-noguid".into(),
-        summary: "flawed: retries the create after ConnectionLoss without looking for its node, orphaning it".into(),
-        program: Arc::new(ZkLockProgram::exclusive(Flavor::NoGuid)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::LIVENESS],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-lock-name-sort".into(),
-        summary: "flawed: orders the lock directory by whole name, not by sequence number (Z5); a newcomer whose GUID sorts first takes the lock from its holder".into(),
-        program: Arc::new(ZkLockProgram::exclusive(Flavor::NameSort)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::MUTEX],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-lock-release-forgets".into(),
-        summary: "flawed: forgets its lock node when the delete fails with ConnectionLoss (Z7, CURATOR-678); the node of its live session blocks everyone".into(),
-        program: Arc::new(ZkLockProgram::exclusive(Flavor::ReleaseForgets)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::LIVENESS],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-lock-session-event".into(),
-        summary: "flawed: takes a session event on its predecessor's watch (Disconnected) for the deletion it waits for, and the lock for its own (Z8)".into(),
-        program: Arc::new(ZkLockProgram::exclusive(Flavor::SessionEvent)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::MUTEX],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-lock-int-sort".into(),
-        summary: "flawed: orders the line by sequence number as a plain integer (Z6, kazoo #606); once the counter wraps past 2147483647 the newest node sorts first and takes the lock from its holder. Default profile wrap (counters start at 2147483640), under which zk-lock holds".into(),
-        program: Arc::new(ZkLockProgram::profiled(Flavor::IntSort, zk_lock::WRAP_PROFILES)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::MUTEX],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-lock-vanished".into(),
-        summary: "flawed: takes a predecessor already gone at exists() for the lock being its own instead of listing again (Z4); whoever was ahead of it may still hold the lock. Default profile targeted: only aimed pauses reach the window".into(),
-        program: Arc::new(ZkLockProgram::profiled(Flavor::Vanished, zk_lock::TARGETED_PROFILES)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::MUTEX],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-lock-stale-session".into(),
-        summary: "flawed: after ConnectionLoss on its create, starts a new session and adopts the node its old session created, found by the same GUID (Z13, CURATOR-604); the server deletes it when the abandoned session expires. Default profile targeted-short; the adopted node's deletion also wakes two waiters at once (herd)".into(),
-        program: Arc::new(ZkLockProgram::profiled(Flavor::StaleSession, zk_lock::SHORT_PROFILES)),
-        properties: LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::MUTEX, Property::HERD],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-rwlock".into(),
-        summary: "ZooKeeper recipes-doc shared lock: read- and write- nodes in one line; a reader waits on the next-lower writer, a writer on the next-lower node (c1..cW write, the others read)".into(),
-        program: Arc::new(ZkLockProgram::shared(rwlock::Flavor::Recipe)),
-        properties: SHARED_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-rwlock-higher-writer".into(),
-        summary: "flawed: a reader also waits behind writers queued after it (kazoo #649); such a writer waits on the reader, and both wait for ever".into(),
-        program: Arc::new(ZkLockProgram::shared(rwlock::Flavor::HigherWriter)),
-        properties: SHARED_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::LIVENESS],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-election".into(),
-        summary: "ZooKeeper recipes-doc leader election: GUID-named ephemeral sequential n_ nodes, the lowest leads, each candidate watches the largest lower one; the leader writes with its node's czxid. Profile long-pauses: a leader paused past its session breaks leader".into(),
-        program: Arc::new(ZkElectionProgram {
+    Scenario::new(
+        "zk-lock",
+        "ZooKeeper recipes-doc lock: GUID-named ephemeral sequential nodes, each waiter watches its predecessor",
+        ZkLockProgram::profiled(Flavor::Recipe, zk_lock::PROFILES),
+        LOCK_PROPERTIES,
+    ),
+    Scenario::new(
+        "zk-lock-herd",
+        "flawed: every waiter watches the lock directory's children, so each release wakes them all",
+        ZkLockProgram::exclusive(Flavor::Herd),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::HERD]),
+    Scenario::new(
+        "zk-lock-simple",
+        "flawed: one fixed ephemeral node; losers watch it and race to recreate it",
+        ZkLockProgram::exclusive(Flavor::Simple),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::HERD, Property::FIFO]),
+    Scenario::new(
+        "zk-lock-noguid",
+        "flawed: retries the create after ConnectionLoss without looking for its node, orphaning it",
+        ZkLockProgram::exclusive(Flavor::NoGuid),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::LIVENESS]),
+    Scenario::new(
+        "zk-lock-name-sort",
+        "flawed: orders the lock directory by whole name, not by sequence number (Z5); a newcomer whose GUID sorts first takes the lock from its holder",
+        ZkLockProgram::exclusive(Flavor::NameSort),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::MUTEX]),
+    Scenario::new(
+        "zk-lock-release-forgets",
+        "flawed: forgets its lock node when the delete fails with ConnectionLoss (Z7, CURATOR-678); the node of its live session blocks everyone",
+        ZkLockProgram::exclusive(Flavor::ReleaseForgets),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::LIVENESS]),
+    Scenario::new(
+        "zk-lock-session-event",
+        "flawed: takes a session event on its predecessor's watch (Disconnected) for the deletion it waits for, and the lock for its own (Z8)",
+        ZkLockProgram::exclusive(Flavor::SessionEvent),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::MUTEX]),
+    Scenario::new(
+        "zk-lock-int-sort",
+        "flawed: orders the line by sequence number as a plain integer (Z6, kazoo #606); once the counter wraps past 2147483647 the newest node sorts first and takes the lock from its holder. Default profile wrap (counters start at 2147483640), under which zk-lock holds",
+        ZkLockProgram::profiled(Flavor::IntSort, zk_lock::WRAP_PROFILES),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::MUTEX]),
+    Scenario::new(
+        "zk-lock-vanished",
+        "flawed: takes a predecessor already gone at exists() for the lock being its own instead of listing again (Z4); whoever was ahead of it may still hold the lock. Default profile targeted: only aimed pauses reach the window",
+        ZkLockProgram::profiled(Flavor::Vanished, zk_lock::TARGETED_PROFILES),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::MUTEX]),
+    Scenario::new(
+        "zk-lock-stale-session",
+        "flawed: after ConnectionLoss on its create, starts a new session and adopts the node its old session created, found by the same GUID (Z13, CURATOR-604); the server deletes it when the abandoned session expires. Default profile targeted-short; the adopted node's deletion also wakes two waiters at once (herd)",
+        ZkLockProgram::profiled(Flavor::StaleSession, zk_lock::SHORT_PROFILES),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::MUTEX, Property::HERD]),
+    Scenario::new(
+        "zk-rwlock",
+        "ZooKeeper recipes-doc shared lock: read- and write- nodes in one line; a reader waits on the next-lower writer, a writer on the next-lower node (c1..cW write, the others read)",
+        ZkLockProgram::shared(rwlock::Flavor::Recipe),
+        SHARED_LOCK_PROPERTIES,
+    ),
+    Scenario::new(
+        "zk-rwlock-higher-writer",
+        "flawed: a reader also waits behind writers queued after it (kazoo #649); such a writer waits on the reader, and both wait for ever",
+        ZkLockProgram::shared(rwlock::Flavor::HigherWriter),
+        SHARED_LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::LIVENESS]),
+    Scenario::new(
+        "zk-election",
+        "ZooKeeper recipes-doc leader election: GUID-named ephemeral sequential n_ nodes, the lowest leads, each candidate watches the largest lower one; the leader writes with its node's czxid. Profile long-pauses: a leader paused past its session breaks leader",
+        ZkElectionProgram {
             flavor: ElectionFlavor::Recipe,
-        }),
-        properties: ELECTION_PROPERTIES.to_vec(),
-        flaw: vec![],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-election-herd".into(),
-        summary: "flawed: every candidate watches the lowest node, so each leader's exit wakes them all (Z12)".into(),
-        program: Arc::new(ZkElectionProgram {
+        },
+        ELECTION_PROPERTIES,
+    ),
+    Scenario::new(
+        "zk-election-herd",
+        "flawed: every candidate watches the lowest node, so each leader's exit wakes them all (Z12)",
+        ZkElectionProgram {
             flavor: ElectionFlavor::Herd,
-        }),
-        properties: ELECTION_PROPERTIES.to_vec(),
-        flaw: vec![Property::HERD],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-queue".into(),
-        summary: "ZooKeeper queue (the seed's DistributedQueue): qn- persistent sequential nodes; a consumer reads the lowest and deletes it, trying the next when it is gone, and watches the children only after listing none; offers and takes are multis with a marker that settles a lost reply".into(),
-        program: Arc::new(ZkQueueProgram {
+        },
+        ELECTION_PROPERTIES,
+    )
+    .flawed(&[Property::HERD]),
+    Scenario::new(
+        "zk-queue",
+        "ZooKeeper queue (the seed's DistributedQueue): qn- persistent sequential nodes; a consumer reads the lowest and deletes it, trying the next when it is gone, and watches the children only after listing none; offers and takes are multis with a marker that settles a lost reply",
+        ZkQueueProgram {
             flavor: QueueFlavor::Recipe,
-        }),
-        properties: QUEUE_PROPERTIES.to_vec(),
-        flaw: vec![],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-queue-delete-first".into(),
-        summary: "flawed: claims the head by deleting it, then reads it (Z10); a deleted node cannot be read, so the item is lost".into(),
-        program: Arc::new(ZkQueueProgram {
+        },
+        QUEUE_PROPERTIES,
+    ),
+    Scenario::new(
+        "zk-queue-delete-first",
+        "flawed: claims the head by deleting it, then reads it (Z10); a deleted node cannot be read, so the item is lost",
+        ZkQueueProgram {
             flavor: QueueFlavor::DeleteFirst,
-        }),
-        properties: QUEUE_PROPERTIES.to_vec(),
-        flaw: vec![Property::QUEUE],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-queue-unconfirmed-delete".into(),
-        summary: "flawed: reads the head, deletes it and takes it whatever the delete says (Z10); a NoNode means another consumer took it too".into(),
-        program: Arc::new(ZkQueueProgram {
+        },
+        QUEUE_PROPERTIES,
+    )
+    .flawed(&[Property::QUEUE]),
+    Scenario::new(
+        "zk-queue-unconfirmed-delete",
+        "flawed: reads the head, deletes it and takes it whatever the delete says (Z10); a NoNode means another consumer took it too",
+        ZkQueueProgram {
             flavor: QueueFlavor::UnconfirmedDelete,
-        }),
-        properties: QUEUE_PROPERTIES.to_vec(),
-        flaw: vec![Property::QUEUE],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-queue-herd".into(),
-        summary: "flawed: every listing watches the queue's children and a consumer that lost the race for the head waits on it, so each take wakes every consumer that lost".into(),
-        program: Arc::new(ZkQueueProgram {
+        },
+        QUEUE_PROPERTIES,
+    )
+    .flawed(&[Property::QUEUE]),
+    Scenario::new(
+        "zk-queue-herd",
+        "flawed: every listing watches the queue's children and a consumer that lost the race for the head waits on it, so each take wakes every consumer that lost",
+        ZkQueueProgram {
             flavor: QueueFlavor::Herd,
-        }),
-        properties: QUEUE_PROPERTIES.to_vec(),
-        flaw: vec![Property::HERD],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-barrier".into(),
-        summary: "ZooKeeper barrier: c1 creates a barrier node per round (then `armed`), each process registers and waits on exists() until c1 deletes it once all registered".into(),
-        program: Arc::new(ZkBarrierProgram::Single(barrier::Flavor::Recipe)),
-        properties: BARRIER_PROPERTIES.to_vec(),
-        flaw: vec![],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-barrier-unarmed".into(),
-        summary: "flawed: processes look at the barrier node without waiting for c1 to arm it, and take a node not made yet for a lifted barrier".into(),
-        program: Arc::new(ZkBarrierProgram::Single(barrier::Flavor::Unarmed)),
-        properties: BARRIER_PROPERTIES.to_vec(),
-        flaw: vec![Property::BARRIER],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-double-barrier".into(),
-        summary: "ZooKeeper recipes-doc double barrier: an ephemeral node per process, the last to arrive creates `ready`; on leave the lowest waits on the highest, the others delete theirs and wait on the lowest".into(),
-        program: Arc::new(ZkBarrierProgram::Double(double_barrier::Flavor::Recipe)),
-        properties: BARRIER_PROPERTIES.to_vec(),
-        flaw: vec![],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-double-barrier-no-ready".into(),
-        summary: "flawed: counts the children instead of waiting for `ready` (Z11); one woken by the last arrival that lists again after a passed process left sees too few and waits for ever".into(),
-        program: Arc::new(ZkBarrierProgram::Double(double_barrier::Flavor::NoReady)),
-        properties: BARRIER_PROPERTIES.to_vec(),
-        flaw: vec![Property::BARRIER, Property::LIVENESS],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "zk-double-barrier-reenter".into(),
-        summary: "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early, and its first node, never deleted, blocks the leave for ever".into(),
-        program: Arc::new(ZkBarrierProgram::Double(double_barrier::Flavor::Reenter)),
-        properties: BARRIER_PROPERTIES.to_vec(),
-        flaw: vec![Property::BARRIER, Property::LIVENESS],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "redis-lock".into(),
-        summary: "single-instance Redis lock: SET NX PX with a random token, release by compare-and-delete; validity on the client's clock. Full profile: server clock jumps and restarts without persistence break mutex".into(),
-        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::Recipe, true, redis_lock::PROFILES)),
-        properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::MUTEX],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "redis-lock-del".into(),
-        summary: "flawed: releases by plain DEL, deleting the next holder's lock once its own expired".into(),
-        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::PlainDel, true, redis_lock::PROFILES)),
-        properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::MUTEX],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "redlock".into(),
-        summary: "Redlock over 5 masters: quorum 3, validity = TTL - elapsed - drift, unlock all on failure, random retry. Full profile: Kleppmann's pauses and clock jumps break mutex".into(),
-        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::Recipe, false, redis_lock::PROFILES)),
-        properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::MUTEX],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "redlock-novalidity".into(),
-        summary: "flawed: never checks that validity = TTL - elapsed - drift is positive (the unsigned subtraction wraps, as in redlock-rs), so a quorum whose votes took longer than the TTL counts as held while another client holds the expired keys. Default profile slow-votes (link delays, a per-node timeout above the TTL), under which redlock holds".into(),
-        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::NoValidity, false, redis_lock::NO_VALIDITY_PROFILES)),
-        properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::MUTEX],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "redlock-nounlock".into(),
-        summary: "flawed: leaves its votes in place when it fails to get a quorum; they expire one by one and whoever asks first takes each, so the votes stay split and nobody holds the lock for seconds. Default profile contention (no faults), under which redlock holds".into(),
-        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::NoUnlock, false, redis_lock::NO_UNLOCK_PROFILES)),
-        properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::LIVENESS],
-        checkers: Checkers::default(),
-    },
-    Scenario {
-        name: "redlock-fixed-retry".into(),
-        summary: "flawed: every client retries after the same fixed delay, so clients that split the votes retry in step and split them again, for ever (R7). Default profile lockstep (3 clients, fixed link latencies that differ per link, no faults), under which redlock holds".into(),
-        program: Arc::new(RedisLockProgram::recipe(RedisFlavor::FixedRetry, false, redis_lock::FIXED_RETRY_PROFILES)),
-        properties: REDIS_LOCK_PROPERTIES.to_vec(),
-        flaw: vec![Property::LIVENESS],
-        checkers: Checkers::default(),
-    },
+        },
+        QUEUE_PROPERTIES,
+    )
+    .flawed(&[Property::HERD]),
+    Scenario::new(
+        "zk-barrier",
+        "ZooKeeper barrier: c1 creates a barrier node per round (then `armed`), each process registers and waits on exists() until c1 deletes it once all registered",
+        ZkBarrierProgram::Single(barrier::Flavor::Recipe),
+        BARRIER_PROPERTIES,
+    ),
+    Scenario::new(
+        "zk-barrier-unarmed",
+        "flawed: processes look at the barrier node without waiting for c1 to arm it, and take a node not made yet for a lifted barrier",
+        ZkBarrierProgram::Single(barrier::Flavor::Unarmed),
+        BARRIER_PROPERTIES,
+    )
+    .flawed(&[Property::BARRIER]),
+    Scenario::new(
+        "zk-double-barrier",
+        "ZooKeeper recipes-doc double barrier: an ephemeral node per process, the last to arrive creates `ready`; on leave the lowest waits on the highest, the others delete theirs and wait on the lowest",
+        ZkBarrierProgram::Double(double_barrier::Flavor::Recipe),
+        BARRIER_PROPERTIES,
+    ),
+    Scenario::new(
+        "zk-double-barrier-no-ready",
+        "flawed: counts the children instead of waiting for `ready` (Z11); one woken by the last arrival that lists again after a passed process left sees too few and waits for ever",
+        ZkBarrierProgram::Double(double_barrier::Flavor::NoReady),
+        BARRIER_PROPERTIES,
+    )
+    .flawed(&[Property::BARRIER, Property::LIVENESS]),
+    Scenario::new(
+        "zk-double-barrier-reenter",
+        "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early, and its first node, never deleted, blocks the leave for ever",
+        ZkBarrierProgram::Double(double_barrier::Flavor::Reenter),
+        BARRIER_PROPERTIES,
+    )
+    .flawed(&[Property::BARRIER, Property::LIVENESS]),
+    Scenario::new(
+        "redis-lock",
+        "single-instance Redis lock: SET NX PX with a random token, release by compare-and-delete; validity on the client's clock. Full profile: server clock jumps and restarts without persistence break mutex",
+        RedisLockProgram::recipe(RedisFlavor::Recipe, true, redis_lock::PROFILES),
+        REDIS_LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::MUTEX]),
+    Scenario::new(
+        "redis-lock-del",
+        "flawed: releases by plain DEL, deleting the next holder's lock once its own expired",
+        RedisLockProgram::recipe(RedisFlavor::PlainDel, true, redis_lock::PROFILES),
+        REDIS_LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::MUTEX]),
+    Scenario::new(
+        "redlock",
+        "Redlock over 5 masters: quorum 3, validity = TTL - elapsed - drift, unlock all on failure, random retry. Full profile: Kleppmann's pauses and clock jumps break mutex",
+        RedisLockProgram::recipe(RedisFlavor::Recipe, false, redis_lock::PROFILES),
+        REDIS_LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::MUTEX]),
+    Scenario::new(
+        "redlock-novalidity",
+        "flawed: never checks that validity = TTL - elapsed - drift is positive (the unsigned subtraction wraps, as in redlock-rs), so a quorum whose votes took longer than the TTL counts as held while another client holds the expired keys. Default profile slow-votes (link delays, a per-node timeout above the TTL), under which redlock holds",
+        RedisLockProgram::recipe(RedisFlavor::NoValidity, false, redis_lock::NO_VALIDITY_PROFILES),
+        REDIS_LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::MUTEX]),
+    Scenario::new(
+        "redlock-nounlock",
+        "flawed: leaves its votes in place when it fails to get a quorum; they expire one by one and whoever asks first takes each, so the votes stay split and nobody holds the lock for seconds. Default profile contention (no faults), under which redlock holds",
+        RedisLockProgram::recipe(RedisFlavor::NoUnlock, false, redis_lock::NO_UNLOCK_PROFILES),
+        REDIS_LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::LIVENESS]),
+    Scenario::new(
+        "redlock-fixed-retry",
+        "flawed: every client retries after the same fixed delay, so clients that split the votes retry in step and split them again, for ever (R7). Default profile lockstep (3 clients, fixed link latencies that differ per link, no faults), under which redlock holds",
+        RedisLockProgram::recipe(RedisFlavor::FixedRetry, false, redis_lock::FIXED_RETRY_PROFILES),
+        REDIS_LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::LIVENESS]),
     ]
 }
 
@@ -413,6 +378,30 @@ pub fn find(name: &str) -> Result<&'static Scenario, UnknownScenario> {
 }
 
 impl Scenario {
+    /// A scenario of `program`'s hosts judged by `properties`, with no checkers of its own
+    /// and no flaw to find.
+    pub fn new(
+        name: impl Into<Cow<'static, str>>,
+        summary: impl Into<Cow<'static, str>>,
+        program: impl Program + 'static,
+        properties: &[Property],
+    ) -> Scenario {
+        Scenario {
+            name: name.into(),
+            summary: summary.into(),
+            program: Arc::new(program),
+            properties: properties.to_vec(),
+            flaw: Vec::new(),
+            checkers: Checkers::default(),
+        }
+    }
+
+    /// As a negative control: the properties its flaw breaks, which the harness must find.
+    pub fn flawed(mut self, flaw: &[Property]) -> Scenario {
+        self.flaw = flaw.to_vec();
+        self
+    }
+
     /// The parameters of a run: the defaults, then `profile`'s settings (the program's
     /// first profile when none is named), then the user's `assignments`, validated whole.
     pub fn params<S: AsRef<str>>(
