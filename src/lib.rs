@@ -84,6 +84,7 @@ pub use experiment::{Experiment, Explored};
 pub use recipes::{Grant, Lock, LockError};
 pub use scenario::Scenario;
 pub use sim::node::Node;
+pub use sim::param::Param;
 
 /// The redis-rs crate (`redis` on crates.io) at the version `redis::rs` connects with, so a
 /// recipe written against it needs no dependency of its own to match.

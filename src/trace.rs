@@ -189,8 +189,8 @@ impl Trace {
         if self.tokio_unseeded != TOKIO_UNSEEDED {
             return Err(TraceError::Build(path.into(), self.tokio_unseeded));
         }
-        let params = Params::from_json(&Value::Object(self.params.clone()))
-            .and_then(|params| scenario.validate(&params).map(|()| params))
+        let params = scenario
+            .params_from_json(&Value::Object(self.params.clone()))
             .map_err(|e| TraceError::Params(path.into(), e))?;
         let properties = self
             .properties
@@ -223,9 +223,19 @@ impl Trace {
     /// Whether `other` says the same as this trace, its free-text note aside: then the
     /// file can stand for this trace (and the replay command printed for it works). Params
     /// are compared as a run reads them, so a file written before a parameter existed
-    /// (missing keys take today's defaults) stands for a run at that parameter's default.
+    /// (missing keys take today's defaults) stands for a run at that parameter's default;
+    /// the scenario's own parameters are compared as written.
     fn same_but_note(&self, other: &Trace) -> bool {
-        let resolved = |t: &Trace| Params::from_json(&Value::Object(t.params.clone())).ok();
+        let resolved = |t: &Trace| {
+            let (builtin, own): (serde_json::Map<_, _>, serde_json::Map<_, _>) = t
+                .params
+                .clone()
+                .into_iter()
+                .partition(|(key, _)| Params::is_builtin(key));
+            Params::from_json(&Value::Object(builtin))
+                .ok()
+                .map(|params| (params, own))
+        };
         let rest = |t: &Trace| Trace {
             note: None,
             params: serde_json::Map::new(),

@@ -36,16 +36,26 @@ pub use property::{BadPropertyName, Property, UnknownProperty};
 pub use violation::Violation;
 
 use crate::history::History;
-use serde::{Deserialize, Serialize};
+use crate::sim::param::{Param, ParamValue, ParamValues};
 use std::fmt;
 use std::sync::Arc;
 
 /// What checkers need to know of a run besides its history.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CheckConfig {
     /// How long after the heal (or after it started wanting, if later) a client may wait
     /// for a lock before that counts as a liveness violation.
     pub liveness_bound_ms: u64,
+    /// The run's values of the parameters its scenario declared (`param` reads them).
+    pub params: ParamValues,
+}
+
+impl CheckConfig {
+    /// This run's value of a parameter of your own scenario, as the recipe read it with
+    /// `Node::param`: a checker judging "at most `permits` holders" reads `permits` here.
+    pub fn param<T: ParamValue>(&self, param: Param<T>) -> T {
+        self.params.get(param)
+    }
 }
 
 /// Validates `history`, then runs the built-in checkers of `properties` (see `check_with`).
@@ -170,9 +180,12 @@ mod tests {
     use crate::history::{HarnessOp, Op};
     use test_history::*;
 
-    const CFG: CheckConfig = CheckConfig {
-        liveness_bound_ms: 1000,
-    };
+    fn cfg() -> CheckConfig {
+        CheckConfig {
+            liveness_bound_ms: 1000,
+            ..CheckConfig::default()
+        }
+    }
 
     /// c1 and c2 both hold L1 (mutex) and c3 waits from before the heal to the end (liveness).
     fn two_holders_and_a_starved_waiter() -> History {
@@ -194,9 +207,9 @@ mod tests {
     #[test]
     fn runs_only_the_chosen_checkers() {
         let h = two_holders_and_a_starved_waiter();
-        let mutex_only = check(&h, &[Property::MUTEX], &CFG).unwrap();
+        let mutex_only = check(&h, &[Property::MUTEX], &cfg()).unwrap();
         assert_eq!(properties_of(&mutex_only), [Property::MUTEX]);
-        let none = check(&h, &[Property::HERD, Property::FIFO], &CFG).unwrap();
+        let none = check(&h, &[Property::HERD, Property::FIFO], &cfg()).unwrap();
         assert_eq!(none, []);
     }
 
@@ -204,10 +217,10 @@ mod tests {
     fn output_order_follows_all_and_ignores_repeats() {
         let h = two_holders_and_a_starved_waiter();
         let asked = [Property::LIVENESS, Property::MUTEX, Property::LIVENESS];
-        let v = check(&h, &asked, &CFG).unwrap();
+        let v = check(&h, &asked, &cfg()).unwrap();
         assert_eq!(properties_of(&v), [Property::MUTEX, Property::LIVENESS]);
         assert_eq!(v[1].clients, ["c3"]);
-        let mut all = check(&h, &Property::BUILTIN, &CFG).unwrap();
+        let mut all = check(&h, &Property::BUILTIN, &cfg()).unwrap();
         assert_eq!(all.remove(1).property, Property::RW_EXCLUSION, "{all:?}");
         assert_eq!(all, v);
     }
@@ -218,7 +231,7 @@ mod tests {
         h.at(10, "c1").ok(acquire(L1));
         h.at(10, "c2").invoke(acquire(L1));
         h.at(10, "c2").ok(acquire(L1));
-        let err = check(&h.build_unchecked(), &Property::BUILTIN, &CFG).unwrap_err();
+        let err = check(&h.build_unchecked(), &Property::BUILTIN, &cfg()).unwrap_err();
         assert_eq!(
             err,
             Malformed {
@@ -242,7 +255,7 @@ mod tests {
     #[test]
     fn empty_history_has_no_violations() {
         assert_eq!(
-            check(&History::default(), &Property::BUILTIN, &CFG),
+            check(&History::default(), &Property::BUILTIN, &cfg()),
             Ok(vec![])
         );
     }

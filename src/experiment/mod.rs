@@ -22,6 +22,7 @@ use crate::params::{ParamError, Params};
 use crate::recipes::{Lock, LockError};
 use crate::scenario::{RedisLockProgram, Scenario, ZkLockProgram};
 use crate::sim::node::Node;
+use crate::sim::param::{Param, ParamValue};
 use crate::trace::{self, Trace};
 use crate::world::run::{self, RunReport, RunSpec};
 use crate::zk::client::ZkClient;
@@ -170,6 +171,36 @@ impl Experiment {
     /// settings come before any `set`.
     pub fn profile(mut self, profile: &str) -> Experiment {
         self.profile = Some(profile.to_string());
+        self
+    }
+
+    /// Declares a parameter of your own, which `set` then sets like a built-in one and
+    /// trace files record; the recipe reads it with `Node::param`, a checker with
+    /// `CheckConfig::param`.
+    ///
+    /// ```
+    /// # use locksim::{Lock, LockError, Grant, Param, Scenario};
+    /// # struct Nop;
+    /// # impl Lock for Nop {
+    /// #     async fn acquire(&mut self) -> Result<Grant, LockError> { Ok(Grant::default()) }
+    /// #     async fn release(&mut self) -> Result<(), LockError> { Ok(()) }
+    /// # }
+    /// const PERMITS: Param<u32> = Param::u32("permits", 2).range(1, 8);
+    /// let experiment = Scenario::redis(1)
+    ///     .lock_workload(|node| async move {
+    ///         let _permits = node.param(PERMITS);
+    ///         Ok(Nop)
+    ///     })
+    ///     .param(PERMITS)
+    ///     .set("permits=3");
+    /// assert_eq!(experiment.params().unwrap().own.get(PERMITS), 3);
+    /// assert!(experiment.set("permits=9").params().is_err());
+    /// ```
+    ///
+    /// # Panics
+    /// When `param` has the key of a built-in parameter.
+    pub fn param<T: ParamValue>(mut self, param: Param<T>) -> Experiment {
+        self.scenario = self.scenario.with_param(param);
         self
     }
 

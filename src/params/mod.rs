@@ -1,6 +1,7 @@
 //! Scenario parameters: typed, with documented defaults, overridable by `--set key=value`
 //! and stored whole in trace files so a replay does not depend on today's defaults.
 
+use crate::sim::param::ParamValues;
 use crate::sim::swarm::FaultKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -37,6 +38,11 @@ pub struct Params {
     pub zookeeper: Zookeeper,
     #[serde(flatten)]
     pub redis: Redis,
+    /// The values of the parameters the scenario declares itself (a user's scenario, with
+    /// `Experiment::param`); flat beside the built-in ones. Last, so it takes only the keys
+    /// no group above claims.
+    #[serde(flatten)]
+    pub own: ParamValues,
 }
 
 /// Every group, in the order `locksim list` shows them.
@@ -145,16 +151,28 @@ impl Params {
     /// Reads a trace file's params object: missing keys take defaults, unknown keys fail,
     /// and an error names the key it is about.
     pub fn from_json(value: &Value) -> Result<Params, ParamError> {
+        Params::default().with_json(value)
+    }
+
+    /// A trace file's params object over `self`: keys it lacks keep `self`'s values, and a
+    /// key that is neither built-in nor one of `self.own` fails.
+    pub fn with_json(&self, value: &Value) -> Result<Params, ParamError> {
         let Value::Object(given) = value else {
             return Err(ParamError::Invalid(format!(
                 "params must be an object, got {value}"
             )));
         };
-        let mut map = Params::default().to_map();
+        let mut map = self.to_map();
         for (key, value) in given {
             assign(&mut map, key, value.clone())?;
         }
         Params::from_map(map)
+    }
+
+    /// Whether `key` names a built-in parameter (a scenario cannot declare one of its own
+    /// by that name).
+    pub fn is_builtin(key: &str) -> bool {
+        GROUPS.iter().flat_map(|g| g.params).any(|p| p.key == key)
     }
 
     fn to_map(&self) -> Map<String, Value> {

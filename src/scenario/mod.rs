@@ -24,6 +24,7 @@ use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::queue::decide::Flavor as QueueFlavor;
 use crate::recipes::zk::rwlock;
 use crate::recipes::zk::{barrier, double_barrier};
+use crate::sim::param::{Param, ParamSpec, ParamValue};
 use crate::sim::software::Hosts;
 pub use redis_lock::RedisLockProgram;
 use std::borrow::Cow;
@@ -93,6 +94,8 @@ pub struct Scenario {
     pub flaw: Vec<Property>,
     /// The checkers of its own properties; the built-in properties have theirs.
     pub checkers: Checkers,
+    /// The parameters it declares itself, beside the built-in ones (none for a built-in).
+    pub own_params: Vec<ParamSpec>,
 }
 
 /// What a Redis lock promises: no herd or queue order to judge (no watches, no line).
@@ -393,7 +396,41 @@ impl Scenario {
             properties: properties.to_vec(),
             flaw: Vec::new(),
             checkers: Checkers::default(),
+            own_params: Vec::new(),
         }
+    }
+
+    /// Declares a parameter of its own (in place of an earlier declaration of its key): runs
+    /// take its default unless a setting or trace file gives another value.
+    ///
+    /// # Panics
+    /// When `param` has the key of a built-in parameter.
+    pub fn with_param<T: ParamValue>(mut self, param: Param<T>) -> Scenario {
+        assert!(
+            !Params::is_builtin(param.key()),
+            "'{}' is a built-in parameter (see `locksim list`): give yours another key",
+            param.key()
+        );
+        self.own_params.retain(|p| p.key != param.key());
+        self.own_params.push(param.into());
+        self
+    }
+
+    /// The parameters' defaults: the built-in ones and those it declares.
+    fn defaults(&self) -> Params {
+        let mut params = Params::default();
+        for param in &self.own_params {
+            params.own.insert(param.key, param.default.clone());
+        }
+        params
+    }
+
+    /// A trace file's params object as a run of this scenario reads it: missing keys take
+    /// defaults, keys it neither has built in nor declares fail, the whole is validated.
+    pub fn params_from_json(&self, value: &serde_json::Value) -> Result<Params, ParamError> {
+        let params = self.defaults().with_json(value)?;
+        self.validate(&params)?;
+        Ok(params)
     }
 
     /// As a negative control: the properties its flaw breaks, which the harness must find.
@@ -424,7 +461,8 @@ impl Scenario {
                 found.settings
             }
         };
-        let params = Params::default()
+        let params = self
+            .defaults()
             .overridden(settings)?
             .overridden(assignments)?;
         self.validate(&params)?;
@@ -451,6 +489,13 @@ impl Scenario {
     /// program knows, then the run limit they lead to.
     pub fn validate(&self, params: &Params) -> Result<(), ParamError> {
         params.validate()?;
+        for (key, value) in params.own.iter() {
+            let declared = self.own_params.iter().find(|p| p.key == key);
+            declared
+                .ok_or_else(|| ParamError::Unknown(key.to_string()))?
+                .check(value)
+                .map_err(ParamError::Invalid)?;
+        }
         self.program.validate(params)?;
         let limit = self.run_limit(params);
         if limit > MAX_RUN_LIMIT_MS {
@@ -548,5 +593,78 @@ mod tests {
                 scenario.name
             );
         }
+    }
+
+    const PERMITS: Param<u32> = Param::u32("permits", 2).range(1, 8);
+    const FENCED: Param<bool> = Param::bool("fenced", false);
+
+    fn declaring() -> Scenario {
+        find("zk-lock")
+            .unwrap()
+            .clone()
+            .with_param(PERMITS)
+            .with_param(FENCED)
+    }
+
+    #[test]
+    fn a_declared_parameter_is_set_typed_and_checked_like_a_builtin_one() {
+        let scenario = declaring();
+        let defaults = scenario.params::<&str>(None, &[]).unwrap();
+        assert_eq!(
+            (defaults.own.get(PERMITS), defaults.own.get(FENCED)),
+            (2, false)
+        );
+        let set = scenario
+            .params(None, &["permits=5", "fenced=true", "clients=3"])
+            .unwrap();
+        assert_eq!((set.own.get(PERMITS), set.own.get(FENCED)), (5, true));
+        assert_eq!(set.workload.clients, 3);
+        let err = scenario.params(None, &["permits=9"]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid parameters: permits=9 is outside 1..=8"
+        );
+        assert!(matches!(
+            scenario.params(None, &["fenced=1"]),
+            Err(ParamError::BadValue { .. })
+        ));
+        assert_eq!(
+            find("zk-lock").unwrap().params(None, &["permits=5"]),
+            Err(ParamError::Unknown("permits".into())),
+            "a scenario that does not declare it refuses it"
+        );
+    }
+
+    #[test]
+    fn a_trace_files_params_hold_the_declared_ones_beside_the_builtin_ones() {
+        let scenario = declaring();
+        let set = scenario.params(None, &["permits=5"]).unwrap();
+        let json = serde_json::to_value(&set).unwrap();
+        assert_eq!(json["permits"], 5);
+        assert_eq!(json["clients"], 5);
+        assert_eq!(scenario.params_from_json(&json), Ok(set));
+        let only = scenario
+            .params_from_json(&serde_json::json!({"fenced": true}))
+            .unwrap();
+        assert_eq!((only.own.get(PERMITS), only.own.get(FENCED)), (2, true));
+        for (bad, key) in [
+            (serde_json::json!({"permit": 5}), "permit"),
+            (serde_json::json!({"permits": 0}), "permits=0"),
+            (serde_json::json!({"fenced": "yes"}), "fenced"),
+        ] {
+            let err = scenario.params_from_json(&bad).unwrap_err().to_string();
+            assert!(err.contains(key), "{bad}: {err}");
+        }
+        let err = find("zk-lock")
+            .unwrap()
+            .params_from_json(&json)
+            .unwrap_err();
+        assert_eq!(err, ParamError::Unknown("fenced".into()));
+    }
+
+    #[test]
+    #[should_panic(expected = "'clients' is a built-in parameter")]
+    fn a_declaration_may_not_take_a_builtin_key() {
+        let _ = declaring().with_param(Param::u32("clients", 1));
     }
 }

@@ -1,9 +1,11 @@
 //! Node primitives, the floor every host's software stands on: clocks, the pause gate, the
-//! node handle with its recorder, seed streams, and faults as data (with their generator).
+//! node handle with its recorder, seed streams, the values of a scenario's own parameters,
+//! and faults as data (with their generator).
 
 pub mod clock;
 pub mod fault;
 pub mod node;
+pub mod param;
 pub mod pause;
 pub mod roles;
 pub mod seed;

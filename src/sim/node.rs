@@ -3,6 +3,7 @@
 
 use crate::history::{Event, Kind, Op, Recorder, ServerEvent};
 use crate::sim::clock::Clock;
+use crate::sim::param::{Param, ParamValue, ParamValues};
 use crate::sim::pause::PauseGate;
 use crate::sim::seed::Seeds;
 use crate::sim::timer::Timer;
@@ -40,6 +41,8 @@ pub struct Node {
     pub recorder: Recorder,
     /// The run's seed streams; the node draws from its own (named after it).
     pub seeds: Seeds,
+    /// The run's values of the parameters its scenario declared (`param` reads them).
+    pub params: ParamValues,
 }
 
 impl Node {
@@ -81,6 +84,19 @@ impl Node {
     /// A number from the node's stream, for components that seed themselves.
     pub fn seed(&self) -> u64 {
         self.seeds.derive(&self.name)
+    }
+
+    /// This run's value of a parameter of your own scenario (its default unless the
+    /// experiment declares it and something sets it).
+    ///
+    /// ```
+    /// const PERMITS: locksim::Param<u32> = locksim::Param::u32("permits", 2);
+    /// # fn f(node: &locksim::Node) {
+    /// let permits = node.param(PERMITS);
+    /// # }
+    /// ```
+    pub fn param<T: ParamValue>(&self, param: Param<T>) -> T {
+        self.params.get(param)
     }
 
     /// Records `op` as this node's event of `kind`, at the true time and its clock's reading.

@@ -87,6 +87,7 @@ impl World {
             gate: PauseGate::default(),
             recorder: recorder.clone(),
             seeds,
+            params: p.own.clone(),
         };
         let nodes: BTreeMap<String, Node> =
             hosts.names().map(|h| (h.to_string(), node(h))).collect();

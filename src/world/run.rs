@@ -155,7 +155,10 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
         .and_then(|driven| driven)
         .map_err(RunError::Software)?;
     let history = world.recorder.take();
-    let cfg = CheckConfig { liveness_bound_ms };
+    let cfg = CheckConfig {
+        liveness_bound_ms,
+        params: spec.params.own.clone(),
+    };
     let violations = check::check_with(&history, &checkers, &cfg).map_err(RunError::Malformed)?;
     let witnesses = check::witnesses(&history, &checkers);
     Ok(RunReport {

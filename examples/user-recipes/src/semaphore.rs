@@ -1,21 +1,24 @@
-//! A counting semaphore of the user's own on Redis: `PERMITS` slot keys, a holder takes one
+//! A counting semaphore of the user's own on Redis: `permits` slot keys, a holder takes one
 //! with `SET NX PX` and gives it back with a compare-and-delete. Its promise is the user's own
-//! property, `at-most-k`: never more than `PERMITS` holders at once, judged by `AtMostK`.
+//! property, `at-most-k`: never more than `permits` holders at once, judged by `AtMostK`.
+//! `permits` is a parameter of the user's own, which the recipe and the checker both read.
 
 use locksim::check::{CheckConfig, Checker, Reads, Violation, lock_holds};
 use locksim::history::History;
 use locksim::redis_rs::aio::MultiplexedConnection;
 use locksim::redis_rs::{AsyncCommands, ExistenceCheck, Script, SetExpiry, SetOptions};
-use locksim::{Grant, Lock, LockError, Node, Property};
+use locksim::{Grant, Lock, LockError, Node, Param, Property};
 
-/// How many may hold it at once.
-pub const PERMITS: usize = 2;
+/// How many may hold it at once: `.set("permits=3")` admits three.
+pub const PERMITS: Param<u32> = Param::u32("permits", 2)
+    .range(1, 8)
+    .doc("holders the semaphore admits at once");
 /// How long a permit lasts unless given back (locksim's default `ttl_ms`), and the part of
 /// it a holder counts on.
 pub const TTL_MS: u64 = 200;
 const VALID_MS: u64 = TTL_MS * 9 / 10;
 
-/// The user's property: at most `PERMITS` holders at any true instant.
+/// The user's property: at most `permits` holders at any true instant.
 pub const AT_MOST_K: Property = Property::new("at-most-k");
 
 /// How a permit is taken.
@@ -73,7 +76,7 @@ impl Lock for Semaphore {
         let token = format!("{}-{}", self.node.name, self.taken);
         let timer = self.node.timer();
         loop {
-            for i in 0..PERMITS {
+            for i in 0..self.node.param(PERMITS) {
                 let slot = format!("permit:{i}");
                 let asked = timer.now_ms();
                 if self.try_slot(&slot, &token).await? {
@@ -106,10 +109,8 @@ impl Lock for Semaphore {
 }
 
 /// The checker of `at-most-k`: sweeps each lock's holds (as `mutex` sees them) and reports
-/// every instant a `k + 1`th holder joined.
-pub struct AtMostK {
-    pub k: usize,
-}
+/// every instant a holder joined `permits` others.
+pub struct AtMostK;
 
 impl Checker for AtMostK {
     fn property(&self) -> Property {
@@ -120,7 +121,8 @@ impl Checker for AtMostK {
         &[Reads::Lock, Reads::Harness]
     }
 
-    fn check(&self, history: &History, _: &CheckConfig) -> Vec<Violation> {
+    fn check(&self, history: &History, cfg: &CheckConfig) -> Vec<Violation> {
+        let k = cfg.param(PERMITS) as usize;
         let mut violations = Vec::new();
         for (lock, holds) in lock_holds(history) {
             for (i, joiner) in holds.iter().enumerate() {
@@ -129,7 +131,7 @@ impl Checker for AtMostK {
                     .filter(|h| h.overlaps(joiner))
                     .map(|h| h.client)
                     .collect();
-                if holding.len() >= self.k {
+                if holding.len() >= k {
                     let at = joiner.from.time_ms;
                     violations.push(Violation {
                         property: AT_MOST_K,
@@ -143,7 +145,7 @@ impl Checker for AtMostK {
                             "{} took {lock} at {at} ms while {} held it: more than {}",
                             joiner.client,
                             holding.join(", "),
-                            self.k
+                            k
                         ),
                     });
                 }
@@ -186,14 +188,15 @@ mod tests {
 
     #[test]
     fn a_third_holder_breaks_at_most_two_and_only_that_one() {
-        let cfg = CheckConfig {
-            liveness_bound_ms: 1000,
+        let permits = |k| CheckConfig {
+            params: [(PERMITS, k)].into_iter().collect(),
+            ..CheckConfig::default()
         };
-        let violations = AtMostK { k: 2 }.check(&history(), &cfg);
+        let violations = AtMostK.check(&history(), &permits(2));
         assert_eq!(violations.len(), 2, "{violations:?}");
         assert_eq!(violations[0].clients, ["c1", "c2", "c3"]);
         assert_eq!(violations[0].times_ms, [20]);
         assert_eq!(violations[1].clients, ["c2", "c3", "c4"]);
-        assert!(AtMostK { k: 3 }.check(&history(), &cfg).is_empty());
+        assert!(AtMostK.check(&history(), &permits(3)).is_empty());
     }
 }

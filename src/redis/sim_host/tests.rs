@@ -24,6 +24,7 @@ fn node(name: &str, recorder: &Recorder) -> Node {
         gate: PauseGate::default(),
         recorder: recorder.clone(),
         seeds: Seeds::new(1),
+        params: Default::default(),
     }
 }
 
