@@ -24,6 +24,7 @@ use std::path::{Path, PathBuf};
 
 pub use strict_json::JsonError;
 
+/// The `format` a trace file of this version declares; another is refused by name.
 pub const FORMAT: &str = "locksim-trace/1";
 
 /// Whether this build runs tokio unseeded (built without `--cfg tokio_unstable`).
@@ -32,17 +33,24 @@ pub const TOKIO_UNSEEDED: bool = !cfg!(tokio_unstable);
 /// The largest trace file `load` reads; locksim's own are a few KiB.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
+/// A trace file: a run as data (scenario, parameters, seed, explicit fault plan) with the
+/// verdict and history digest it had, so it replays exactly and says what it should show.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Trace {
+    /// Always `FORMAT`.
     pub format: String,
+    /// The scenario's name: a built-in one, or a user's (replayed through their tests).
     pub scenario: String,
+    /// The run's seed, which every random stream derives from.
     pub seed: u64,
     /// Parameters; missing ones take today's defaults (files written by locksim list all).
     pub params: serde_json::Map<String, Value>,
     /// Properties judged; absent means the scenario's own.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub properties: Option<Vec<Property>>,
+    /// The faults, explicit: a replay injects these, the swarm draws nothing.
     pub faults: FaultPlan,
+    /// The locksim version that wrote it, for people.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub locksim_version: Option<String>,
     /// Recorded by a build without `--cfg tokio_unstable`, where turmoil cannot seed tokio's
@@ -50,6 +58,7 @@ pub struct Trace {
     /// in such a build (and the other way round). Written only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub tokio_unseeded: bool,
+    /// The verdict the run had, which a replay must reproduce.
     pub expect: Expect,
     /// History digest of the recorded run; when present, replay must reproduce it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -59,29 +68,38 @@ pub struct Trace {
     pub note: Option<String>,
 }
 
+/// A trace's expected verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Expect {
     /// The properties the run violates (empty: none).
     pub violations: Vec<Property>,
 }
 
+/// Why a trace file could not be read, rebuilt or replayed; each names the file.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum TraceError {
+    /// Reading or writing it failed.
     Io(PathBuf, std::io::Error),
     /// A directory, device, FIFO, ...: reading it could block or never end.
     NotAFile(PathBuf),
+    /// Larger than `MAX_FILE_BYTES`.
     TooLarge(PathBuf),
     /// The byte offset of the first invalid UTF-8 sequence.
     NotUtf8(PathBuf, usize),
+    /// Not JSON, or JSON with duplicate keys or nesting too deep.
     Json(PathBuf, JsonError),
+    /// JSON that is not a trace of this format: the field and what is wrong with it.
     Format(PathBuf, String),
+    /// A scenario the built-in list does not have (a user's: replay it from their tests).
     Scenario(PathBuf, UnknownScenario),
     /// Recorded by a build with the other `tokio_unstable` setting.
     Build(PathBuf, bool),
     /// A property the file names that the scenario has no checker for.
     NoChecker(PathBuf, NoChecker),
+    /// Parameters the scenario refuses.
     Params(PathBuf, ParamError),
+    /// The replayed run failed in the harness.
     Run(PathBuf, RunError),
 }
 
@@ -163,6 +181,8 @@ impl Trace {
         }
     }
 
+    /// Reads and checks the file at `path` (at most `MAX_FILE_BYTES`, strict JSON, known
+    /// fields only).
     pub fn load(path: &Path) -> Result<Trace, TraceError> {
         let json = |e| TraceError::Json(path.into(), e);
         let value = strict_json::parse(&read_text(path)?).map_err(json)?;
@@ -214,6 +234,7 @@ impl Trace {
         })
     }
 
+    /// The file's text: pretty JSON ending in a newline.
     pub fn to_json(&self) -> String {
         let mut text = serde_json::to_string_pretty(self).expect("trace serialises");
         text.push('\n');
@@ -314,8 +335,11 @@ pub fn violated(report: &RunReport) -> Vec<Property> {
 /// What replaying a trace showed.
 #[derive(Debug)]
 pub struct Replay {
+    /// The replayed run.
     pub report: RunReport,
+    /// The properties it violated.
     pub violated: Vec<Property>,
+    /// Whether those are the ones the trace expects.
     pub verdict_matches: bool,
     /// None when the trace has no digest.
     pub digest_matches: Option<bool>,

@@ -5,7 +5,10 @@
 use super::MAX_RUN_LIMIT_MS;
 use crate::redis::clock::ExpiryClock;
 use crate::redis::sim_host::Persistence;
+use crate::sim::swarm::FaultKind;
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
 const HOUR: u64 = 3_600_000;
 const YEAR: u64 = 365 * 24 * HOUR;
@@ -13,6 +16,7 @@ const YEAR: u64 = 365 * 24 * HOUR;
 /// One parameter as `locksim list` shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ParamDoc {
+    /// Its key, as `--set` and trace files name it.
     pub key: &'static str,
     /// Its doc comment's lines, joined.
     pub doc: &'static str,
@@ -28,7 +32,9 @@ impl ParamDoc {
 /// A subject's parameters, as scenarios say which they use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Group {
+    /// Its subject, as `locksim list` heads it.
     pub name: &'static str,
+    /// Its parameters, in the order `locksim list` shows them.
     pub params: &'static [ParamDoc],
 }
 
@@ -59,6 +65,7 @@ macro_rules! group {
         }
 
         impl $name {
+            /// Its parameters and their docs, for `locksim list`.
             pub const GROUP: Group = Group {
                 name: $label,
                 params: &[$(ParamDoc {
@@ -111,7 +118,7 @@ group! {
         /// fault kinds the swarm may use: all, none, or a comma list (partition, loss, delay,
         /// crash, pause, clock_jump, clock_drift, lose_reply, failover); kinds no server of
         /// the scenario admits are left out
-        faults: String = "all".into();
+        faults: FaultSelection = FaultSelection::All;
         /// faults start within this window; then the heal phase repairs everything
         fault_phase_ms: u64 = 600, 0..=HOUR;
         /// longest partition or loss burst between a client and a server
@@ -228,9 +235,9 @@ group! {
         /// 0 = never extend
         max_extensions: u32 = 3, 0..=1_000;
         /// the clock key deadlines live on: wall (Redis) or monotonic (antirez's fix)
-        expiry_clock: String = "wall".into();
+        expiry_clock: ExpiryClock = ExpiryClock::Wall;
         /// what survives a crash: none, aof-everysec or aof-always
-        persistence: String = "none".into();
+        persistence: PersistenceMode = PersistenceMode::None;
         /// AOF everysec syncs this often (Redis: every second)
         fsync_every_ms: u64 = 1_000, 1..=HOUR;
         /// a restarted server stays unreachable this long (antirez: longer than the TTL)
@@ -243,31 +250,92 @@ group! {
 }
 
 impl Redis {
-    /// The options only a name can say, read back as the family takes them.
-    pub(super) fn check(&self) -> Result<(), String> {
-        self.expiry_clock()?;
-        self.persistence()?;
-        Ok(())
-    }
-
-    pub fn expiry_clock(&self) -> Result<ExpiryClock, String> {
-        match self.expiry_clock.as_str() {
-            "wall" => Ok(ExpiryClock::Wall),
-            "monotonic" => Ok(ExpiryClock::Monotonic),
-            other => Err(format!("expiry_clock={other} is not wall or monotonic")),
-        }
-    }
-
-    pub fn persistence(&self) -> Result<Persistence, String> {
-        match self.persistence.as_str() {
-            "none" => Ok(Persistence::None),
-            "aof-everysec" => Ok(Persistence::AofEverysec {
+    /// What survives a crash, as the Redis family takes it.
+    pub fn persistence(&self) -> Persistence {
+        match self.persistence {
+            PersistenceMode::None => Persistence::None,
+            PersistenceMode::AofEverysec => Persistence::AofEverysec {
                 fsync_every_ms: self.fsync_every_ms,
-            }),
-            "aof-always" => Ok(Persistence::AofAlways),
-            other => Err(format!(
-                "persistence={other} is not none, aof-everysec or aof-always"
-            )),
+            },
+            PersistenceMode::AofAlways => Persistence::AofAlways,
         }
+    }
+}
+
+/// What survives a crash, as `persistence` names it (`fsync_every_ms` is the period of
+/// `aof-everysec`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PersistenceMode {
+    /// Nothing: a crashed server restarts empty.
+    None,
+    /// An append-only file synced every `fsync_every_ms`.
+    AofEverysec,
+    /// An append-only file synced before every reply.
+    AofAlways,
+}
+
+/// The fault kinds the swarm may draw from, as `faults` names them: `all`, `none`, or a
+/// comma list. `all` stays a word in trace files, so it keeps meaning every kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FaultSelection {
+    /// Every kind.
+    All,
+    /// No fault at all.
+    None,
+    /// These kinds, in the order given.
+    Only(Vec<FaultKind>),
+}
+
+impl FaultSelection {
+    /// The kinds it selects.
+    pub fn kinds(&self) -> Vec<FaultKind> {
+        match self {
+            FaultSelection::All => FaultKind::ALL.to_vec(),
+            FaultSelection::None => Vec::new(),
+            FaultSelection::Only(kinds) => kinds.clone(),
+        }
+    }
+}
+
+impl fmt::Display for FaultSelection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaultSelection::All => f.write_str("all"),
+            FaultSelection::None => f.write_str("none"),
+            FaultSelection::Only(kinds) => {
+                let names: Vec<_> = kinds.iter().map(|k| k.name()).collect();
+                f.write_str(&names.join(","))
+            }
+        }
+    }
+}
+
+impl FromStr for FaultSelection {
+    type Err = String;
+    fn from_str(s: &str) -> Result<FaultSelection, String> {
+        match s.trim() {
+            "all" => Ok(FaultSelection::All),
+            "none" | "" => Ok(FaultSelection::None),
+            list => list
+                .split(',')
+                .map(|k| k.trim().parse())
+                .collect::<Result<_, _>>()
+                .map(FaultSelection::Only),
+        }
+    }
+}
+
+impl Serialize for FaultSelection {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for FaultSelection {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }

@@ -10,8 +10,8 @@ use std::fmt;
 mod groups;
 
 pub use groups::{
-    Barrier, Election, Faults, Group, Network, ParamDoc, Queue, Redis, SharedLock, Workload,
-    Zookeeper,
+    Barrier, Election, FaultSelection, Faults, Group, Network, ParamDoc, PersistenceMode, Queue,
+    Redis, SharedLock, Workload, Zookeeper,
 };
 
 /// Every parameter, grouped by subject; flat in `--set` and in trace files (`clients=3`,
@@ -20,22 +20,31 @@ pub use groups::{
 /// and 200 ms sessions.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Params {
+    /// Link latencies.
     #[serde(flatten)]
     pub network: Network,
+    /// What the swarm may inject, and how hard.
     #[serde(flatten)]
     pub faults: Faults,
+    /// What each client does, and the bounds a run is judged by.
     #[serde(flatten)]
     pub workload: Workload,
+    /// Readers and writers of a shared lock.
     #[serde(flatten)]
     pub shared_lock: SharedLock,
+    /// A leader election's terms.
     #[serde(flatten)]
     pub election: Election,
+    /// A queue's producers and consumers.
     #[serde(flatten)]
     pub queue: Queue,
+    /// How processes arrive at a barrier.
     #[serde(flatten)]
     pub barrier: Barrier,
+    /// The simulated ZooKeeper's options.
     #[serde(flatten)]
     pub zookeeper: Zookeeper,
+    /// The simulated Redis masters' options and the Redis recipes' knobs.
     #[serde(flatten)]
     pub redis: Redis,
     /// The values of the parameters the scenario declares itself (a user's scenario, with
@@ -58,18 +67,30 @@ pub const GROUPS: &[Group] = &[
     Redis::GROUP,
 ];
 
+/// Why settings or a trace file's params were refused; the message names the key.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParamError {
+    /// A setting that is not `key=value`.
     Syntax(String),
+    /// A key that is neither built-in nor declared by the scenario.
     Unknown(String),
+    /// A value that does not parse as the parameter's type.
     BadValue {
+        /// The parameter.
         key: String,
+        /// The value given.
         value: String,
+        /// What was wrong with it.
         reason: String,
     },
+    /// A value out of its range, or a combination the scenario cannot run.
     Invalid(String),
+    /// A profile the scenario does not have.
     UnknownProfile {
+        /// The scenario asked.
         scenario: String,
+        /// The profile asked for.
         name: String,
         /// The scenario's profiles, comma-separated; empty when it has none.
         known: String,
@@ -189,6 +210,8 @@ impl Params {
         Ok(params)
     }
 
+    /// Checks each built-in value against its range and the relations between them (a
+    /// scenario adds its own checks: `Scenario::validate`).
     pub fn validate(&self) -> Result<(), ParamError> {
         let ranges = [
             self.network.ranges(),
@@ -202,7 +225,6 @@ impl Params {
             self.redis.ranges(),
         ]
         .concat();
-        self.redis.check().map_err(ParamError::Invalid)?;
         if let Some((name, value, lo, hi)) = ranges.iter().find(|(_, v, lo, hi)| v < lo || v > hi) {
             return Err(ParamError::Invalid(format!(
                 "{name}={value} is outside {lo}..={hi}"
@@ -225,25 +247,15 @@ impl Params {
                  before the heal phase)"
             )));
         }
-        self.fault_kinds().map(|_| ())
+        Ok(())
     }
 
-    pub fn fault_kinds(&self) -> Result<Vec<FaultKind>, ParamError> {
-        match self.faults.faults.as_str() {
-            "all" => Ok(FaultKind::ALL.to_vec()),
-            "none" | "" => Ok(Vec::new()),
-            list => list
-                .split(',')
-                .map(|k| k.trim().parse())
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|reason| ParamError::BadValue {
-                    key: "faults".into(),
-                    value: list.into(),
-                    reason,
-                }),
-        }
+    /// The fault kinds `faults` selects.
+    pub fn fault_kinds(&self) -> Vec<FaultKind> {
+        self.faults.faults.kinds()
     }
 
+    /// The client hosts, `c1..cN` for `clients=N`.
     pub fn client_names(&self) -> Vec<String> {
         (1..=self.workload.clients)
             .map(|i| format!("c{i}"))
@@ -275,6 +287,8 @@ fn assign(map: &mut Map<String, Value>, key: &str, value: Value) -> Result<(), P
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::redis::clock::ExpiryClock;
+    use crate::redis::sim_host::Persistence;
 
     fn with(assignments: &[&str]) -> Result<Params, ParamError> {
         Params::default().overridden(assignments)
@@ -285,7 +299,7 @@ mod tests {
         let p = with(&["clients=3", "fencing=true", "faults=pause,lose_reply"]).unwrap();
         assert_eq!((p.workload.clients, p.workload.fencing), (3, true));
         assert_eq!(
-            p.fault_kinds().unwrap(),
+            p.fault_kinds(),
             vec![FaultKind::Pause, FaultKind::LoseReply]
         );
         assert_eq!(with(&["nope=1"]), Err(ParamError::Unknown("nope".into())));
@@ -299,6 +313,31 @@ mod tests {
             Err(ParamError::BadValue { .. })
         ));
         assert!(matches!(with(&["clients"]), Err(ParamError::Syntax(_))));
+        let p = with(&[
+            "expiry_clock=monotonic",
+            "persistence=aof-everysec",
+            "faults=none",
+        ]);
+        let p = p.unwrap();
+        assert_eq!(p.redis.expiry_clock, ExpiryClock::Monotonic);
+        assert_eq!(
+            p.redis.persistence(),
+            Persistence::AofEverysec {
+                fsync_every_ms: 1_000
+            }
+        );
+        assert_eq!(p.fault_kinds(), []);
+        for bad in [
+            "expiry_clock=wallclock",
+            "persistence=aof",
+            "faults=pause,,loss",
+        ] {
+            let err = with(&[bad]).unwrap_err();
+            assert!(matches!(&err, ParamError::BadValue { .. }), "{bad}: {err}");
+        }
+        let json = serde_json::to_value(with(&["faults=pause, lose_reply"]).unwrap()).unwrap();
+        assert_eq!(json["faults"], "pause,lose_reply");
+        assert_eq!(json["persistence"], "none");
         assert!(matches!(
             with(&["clock_jump_max_ms=9223372036854775808"]),
             Err(ParamError::Invalid(_))

@@ -11,8 +11,9 @@ pub struct Now {
     pub mono_ms: u64,
 }
 
-/// The clock deadlines are stored and judged on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// The clock deadlines are stored and judged on (`expiry_clock=wall` or `monotonic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ExpiryClock {
     /// Redis's real behaviour: absolute unix ms. A forward wall jump expires keys early, a
     /// backward one late.

@@ -513,6 +513,7 @@ impl Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::params::PersistenceMode;
 
     fn with(assignments: &[&str]) -> Result<Params, ParamError> {
         let params = Params::default().overridden(assignments)?;
@@ -532,7 +533,7 @@ mod tests {
             .params(Some("own-assumptions"), &["pause_max_ms=50"])
             .unwrap();
         assert_eq!(own.faults.pause_max_ms, 50, "the user's --set wins");
-        assert_eq!(own.redis.persistence, "aof-always");
+        assert_eq!(own.redis.persistence, PersistenceMode::AofAlways);
         let err = redlock.params::<&str>(Some("gentle"), &[]).unwrap_err();
         assert_eq!(
             err.to_string(),

@@ -192,10 +192,8 @@ impl Program for RedisLockProgram {
     fn hosts(&self, p: &Params) -> Hosts {
         let r = &p.redis;
         let family = Rc::new(RedisFamily {
-            expiry_clock: r.expiry_clock().unwrap_or_default(),
-            persistence: r
-                .persistence()
-                .unwrap_or(crate::redis::sim_host::Persistence::None),
+            expiry_clock: r.expiry_clock,
+            persistence: r.persistence(),
             restart_delay_ms: r.restart_delay_ms,
             replica_lag_ms: r.replica.then_some(r.replication_lag_ms),
         });

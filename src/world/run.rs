@@ -98,7 +98,7 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
             fails_over: s.family.fails_over(),
         })
         .collect();
-    let mut kinds = params.fault_kinds().unwrap_or_default();
+    let mut kinds = params.fault_kinds();
     kinds.retain(|kind| match kind {
         FaultKind::LoseReply => servers.iter().any(|s| !s.reply_ops.is_empty()),
         FaultKind::Failover => servers.iter().any(|s| s.fails_over),

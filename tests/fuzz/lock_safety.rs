@@ -4,7 +4,7 @@
 
 use crate::runner;
 use locksim::check::Property;
-use locksim::params::Params;
+use locksim::params::{Params, PersistenceMode};
 use locksim::scenario::{self, Scenario};
 use locksim::sim::fault::{Fault, FaultPlan};
 use locksim::trace::{Trace, replay};
@@ -213,7 +213,7 @@ fn the_full_redis_profile_draws_every_fault_the_issue_lists_and_own_assumptions_
     let own = redlock
         .params::<&str>(Some("own-assumptions"), &[])
         .unwrap();
-    assert_eq!(own.redis.persistence, "aof-always");
+    assert_eq!(own.redis.persistence, PersistenceMode::AofAlways);
     let faults = drawn(redlock, &own, 300);
     assert!(faults.iter().any(|f| matches!(f, Fault::Crash { .. })));
     for f in &faults {
