@@ -75,8 +75,24 @@ pub enum ClientOp {
         #[serde(skip_serializing_if = "Option::is_none")]
         lock: Option<String>,
         path: String,
-        event: String,
+        event: WatchEvent,
     },
+}
+
+/// The node event a watch fired with, as ZooKeeper's `Watcher.Event.EventType` names it
+/// (and the history spells it): what `herd` tells a deletion's wake-ups by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum WatchEvent {
+    /// Not a node event (a session's state changed).
+    None,
+    /// The watched node was created.
+    NodeCreated,
+    /// The watched node was deleted.
+    NodeDeleted,
+    /// The watched node's data changed.
+    NodeDataChanged,
+    /// A child of the watched node was created or deleted.
+    NodeChildrenChanged,
 }
 
 /// What a client records of its lock recipe.

@@ -14,7 +14,7 @@
 //! children is one.
 
 use super::{CheckConfig, Checker, Property, Reads, Violation};
-use crate::history::{ClientOp, History, LockMode, LockOp, Op, QueueOp};
+use crate::history::{ClientOp, History, LockMode, LockOp, Op, QueueOp, WatchEvent};
 use crate::zk;
 use crate::zk::events::{ZnodeChange, znode_change};
 use std::collections::{BTreeMap, BTreeSet};
@@ -65,10 +65,12 @@ pub fn check(history: &History) -> Vec<Violation> {
                 _,
             ) => {
                 let on_empty = set_on_empty.remove(&(event.node.as_str(), path.as_str()));
-                let cause = match kind.as_str() {
-                    "NodeDeleted" => deletions.get(path.as_str()).copied(),
-                    "NodeChildrenChanged" if on_empty => None,
-                    "NodeChildrenChanged" => child_changes.get(path.as_str()).copied().flatten(),
+                let cause = match kind {
+                    WatchEvent::NodeDeleted => deletions.get(path.as_str()).copied(),
+                    WatchEvent::NodeChildrenChanged if on_empty => None,
+                    WatchEvent::NodeChildrenChanged => {
+                        child_changes.get(path.as_str()).copied().flatten()
+                    }
                     _ => None,
                 };
                 if let Some(deletion) = cause {
@@ -165,9 +167,12 @@ mod tests {
         h.at(11, "zk1").info(created(N2));
         h.at(12, "zk1").info(created(N3));
         h.at(1500, "zk1").info(deleted(N1));
-        h.at(1501, "c3").info(wake(L1, L1, "NodeChildrenChanged"));
-        h.at(1501, "c2").info(wake(L1, L1, "NodeChildrenChanged"));
-        h.at(1502, "c4").info(wake(L1, L1, "NodeChildrenChanged"));
+        h.at(1501, "c3")
+            .info(wake(L1, L1, WatchEvent::NodeChildrenChanged));
+        h.at(1501, "c2")
+            .info(wake(L1, L1, WatchEvent::NodeChildrenChanged));
+        h.at(1502, "c4")
+            .info(wake(L1, L1, WatchEvent::NodeChildrenChanged));
         let v = check(&h.build());
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].property, Property::HERD);
@@ -184,8 +189,8 @@ mod tests {
         // Z12's herd: exists-watches on the same node.
         let mut h = HistoryBuilder::default();
         h.at(1500, "zk1").info(deleted(N1));
-        h.at(1501, "c2").info(wake(L1, N1, "NodeDeleted"));
-        h.at(1501, "c3").info(wake(L1, N1, "NodeDeleted"));
+        h.at(1501, "c2").info(wake(L1, N1, WatchEvent::NodeDeleted));
+        h.at(1501, "c3").info(wake(L1, N1, WatchEvent::NodeDeleted));
         let v = check(&h.build());
         assert_eq!(v.len(), 1);
         assert_eq!(v[0].clients, ["c2", "c3"]);
@@ -195,8 +200,9 @@ mod tests {
     fn one_client_woken_twice_by_one_deletion_counts_once() {
         let mut h = HistoryBuilder::default();
         h.at(1500, "zk1").info(deleted(N1));
-        h.at(1501, "c2").info(wake(L1, N1, "NodeDeleted"));
-        h.at(1501, "c2").info(wake(L1, L1, "NodeChildrenChanged"));
+        h.at(1501, "c2").info(wake(L1, N1, WatchEvent::NodeDeleted));
+        h.at(1501, "c2")
+            .info(wake(L1, L1, WatchEvent::NodeChildrenChanged));
         assert_eq!(check(&h.build()), []);
     }
 
@@ -204,9 +210,9 @@ mod tests {
     fn each_deletion_waking_its_own_successor_is_fine() {
         let mut h = HistoryBuilder::default();
         h.at(1000, "zk1").info(deleted(N1));
-        h.at(1001, "c2").info(wake(L1, N1, "NodeDeleted"));
+        h.at(1001, "c2").info(wake(L1, N1, WatchEvent::NodeDeleted));
         h.at(2000, "zk1").info(deleted(N2));
-        h.at(2001, "c3").info(wake(L1, N2, "NodeDeleted"));
+        h.at(2001, "c3").info(wake(L1, N2, WatchEvent::NodeDeleted));
         assert_eq!(check(&h.build()), []);
     }
 
@@ -214,12 +220,16 @@ mod tests {
     fn wakes_caused_by_creations_or_other_events_are_not_counted() {
         let mut h = HistoryBuilder::default();
         h.at(1000, "zk1").info(deleted(N1));
-        h.at(1001, "c2").info(wake(L1, L1, "NodeChildrenChanged"));
+        h.at(1001, "c2")
+            .info(wake(L1, L1, WatchEvent::NodeChildrenChanged));
         h.at(1100, "zk1").info(created(N3));
-        h.at(1101, "c3").info(wake(L1, L1, "NodeChildrenChanged"));
-        h.at(1101, "c4").info(wake(L1, L1, "NodeChildrenChanged"));
-        h.at(1200, "c5").info(wake(L1, N1, "NodeDataChanged"));
-        h.at(1200, "c6").info(wake(L1, "", "None"));
+        h.at(1101, "c3")
+            .info(wake(L1, L1, WatchEvent::NodeChildrenChanged));
+        h.at(1101, "c4")
+            .info(wake(L1, L1, WatchEvent::NodeChildrenChanged));
+        h.at(1200, "c5")
+            .info(wake(L1, N1, WatchEvent::NodeDataChanged));
+        h.at(1200, "c6").info(wake(L1, "", WatchEvent::None));
         assert_eq!(check(&h.build()), []);
     }
 
@@ -228,8 +238,10 @@ mod tests {
         let mut h = HistoryBuilder::default();
         h.at(1000, "zk1").info(deleted(N1));
         h.at(1001, "zk1").info(deleted("/locks/l2/lock-0000000001"));
-        h.at(1002, "c2").info(wake(L1, L1, "NodeChildrenChanged"));
-        h.at(1002, "c3").info(wake(L2, L2, "NodeChildrenChanged"));
+        h.at(1002, "c2")
+            .info(wake(L1, L1, WatchEvent::NodeChildrenChanged));
+        h.at(1002, "c3")
+            .info(wake(L2, L2, WatchEvent::NodeChildrenChanged));
         assert_eq!(check(&h.build()), []);
     }
 
@@ -257,8 +269,8 @@ mod tests {
             .info(enqueued_as("write-0000000004", LockMode::Write));
         h.at(14, "c5").info(enqueued_as("read-0000000005", c5_mode));
         h.at(100, "zk1").info(deleted(w1));
-        h.at(101, "c2").info(wake(L1, w1, "NodeDeleted"));
-        h.at(101, "c3").info(wake(L1, w1, "NodeDeleted"));
+        h.at(101, "c2").info(wake(L1, w1, WatchEvent::NodeDeleted));
+        h.at(101, "c3").info(wake(L1, w1, WatchEvent::NodeDeleted));
         h
     }
 
@@ -271,8 +283,11 @@ mod tests {
     #[test]
     fn a_writers_release_waking_a_writer_too_or_a_readers_waking_two_is_a_herd() {
         let mut h = shared_line(LockMode::Write);
-        h.at(101, "c5")
-            .info(wake(L1, "/locks/l1/write-0000000001", "NodeDeleted"));
+        h.at(101, "c5").info(wake(
+            L1,
+            "/locks/l1/write-0000000001",
+            WatchEvent::NodeDeleted,
+        ));
         let v = check(&h.build());
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!(v[0].clients, ["c2", "c3", "c5"]);
@@ -280,8 +295,8 @@ mod tests {
         let r3 = "/locks/l1/read-0000000003";
         let mut h = shared_line(LockMode::Read);
         h.at(200, "zk1").info(deleted(r3));
-        h.at(201, "c4").info(wake(L1, r3, "NodeDeleted"));
-        h.at(201, "c5").info(wake(L1, r3, "NodeDeleted"));
+        h.at(201, "c4").info(wake(L1, r3, WatchEvent::NodeDeleted));
+        h.at(201, "c5").info(wake(L1, r3, WatchEvent::NodeDeleted));
         let v = check(&h.build());
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!(v[0].clients, ["c4", "c5"]);
@@ -304,13 +319,17 @@ mod tests {
         h.at(11, "c3").info(listed_empty(q));
         h.at(20, "zk1").info(created("/q/qn-0000000001"));
         h.at(24, "zk1").info(deleted("/q/qn-0000000001"));
-        h.at(25, "c2").info(wake(q, q, "NodeChildrenChanged"));
-        h.at(25, "c3").info(wake(q, q, "NodeChildrenChanged"));
+        h.at(25, "c2")
+            .info(wake(q, q, WatchEvent::NodeChildrenChanged));
+        h.at(25, "c3")
+            .info(wake(q, q, WatchEvent::NodeChildrenChanged));
         assert_eq!(check(&h.build()), []);
         // Their next wake-ups, on watches set by listings that were not empty, count.
         h.at(30, "zk1").info(deleted("/q/qn-0000000002"));
-        h.at(31, "c2").info(wake(q, q, "NodeChildrenChanged"));
-        h.at(31, "c3").info(wake(q, q, "NodeChildrenChanged"));
+        h.at(31, "c2")
+            .info(wake(q, q, WatchEvent::NodeChildrenChanged));
+        h.at(31, "c3")
+            .info(wake(q, q, WatchEvent::NodeChildrenChanged));
         let v = check(&h.build());
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!(v[0].clients, ["c2", "c3"]);

@@ -159,6 +159,7 @@ pub fn validate(history: &History) -> Result<(), Malformed> {
 mod tests {
     use super::*;
     use crate::check::test_history::*;
+    use crate::history::WatchEvent;
 
     fn reason_of(h: &HistoryBuilder) -> Result<(), Malformed> {
         validate(&h.build_unchecked())
@@ -180,7 +181,8 @@ mod tests {
         h.at(9, "c1").info(release(L1));
         h.at(9, "c1").invoke(acquire(L2));
         h.at(10, "zk1").info(deleted("/locks/l1/n1"));
-        h.at(10, "c2").info(wake(L1, "/locks/l1/n1", "NodeDeleted"));
+        h.at(10, "c2")
+            .info(wake(L1, "/locks/l1/n1", WatchEvent::NodeDeleted));
         h.at(10, "c2").ok(acquire(L1));
         h.at(11, "harness").info(Op::Harness(HarnessOp::Heal));
         h.at(12, "harness").info(Op::Harness(HarnessOp::End));

@@ -1,7 +1,7 @@
 //! Test-only builder that keeps handcrafted histories readable:
 //! `h.at(100, "c1").ok(acquire(L1))`. The clock reading equals the true time.
 
-use crate::history::{ClientOp, Event, History, Kind, LockOp, Op, StoreOp};
+use crate::history::{ClientOp, Event, History, Kind, LockOp, Op, StoreOp, WatchEvent};
 use crate::zk::events::ZkEvent;
 
 #[derive(Default)]
@@ -98,11 +98,11 @@ pub(crate) fn enqueued(lock: &str, node: &str, seq: Option<i64>) -> Op {
     })
 }
 
-pub(crate) fn wake(lock: &str, path: &str, event: &str) -> Op {
+pub(crate) fn wake(lock: &str, path: &str, event: WatchEvent) -> Op {
     Op::Client(ClientOp::Wake {
         lock: Some(lock.to_string()),
         path: path.to_string(),
-        event: event.to_string(),
+        event,
     })
 }
 

@@ -4,6 +4,7 @@
 pub mod redis;
 pub mod zk;
 
+use crate::history::WatchEvent;
 use std::fmt;
 
 /// What a successful acquire hands the holder.
@@ -83,8 +84,8 @@ pub enum Observation {
     Woken {
         /// The watched path.
         path: String,
-        /// The event's type, as `{:?}` spells it.
-        event: String,
+        /// The node event it fired with.
+        event: WatchEvent,
     },
 }
 

@@ -1,7 +1,8 @@
 //! The ZooKeeper family's events in the history: what a simulated server records of its
 //! tree and sessions, and how checkers read them back.
 
-use crate::history::{Op, ServerEvent};
+use crate::history::{Op, ServerEvent, WatchEvent};
+use crate::zk::proto::EventType;
 use serde::{Deserialize, Serialize};
 
 /// The family's name, as checkers say they read its events.
@@ -49,6 +50,17 @@ pub fn znode_change(op: &Op) -> Option<(ZnodeChange, &str)> {
     Some((change, event.fields.get("path")?.as_str()?))
 }
 
+impl From<EventType> for WatchEvent {
+    fn from(event: EventType) -> WatchEvent {
+        match event {
+            EventType::None => WatchEvent::None,
+            EventType::NodeCreated => WatchEvent::NodeCreated,
+            EventType::NodeDeleted => WatchEvent::NodeDeleted,
+            EventType::NodeDataChanged => WatchEvent::NodeDataChanged,
+            EventType::NodeChildrenChanged => WatchEvent::NodeChildrenChanged,
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

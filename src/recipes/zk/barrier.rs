@@ -81,7 +81,7 @@ pub(super) async fn wait(node: &Node, mut watch: Watch) -> Result<(), BarrierErr
                     Op::Client(ClientOp::Wake {
                         lock: None,
                         path: e.path,
-                        event: format!("{:?}", e.event_type),
+                        event: e.event_type.into(),
                     }),
                 );
                 return Ok(());

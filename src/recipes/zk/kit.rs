@@ -14,7 +14,7 @@ pub use super::lock::host::LOCK_DIR;
 pub use super::{RETRY_MS, ensure_path, is_transient, retrying};
 pub use crate::zk::seq::parse as sequence;
 
-use crate::history::{ClientOp, Kind, LockMode, LockOp, Op};
+use crate::history::{ClientOp, Kind, LockMode, LockOp, Op, WatchEvent};
 use crate::recipes::LockError;
 use crate::sim::node::Node;
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
@@ -138,20 +138,20 @@ impl Report {
         );
     }
 
-    /// A watch on `path` woke it with `event` (a node event's type, as `{:?}` spells it).
-    pub fn woken_by(&self, path: &str, event: &str) {
+    /// A watch on `path` woke it with `event`.
+    pub fn woken_by(&self, path: &str, event: WatchEvent) {
         self.node.record(
             Kind::Info,
             Op::Client(ClientOp::Wake {
                 lock: Some(self.lock.clone()),
                 path: path.to_string(),
-                event: event.to_string(),
+                event,
             }),
         );
     }
 
     /// A watch woke it with `event`.
     pub fn woken(&self, event: &WatcherEvent) {
-        self.woken_by(&event.path, &format!("{:?}", event.event_type));
+        self.woken_by(&event.path, event.event_type.into());
     }
 }

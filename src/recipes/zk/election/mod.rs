@@ -114,7 +114,7 @@ impl Candidate {
                 OnEvent::Woken => {
                     (self.observer)(Observation::Woken {
                         path: e.path,
-                        event: format!("{:?}", e.event_type),
+                        event: e.event_type.into(),
                     });
                     return Ok(());
                 }

@@ -20,7 +20,7 @@ fn observer(node: &Node, contender: Contender) -> Observer {
     let report = Report::new(node, LOCK_DIR);
     Rc::new(move |o| match o {
         Observation::Enqueued { node: name, .. } => report.enqueued(&name, contender.mode()),
-        Observation::Woken { path, event } => report.woken_by(&path, &event),
+        Observation::Woken { path, event } => report.woken_by(&path, event),
     })
 }
 

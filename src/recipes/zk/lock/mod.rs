@@ -217,7 +217,7 @@ impl ZkLock {
             if decide::takes_for_deletion(self.flavor, e.event_type, e.state) {
                 (self.observer)(Observation::Woken {
                     path: e.path,
-                    event: format!("{:?}", e.event_type),
+                    event: e.event_type.into(),
                 });
                 return Ok(true);
             }
@@ -227,7 +227,7 @@ impl ZkLock {
                 OnEvent::Woken => {
                     (self.observer)(Observation::Woken {
                         path: e.path,
-                        event: format!("{:?}", e.event_type),
+                        event: e.event_type.into(),
                     });
                     return Ok(false);
                 }

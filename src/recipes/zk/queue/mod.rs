@@ -21,6 +21,7 @@
 pub mod decide;
 pub mod host;
 
+use crate::history::WatchEvent;
 use crate::recipes::zk::lock::decide::{OnEvent, Outcome, on_event};
 use crate::recipes::zk::lock::{outcome, retrying};
 use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient};
@@ -70,7 +71,7 @@ pub enum QueueEvent {
     /// It listed no item, with a watch on the children, and waits on it.
     Empty,
     /// A watch woke it.
-    Woken { path: String, event: String },
+    Woken { path: String, event: WatchEvent },
 }
 
 pub type QueueObserver = Rc<dyn Fn(QueueEvent)>;
@@ -440,7 +441,7 @@ impl ZkQueue {
                 OnEvent::Woken => {
                     (self.observer)(QueueEvent::Woken {
                         path: e.path,
-                        event: format!("{:?}", e.event_type),
+                        event: e.event_type.into(),
                     });
                     return Ok(());
                 }
