@@ -11,21 +11,30 @@ use crate::world::run::{self, RunSpec};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
+/// What `locksim bench` measured, as it prints it (text, or this as JSON).
 #[derive(Debug, Clone, Serialize)]
-pub struct Bench {
+pub(crate) struct Bench {
+    /// The scenario's name.
     pub scenario: String,
+    /// Its client hosts.
     pub clients: u32,
+    /// Runs (seeds 0..runs) of each kind in one trial.
     pub runs: u32,
     /// Trials of each kind; the wall times are the best trial's.
     pub trials: u32,
     /// Simulated time of all runs together, ms.
     pub simulated_ms: u64,
+    /// Wall time of locksim's runs, ms.
     pub locksim_wall_ms: f64,
+    /// Wall time of the bare turmoil runs, ms.
     pub bare_wall_ms: f64,
+    /// locksim's runs per wall second.
     pub locksim_runs_per_s: f64,
+    /// Bare turmoil's runs per wall second.
     pub bare_runs_per_s: f64,
     /// Simulated ms per wall ms.
     pub locksim_sim_to_wall: f64,
+    /// The same, for bare turmoil.
     pub bare_sim_to_wall: f64,
     /// locksim wall time over bare turmoil wall time for the same simulated time.
     pub ratio: f64,
@@ -86,7 +95,14 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     (value, started.elapsed().as_secs_f64() * 1000.0)
 }
 
-pub fn measure(scenario: &'static Scenario, params: &Params, runs: u32, trials: u32) -> Bench {
+/// Times `runs` runs of `scenario` and as many bare turmoil runs of the same simulated
+/// lengths, `trials` times each, alternating; the best trial of each counts.
+pub(crate) fn measure(
+    scenario: &'static Scenario,
+    params: &Params,
+    runs: u32,
+    trials: u32,
+) -> Bench {
     let specs: Vec<RunSpec> = (0..u64::from(runs))
         .map(|seed| RunSpec::generated(scenario, params.clone(), seed))
         .collect();

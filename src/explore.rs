@@ -10,55 +10,74 @@ use std::ops::Range;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// What to explore: a scenario with its parameters, over a range of seeds.
 #[derive(Debug, Clone)]
 pub struct ExploreSpec {
+    /// The scenario each seed runs.
     pub scenario: Scenario,
+    /// Its parameters, overrides applied.
     pub params: Params,
+    /// The properties each run is judged by.
     pub properties: Vec<Property>,
+    /// The seeds to run, each with the fault plan the swarm draws from it.
     pub seeds: Range<u64>,
+    /// Parallel simulations, one thread each (clamped to 1..=`MAX_JOBS`).
     pub jobs: usize,
     /// Run every seed twice and compare history digests.
     pub check_determinism: bool,
 }
 
+/// A failing run, its plan shrunk: what a trace file records and replays.
 #[derive(Debug, Clone)]
 pub struct Finding {
     /// The run with its shrunk plan, and its report.
     pub spec: RunSpec,
+    /// What that run showed: its history and violations.
     pub report: RunReport,
     /// How many faults the generated plan had before shrinking.
     pub original_faults: usize,
 }
 
+/// How an exploration ended.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Outcome {
     /// Every seed ran clean.
     Clean,
+    /// A run broke a property: the lowest such seed, its plan shrunk.
     Violation(Box<Finding>),
     /// The harness itself failed on a seed (a bug in locksim, not in the recipe).
     HarnessError {
+        /// The seed it failed on.
         seed: u64,
+        /// What failed.
         error: RunError,
     },
     /// The same seed produced two different histories: a determinism bug in locksim.
     Nondeterminism {
+        /// The seed that diverged.
         seed: u64,
+        /// Where the two runs differ (`divergence`).
         detail: String,
     },
 }
 
 /// What one seed showed.
-pub enum SeedResult {
+pub(crate) enum SeedResult {
+    /// It broke nothing; what the checkers saw put to the test.
     Clean(Vec<Witness>),
+    /// It broke a property (a report with violations), or the harness failed.
     Failed(Result<RunReport, RunError>),
+    /// Its two runs differed (`check_determinism`), as `divergence` tells it.
     Diverged(String),
 }
 
+/// What an exploration found, and how many seeds it took.
 #[derive(Debug)]
 pub struct Exploration {
     /// Seeds that ran to completion (all seeds below a failing one always do).
     pub seeds_run: u64,
+    /// Clean, or the lowest seed's failure.
     pub outcome: Outcome,
     /// For a clean exploration, per property with a witness (`Checker::witness`), in how
     /// many of its seeds it was seen; empty otherwise (the seeds that ran then depend on
@@ -69,9 +88,13 @@ pub struct Exploration {
 /// How often a property's witness was seen over the seeds, and at the lowest seed, what.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Witnessed {
+    /// The property whose witness it is.
     pub property: Property,
+    /// In how many seeds it was seen.
     pub seeds: u64,
+    /// The lowest seed it was seen in.
     pub first_seed: u64,
+    /// What it saw at `first_seed` (`Witness::detail`).
     pub detail: String,
 }
 
@@ -145,7 +168,7 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
 
 /// The outcome of a run of `spec` that did not run clean: a violation (its plan shrunk), a
 /// harness error or a divergence.
-pub fn failure(spec: RunSpec, result: SeedResult) -> Outcome {
+pub(crate) fn failure(spec: RunSpec, result: SeedResult) -> Outcome {
     let seed = spec.seed;
     match result {
         SeedResult::Clean(_) => Outcome::Clean,
@@ -177,7 +200,7 @@ fn run_seed(spec: &ExploreSpec, seed: u64) -> SeedResult {
 }
 
 /// Runs `run_spec`, twice when `check_determinism` asks (a difference is `Diverged`).
-pub fn run_checked(run_spec: &RunSpec, check_determinism: bool) -> SeedResult {
+pub(crate) fn run_checked(run_spec: &RunSpec, check_determinism: bool) -> SeedResult {
     let first = run::run(run_spec);
     if check_determinism {
         let detail = match (&first, &run::run(run_spec)) {
@@ -236,7 +259,7 @@ const SHRINK_BUDGET: usize = 150;
 /// the smallest plans: no fault, each fault alone, then each pair while the budget allows;
 /// then it removes faults one at a time from the best plan found, until no single removal
 /// keeps it failing (or the budget is spent).
-pub fn shrink(spec: RunSpec, report: RunReport) -> Finding {
+fn shrink(spec: RunSpec, report: RunReport) -> Finding {
     let original_faults = spec.plan.0.len();
     let wanted: Vec<Property> = report.violations.iter().map(|v| v.property).collect();
     let budget = std::cell::Cell::new(SHRINK_BUDGET);

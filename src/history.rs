@@ -14,9 +14,13 @@ use std::rc::Rc;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
+    /// The operation started.
     Invoke,
+    /// It completed and took effect.
     Ok,
+    /// It completed without effect.
     Fail,
+    /// Its outcome is unknown, or the event is an observation.
     Info,
 }
 
@@ -26,12 +30,19 @@ pub enum Kind {
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum Op {
+    /// The world's own events: faults, the heal phase, the end.
     Harness(HarnessOp),
+    /// A client's session and watches.
     Client(ClientOp),
+    /// A lock recipe's operations.
     Lock(LockOp),
+    /// A leader election's operations.
     Election(ElectionOp),
+    /// A queue's operations.
     Queue(QueueOp),
+    /// The protected resource's reads and writes.
     Store(StoreOp),
+    /// A barrier's operations.
     Barrier(BarrierOp),
     /// An event of a server family (ZooKeeper's tree changes, say), which that family's
     /// module defines and reads back (`zk::events`).
@@ -46,18 +57,28 @@ pub enum Op {
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum HarnessOp {
     /// A fault from the plan was applied (info).
-    Fault { fault: String },
+    Fault {
+        /// The fault as its Display tells it ("crash zk1"); for a targeted one, also whom
+        /// it struck or that nobody had the role.
+        fault: String,
+    },
     /// A `pause_before` struck: `node` reached `step` and froze for `for_ms` (info).
     Paused {
+        /// The client host that froze.
         node: String,
+        /// The step of its program it reached.
         step: String,
+        /// How long it stays frozen, ms.
         for_ms: u64,
     },
     /// The heal phase began: faults repaired, no new ones (info).
     Heal,
     /// When the run stopped at its time limit, `client` had not finished its workload
     /// (recorded just before End, one event per such client).
-    Unfinished { client: String },
+    Unfinished {
+        /// The client host.
+        client: String,
+    },
     /// The run ended (workload done or time limit).
     End,
 }
@@ -72,9 +93,12 @@ pub enum ClientOp {
     /// Info: a watch fired and woke the recipe up while it waited (for `lock`, when it is a
     /// lock's waiter).
     Wake {
+        /// The lock it waits for, when it is a lock's waiter.
         #[serde(skip_serializing_if = "Option::is_none")]
         lock: Option<String>,
+        /// The watched znode's path.
         path: String,
+        /// What fired the watch: the node event's type (`NodeDeleted`).
         event: WatchEvent,
     },
 }
@@ -102,33 +126,48 @@ pub enum LockOp {
     /// Acquire `lock`. Ok carries the fencing token when the recipe has one, and for a
     /// lease on several servers which granted it and how long it counts on it.
     Acquire {
+        /// The lock's name (its path, its key).
         lock: String,
         /// Shared or exclusive, for a lock that has both (the read/write lock).
         #[serde(skip_serializing_if = "Option::is_none")]
         mode: Option<LockMode>,
+        /// The fencing token granted (`Grant::token`); None on an invoke or a failure.
         token: Option<i64>,
+        /// The servers that granted it (`Grant::granted_by`); empty for a single server.
         #[serde(skip_serializing_if = "Vec::is_empty")]
         granted_by: Vec<String>,
+        /// How much longer it counts on the lease, by its own clock (`Grant::valid_ms`).
         #[serde(skip_serializing_if = "Option::is_none")]
         valid_ms: Option<u64>,
     },
     /// Release `lock` (invoke when it starts, ok/fail/info when it ends; a client stops
     /// believing it holds the lock at the invoke).
-    Release { lock: String },
+    Release {
+        /// The lock's name.
+        lock: String,
+    },
     /// Extend the lease on `lock` it holds (invoke, then ok with how much longer it counts
     /// on it by its own clock, or fail: not extended, the old lease still runs).
     Extend {
+        /// The lock's name.
         lock: String,
+        /// On ok, how much longer it counts on the lease, ms by its own clock.
         #[serde(skip_serializing_if = "Option::is_none")]
         valid_ms: Option<u64>,
     },
     /// Info: it learned it no longer holds `lock` (its session expired).
-    Lost { lock: String },
+    Lost {
+        /// The lock's name.
+        lock: String,
+    },
     /// Info: its place in line, once its lock node exists. `seq` is the parsed sequence
     /// suffix; None for recipes without one (order then is the event's time).
     Enqueued {
+        /// The lock's name.
         lock: String,
+        /// Its lock node's name in the lock's directory.
         node: String,
+        /// Its lock node's sequence number.
         seq: Option<i64>,
         /// What it queued for, for a lock that has both modes.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,22 +196,33 @@ pub enum ElectionOp {
     /// Info: it stands as a candidate, once its candidate node exists. `seq` is the parsed
     /// sequence suffix.
     Candidate {
+        /// The election's name (its path).
         election: String,
+        /// Its candidate node's name in the election's directory.
         node: String,
+        /// Its candidate node's sequence number.
         seq: Option<i64>,
     },
     /// Run for leader (invoke); ok when it became the leader, with its fencing token (its
     /// node's czxid); fail when the candidacy ended first (its session or its node is gone:
     /// the workload runs again).
     Lead {
+        /// The election's name.
         election: String,
+        /// On ok, its fencing token; None otherwise.
         token: Option<i64>,
     },
     /// Step down (invoke when it starts deleting its node, ok/info when that ends; a client
     /// stops believing it leads at the invoke).
-    StepDown { election: String },
+    StepDown {
+        /// The election's name.
+        election: String,
+    },
     /// Info: it learned it no longer leads (its session expired).
-    LostLead { election: String },
+    LostLead {
+        /// The election's name.
+        election: String,
+    },
 }
 
 /// What a client records of its queue recipe. Items are the producers' own names for what
@@ -182,25 +232,39 @@ pub enum ElectionOp {
 pub enum QueueOp {
     /// Offer `item` to `queue` (invoke; ok once it is in the queue, fail when it is known
     /// not to be, info when that is unknown).
-    Offer { queue: String, item: String },
+    Offer {
+        /// The queue's name (its path).
+        queue: String,
+        /// The item offered.
+        item: String,
+    },
     /// Take an item from `queue`, waiting for one (invoke with no item; ok with the item
     /// taken and the node it was; info when the outcome is unknown).
     Take {
+        /// The queue's name.
         queue: String,
+        /// On ok, the item taken.
         #[serde(skip_serializing_if = "Option::is_none")]
         item: Option<String>,
+        /// On ok, the name of the queue node that held the item.
         #[serde(skip_serializing_if = "Option::is_none")]
         node: Option<String>,
     },
     /// Info: a consumer asks ZooKeeper to take `item` (node `node`) for it; until its take
     /// completes, the item may be gone from the queue without anyone having taken it ok.
     Claim {
+        /// The queue's name.
         queue: String,
+        /// The item it claims.
         item: String,
+        /// The name of the queue node that holds it.
         node: String,
     },
     /// Info: a consumer listed `queue` empty, with a watch on its children, and waits on it.
-    Empty { queue: String },
+    Empty {
+        /// The queue's name.
+        queue: String,
+    },
 }
 
 impl QueueOp {
@@ -220,19 +284,34 @@ impl QueueOp {
 pub enum BarrierOp {
     /// Arrive at `barrier` (invoke) and pass it (ok), which it may do once `count` processes
     /// arrived; a fail (its session expired) is followed by another invoke.
-    Enter { barrier: String, count: u32 },
+    Enter {
+        /// The barrier's name (its path).
+        barrier: String,
+        /// How many processes the barrier waits for.
+        count: u32,
+    },
     /// Info: its node in the barrier exists (`node` is its path).
-    Joined { barrier: String, node: String },
+    Joined {
+        /// The barrier's name.
+        barrier: String,
+        /// Its node's path.
+        node: String,
+    },
     /// Be done with the work (invoke) and pass the barrier's leave phase (ok), which it may
     /// do once every process that entered is done.
-    Leave { barrier: String },
+    Leave {
+        /// The barrier's name.
+        barrier: String,
+    },
 }
 
 /// How a client holds a read/write lock: readers share it, a writer holds it alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LockMode {
+    /// Shared with other readers.
     Read,
+    /// Exclusive.
     Write,
 }
 
@@ -241,17 +320,31 @@ pub enum LockMode {
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum StoreOp {
     /// Client: read the register (ok carries the value).
-    Read { value: Option<i64> },
+    Read {
+        /// On ok, the register's value.
+        value: Option<i64>,
+    },
     /// Client: write `value` (with the fencing token if any); ok = accepted, fail = rejected.
-    Write { value: i64, token: Option<i64> },
+    Write {
+        /// The value written: the one read, plus one.
+        value: i64,
+        /// The fencing token it carries, if the recipe has one.
+        token: Option<i64>,
+    },
     /// Store (info): what it did with a write. `based_on` is the value the writer read,
     /// `current` the register's value when the write arrived.
     StoreWrite {
+        /// The client host that wrote.
         client: String,
+        /// The value the writer had read.
         based_on: i64,
+        /// The register's value when the write arrived.
         current: i64,
+        /// The value written.
         value: i64,
+        /// The fencing token it carried.
         token: Option<i64>,
+        /// Whether the store applied it (a fenced store refuses an old token).
         accepted: bool,
     },
 }
@@ -261,7 +354,9 @@ pub enum StoreOp {
 /// history needs no case for any family.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ServerEvent {
+    /// The event's name: its serde tag (`znode_created`).
     pub op: String,
+    /// Its other fields, by name, as JSON values.
     #[serde(flatten)]
     pub fields: BTreeMap<String, Value>,
     /// Churn a reader of the story can skip (a lock node created), as opposed to what
@@ -340,6 +435,7 @@ impl Op {
 }
 
 impl Kind {
+    /// The kind as the history's JSON spells it ("invoke", "ok", ...), for messages.
     pub fn name(self) -> String {
         tag_of(&self, "kind")
     }
@@ -354,14 +450,18 @@ fn tag_of(value: &impl Serialize, tag: &str) -> String {
     }
 }
 
+/// One recorded event: who recorded what, and when.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Event {
     /// True simulated time, ms since the start of the run.
     pub time_ms: u64,
     /// The recording node's own wall clock reading, ms.
     pub clock_ms: i64,
+    /// The recording host (`c1`, `zk1`, or `harness` for the world's own events).
     pub node: String,
+    /// What the event says about its operation.
     pub kind: Kind,
+    /// The operation or observation; its fields sit beside the event's in the JSON.
     #[serde(flatten)]
     pub op: Op,
 }
@@ -370,7 +470,7 @@ pub struct Event {
 /// candidates), for faults aimed at a role (`sim::roles`). Each family of events says which
 /// of its events these are (`HasRoles`), so the world resolves roles without naming a recipe.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RoleEvent {
+pub(crate) enum RoleEvent {
     /// It has a place in `line`: `seq` orders the line (None: by arrival), `mode` is what it
     /// queued for under a read/write lock.
     Queued {
@@ -389,7 +489,8 @@ pub enum RoleEvent {
 }
 
 /// A family of history events that can say what an event means for its node's role.
-pub trait HasRoles {
+pub(crate) trait HasRoles {
+    /// What this event, of `kind`, says about its node's place in a line, if anything.
     fn role_event(&self, kind: Kind) -> Option<RoleEvent>;
 }
 
@@ -450,7 +551,7 @@ impl HasRoles for ClientOp {
 
 impl Event {
     /// What this event says about its node's role, if anything.
-    pub fn role_event(&self) -> Option<RoleEvent> {
+    pub(crate) fn role_event(&self) -> Option<RoleEvent> {
         match &self.op {
             Op::Lock(op) => op.role_event(self.kind),
             Op::Client(op) => op.role_event(self.kind),
@@ -468,6 +569,7 @@ impl Event {
 /// A whole run's events, in the order they were recorded (which is true-time order).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct History {
+    /// The events, oldest first.
     pub events: Vec<Event>,
 }
 
@@ -545,36 +647,24 @@ impl io::Write for Fnv1a {
 }
 
 /// Shared, append-only sink that every simulated node writes into. The simulation is
-/// single-threaded, so an Rc<RefCell> is enough.
+/// single-threaded, so an `Rc<RefCell>` is enough.
 #[derive(Debug, Clone, Default)]
 pub struct Recorder(Rc<RefCell<History>>);
 
 impl Recorder {
-    pub fn record(&self, event: Event) {
+    /// Appends `event` (`Node::record` stamps it).
+    pub(crate) fn record(&self, event: Event) {
         self.0.borrow_mut().events.push(event);
-    }
-
-    pub fn snapshot(&self) -> History {
-        self.0.borrow().clone()
     }
 
     /// The history recorded so far, leaving the recorder empty: for a run that is over,
     /// where a copy would only be dropped with the world.
-    pub fn take(&self) -> History {
+    pub(crate) fn take(&self) -> History {
         std::mem::take(&mut *self.0.borrow_mut())
     }
 
-    /// How many events it holds.
-    pub fn len(&self) -> usize {
-        self.0.borrow().events.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Calls `f` on each event from index `from` on, in order.
-    pub fn each_from(&self, from: usize, mut f: impl FnMut(&Event)) {
+    pub(crate) fn each_from(&self, from: usize, mut f: impl FnMut(&Event)) {
         self.0.borrow().events.iter().skip(from).for_each(&mut f);
     }
 }

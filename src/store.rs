@@ -13,14 +13,16 @@ use std::io;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use turmoil::net::{TcpListener, TcpStream};
 
-pub const PORT: u16 = 7000;
+/// The port the `store` host listens on.
+pub(crate) const PORT: u16 = 7000;
 
+/// A request to the store: one JSON line.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum StoreRequest {
-    Read {
-        token: Option<i64>,
-    },
+pub(crate) enum StoreRequest {
+    /// Read the register, carrying the holder's token if any.
+    Read { token: Option<i64> },
+    /// Write `value`, computed from `based_on` (what the writer read), carrying its token.
     Write {
         based_on: i64,
         value: i64,
@@ -28,25 +30,28 @@ pub enum StoreRequest {
     },
 }
 
+/// The store's answer: one JSON line.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-pub enum StoreReply {
+pub(crate) enum StoreReply {
+    /// A read's answer: the register's value.
     Value(i64),
     /// A fenced read refused: a newer token has been seen.
     Refused,
+    /// A write's answer: whether it was applied.
     Accepted(bool),
 }
 
 /// The register's pure state.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Register {
-    pub value: i64,
-    pub highest_token: Option<i64>,
-    pub fencing: bool,
+struct Register {
+    value: i64,
+    highest_token: Option<i64>,
+    fencing: bool,
 }
 
 impl Register {
-    pub fn new(fencing: bool) -> Self {
+    fn new(fencing: bool) -> Self {
         Register {
             fencing,
             ..Register::default()
@@ -70,12 +75,12 @@ impl Register {
     }
 
     /// The value, unless the read is fenced off.
-    pub fn read(&mut self, token: Option<i64>) -> Option<i64> {
+    fn read(&mut self, token: Option<i64>) -> Option<i64> {
         self.admit(token).then_some(self.value)
     }
 
     /// Applies a write; returns whether it was accepted.
-    pub fn write(&mut self, value: i64, token: Option<i64>) -> bool {
+    fn write(&mut self, value: i64, token: Option<i64>) -> bool {
         let admitted = self.admit(token);
         if admitted {
             self.value = value;
@@ -84,12 +89,14 @@ impl Register {
     }
 }
 
-pub type SharedRegister = std::rc::Rc<std::cell::RefCell<Register>>;
+/// The register as the `store` host's software and its restarts share it.
+type SharedRegister = std::rc::Rc<std::cell::RefCell<Register>>;
 
 /// The `store` host, with or without fencing. It loses no replies and has no replica.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StoreFamily {
-    pub fencing: bool,
+pub(crate) struct StoreFamily {
+    /// Whether the store refuses accesses with a token below the highest it has seen.
+    pub(crate) fencing: bool,
 }
 
 impl ServerFamily for StoreFamily {
@@ -179,7 +186,7 @@ async fn answer(
 
 /// One request over a fresh connection (so a broken stream never outlives one operation),
 /// abandoned after `timeout_ms` on the caller's clock.
-pub async fn call(
+pub(crate) async fn call(
     request: &StoreRequest,
     timer: &Timer,
     timeout_ms: u64,

@@ -134,6 +134,8 @@ fn print_finding(f: &Finding, e: &Explored) {
     }
 }
 
+/// `locksim explore SCENARIO`: runs `seeds` on `jobs` threads (default: the cores), stops
+/// at the lowest failing seed, shrinks its plan and writes its trace.
 pub fn explore(
     out: &Output,
     scenario: &str,
@@ -199,6 +201,8 @@ fn default_seeds(scenario: &Scenario) -> Range<u64> {
     }
 }
 
+/// `locksim` with no command: every built-in scenario for a short budget, as a findings
+/// table; clean when each behaved as expected (correct recipes clean, flawed ones caught).
 pub fn default_exploration(out: &Output) -> Status {
     let traces = Path::new("traces");
     if let Err(e) = super::check_traces_dir(traces) {

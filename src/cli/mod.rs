@@ -45,13 +45,20 @@ use std::path::{Path, PathBuf};
 /// Exit statuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
+    /// No violation (a replay reproduced its trace; every scenario behaved as expected).
     Clean = 0,
+    /// A violation found (a replay differed from its trace; a scenario did not behave as
+    /// expected).
     Violation = 1,
+    /// Bad usage or input: one line on stderr, or one JSON object.
     BadInput = 2,
+    /// locksim itself failed (a bug, a limit of the simulation, a trace it could not write).
     HarnessError = 3,
 }
 
+/// How the commands print: text for people, or one JSON object.
 pub struct Output {
+    /// Whether `--json` asked for one JSON object on stdout.
     pub json: bool,
 }
 
@@ -82,15 +89,22 @@ impl Output {
     }
 }
 
+/// The options `run` and `explore` share, as the command line gave them.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
+    /// The scenario's named profile to start from (`--profile`); None: its default one.
     pub profile: Option<String>,
+    /// Parameter overrides, `KEY=VALUE` each (`--set`), applied over the profile.
     pub set: Vec<String>,
+    /// The properties to judge by (`--check`); empty: the scenario's own.
     pub check: Vec<Property>,
+    /// Whether to run each seed twice and compare history digests.
     pub check_determinism: bool,
+    /// The directory trace files are written into (`--traces`).
     pub traces: PathBuf,
 }
 
+/// Reads `--seeds`: `A..B` with A below B (B excluded).
 pub fn parse_seeds(s: &str) -> Result<Range<u64>, String> {
     let (a, b) = s
         .split_once("..")
@@ -103,6 +117,7 @@ pub fn parse_seeds(s: &str) -> Result<Range<u64>, String> {
     Ok(a..b)
 }
 
+/// Reads a property's name for `--check`.
 pub fn parse_property(s: &str) -> Result<Property, String> {
     s.parse()
         .map_err(|e: crate::check::UnknownProperty| e.to_string())
@@ -331,6 +346,8 @@ fn print_timeline(report: &RunReport) {
     }
 }
 
+/// `locksim bench SCENARIO`: `runs` seeds of the scenario against a bare turmoil
+/// simulation, best of `trials` (1..=100) each.
 pub fn bench(
     out: &Output,
     scenario: &str,

@@ -14,6 +14,7 @@ use tracing_subscriber::EnvFilter;
 /// Completes when the server is to stop.
 type Shutdown = Pin<Box<dyn Future<Output = ()>>>;
 
+/// `locksim serve zk`: a simulated ZooKeeper server on `addr`, until Ctrl-C.
 pub fn serve_zk(out: &Output, addr: SocketAddr, config: zk::serve::ServeConfig) -> Status {
     if let Err(e) = config.validate() {
         return out.bad_input(&e);
@@ -33,6 +34,7 @@ pub fn serve_zk(out: &Output, addr: SocketAddr, config: zk::serve::ServeConfig) 
     )
 }
 
+/// `locksim serve redis`: a simulated Redis server on `addr`, until Ctrl-C.
 pub fn serve_redis(out: &Output, addr: SocketAddr, config: redis::serve::ServeConfig) -> Status {
     let clock = match config.expiry_clock {
         ExpiryClock::Wall => "wall",

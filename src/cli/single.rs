@@ -11,6 +11,9 @@ use crate::world::run::{self, RunSpec};
 use serde_json::json;
 use std::path::Path;
 
+/// `locksim run SCENARIO --seed N`: one run with the plan drawn from the seed, its trace
+/// written when it found something (or `save` asks), its history printed when `history`
+/// asks.
 pub fn run(
     out: &Output,
     scenario: &str,
@@ -104,6 +107,8 @@ pub fn run(
     status
 }
 
+/// `locksim replay FILE`: rebuilds the run from the trace file alone and says whether its
+/// verdict (and history digest) match; `history` and `timeline` print more of it.
 pub fn replay(out: &Output, file: &Path, history: bool, timeline: bool) -> Status {
     let trace = match Trace::load(file) {
         Ok(t) => t,

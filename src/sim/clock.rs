@@ -4,6 +4,8 @@
 /// The Unix time (ms) at which every simulated wall clock starts: 2024-01-01T00:00:00Z.
 pub const EPOCH_MS: i64 = 1_704_067_200_000;
 
+/// A node's clocks as faults left them: how far its wall clock jumped and how fast both
+/// drift. Readings are computed from true time, so the clock needs no ticking.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Clock {
     /// Sum of every wall clock jump so far.

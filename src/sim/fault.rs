@@ -7,81 +7,115 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt;
 
+/// One fault a plan applies, written in trace files under its `fault` tag. Host names are
+/// the scenario's (`c1`, `zk1`, `redis1`, `store`); times are true simulated ms.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "fault", rename_all = "snake_case")]
 pub enum Fault {
     /// Cut both directions between two hosts.
     Partition {
+        /// One end of the link.
         a: String,
+        /// The other end.
         b: String,
     },
     /// Cut one direction only.
     PartitionOneway {
+        /// The host whose messages are dropped.
         from: String,
+        /// The host that no longer hears from `from`.
         to: String,
     },
+    /// Heal the link between two hosts, both directions (undoes a partition).
     Repair {
+        /// One end of the link.
         a: String,
+        /// The other end.
         b: String,
     },
+    /// Heal every link, as the heal phase does.
     RepairAll,
     /// For `for_ms`, each message sent between a and b cuts the link with probability
     /// `rate`, dropping what is in flight, until the next message repairs it (turmoil's
     /// fail rate). Its TCP does not retransmit, so a drop stalls the connection: the client
     /// notices by its read timeout and reconnects, as after a burst of real loss.
     Loss {
+        /// One end of the link.
         a: String,
+        /// The other end.
         b: String,
+        /// Probability, within 0..=1, that a message cuts the link.
         rate: f64,
+        /// How long the loss lasts, ms.
         for_ms: u64,
     },
     /// Messages between a and b take `ms` longer than usual for `for_ms`.
     Delay {
+        /// One end of the link.
         a: String,
+        /// The other end.
         b: String,
+        /// Extra latency per message, ms.
         ms: u64,
+        /// How long the delay lasts, ms.
         for_ms: u64,
     },
     /// Stop a server host (its state survives as a transaction log would, for ZooKeeper).
     Crash {
+        /// The server host.
         node: String,
     },
+    /// Start a crashed server host again: its software starts over on what survived.
     Restart {
+        /// The server host.
         node: String,
     },
     /// Freeze every task of a host for `for_ms`.
     Pause {
+        /// The host that freezes.
         node: String,
+        /// How long it stays frozen, ms.
         for_ms: u64,
     },
     /// Freeze every task of client `node` for `for_ms` the next time its program reaches
     /// `step` (a point the program names, such as the store write after its lock check): the
     /// GC pause of Kleppmann's story, aimed where it hurts instead of at a random instant.
     PauseBefore {
+        /// The client host that freezes.
         node: String,
+        /// The step of its program that sets it off (`Hosts::pause_steps`).
         step: String,
+        /// How long it stays frozen, ms.
         for_ms: u64,
     },
     /// Step a node's wall clock by `by_ms` (may be negative).
     ClockJump {
+        /// The host whose clock jumps.
         node: String,
+        /// The jump, ms; negative sets the clock back.
         by_ms: i64,
     },
     /// From now on the node's clocks run `ppm` parts per million fast (negative: slow).
     ClockDrift {
+        /// The host whose clocks drift.
         node: String,
+        /// The drift rate, parts per million.
         ppm: i64,
     },
     /// Server `node` applies the next `op` request from `client`, then drops the connection
     /// instead of replying. Which requests a server can do this to is its family's to say
     /// (`ServerFamily::reply_ops`: `create` for ZooKeeper, say).
     LoseReply {
+        /// The server host.
         node: String,
+        /// The request, as its family names it (`create`, `set`).
         op: String,
+        /// The client host whose reply is lost.
         client: String,
     },
     /// Server `node`'s replica takes over as the master, without what it had not received.
     Failover {
+        /// The server host whose replica takes over.
         node: String,
     },
     /// A pause aimed at a role instead of a host: whoever holds `target` when the fault
@@ -89,9 +123,12 @@ pub enum Fault {
     /// as a `pause` with `target` (and `on`) in place of `node`.
     #[serde(rename = "pause")]
     PauseRole {
+        /// Whom it strikes.
         target: Target,
+        /// The event that fires it; None: it fires at `at_ms` itself.
         #[serde(skip_serializing_if = "Option::is_none")]
         on: Option<Trigger>,
+        /// How long the struck client stays frozen, ms.
         for_ms: u64,
     },
 }
@@ -120,7 +157,7 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 6] = [
+    pub(crate) const ALL: [Role; 6] = [
         Role::Holder,
         Role::Leader,
         Role::Waiter,
@@ -129,7 +166,8 @@ impl Role {
         Role::Writer,
     ];
 
-    pub fn name(self) -> &'static str {
+    /// The role as trace files spell it.
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Role::Holder => "holder",
             Role::Leader => "leader",
@@ -146,29 +184,23 @@ impl Role {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Target {
+    /// The lock's holder (`Role::Holder`).
     Holder,
+    /// The election's leader (`Role::Leader`).
     Leader,
+    /// A client waiting in line (`Role::Waiter`).
     Waiter,
+    /// A waiter at the step that fired the fault (`Role::Blocked`).
     Blocked,
+    /// A client in line for the read mode (`Role::Reader`).
     Reader,
+    /// A client in line for the write mode (`Role::Writer`).
     Writer,
     /// The client just ahead of `of` in its line: the node it watches.
     PredecessorOf {
+        /// The role of the client whose predecessor is struck.
         of: Role,
     },
-}
-
-impl Target {
-    pub fn role(role: Role) -> Target {
-        match role {
-            Role::Holder => Target::Holder,
-            Role::Leader => Target::Leader,
-            Role::Waiter => Target::Waiter,
-            Role::Blocked => Target::Blocked,
-            Role::Reader => Target::Reader,
-            Role::Writer => Target::Writer,
-        }
-    }
 }
 
 impl fmt::Display for Target {
@@ -197,11 +229,10 @@ pub enum Trigger {
     /// A watch woke a waiting client.
     Woken,
     /// A client's program reached `step` (one it declares, as for `pause_before`).
-    Step { step: String },
-}
-
-impl Trigger {
-    pub const EVENTS: [&str; 4] = ["enqueued", "acquired", "woken", "step"];
+    Step {
+        /// The step, as the program names it.
+        step: String,
+    },
 }
 
 impl fmt::Display for Trigger {
@@ -268,6 +299,8 @@ impl Fault {
         }
     }
 
+    /// The fault's tag in trace files (`partition`, `clock_jump`; a `pause` aimed at a role
+    /// is a `pause` too).
     pub fn name(&self) -> &'static str {
         match self {
             Fault::Partition { .. } => "partition",
@@ -324,9 +357,12 @@ impl fmt::Display for Fault {
     }
 }
 
+/// A fault and when the plan applies it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TimedFault {
+    /// True simulated time at which it is applied (or, for a targeted fault, armed), ms.
     pub at_ms: u64,
+    /// What is applied; its fields sit beside `at_ms` in the trace file.
     #[serde(flatten)]
     pub fault: Fault,
 }
@@ -336,44 +372,73 @@ pub struct TimedFault {
 #[serde(transparent)]
 pub struct FaultPlan(pub Vec<TimedFault>);
 
+/// Why a fault plan cannot run in a scenario, found before the run starts. `index` is the
+/// fault's position in the plan (0-based).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PlanError {
+    /// A fault names a host the scenario does not have.
     UnknownNode {
+        /// The fault's position in the plan.
         index: usize,
+        /// The name it gave.
         node: String,
     },
+    /// A `loss` whose rate is not a probability.
     BadRate {
+        /// The fault's position in the plan.
         index: usize,
     },
+    /// A fault scheduled at or after the end of the fault phase.
     AfterFaultPhase {
+        /// The fault's position in the plan.
         index: usize,
+        /// When it was scheduled, ms.
         at_ms: u64,
+        /// The fault phase's length (`fault_phase_ms`).
         phase_ms: u64,
     },
+    /// A fault aimed at the wrong kind of host (a crash of a client, a `pause_before` of a
+    /// server, a `failover` of a server without a replica).
     WrongTarget {
+        /// The fault's position in the plan.
         index: usize,
+        /// The host it named.
         node: String,
+        /// What kind of host the fault needs, for the message ("a server").
         wants: &'static str,
     },
+    /// A link fault naming the same host at both ends.
     SameNode {
+        /// The fault's position in the plan.
         index: usize,
     },
     /// A `pause_before` naming a step the client program does not have (`known` lists them).
     UnknownStep {
+        /// The fault's position in the plan.
         index: usize,
+        /// The step it named.
         step: String,
+        /// The program's steps, comma-separated.
         known: String,
     },
     /// A `lose_reply` whose `op` the server's family cannot lose (`can` lists what it can).
     CannotLoseReply {
+        /// The fault's position in the plan.
         index: usize,
+        /// The server it named.
         node: String,
+        /// The request it named.
         op: String,
+        /// The requests that server can lose the reply to, comma-separated; empty: none.
         can: String,
     },
+    /// A duration, jump or drift beyond what a simulation can represent.
     OutOfRange {
+        /// The fault's position in the plan.
         index: usize,
+        /// The field (or fields) out of range.
         field: &'static str,
+        /// The range it must be within, for the message.
         limit: &'static str,
     },
 }

@@ -10,6 +10,8 @@ use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll, Waker};
 
+/// What freezes a host: shared by every task the host runs (`Node::spawn` puts each behind
+/// it) and by the world, which closes it for a pause and opens it again.
 #[derive(Debug, Clone, Default)]
 pub struct PauseGate(Rc<RefCell<GateState>>);
 
@@ -30,18 +32,21 @@ struct GateState {
 
 /// An armed pause that struck: the host reached `step` at true time `at_ms` and froze.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Struck {
-    pub step: String,
-    pub at_ms: u64,
-    pub for_ms: u64,
+pub(crate) struct Struck {
+    pub(crate) step: String,
+    pub(crate) at_ms: u64,
+    /// How long the pause lasts from then, ms.
+    pub(crate) for_ms: u64,
 }
 
 impl PauseGate {
-    pub fn pause(&self) {
+    /// Freezes the host: each of its tasks stops at its next await.
+    pub(crate) fn pause(&self) {
         self.0.borrow_mut().paused = true;
     }
 
-    pub fn resume(&self) {
+    /// Lets the host run again, waking the tasks that stopped.
+    pub(crate) fn resume(&self) {
         let waiting = {
             let mut state = self.0.borrow_mut();
             state.paused = false;
@@ -51,34 +56,34 @@ impl PauseGate {
     }
 
     /// Pauses the host for `for_ms` when its program next reaches `step`.
-    pub fn arm(&self, step: &str, for_ms: u64) {
+    pub(crate) fn arm(&self, step: &str, for_ms: u64) {
         self.0.borrow_mut().armed.push((step.to_string(), for_ms));
     }
 
     /// Whether any armed pause has yet to strike.
-    pub fn is_armed(&self) -> bool {
+    pub(crate) fn is_armed(&self) -> bool {
         !self.0.borrow().armed.is_empty()
     }
 
     /// Drops the armed pauses that have not struck.
-    pub fn disarm(&self) {
+    pub(crate) fn disarm(&self) {
         self.0.borrow_mut().armed.clear();
     }
 
     /// Makes the host stop at each of `steps` (replacing the previous set) until resumed.
-    pub fn set_trips(&self, steps: Vec<String>) {
+    pub(crate) fn set_trips(&self, steps: Vec<String>) {
         self.0.borrow_mut().trips = steps;
     }
 
     /// The steps it stopped at since the last call (oldest first), with when.
-    pub fn take_tripped(&self) -> Vec<(String, u64)> {
+    pub(crate) fn take_tripped(&self) -> Vec<(String, u64)> {
         std::mem::take(&mut self.0.borrow_mut().tripped)
     }
 
     /// The program reached `step` at true time `at_ms`: an armed pause for it strikes, and
     /// the host freezes at its next await; failing that, a trip set for it stops the host
     /// the same way. Returns whether either did.
-    pub fn strike(&self, step: &str, at_ms: u64) -> bool {
+    pub(crate) fn strike(&self, step: &str, at_ms: u64) -> bool {
         let mut state = self.0.borrow_mut();
         let Some(index) = state.armed.iter().position(|(s, _)| s == step) else {
             if state.trips.iter().any(|s| s == step) {
@@ -99,12 +104,12 @@ impl PauseGate {
     }
 
     /// The armed pauses that struck since the last call, for whoever must resume the host.
-    pub fn take_struck(&self) -> Vec<Struck> {
+    pub(crate) fn take_struck(&self) -> Vec<Struck> {
         std::mem::take(&mut self.0.borrow_mut().struck)
     }
 
     /// Wraps a task of this host so that it makes no progress while the host is paused.
-    pub fn gate<F: Future>(&self, inner: F) -> Gated<F> {
+    pub(crate) fn gate<F: Future>(&self, inner: F) -> Gated<F> {
         Gated {
             gate: self.clone(),
             inner: Box::pin(inner),
@@ -112,7 +117,8 @@ impl PauseGate {
     }
 }
 
-pub struct Gated<F> {
+/// A task of a host behind its gate (`PauseGate::gate`).
+pub(crate) struct Gated<F> {
     gate: PauseGate,
     inner: Pin<Box<F>>,
 }

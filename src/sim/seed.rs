@@ -4,13 +4,15 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+/// A run's seed, as the source of its named random streams.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seeds {
     root: u64,
 }
 
 impl Seeds {
-    pub fn new(root: u64) -> Self {
+    /// The streams of the run whose seed is `root`.
+    pub(crate) fn new(root: u64) -> Self {
         Seeds { root }
     }
 

@@ -62,7 +62,9 @@ pub trait ServerSoftware {
 /// One server host of a run.
 #[derive(Clone)]
 pub struct ServerHost {
+    /// Its host name (`zk1`, `redis1`, `store`).
     pub name: String,
+    /// What it runs: its family installs its software and says which faults it can take.
     pub family: Rc<dyn ServerFamily>,
     /// Whether the swarm generator aims faults at it (the store, the referee that judges the
     /// resource, is faulted only by a hand-written plan).
@@ -76,6 +78,7 @@ pub struct Hosts {
     pub servers: Vec<ServerHost>,
     /// The client hosts, each running `program`.
     pub clients: Vec<String>,
+    /// What every client host runs.
     pub program: ClientProgram,
     /// The steps of `program` a `pause_before` fault can aim at (see `Node::step`).
     pub pause_steps: &'static [&'static str],
@@ -93,7 +96,8 @@ impl Hosts {
             .chain(self.clients.iter().map(String::as_str))
     }
 
-    pub fn server(&self, name: &str) -> Option<&ServerHost> {
+    /// The server host called `name`, if there is one.
+    pub(crate) fn server(&self, name: &str) -> Option<&ServerHost> {
         self.servers.iter().find(|s| s.name == name)
     }
 }

@@ -14,19 +14,29 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FaultKind {
+    /// A client cut off from a server, then repaired.
     Partition,
+    /// Message loss on a client's link to a server.
     Loss,
+    /// Extra latency on a client's link to a server.
     Delay,
+    /// A server crashed, then restarted.
     Crash,
+    /// A client frozen, at a time or before a step of its program.
     Pause,
+    /// A client's or a server's wall clock stepped.
     ClockJump,
+    /// A client's or a server's clocks set drifting.
     ClockDrift,
+    /// A server that drops a client's connection instead of replying.
     LoseReply,
+    /// A server's replica promoted to master.
     Failover,
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 9] = [
+    /// Every kind, in the order the swarm draws them.
+    pub(crate) const ALL: [FaultKind; 9] = [
         FaultKind::Partition,
         FaultKind::Loss,
         FaultKind::Delay,
@@ -38,7 +48,8 @@ impl FaultKind {
         FaultKind::Failover,
     ];
 
-    pub fn name(self) -> &'static str {
+    /// The kind as the `faults` parameter and trace files spell it.
+    pub(crate) fn name(self) -> &'static str {
         match self {
             FaultKind::Partition => "partition",
             FaultKind::Loss => "loss",
@@ -75,39 +86,51 @@ impl FromStr for FaultKind {
 /// The knobs of plan generation, taken from a scenario's parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SwarmConfig {
-    pub kinds: Vec<FaultKind>,
+    /// The kinds a seed may turn on.
+    pub(crate) kinds: Vec<FaultKind>,
     /// Faults start within [0, fault_phase_ms); the heal phase follows.
-    pub fault_phase_ms: u64,
-    pub clients: Vec<String>,
+    pub(crate) fault_phase_ms: u64,
+    /// The client hosts faults may strike.
+    pub(crate) clients: Vec<String>,
     /// The client program's steps a pause can be aimed at; none: pauses strike at a time.
-    pub pause_steps: Vec<&'static str>,
+    pub(crate) pause_steps: Vec<&'static str>,
     /// The steps a waiter behind another reaches (`Hosts::wait_steps`), where a `blocked`
     /// pause is aimed; none: any of `pause_steps`.
-    pub wait_steps: Vec<&'static str>,
-    pub servers: Vec<SwarmServer>,
-    pub partition_max_ms: u64,
-    pub pause_max_ms: u64,
-    pub crash_down_max_ms: u64,
-    pub delay_max_ms: u64,
-    pub clock_jump_max_ms: u64,
-    pub clock_drift_max_ppm: u64,
+    pub(crate) wait_steps: Vec<&'static str>,
+    /// The server hosts faults may strike.
+    pub(crate) servers: Vec<SwarmServer>,
+    /// Longest partition, and longest loss; a delay lasts up to four times this or
+    /// `delay_max_ms`, whichever is more.
+    pub(crate) partition_max_ms: u64,
+    /// Longest pause of a client (a targeted one too, unless aimed at a blocked waiter), and
+    /// the least gap between two timed pauses of one client.
+    pub(crate) pause_max_ms: u64,
+    /// Longest time a crashed server stays down.
+    pub(crate) crash_down_max_ms: u64,
+    /// Most extra latency a delay adds per message.
+    pub(crate) delay_max_ms: u64,
+    /// Largest clock jump, either way.
+    pub(crate) clock_jump_max_ms: u64,
+    /// Largest clock drift rate, either way, parts per million.
+    pub(crate) clock_drift_max_ppm: u64,
     /// At most this many occurrences of one kind per run.
-    pub per_kind_max: u32,
+    pub(crate) per_kind_max: u32,
     /// At most this many targeted pauses per run (unless no kind is on); 0: none, and
     /// nothing drawn for them.
-    pub targeted_max: u32,
+    pub(crate) targeted_max: u32,
     /// Longest targeted pause of a waiter; other roles' stay within `pause_max_ms`.
-    pub targeted_pause_max_ms: u64,
+    pub(crate) targeted_pause_max_ms: u64,
 }
 
 /// A server the swarm may fault, with the software faults its family admits.
 #[derive(Debug, Clone, PartialEq)]
-pub struct SwarmServer {
-    pub name: String,
+pub(crate) struct SwarmServer {
+    /// Its host name.
+    pub(crate) name: String,
     /// The requests whose reply it may lose (`lose_reply`); none: it loses no replies.
-    pub reply_ops: Vec<&'static str>,
+    pub(crate) reply_ops: Vec<&'static str>,
     /// Whether it has a replica to fail over to.
-    pub fails_over: bool,
+    pub(crate) fails_over: bool,
 }
 
 /// One fault occurrence drawn from the knobs: it may expand to a fault and its undoing.

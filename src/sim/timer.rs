@@ -12,10 +12,15 @@ use std::rc::Rc;
 use std::time::Duration;
 use tokio::time::Instant;
 
+/// The clock a piece of client code sleeps and measures by: its simulated node's, or
+/// tokio's on a real socket.
 #[derive(Clone)]
 pub enum Timer {
     /// tokio's clock (real time, or tokio's paused clock in tests), counted from `origin`.
-    Tokio { origin: Instant },
+    Tokio {
+        /// The instant its readings count from (reading 0).
+        origin: Instant,
+    },
     /// A simulated node's monotonic clock: it drifts as the node's does, never jumps.
     Node(Rc<RefCell<Clock>>),
 }

@@ -16,24 +16,40 @@ use std::fmt;
 pub enum JsonError {
     /// Not JSON at all.
     Syntax(serde_json::Error),
+    /// An object gives the same key twice.
     Duplicate {
+        /// The object's path.
         at: String,
+        /// The key given twice.
         field: String,
+        /// The line of the second one, 1-based, as the parser reports it.
         line: usize,
+        /// Its column, 1-based, as the parser reports it.
         column: usize,
     },
+    /// An object lacks a field it must have.
     Missing {
+        /// The object's path.
         at: String,
+        /// The field it lacks.
         field: &'static str,
     },
+    /// An object has a field its reader does not know.
     Unknown {
+        /// The object's path.
         at: String,
+        /// The unknown field, the first in key order.
         field: String,
+        /// The fields the reader asked for.
         known: Vec<&'static str>,
     },
+    /// A value of the wrong type or out of its range.
     Expected {
+        /// The value's path.
         at: String,
+        /// What was wanted ("a non-negative integer", "a role").
         expected: String,
+        /// The value given, as compact JSON cut short.
         got: String,
     },
 }

@@ -11,14 +11,18 @@ use crate::sim::node::Node;
 use rand::Rng;
 
 /// The steps a `pause_before` fault can aim at: arriving, and leaving after the work.
-pub const PAUSE_STEPS: &[&str] = &["enter", "leave"];
+pub(crate) const PAUSE_STEPS: &[&str] = &["enter", "leave"];
 
-pub struct Workload {
-    pub rounds: u32,
+/// What each client does, from the scenario's parameters.
+pub(crate) struct Workload {
+    /// Rounds, each with a barrier of its own.
+    pub(crate) rounds: u32,
     /// How many processes each barrier waits for.
-    pub count: u32,
-    pub hold_ms: u64,
-    pub arrive_max_ms: u64,
+    pub(crate) count: u32,
+    /// The work between passing a barrier and leaving it, ms on the node's clock.
+    pub(crate) hold_ms: u64,
+    /// Longest random wait before arriving at a round's barrier, ms.
+    pub(crate) arrive_max_ms: u64,
 }
 
 /// Which phase of a round an attempt is in.
@@ -30,7 +34,7 @@ enum Phase {
 
 /// Runs the workload. `connect` opens a new session and returns a barrier bound to it; it
 /// is called again whenever the session is lost.
-pub async fn run_client<B: Barrier>(
+pub(crate) async fn run_client<B: Barrier>(
     node: &Node,
     work: &Workload,
     mut connect: impl AsyncFnMut() -> Result<B, BarrierError>,

@@ -11,20 +11,23 @@ use crate::sim::node::Node;
 
 /// The steps a `pause_before` fault can aim at: the store write, just after the check that
 /// it still leads, and the step down, which a leader begins believing it still leads.
-pub const PAUSE_STEPS: &[&str] = &["write", "step_down"];
+pub(crate) const PAUSE_STEPS: &[&str] = &["write", "step_down"];
 
-pub struct Workload {
-    pub election: String,
-    pub terms: u32,
+/// What each client does, from the scenario's parameters.
+pub(crate) struct Workload {
+    /// The election's name, as the history records it.
+    pub(crate) election: String,
+    /// How many times it becomes leader before it stops.
+    pub(crate) terms: u32,
     /// The work between the leader's read and its write.
-    pub hold_ms: u64,
+    pub(crate) hold_ms: u64,
     /// A store request not answered within this has an unknown outcome.
-    pub store_timeout_ms: u64,
+    pub(crate) store_timeout_ms: u64,
 }
 
 /// Runs the workload. `connect` opens a new session and returns a candidate bound to it
 /// (leadership held like a lock); it is called again whenever the session is lost.
-pub async fn run_client<L: Lock>(
+pub(crate) async fn run_client<L: Lock>(
     node: &Node,
     work: &Workload,
     mut connect: impl AsyncFnMut() -> Result<L, LockError>,

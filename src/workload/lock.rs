@@ -10,23 +10,27 @@ use crate::store::{self, StoreReply, StoreRequest};
 /// The steps a `pause_before` fault can aim at: the store write, just after the check that
 /// the lock is still held (Kleppmann's GC pause), and the release, which a holder begins
 /// believing it still holds the lock (antirez's release of someone else's lock).
-pub const PAUSE_STEPS: &[&str] = &["write", "release"];
+pub(crate) const PAUSE_STEPS: &[&str] = &["write", "release"];
 
-pub struct Workload {
-    pub lock_name: String,
+/// What each client does, from the scenario's parameters.
+pub(crate) struct Workload {
+    /// The lock's name, as the history records it.
+    pub(crate) lock_name: String,
     /// How it takes a read/write lock: a reader reads the register and writes nothing.
     /// None for an exclusive lock.
-    pub mode: Option<LockMode>,
-    pub rounds: u32,
-    pub hold_ms: u64,
+    pub(crate) mode: Option<LockMode>,
+    /// How many times it takes the lock before it stops.
+    pub(crate) rounds: u32,
+    /// The work between the holder's read and its write, ms on the node's clock.
+    pub(crate) hold_ms: u64,
     /// A store request not answered within this has an unknown outcome (turmoil's TCP does
     /// not retransmit, so a lost segment would otherwise hang the holder forever).
-    pub store_timeout_ms: u64,
+    pub(crate) store_timeout_ms: u64,
 }
 
 /// Runs the workload. `connect` opens a new session and returns a lock bound to it; it is
 /// called again whenever the session is lost.
-pub async fn run_client<L: Lock>(
+pub(crate) async fn run_client<L: Lock>(
     node: &Node,
     work: &Workload,
     mut connect: impl AsyncFnMut() -> Result<L, LockError>,

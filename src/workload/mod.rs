@@ -15,11 +15,14 @@ use crate::history::{ClientOp, Kind, Op};
 use crate::sim::node::Node;
 
 /// Pause between a failed attempt and the next, so a client does not spin.
-pub const RETRY_MS: u64 = 5;
+pub(crate) const RETRY_MS: u64 = 5;
 
 /// Opens a session, retrying until one is had. Recorded as one Connect operation, so a
 /// client that never gets a session back shows what it is stuck in.
-pub async fn reconnect<T, E>(node: &Node, connect: &mut impl AsyncFnMut() -> Result<T, E>) -> T {
+pub(crate) async fn reconnect<T, E>(
+    node: &Node,
+    connect: &mut impl AsyncFnMut() -> Result<T, E>,
+) -> T {
     node.record(Kind::Invoke, Op::Client(ClientOp::Connect));
     loop {
         if let Ok(session) = connect().await {

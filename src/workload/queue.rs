@@ -12,11 +12,11 @@ use crate::recipes::zk::queue::{QueueError, Ticket, ZkQueue};
 use crate::sim::node::Node;
 
 /// The steps a `pause_before` fault can aim at: just before an offer or a take begins.
-pub const PAUSE_STEPS: &[&str] = &["offer", "take"];
+pub(crate) const PAUSE_STEPS: &[&str] = &["offer", "take"];
 
 /// What one client does.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     /// Offers these items, in this order.
     Producer { items: Vec<String> },
     /// Takes this many items.
@@ -24,18 +24,18 @@ pub enum Role {
 }
 
 /// The items producer `producer` (of `items` each) offers, in order: "p1-0", "p1-1", ...
-pub fn items_of(producer: &str, items: u32) -> Vec<String> {
+pub(crate) fn items_of(producer: &str, items: u32) -> Vec<String> {
     (0..items).map(|i| format!("{producer}-{i}")).collect()
 }
 
 /// Consumer `index`'s share (0-based, of `consumers`) of `total` takes: as even as can be.
-pub fn share(total: u32, consumers: u32, index: u32) -> u32 {
+pub(crate) fn share(total: u32, consumers: u32, index: u32) -> u32 {
     total / consumers + u32::from(index < total % consumers)
 }
 
 /// Runs `role` on queue `queue`. `connect` opens a new session and returns the queue bound
 /// to it; it is called again whenever the session is lost.
-pub async fn run_client(
+pub(crate) async fn run_client(
     node: &Node,
     queue: &str,
     role: &Role,

@@ -19,19 +19,28 @@ use std::sync::Once;
 /// Everything a run depends on. Same spec, same history, bit for bit.
 #[derive(Debug, Clone)]
 pub struct RunSpec {
+    /// What runs: its hosts, their software and its checkers.
     pub scenario: Scenario,
+    /// The scenario's parameters, overrides applied.
     pub params: Params,
+    /// The root of every random stream of the run (`Seeds`).
     pub seed: u64,
+    /// The faults applied, and when.
     pub plan: FaultPlan,
+    /// The properties the history is judged by.
     pub properties: Vec<Property>,
 }
 
+/// What one run showed: its history and the checkers' verdict on it.
 #[derive(Debug, Clone)]
 pub struct RunReport {
+    /// Every event recorded, in true-time order.
     pub history: History,
+    /// The properties it broke, with where; empty for a clean run.
     pub violations: Vec<Violation>,
     /// What the checkers saw the run put to the test (readers sharing a lock).
     pub witnesses: Vec<Witness>,
+    /// The history's fingerprint (`History::digest`), which a replay must reproduce.
     pub digest: String,
     /// True simulated time at which the run stopped.
     pub end_ms: u64,
@@ -39,10 +48,13 @@ pub struct RunReport {
     pub completed: bool,
 }
 
+/// Why a run could not be judged: bad input, or a failure of locksim itself.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum RunError {
+    /// The parameters do not suit the scenario.
     Params(ParamError),
+    /// The fault plan does not suit the scenario's hosts.
     Plan(PlanError),
     /// The recorded history broke the recorder's own rules: a harness bug.
     Malformed(Malformed),
@@ -123,6 +135,7 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
     }
 }
 
+/// The fault plan the swarm generator draws for `seed` (from its "faults" stream).
 pub fn generate_plan(scenario: &Scenario, params: &Params, seed: u64) -> FaultPlan {
     let cfg = swarm_config(scenario, params);
     swarm::swarm(&cfg, &mut Seeds::new(seed).stream("faults"))

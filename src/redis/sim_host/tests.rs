@@ -95,7 +95,7 @@ fn world_of(family: RedisFamily, steps: Vec<Step>, clients: Vec<(&str, Client)>)
             break;
         }
     }
-    recorder.snapshot()
+    recorder.take()
 }
 
 fn crash_and_restart(at: u64) -> Vec<Step> {
