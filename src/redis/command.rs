@@ -8,9 +8,9 @@
 /// A command's arguments, its name first, as they came off the wire.
 pub type Args = Vec<Vec<u8>>;
 
-/// What runs a command (Redis's `proc`).
+/// What runs a command (Redis's `proc`): which handler the server dispatches to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cmd {
+pub(crate) enum Cmd {
     Get,
     Set,
     Del,
@@ -74,6 +74,7 @@ impl Flags {
 /// scripting reads: here they name none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Keys {
+    /// No argument is a key (PING, ECHO, SELECT ...).
     None,
     /// The first argument after the name (GET, SET, EXPIRE ...).
     First,
@@ -88,11 +89,13 @@ pub struct CommandSpec {
     pub fullname: &'static str,
     /// Redis's arity: N means exactly N arguments (the name counted), -N at least N.
     pub arity: i32,
+    /// What the core and scripts check before running it (WRITE on a replica, NOSCRIPT ...).
     pub flags: Flags,
+    /// Which of its arguments are keys.
     pub keys: Keys,
     /// `None` for a container with no proc of its own (CLIENT): its arity already demands a
     /// subcommand.
-    pub cmd: Option<Cmd>,
+    pub(crate) cmd: Option<Cmd>,
     subcommands: &'static [CommandSpec],
 }
 
@@ -129,6 +132,7 @@ impl CommandSpec {
 /// What the table says about a request.
 #[derive(Debug)]
 pub enum Lookup {
+    /// The command's (or the subcommand's) entry.
     Found(&'static CommandSpec),
     /// No such command.
     UnknownCommand,

@@ -8,20 +8,31 @@ use serde::{Deserialize, Serialize};
 /// The family's name, as checkers say they read its events.
 pub const FAMILY: &str = "redis";
 
+/// What a simulated Redis host records in the history, one flat object tagged with `op`
+/// (`key_expired`, `key_changed`, `restarted`, `failed_over`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum RedisEvent {
     /// `key` was deleted because its deadline passed on the server's clock: by the active
     /// expiry cycle, or by a command that found it expired (recorded just before what that
     /// command changed, if anything).
-    KeyExpired { key: String },
+    KeyExpired {
+        /// The key, as text (lossy UTF-8).
+        key: String,
+    },
     /// A client's command changed a key (see [`KeyChange`]).
     KeyChanged(KeyChange),
     /// The server came back from a crash without `lost` of what it had acknowledged: every
     /// key without persistence, the writes of the last unsynced second with AOF everysec.
-    Restarted { lost: u64 },
+    Restarted {
+        /// How much it lost: keys without persistence, unsynced writes with AOF everysec.
+        lost: u64,
+    },
     /// The replica took over, without the `lost` writes it had not received.
-    FailedOver { lost: u64 },
+    FailedOver {
+        /// How many of the master's writes it had not received.
+        lost: u64,
+    },
 }
 
 /// What one command (or script) did to one key: set it, overwrote it, deleted it or changed
@@ -33,6 +44,7 @@ pub struct KeyChange {
     pub client: String,
     /// Its name as sent, in capitals: SET, DEL, EVALSHA ...
     pub command: String,
+    /// The key, as text (lossy UTF-8).
     pub key: String,
     /// What the key held before (None: absent, or expired).
     pub before: Option<String>,

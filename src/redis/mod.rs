@@ -26,7 +26,8 @@ pub mod command;
 pub mod conn;
 pub mod cstr;
 pub mod events;
-pub mod host;
+#[cfg(feature = "cli")]
+pub(crate) mod host;
 pub mod keyspace;
 pub mod num;
 pub mod replies;

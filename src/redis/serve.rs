@@ -10,6 +10,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpListener;
 use tracing::{debug, info};
 
+/// The knobs of `locksim serve redis`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ServeConfig {
     /// Which clock key deadlines live on.

@@ -52,6 +52,7 @@ pub enum Role {
 /// How a server is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Config {
+    /// Master or replica (a master by default).
     pub role: Role,
     /// Which clock deadlines live on: Redis's wall clock, or the monotonic fix.
     pub expiry_clock: ExpiryClock,
@@ -82,6 +83,7 @@ pub struct Outcome {
     /// MULTI/EXEC when there are several (Redis 7.0's `propagatePendingCommands`). The
     /// SELECT that starts a stream is the link's business.
     pub propagate: Vec<Args>,
+    /// Whether and when the connection ends (None: it stays open).
     pub close: Option<Close>,
 }
 
@@ -119,6 +121,7 @@ pub struct Server {
 }
 
 impl Server {
+    /// A server with an empty keyspace.
     pub fn new(config: Config) -> Server {
         Server {
             config,
@@ -129,6 +132,7 @@ impl Server {
         }
     }
 
+    /// Whether it is a master or a replica.
     pub fn role(&self) -> Role {
         self.config.role
     }

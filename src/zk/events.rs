@@ -8,15 +8,30 @@ use serde::{Deserialize, Serialize};
 /// The family's name, as checkers say they read its events.
 pub const FAMILY: &str = "zookeeper";
 
+/// What a simulated ZooKeeper server records in the history, one flat object tagged with
+/// `op` (`znode_created`, `znode_deleted`, `session_expired`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum ZkEvent {
-    /// A node was created (by `session`; 0 for a persistent node's creator is not kept).
-    ZnodeCreated { path: String, session: i64 },
-    /// A node was deleted (its owner `session` for an ephemeral).
-    ZnodeDeleted { path: String, session: i64 },
+    /// A node was created.
+    ZnodeCreated {
+        /// The node's path, with any sequence suffix.
+        path: String,
+        /// The session whose create made it.
+        session: i64,
+    },
+    /// A node was deleted: by a request, or with its owner's session.
+    ZnodeDeleted {
+        /// The node's path.
+        path: String,
+        /// The session whose delete removed it, or whose end (expiry, close) did.
+        session: i64,
+    },
     /// A session expired (its ephemerals are deleted next).
-    SessionExpired { session: i64 },
+    SessionExpired {
+        /// The session's id.
+        session: i64,
+    },
 }
 
 /// Tree changes are routine (a timeline tells them through the clients' acquires and
@@ -33,7 +48,9 @@ impl From<ZkEvent> for Op {
 /// Which way the tree changed at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ZnodeChange {
+    /// The node came into existence.
     Created,
+    /// The node was deleted.
     Deleted,
 }
 

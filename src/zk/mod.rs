@@ -3,16 +3,16 @@
 
 pub mod client;
 pub mod events;
-pub mod host;
+pub(crate) mod host;
 pub mod proto;
 pub mod seq;
 #[cfg(feature = "cli")]
 pub mod serve;
-pub mod server;
+pub(crate) mod server;
 pub mod session;
-pub mod sim_host;
-pub mod tree;
-pub mod watch;
+pub(crate) mod sim_host;
+pub(crate) mod tree;
+pub(crate) mod watch;
 
 /// ZooKeeper's client port, where the simulated servers listen.
 pub const PORT: u16 = 2181;

@@ -10,8 +10,11 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpListener;
 use tracing::{debug, info, warn};
 
+/// The knobs of `locksim serve zk`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServeConfig {
+    /// ZooKeeper's tickTime: sessions expire on its ticks, and the default timeout bounds
+    /// are counted in it.
     pub tick_ms: u64,
     /// Defaults to 2 × tick, as ZooKeeper's.
     pub min_session_timeout_ms: Option<u64>,

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::zk::proto::{self, ConnectRequest, ReplyHeader, Request, Stat};
+use crate::zk::proto::{self, ConnectRequest, ReplyHeader, Request};
 pub use crate::zk::proto::{ConnectResponse, ErrorCode, Response, WatcherEvent};
 use crate::zk::session::{MAX_TIMEOUT_MS, Sessions, negotiate_timeout};
 use crate::zk::tree::Tree;
@@ -289,7 +289,9 @@ impl Server {
         self.expire_due(now)
     }
 
-    /// The earliest session deadline (monotonic ms), when any session is open.
+    /// The earliest session deadline (monotonic ms), when any session is open. The hosts
+    /// expire sessions on the server's tick instead; tests read it.
+    #[cfg(test)]
     pub fn poll_timeout(&self) -> Option<u64> {
         self.sessions.next_deadline()
     }
@@ -303,16 +305,19 @@ impl Server {
     }
 
     /// Zxid of the last txn.
+    #[cfg(test)]
     pub fn last_zxid(&self) -> i64 {
         self.last_zxid
     }
 
     /// The stat of a node, if it exists.
-    pub fn stat(&self, path: &str) -> Option<Stat> {
+    #[cfg(test)]
+    pub fn stat(&self, path: &str) -> Option<proto::Stat> {
         self.tree.stat(path)
     }
 
     /// Monotonic deadline of an open session.
+    #[cfg(test)]
     pub fn session_deadline(&self, session: i64) -> Option<u64> {
         self.sessions.get(session).map(|s| s.deadline_ms)
     }

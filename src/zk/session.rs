@@ -9,7 +9,7 @@ use crate::zk::server::ConnId;
 pub const MAX_TIMEOUT_MS: u64 = i32::MAX as u64;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Session {
+pub(crate) struct Session {
     /// Negotiated timeout, ms.
     pub timeout_ms: u64,
     pub passwd: [u8; 16],
@@ -20,7 +20,7 @@ pub struct Session {
 }
 
 #[derive(Debug, Clone)]
-pub struct Sessions {
+pub(crate) struct Sessions {
     by_id: BTreeMap<i64, Session>,
     /// Low bits of the next session id.
     next_counter: i64,
@@ -91,6 +91,8 @@ impl Sessions {
         due.into_iter().map(|(_, id)| id).collect()
     }
 
+    /// The earliest deadline of an open session (what `Server::poll_timeout` reports).
+    #[cfg(test)]
     pub fn next_deadline(&self) -> Option<u64> {
         self.by_id.values().map(|s| s.deadline_ms).min()
     }

@@ -35,7 +35,10 @@ pub fn drift_ms(ttl_ms: u64) -> u64 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
     /// The lock is held for `validity_ms` from the attempt's start, on the client's clock.
-    Acquired { validity_ms: u64 },
+    Acquired {
+        /// TTL - elapsed - drift, ms (wrapped to a huge value by the `NoValidity` flaw).
+        validity_ms: u64,
+    },
     /// No quorum, or no validity left: undo the votes (unless the flavor doesn't) and retry.
     Failed,
 }

@@ -22,7 +22,7 @@ use turmoil::net::TcpStream;
 pub const RELEASE_SCRIPT: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
     return redis.call('del', KEYS[1]) else return 0 end";
 
-/// Resets the key's TTL to ARGV[2] ms only if it still holds this client's token: 1 if it
+/// Resets the key's TTL to `ARGV[2]` ms only if it still holds this client's token: 1 if it
 /// did, else 0.
 pub const EXTEND_SCRIPT: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
     return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
@@ -32,10 +32,14 @@ pub const EXTEND_SCRIPT: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
 pub struct RedisLockConfig {
     /// The masters' host names.
     pub masters: Vec<String>,
+    /// The key the lock is set on, on every master.
     pub key: String,
+    /// The key's time to live, asked with each SET (PX) and extension.
     pub ttl_ms: u64,
     /// One node's answer (connect and request) is given up after this.
     pub request_timeout_ms: u64,
+    /// A failed attempt waits a random delay of up to this before the next (the `FixedRetry`
+    /// flaw: exactly this).
     pub retry_delay_max_ms: u64,
     /// Extension attempts one grant may make. Bounded because a holder that extends forever
     /// starves everyone else (the distlock page limits "lock reacquisition attempts").
@@ -51,6 +55,7 @@ struct Held {
     extensions: u32,
 }
 
+/// The Redis lock (one master) or Redlock (several) of a flavor, bound to one client.
 pub struct RedisLock {
     node: Node,
     config: RedisLockConfig,

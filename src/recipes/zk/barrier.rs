@@ -22,6 +22,7 @@ pub const ROOT: &str = "/locksim/barrier";
 /// Where processes register their arrival, a directory per round.
 const ARRIVALS: &str = "/locksim/arrivals";
 
+/// Why a barrier operation did not succeed, as the workload reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BarrierError {
     /// The session is gone: this barrier object is dead; a new session is needed.

@@ -44,9 +44,13 @@ pub enum Flavor {
 /// A reply as the decisions see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// It was applied.
     Ok,
+    /// A node of that name exists already.
     NodeExists,
+    /// ConnectionLoss or a timeout: it may or may not have been applied.
     ConnectionLoss,
+    /// Anything else, the session's end included.
     Failed,
 }
 
@@ -62,6 +66,7 @@ fn outcome<T>(result: &Result<T, ZkError>) -> Outcome {
 /// What to do after creating my node ended in an outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AfterCreate {
+    /// My node exists: I am at the barrier.
     Joined,
     /// The outcome is unknown: create again (NodeExists will tell).
     CreateAgain,
@@ -69,9 +74,11 @@ pub enum AfterCreate {
     CheckOwner,
     /// Create again under a new name (the `Reenter` flaw).
     Rename,
+    /// Give up with the error.
     Fail,
 }
 
+/// The step after creating my node ended in `outcome`, running a barrier of `flavor`.
 pub fn after_create(flavor: Flavor, outcome: Outcome) -> AfterCreate {
     match (outcome, flavor) {
         (Outcome::Ok, _) => AfterCreate::Joined,
@@ -106,6 +113,8 @@ pub enum Enter {
     WaitForChildren,
 }
 
+/// The step of a process entering after a listing of the barrier's `children`, when
+/// `count` processes are to meet.
 pub fn enter(flavor: Flavor, children: &[String], count: u32) -> Enter {
     let all = processes(children).len() >= count as usize;
     match (flavor, all) {
@@ -129,6 +138,7 @@ pub enum Leave {
     DeleteMineAndWaitOn(String),
 }
 
+/// The step of process `me` leaving after a listing of the barrier's `children`.
 pub fn leave(me: &str, children: &[String]) -> Leave {
     let procs = processes(children);
     match procs.as_slice() {
@@ -155,6 +165,8 @@ pub struct ZkDoubleBarrier {
 }
 
 impl ZkDoubleBarrier {
+    /// The double barrier of `flavor` for process `node` on `client`'s session, opening
+    /// once `count` processes are there.
     pub fn new(client: ZkClient, node: &Node, flavor: Flavor, count: u32) -> ZkDoubleBarrier {
         ZkDoubleBarrier {
             client,

@@ -44,7 +44,12 @@ pub enum Decoded {
     Incomplete,
     /// One request and how many bytes it took. `args` is empty for an empty inline line or
     /// a `*0` / `*-1` count: Redis consumes those and runs nothing, replies nothing.
-    Request { args: Vec<Vec<u8>>, consumed: usize },
+    Request {
+        /// The arguments, the command's name first.
+        args: Vec<Vec<u8>>,
+        /// How many bytes of the input the request took.
+        consumed: usize,
+    },
 }
 
 /// A protocol error: Redis replies with [`ProtocolError::message`] as an `-ERR` error and

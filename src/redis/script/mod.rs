@@ -113,6 +113,7 @@ impl fmt::Debug for Scripts {
 }
 
 impl Scripts {
+    /// Scripts stopped after [`INSTRUCTION_LIMIT`] Lua instructions, an empty cache.
     pub fn new() -> Scripts {
         Scripts::with_instruction_limit(INSTRUCTION_LIMIT)
     }

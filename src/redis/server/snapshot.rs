@@ -10,8 +10,11 @@ use crate::redis::keyspace::Keyspace;
 /// A key as a snapshot holds it: the deadline in unix ms, as an RDB file keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
+    /// The key.
     pub key: Vec<u8>,
+    /// Its value (strings are the only type).
     pub value: Vec<u8>,
+    /// Its deadline, unix ms; None: it never expires.
     pub expires_at_ms: Option<i64>,
 }
 

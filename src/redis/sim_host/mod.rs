@@ -36,14 +36,17 @@ pub enum Persistence {
     None,
     /// An append-only file synced every `fsync_every_ms` (Redis: every second): the writes
     /// acknowledged since the last sync are lost.
-    AofEverysec { fsync_every_ms: u64 },
+    AofEverysec {
+        /// How often the file is synced, ms.
+        fsync_every_ms: u64,
+    },
     /// An append-only file synced before every reply: no acknowledged write is lost.
     AofAlways,
 }
 
 /// Simulated Redis masters with these options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RedisFamily {
+pub(crate) struct RedisFamily {
     pub expiry_clock: ExpiryClock,
     pub persistence: Persistence,
     /// After a crash, the server stays unreachable this long after its host is back

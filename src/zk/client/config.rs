@@ -31,6 +31,7 @@ pub struct ZkConfig {
 }
 
 impl ZkConfig {
+    /// The defaults, asking for a session timeout of `session_timeout_ms`.
     pub fn with_session_timeout(session_timeout_ms: u32) -> Self {
         ZkConfig {
             session_timeout_ms,

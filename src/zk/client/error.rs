@@ -6,6 +6,8 @@ use std::io;
 
 use crate::zk::proto::{DecodeError, ErrorCode, OpCode};
 
+/// How a client operation failed, as a recipe acts on it: a server's answer, an outcome
+/// unknown, or a client that is done for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ZkError {
     /// The server answered with this error code (NoNode, NodeExists, BadVersion, ...).
@@ -55,10 +57,13 @@ impl std::error::Error for ZkError {}
 /// Why the bytes from the server could not be accepted; the connection is dropped for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProtocolError {
+    /// A packet that does not decode.
     Decode(DecodeError),
     /// A reply whose xid is not the oldest pending request's (the server answers in order).
     XidMismatch {
+        /// The oldest pending request's xid; None when nothing was pending.
         expected: Option<i32>,
+        /// The reply's xid.
         got: i32,
     },
     /// A reply body of the wrong kind for the request it answers.

@@ -8,12 +8,14 @@ use super::jute::DecodeError;
 macro_rules! wire_enum {
     (
         $(#[$meta:meta])*
-        pub enum $name:ident / $unknown:ident { $($variant:ident = $value:expr),+ $(,)? }
+        pub enum $name:ident / $unknown:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $value:expr),+ $(,)?
+        }
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum $name {
-            $($variant = $value),+
+            $($(#[$vmeta])* $variant = $value),+
         }
 
         impl $name {
@@ -43,18 +45,31 @@ macro_rules! wire_enum {
 wire_enum! {
     /// Request types (ZooDefs.OpCode) of the supported subset.
     pub enum OpCode / UnknownOp {
+        /// `create`: makes a node.
         Create = 1,
+        /// `delete`: removes a childless node, at any version or only at the one given.
         Delete = 2,
+        /// `exists`: a node's Stat; its watch may wait for a node that does not exist yet.
         Exists = 3,
+        /// `getData`: a node's data and Stat.
         GetData = 4,
+        /// `setData`: replaces a node's data, at any version or only at the one given.
         SetData = 5,
+        /// `getChildren`: the names of a node's children.
         GetChildren = 8,
+        /// `sync`: answered once the server has caught up with the leader.
         Sync = 9,
+        /// `ping`: keeps an idle session alive (xid -2).
         Ping = 11,
+        /// `getChildren2`: getChildren, with the parent's Stat.
         GetChildren2 = 12,
+        /// `multi`: sub-operations applied all or none.
         Multi = 14,
+        /// `create2`: create, with the new node's Stat.
         Create2 = 15,
+        /// `closeSession`: ends the session, deleting its ephemeral nodes.
         CloseSession = -11,
+        /// `setWatches`: registers the client's watches again after it reconnected (xid -8).
         SetWatches = 101,
     }
 }
@@ -62,25 +77,46 @@ wire_enum! {
 wire_enum! {
     /// Result codes carried in ReplyHeader.err (KeeperException.Code).
     pub enum ErrorCode / UnknownErrorCode {
+        /// Success.
         Ok = 0,
+        /// Marks the start of the system errors; never sent as such.
         SystemError = -1,
+        /// What a failed multi reports for the sub-operations after the failing one.
         RuntimeInconsistency = -2,
+        /// The server found its data inconsistent.
         DataInconsistency = -3,
+        /// The connection dropped with the request pending: its outcome is unknown, the session
+        /// may live on.
         ConnectionLoss = -4,
+        /// Bytes the server could not (de)serialize.
         MarshallingError = -5,
+        /// An op code the server does not serve; it closes the connection after saying so.
         Unimplemented = -6,
+        /// The request took too long.
         OperationTimeout = -7,
+        /// An invalid path (or a delete of the root).
         BadArguments = -8,
+        /// The node does not exist.
         NoNode = -101,
+        /// The session lacks the ACL permission.
         NoAuth = -102,
+        /// The node is not at the version the request asked for.
         BadVersion = -103,
+        /// A create under an ephemeral node, which may have no children.
         NoChildrenForEphemerals = -108,
+        /// The node already exists.
         NodeExists = -110,
+        /// A delete of a node that has children.
         NotEmpty = -111,
+        /// The session expired on the server.
         SessionExpired = -112,
+        /// An invalid callback.
         InvalidCallback = -113,
+        /// A create with no ACL, or a `world` entry for other than `anyone`.
         InvalidAcl = -114,
+        /// Authentication failed.
         AuthFailed = -115,
+        /// The session moved to another server; the request is ignored.
         SessionMoved = -118,
     }
 }
@@ -95,20 +131,27 @@ impl ErrorCode {
 wire_enum! {
     /// Node kinds (CreateMode) carried in the create request's `flags`.
     pub enum CreateMode / UnknownCreateMode {
+        /// Stays until deleted.
         Persistent = 0,
+        /// Deleted when its creator's session ends.
         Ephemeral = 1,
+        /// Persistent, the parent's sequence counter appended to its name (`%010d`).
         PersistentSequential = 2,
+        /// Ephemeral, the parent's sequence counter appended to its name (`%010d`).
         EphemeralSequential = 3,
     }
 }
 
 impl CreateMode {
+    /// Whether the node goes with its creator's session.
     pub fn is_ephemeral(self) -> bool {
         matches!(
             self,
             CreateMode::Ephemeral | CreateMode::EphemeralSequential
         )
     }
+
+    /// Whether the node's name gets a sequence suffix.
     pub fn is_sequential(self) -> bool {
         matches!(
             self,
@@ -120,10 +163,15 @@ impl CreateMode {
 wire_enum! {
     /// Watcher.Event.EventType.
     pub enum EventType / UnknownEventType {
+        /// No node changed: a session event, whose state says what happened.
         None = -1,
+        /// A watched path came into existence (an `exists` watch).
         NodeCreated = 1,
+        /// A watched node was deleted.
         NodeDeleted = 2,
+        /// A watched node's data was set.
         NodeDataChanged = 3,
+        /// A child was created under, or deleted from, a node whose children were watched.
         NodeChildrenChanged = 4,
     }
 }
@@ -131,12 +179,19 @@ wire_enum! {
 wire_enum! {
     /// Watcher.Event.KeeperState.
     pub enum KeeperState / UnknownKeeperState {
+        /// The client lost its connection; the session may live on.
         Disconnected = 0,
+        /// The client is connected (again), its session alive.
         SyncConnected = 3,
+        /// Authentication failed.
         AuthFailed = 4,
+        /// Connected to a read-only server.
         ConnectedReadOnly = 5,
+        /// SASL authentication succeeded.
         SaslAuthenticated = 6,
+        /// The session expired: the client is done for.
         Expired = -112,
+        /// The client closed its session.
         Closed = 7,
     }
 }

@@ -12,10 +12,15 @@ pub enum DecodeError {
     Truncated,
     /// Bytes were left over after the last field of a body.
     TrailingBytes(usize),
+    /// A request header's op code this crate does not serve.
     UnknownOp(i32),
+    /// A reply header's err (or a multi error result's) that is no known code.
     UnknownErrorCode(i32),
+    /// A create's flags that name no node kind.
     UnknownCreateMode(i32),
+    /// A watcher event's type that is no known one.
     UnknownEventType(i32),
+    /// A watcher event's state that is no known one.
     UnknownKeeperState(i32),
     /// A multi entry of a type this crate does not serve (or not valid in a multi).
     UnknownMultiOp(i32),

@@ -30,7 +30,10 @@ pub use records::{
 /// Largest frame body accepted (jute.maxbuffer default 0xfffff plus slack).
 pub const MAX_FRAME: usize = 0xfffff + 1024;
 
-/// Reserved xids.
+/// Reserved xid of a watch notification, the only packet a server sends unasked.
 pub const NOTIFICATION_XID: i32 = -1;
+/// Reserved xid of a ping and its reply, which a client matches against no pending request.
 pub const PING_XID: i32 = -2;
+/// Reserved xid of the setWatches a client sends first on a new connection of its session,
+/// when it has watches to register again.
 pub const SET_WATCHES_XID: i32 = -8;

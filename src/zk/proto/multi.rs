@@ -22,24 +22,39 @@ const ERROR: i32 = -1;
 /// One sub-operation of a multi.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MultiOp {
+    /// Type 1, CreateRequest's body: creates a node.
     Create {
+        /// The node's path (a sequential node's prefix).
         path: String,
+        /// Its data.
         data: Vec<u8>,
+        /// Its ACL.
         acl: Vec<Acl>,
+        /// Its kind.
         mode: CreateMode,
     },
+    /// Type 2, DeleteRequest's body: deletes a childless node.
     Delete {
+        /// The node's path.
         path: String,
+        /// The version it must be at; -1 for any.
         version: i32,
     },
+    /// Type 5, SetDataRequest's body: replaces a node's data.
     SetData {
+        /// The node's path.
         path: String,
+        /// Its new data.
         data: Vec<u8>,
+        /// The version it must be at; -1 for any.
         version: i32,
     },
-    /// Fails unless the node exists and, when `version` is not -1, has that version.
+    /// Type 13, CheckVersionRequest's body: fails unless the node exists and, when
+    /// `version` is not -1, has that version.
     Check {
+        /// The node's path.
         path: String,
+        /// The version it must be at; -1 for any.
         version: i32,
     },
 }
@@ -55,6 +70,7 @@ impl MultiOp {
         }
     }
 
+    /// A delete of `path` at `version` (-1: any).
     pub fn delete(path: impl Into<String>, version: i32) -> Self {
         MultiOp::Delete {
             path: path.into(),
@@ -62,6 +78,7 @@ impl MultiOp {
         }
     }
 
+    /// A setData of `path` at `version` (-1: any).
     pub fn set_data(path: impl Into<String>, data: &[u8], version: i32) -> Self {
         MultiOp::SetData {
             path: path.into(),
@@ -70,6 +87,7 @@ impl MultiOp {
         }
     }
 
+    /// A check that `path` exists at `version` (-1: at any).
     pub fn check(path: impl Into<String>, version: i32) -> Self {
         MultiOp::Check {
             path: path.into(),
@@ -92,11 +110,26 @@ impl MultiOp {
 /// RuntimeInconsistency for those after it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpResult {
-    Create { path: String },
+    /// Type 1, CreateResponse: the node was created.
+    Create {
+        /// Its path, with any sequence suffix.
+        path: String,
+    },
+    /// Type 2: the node was deleted.
     Delete,
-    SetData { stat: Stat },
+    /// Type 5, SetDataResponse: the data was set.
+    SetData {
+        /// The node's Stat after the write.
+        stat: Stat,
+    },
+    /// Type 13: the check passed.
     Check,
-    Error { err: ErrorCode },
+    /// Type -1, ErrorResponse: the multi failed; see the enum's doc for which code each
+    /// sub-operation gets.
+    Error {
+        /// This sub-operation's code.
+        err: ErrorCode,
+    },
 }
 
 impl OpResult {

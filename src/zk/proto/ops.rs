@@ -9,57 +9,90 @@ use super::records::{Acl, Stat};
 /// Request bodies of the supported operations.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Request {
-    /// Create (op 1) or, with `stat_reply`, Create2 (op 15): same body.
+    /// Create (op 1) or, with `stat_reply`, Create2 (op 15): same body (CreateRequest).
     Create {
+        /// The node's path; for a sequential node, the prefix its number is appended to.
         path: String,
+        /// Its data.
         data: Vec<u8>,
+        /// Its ACL.
         acl: Vec<Acl>,
+        /// Its kind, sent as the int `flags`.
         mode: CreateMode,
+        /// Whether the reply carries the node's Stat (Create2).
         stat_reply: bool,
     },
+    /// Delete (op 2, DeleteRequest): removes a childless node.
     Delete {
+        /// The node's path.
         path: String,
+        /// The version it must be at; -1 for any.
         version: i32,
     },
+    /// Exists (op 3, ExistsRequest): the node's Stat.
     Exists {
+        /// The node's path.
         path: String,
+        /// Whether to leave a data watch, which fires on its creation if it is missing.
         watch: bool,
     },
+    /// GetData (op 4, GetDataRequest): the node's data and Stat.
     GetData {
+        /// The node's path.
         path: String,
+        /// Whether to leave a data watch.
         watch: bool,
     },
+    /// SetData (op 5, SetDataRequest): replaces the node's data.
     SetData {
+        /// The node's path.
         path: String,
+        /// Its new data.
         data: Vec<u8>,
+        /// The version it must be at; -1 for any.
         version: i32,
     },
-    /// GetChildren (op 8) or, with `stat_reply`, GetChildren2 (op 12): same body.
+    /// GetChildren (op 8) or, with `stat_reply`, GetChildren2 (op 12): same body
+    /// (GetChildrenRequest).
     GetChildren {
+        /// The parent's path.
         path: String,
+        /// Whether to leave a child watch.
         watch: bool,
+        /// Whether the reply carries the parent's Stat (GetChildren2).
         stat_reply: bool,
     },
     /// Answered once the server is up to date with the leader (at once on a single server),
     /// in order with the session's other requests; the path is echoed, not checked.
     Sync {
+        /// Echoed in the reply.
         path: String,
     },
     /// All-or-nothing: every sub-operation applies, in one txn, or none does.
     Multi {
+        /// The sub-operations, in order.
         ops: Vec<MultiOp>,
     },
+    /// Ping (op 11, no body), sent with xid -2 to keep an idle session alive.
     Ping,
+    /// CloseSession (op -11, no body): ends the session, deleting its ephemeral nodes.
     CloseSession,
+    /// SetWatches (op 101): the watches a client had, registered again after it reconnected;
+    /// those whose event it missed fire at once.
     SetWatches {
+        /// The last zxid the client saw; a watch whose path changed after it fires at once.
         relative_zxid: i64,
+        /// Paths with a getData watch.
         data: Vec<String>,
+        /// Paths with an exists watch.
         exist: Vec<String>,
+        /// Paths with a getChildren watch.
         child: Vec<String>,
     },
 }
 
 impl Request {
+    /// The op code its request header carries.
     pub fn op(&self) -> OpCode {
         match self {
             Request::Create {
@@ -188,18 +221,64 @@ impl Request {
 /// sub-operation failed: its results say so).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Response {
-    Create { path: String },
-    Create2 { path: String, stat: Stat },
+    /// CreateResponse.
+    Create {
+        /// The node's path, with any sequence suffix.
+        path: String,
+    },
+    /// Create2Response.
+    Create2 {
+        /// The node's path, with any sequence suffix.
+        path: String,
+        /// The new node's Stat.
+        stat: Stat,
+    },
+    /// Delete's reply has no body.
     Delete,
-    Exists { stat: Stat },
-    GetData { data: Vec<u8>, stat: Stat },
-    SetData { stat: Stat },
-    GetChildren { children: Vec<String> },
-    GetChildren2 { children: Vec<String>, stat: Stat },
-    Sync { path: String },
-    Multi { results: Vec<OpResult> },
+    /// ExistsResponse.
+    Exists {
+        /// The node's Stat.
+        stat: Stat,
+    },
+    /// GetDataResponse.
+    GetData {
+        /// The node's data.
+        data: Vec<u8>,
+        /// Its Stat.
+        stat: Stat,
+    },
+    /// SetDataResponse.
+    SetData {
+        /// The node's Stat after the write.
+        stat: Stat,
+    },
+    /// GetChildrenResponse.
+    GetChildren {
+        /// The children's names (not paths), in no order to rely on.
+        children: Vec<String>,
+    },
+    /// GetChildren2Response.
+    GetChildren2 {
+        /// The children's names (not paths), in no order to rely on.
+        children: Vec<String>,
+        /// The parent's Stat.
+        stat: Stat,
+    },
+    /// SyncResponse.
+    Sync {
+        /// The request's path, echoed.
+        path: String,
+    },
+    /// MultiResponse.
+    Multi {
+        /// One result per sub-operation, in order.
+        results: Vec<OpResult>,
+    },
+    /// A ping's reply has no body.
     Ping,
+    /// CloseSession's reply has no body.
     CloseSession,
+    /// SetWatches' reply has no body.
     SetWatches,
 }
 

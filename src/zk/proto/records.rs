@@ -7,16 +7,27 @@ use super::jute::{DecodeError, Reader, Record, Writer};
 /// Node metadata (org.apache.zookeeper.data.Stat), 68 bytes on the wire in this field order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct Stat {
+    /// The zxid of the txn that created the node (the lock recipes' fencing token).
     pub czxid: i64,
+    /// The zxid of the txn that last set its data (its creation's, until then).
     pub mzxid: i64,
+    /// When it was created, ms since the Unix epoch by the server's wall clock.
     pub ctime: i64,
+    /// When its data was last set, likewise.
     pub mtime: i64,
+    /// How many times its data was set.
     pub version: i32,
+    /// How many times its children changed.
     pub cversion: i32,
+    /// How many times its ACL changed (always 0 here: no setACL).
     pub aversion: i32,
+    /// The session that owns it, for an ephemeral node; else 0.
     pub ephemeral_owner: i64,
+    /// The length of its data.
     pub data_length: i32,
+    /// How many children it has.
     pub num_children: i32,
+    /// The zxid of the txn that last changed its children.
     pub pzxid: i64,
 }
 
@@ -55,8 +66,11 @@ impl Record for Stat {
 /// One ACL entry: perms int, then Id { scheme ustring, id ustring }.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Acl {
+    /// The permissions granted, a ZooDefs.Perms bit set (31: all).
     pub perms: i32,
+    /// How `id` is read: `world`, `digest`, `ip` ...
     pub scheme: String,
+    /// Whom it grants them to (`anyone`, for `world`).
     pub id: String,
 }
 
@@ -87,13 +101,21 @@ impl Record for Acl {
     }
 }
 
+/// A connection's first packet from the client (ConnectRequest), without a header: a new
+/// session, or the resumption of one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectRequest {
+    /// Always 0.
     pub protocol_version: i32,
+    /// The last zxid the client saw; a server behind it refuses the connection.
     pub last_zxid_seen: i64,
+    /// The session timeout asked for; the server clamps it.
     pub timeout_ms: i32,
+    /// 0 for a new session, else the session to resume.
     pub session_id: i64,
+    /// The password of the session to resume (16 zero bytes for a new one).
     pub passwd: Vec<u8>,
+    /// Whether the client accepts a read-only server.
     pub read_only: bool,
 }
 
@@ -125,12 +147,19 @@ impl Record for ConnectRequest {
     }
 }
 
+/// The server's answer to a ConnectRequest (ConnectResponse), without a header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConnectResponse {
+    /// Always 0.
     pub protocol_version: i32,
+    /// The negotiated session timeout; 0 when the session could not be resumed (expired,
+    /// or a wrong password), and the server closes the connection.
     pub timeout_ms: i32,
+    /// The session's id (0 when refused).
     pub session_id: i64,
+    /// The session's password, which resuming it takes.
     pub passwd: Vec<u8>,
+    /// Whether the server is read-only.
     pub read_only: bool,
 }
 
@@ -154,9 +183,13 @@ impl Record for ConnectResponse {
     }
 }
 
+/// What precedes every request body after the connect (RequestHeader).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RequestHeader {
+    /// The client's number for the request, which the reply echoes; negative ones are
+    /// reserved (ping, setWatches).
     pub xid: i32,
+    /// Which operation, and so which body follows.
     pub op: OpCode,
 }
 
@@ -174,10 +207,14 @@ impl Record for RequestHeader {
     }
 }
 
+/// What precedes every reply body and notification after the connect (ReplyHeader).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReplyHeader {
+    /// The xid of the request answered, or -1 for a notification.
     pub xid: i32,
+    /// The zxid of the server's last txn when it answered (-1 on a notification).
     pub zxid: i64,
+    /// The outcome; a body follows only when it is Ok.
     pub err: ErrorCode,
 }
 
@@ -200,8 +237,11 @@ impl Record for ReplyHeader {
 /// A watch notification (xid -1) or a session event delivered locally by the client.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct WatcherEvent {
+    /// What happened to the node; None for a session event.
     pub event_type: EventType,
+    /// The session's state (SyncConnected for every node event from the server).
     pub state: KeeperState,
+    /// The watched path; empty for a session event.
     pub path: String,
 }
 

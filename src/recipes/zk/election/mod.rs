@@ -29,6 +29,8 @@ pub struct Candidate {
 }
 
 impl Candidate {
+    /// A candidate of `flavor` on `client`'s session under directory `dir`; `new_guid` names
+    /// each candidacy, `observer` hears what it does.
     pub fn new(
         client: ZkClient,
         flavor: Flavor,

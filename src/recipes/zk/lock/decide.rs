@@ -47,8 +47,11 @@ pub enum Flavor {
 /// How a request ended, as far as the recipe's decisions go.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// It was applied.
     Ok,
+    /// The node it names does not exist.
     NoNode,
+    /// The node it creates exists already.
     NodeExists,
     /// ConnectionLoss or a timeout: the request may or may not have been applied, and the
     /// session may still live.
@@ -61,7 +64,10 @@ pub enum Outcome {
 /// decisions are `rwlock`'s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Contender {
+    /// A contender for the exclusive lock.
     Exclusive,
+    /// A contender for the shared lock in this mode (read or write), running that `rwlock`
+    /// flavor.
     Shared(LockMode, rwlock::Flavor),
 }
 
@@ -74,6 +80,7 @@ impl Contender {
         }
     }
 
+    /// The shared lock's mode it queues for; None for the exclusive lock.
     pub fn mode(self) -> Option<LockMode> {
         match self {
             Contender::Exclusive => None,
@@ -169,9 +176,11 @@ pub enum AfterCreate {
     /// Create again without looking (`NoGuid`): an applied create is orphaned, and its node,
     /// owned by my live session, blocks everyone behind it.
     CreateAgain,
+    /// Give up with the error.
     Fail,
 }
 
+/// The step after the create of my node ended in `outcome`, running a lock of `flavor`.
 pub fn after_create(flavor: Flavor, outcome: Outcome) -> AfterCreate {
     match outcome {
         Outcome::Ok => AfterCreate::Enqueued,
@@ -191,10 +200,13 @@ pub fn watches_children(flavor: Flavor) -> bool {
 /// the node was there; if it is already gone the watch will never fire, so list again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AfterExists {
+    /// The predecessor is there: wait for its watch.
     Wait,
+    /// The predecessor is gone already: list the directory again.
     ListAgain,
 }
 
+/// The step after `exists` found the predecessor `present` or not.
 pub fn after_predecessor_exists(present: bool) -> AfterExists {
     if present {
         AfterExists::Wait
@@ -234,6 +246,7 @@ pub enum OnEvent {
     SessionLost,
 }
 
+/// What an event of `event_type` in session state `state` means (see [`OnEvent`]).
 pub fn on_event(event_type: EventType, state: KeeperState) -> OnEvent {
     match (event_type, state) {
         (EventType::None, KeeperState::Expired | KeeperState::Closed) => OnEvent::SessionLost,
@@ -273,6 +286,8 @@ pub enum SimpleNext {
     CreateAgain,
 }
 
+/// The step of a `Simple` contender whose session is `my_session`, once `exists` found the
+/// lock node owned by `owner` (None: not there).
 pub fn simple_next(owner: Option<i64>, my_session: i64) -> SimpleNext {
     match owner {
         Some(owner) if owner == my_session => SimpleNext::Hold,

@@ -79,6 +79,8 @@ macro_rules! retrying {
 pub(crate) use retrying;
 
 impl ZkLock {
+    /// A lock of `flavor` on `client`'s session, queueing as `contender` in directory
+    /// `dir`; `new_guid` names each enqueue, `observer` hears what it does.
     pub fn new(
         client: ZkClient,
         flavor: Flavor,

@@ -46,6 +46,7 @@ pub enum TakeSteps {
     DeleteThenRead,
 }
 
+/// How a consumer of a queue of `flavor` takes a head.
 pub fn take_steps(flavor: Flavor) -> TakeSteps {
     match flavor {
         Flavor::Recipe | Flavor::Herd => TakeSteps::ReadThenClaim,
@@ -70,6 +71,7 @@ pub enum OnGone {
     WaitOnChildren,
 }
 
+/// What a consumer of a queue of `flavor` does when the head it tried is gone.
 pub fn on_gone(flavor: Flavor) -> OnGone {
     match flavor {
         Flavor::Herd => OnGone::WaitOnChildren,

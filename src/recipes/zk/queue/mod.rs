@@ -34,6 +34,7 @@ use std::rc::Rc;
 /// The item nodes' name prefix.
 pub const ITEM_PREFIX: &str = "qn-";
 
+/// Why a queue operation did not succeed, as the workload reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QueueError {
     /// The session is gone: this queue object is dead; a new session is needed. A request
@@ -67,19 +68,32 @@ impl From<ZkError> for QueueError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum QueueEvent {
     /// It asks ZooKeeper to take `item` (node `node`) for it.
-    Claim { item: String, node: String },
+    Claim {
+        /// What the item holds.
+        item: String,
+        /// The item's node (bare name).
+        node: String,
+    },
     /// It listed no item, with a watch on the children, and waits on it.
     Empty,
     /// A watch woke it.
-    Woken { path: String, event: WatchEvent },
+    Woken {
+        /// The watched path.
+        path: String,
+        /// The node event it fired with.
+        event: WatchEvent,
+    },
 }
 
+/// Where a queue sends its events (the host records them).
 pub type QueueObserver = Rc<dyn Fn(QueueEvent)>;
 
 /// An item taken: what was offered, and the node it was.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
+    /// What was offered.
     pub data: String,
+    /// The node that held it (bare name).
     pub node: String,
 }
 
@@ -135,6 +149,8 @@ fn session_end<T>(result: &Result<T, ZkError>) -> Option<QueueError> {
 }
 
 impl ZkQueue {
+    /// A queue of `flavor` on `client`'s session, its items under `dir` and its markers
+    /// under `markers`; `new_guid` names each marker, `observer` hears claims and wake-ups.
     pub fn new(
         client: ZkClient,
         flavor: Flavor,
@@ -449,6 +465,7 @@ impl ZkQueue {
         }
     }
 
+    /// Closes the session.
     pub async fn close(self) {
         self.client.close().await;
     }
