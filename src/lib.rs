@@ -56,12 +56,13 @@
 //! `LOCKSIM_SEED=N` and `LOCKSIM_SEEDS=A..B` pin the seeds. `examples/user-recipes` in the
 //! repository is a crate of such tests.
 
+#![deny(missing_docs)]
+
 #[cfg(feature = "cli")]
 pub mod bench;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
-#[deny(missing_docs)]
 pub mod experiment;
 pub mod explore;
 pub mod history;

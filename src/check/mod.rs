@@ -12,7 +12,6 @@
 //!   `barrier`: one checker each
 
 mod barrier;
-#[deny(missing_docs)]
 mod checker;
 mod fifo;
 mod herd;
@@ -20,7 +19,6 @@ mod leader;
 mod liveness;
 mod malformed;
 mod mutex;
-#[deny(missing_docs)]
 mod property;
 mod queue;
 mod resource;

@@ -32,7 +32,6 @@ pub mod keyspace;
 pub mod num;
 pub mod replies;
 pub mod resp;
-#[deny(missing_docs)]
 pub mod rs;
 pub mod script;
 #[cfg(feature = "cli")]

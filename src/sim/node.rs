@@ -34,15 +34,15 @@ pub struct Node {
     /// The host's name (`c1`, `zk1`, `redis1`).
     pub name: String,
     /// Its clock, which faults skew, jump and make drift.
-    pub clock: Rc<RefCell<Clock>>,
+    pub(crate) clock: Rc<RefCell<Clock>>,
     /// What freezes it during a pause.
-    pub gate: PauseGate,
+    pub(crate) gate: PauseGate,
     /// Where its events go.
-    pub recorder: Recorder,
+    pub(crate) recorder: Recorder,
     /// The run's seed streams; the node draws from its own (named after it).
-    pub seeds: Seeds,
+    pub(crate) seeds: Seeds,
     /// The run's values of the parameters its scenario declared (`param` reads them).
-    pub params: ParamValues,
+    pub(crate) params: ParamValues,
 }
 
 impl Node {

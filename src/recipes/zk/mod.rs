@@ -4,7 +4,6 @@
 pub mod barrier;
 pub mod double_barrier;
 pub mod election;
-#[deny(missing_docs)]
 pub mod kit;
 pub mod lock;
 pub mod queue;
