@@ -62,7 +62,7 @@ impl Scenario {
 impl ZkHosts {
     /// Each client runs the standard lock workload over the lock `connect` binds to a new
     /// session with `zk1` (the `ZkClient` it is given); the lock directory
-    /// `recipes::zk::lock::host::LOCK_DIR` exists by then. `connect` is called when a client
+    /// `recipes::zk::host::LOCK_DIR` exists by then. `connect` is called when a client
     /// starts and again whenever the lock reports its session gone. Judged by `mutex`,
     /// `resource`, `herd` (which reads what the recipe reports with
     /// `recipes::zk::kit::Report`) and `liveness`; named after the test that builds it.

@@ -5,7 +5,7 @@ use super::{Program, zk};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::barrier::{self, BarrierError, ZkBarrier};
 use crate::recipes::zk::double_barrier::{self, ZkDoubleBarrier};
-use crate::recipes::zk::open_session;
+use crate::recipes::zk::host::ZkHost;
 use crate::sim::node::Node;
 use crate::sim::software::Hosts;
 use crate::workload::barrier::{PAUSE_STEPS, Workload, run_client};
@@ -75,18 +75,14 @@ impl Program for ZkBarrierProgram {
 /// The software of client host `node`: the barrier workload over `program`'s barrier, which
 /// waits for every client.
 async fn client(node: Node, params: Params, program: ZkBarrierProgram) {
-    let config = zk::zk_config(&node, &params);
+    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
     let work = Workload {
         rounds: params.workload.rounds,
         count: params.workload.clients,
         hold_ms: params.workload.hold_ms,
         arrive_max_ms: params.barrier.arrive_max_ms,
     };
-    let session = async || {
-        open_session(&node, &config)
-            .await
-            .map_err(BarrierError::from)
-    };
+    let session = async || host.session().await.map_err(BarrierError::from);
     match program {
         ZkBarrierProgram::Single(flavor) => {
             let coordinator = params.client_names().first() == Some(&node.name);

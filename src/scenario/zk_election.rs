@@ -4,11 +4,10 @@
 use super::{Profile, Program, zk};
 use crate::params::{self, Election, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::election::decide::Flavor;
-use crate::recipes::zk::election::host::{self as election_host, ELECTION_DIR};
+use crate::recipes::zk::host::{ELECTION_DIR, ZkHost};
 use crate::sim::node::Node;
 use crate::sim::software::Hosts;
 use crate::workload::election::{self as workload, Workload};
-use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The election's two questions: does it hold under the faults a session survives, and
@@ -84,16 +83,12 @@ impl Program for ZkElectionProgram {
 
 /// The software of client host `node`: the election workload over a candidate of `flavor`.
 async fn client(node: Node, params: Params, flavor: Flavor) {
-    let rng = Rc::new(RefCell::new(node.rng()));
-    let config = zk::zk_config(&node, &params);
+    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
     let work = Workload {
         election: ELECTION_DIR.into(),
         terms: params.election.terms,
         hold_ms: params.workload.hold_ms,
         store_timeout_ms: params.zookeeper.session_timeout_ms,
     };
-    workload::run_client(&node, &work, async || {
-        election_host::connect(&node, &config, flavor, &rng).await
-    })
-    .await;
+    workload::run_client(&node, &work, async || host.candidate(flavor).await).await;
 }

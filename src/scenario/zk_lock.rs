@@ -5,16 +5,15 @@
 use super::{Profile, Program, zk};
 use crate::history::LockMode;
 use crate::params::{self, Faults, Group, Network, ParamError, Params, SharedLock, Zookeeper};
+use crate::recipes::zk::host::{LOCK_DIR, ZkHost};
 use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::lock::decide::Contender;
-use crate::recipes::zk::lock::host::{self as lock_host, LOCK_DIR};
-use crate::recipes::zk::{ensure_path, open_session, rwlock};
+use crate::recipes::zk::{ensure_path, rwlock};
 use crate::recipes::{Lock, LockError};
 use crate::sim::node::Node;
 use crate::sim::software::{ClientFuture, Hosts};
 use crate::workload::lock::{self as workload, Workload};
 use crate::zk::client::ZkClient;
-use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -124,10 +123,11 @@ impl ZkLockProgram {
         let run = move |node: Node, params: &Params| -> ClientFuture {
             let (connect, params) = (connect.clone(), params.clone());
             Box::pin(async move {
-                let config = zk::zk_config(&node, &params);
+                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
                 let work = workload_of(&params, None);
                 workload::run_client(&node, &work, async || {
-                    let client = open_session(&node, &config)
+                    let client = host
+                        .session()
                         .await
                         .map_err(|_| LockError::ConnectionLoss)?;
                     ensure_path(&client, LOCK_DIR).await?;
@@ -256,14 +256,9 @@ impl Program for ZkLockProgram {
 /// The software of client host `node`: the lock workload over a ZooKeeper lock, queuing as
 /// `contender`.
 async fn client(node: Node, params: Params, flavor: Flavor, contender: Contender) {
-    let rng = Rc::new(RefCell::new(node.rng()));
-    let carried = Rc::new(RefCell::new(None));
-    let config = zk::zk_config(&node, &params);
+    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
     let work = workload_of(&params, contender.mode());
-    workload::run_client(&node, &work, async || {
-        lock_host::connect(&node, &config, flavor, contender, &rng, &carried).await
-    })
-    .await;
+    workload::run_client(&node, &work, async || host.lock(flavor, contender).await).await;
 }
 
 /// The lock workload of a ZooKeeper lock scenario, for a client queuing for `mode`.

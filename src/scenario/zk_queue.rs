@@ -3,12 +3,11 @@
 
 use super::{Program, zk};
 use crate::params::{Faults, Group, Network, ParamError, Params, Queue, Zookeeper};
+use crate::recipes::zk::host::{QUEUE_DIR, ZkHost};
 use crate::recipes::zk::queue::decide::Flavor;
-use crate::recipes::zk::queue::host::{self as queue_host, QUEUE_DIR};
 use crate::sim::node::Node;
 use crate::sim::software::Hosts;
 use crate::workload::queue::{self as workload, Role};
-use std::cell::RefCell;
 use std::rc::Rc;
 
 #[derive(Debug)]
@@ -95,10 +94,6 @@ impl Program for ZkQueueProgram {
 
 /// The software of client host `node`: the queue workload in `role`.
 async fn client(node: Node, params: Params, flavor: Flavor, role: Role) {
-    let rng = Rc::new(RefCell::new(node.rng()));
-    let config = zk::zk_config(&node, &params);
-    workload::run_client(&node, QUEUE_DIR, &role, async || {
-        queue_host::connect(&node, &config, flavor, &rng).await
-    })
-    .await;
+    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+    workload::run_client(&node, QUEUE_DIR, &role, async || host.queue(flavor).await).await;
 }

@@ -9,8 +9,8 @@
 //! - the session: `wait` on a watch through session events, `session_lost` for
 //!   `Lock::lost`
 
+pub use super::host::LOCK_DIR;
 pub use super::lock::decide::{OnEvent, find_own, on_event};
-pub use super::lock::host::LOCK_DIR;
 pub use super::{RETRY_MS, ensure_path, is_transient, retrying};
 pub use crate::zk::seq::parse as sequence;
 

@@ -1,19 +1,18 @@
-//! ZooKeeper recipes, and what they share: a simulated host's session with `zk1`, and
-//! which errors leave a request's outcome unknown.
+//! ZooKeeper recipes, and what they share: the simulated host's glue (`host`), the kit a
+//! recipe of one's own is built from (`kit`), and which errors leave a request's outcome
+//! unknown.
 
 pub mod barrier;
 pub mod double_barrier;
 pub mod election;
+pub mod host;
 pub mod kit;
 pub mod lock;
 pub mod queue;
 pub mod rwlock;
 
-use crate::sim::node::Node;
-use crate::zk::PORT;
-use crate::zk::client::{ConnectFuture, ZkClient, ZkConfig, ZkError};
+use crate::zk::client::{ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
-use turmoil::net::TcpStream;
 
 /// Pause before a request is tried again after ConnectionLoss, so a disconnected client
 /// waits for its reconnect instead of spinning.
@@ -48,14 +47,6 @@ pub async fn ensure_path(client: &ZkClient, path: &str) -> Result<(), ZkError> {
         }
     }
     Ok(())
-}
-
-/// Opens a session with `zk1` from simulated host `node`, whose tasks run its driver.
-pub async fn open_session(node: &Node, config: &ZkConfig) -> Result<ZkClient, ZkError> {
-    let connector = || -> ConnectFuture<TcpStream> { Box::pin(TcpStream::connect(("zk1", PORT))) };
-    let (client, driver) = ZkClient::connect(connector, config.clone()).await?;
-    node.spawn(driver.run());
-    Ok(client)
 }
 
 /// Errors after which the session may still be alive and the request may or may not have

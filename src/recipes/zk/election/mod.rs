@@ -1,12 +1,11 @@
 //! The ZooKeeper recipes doc's leader election: pure decisions in `decide`, the async driver
-//! here, a simulated host's way to it in `host`.
+//! here, a simulated host's way to it in `zk::host`.
 //!
 //! Leadership is held the way a lock is (win the election = acquire, step down = release,
 //! an expired session = lost), so the driver is a `Lock`, and the lock workload's critical
 //! section serves the leader's guarded work unchanged.
 
 pub mod decide;
-pub mod host;
 
 use crate::recipes::zk::lock::decide::{OnEvent, find_own, on_event};
 use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient, retrying};

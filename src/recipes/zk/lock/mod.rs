@@ -1,8 +1,7 @@
 //! The ZooKeeper lock recipe and its flawed variants: pure decisions in `decide`, the async
-//! driver here, a simulated host's way to it in `host`.
+//! driver here, a simulated host's way to it in `zk::host`.
 
 pub mod decide;
-pub mod host;
 mod simple;
 
 use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient};

@@ -1,6 +1,6 @@
 //! The ZooKeeper queue (the recipes doc's and the seed's `DistributedQueue`: offer, take,
 //! poll, peek) and its flawed variants: pure decisions in `decide`, the async driver here, a
-//! simulated host's way to it in `host`.
+//! simulated host's way to it in `zk::host`.
 //!
 //! Items are PERSISTENT_SEQUENTIAL `qn-` nodes under one directory, holding the item. A
 //! consumer lists the directory and takes the lowest item: getData, then delete, trying the
@@ -19,7 +19,6 @@
 //! once and taken at most once, and every consumer knows whether it took what it read.
 
 pub mod decide;
-pub mod host;
 
 use crate::history::WatchEvent;
 use crate::recipes::zk::lock::decide::{OnEvent, Outcome, on_event};
