@@ -1,7 +1,7 @@
 //! Fault-plan generation: the swarm generator (per seed, which kinds are on and how often)
 //! and proptest strategies over the same knobs. Both only produce explicit FaultPlans.
 
-use crate::sim::fault::{Fault, FaultPlan, Role, Target, TimedFault, Trigger};
+use crate::sim::fault::{Fault, FaultPlan, FaultTag, Role, Target, TimedFault, Trigger};
 use proptest::prelude::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -48,18 +48,23 @@ impl FaultKind {
         FaultKind::Failover,
     ];
 
-    /// The kind as the `faults` parameter and trace files spell it.
+    /// The kind as the `faults` parameter spells it: the tag of the faults it draws.
     pub(crate) fn name(self) -> &'static str {
+        self.tag().name()
+    }
+
+    /// The tag of the faults it draws (a partition also draws its repair).
+    fn tag(self) -> FaultTag {
         match self {
-            FaultKind::Partition => "partition",
-            FaultKind::Loss => "loss",
-            FaultKind::Delay => "delay",
-            FaultKind::Crash => "crash",
-            FaultKind::Pause => "pause",
-            FaultKind::ClockJump => "clock_jump",
-            FaultKind::ClockDrift => "clock_drift",
-            FaultKind::LoseReply => "lose_reply",
-            FaultKind::Failover => "failover",
+            FaultKind::Partition => FaultTag::Partition,
+            FaultKind::Loss => FaultTag::Loss,
+            FaultKind::Delay => FaultTag::Delay,
+            FaultKind::Crash => FaultTag::Crash,
+            FaultKind::Pause => FaultTag::Pause,
+            FaultKind::ClockJump => FaultTag::ClockJump,
+            FaultKind::ClockDrift => FaultTag::ClockDrift,
+            FaultKind::LoseReply => FaultTag::LoseReply,
+            FaultKind::Failover => FaultTag::Failover,
         }
     }
 }

@@ -5,7 +5,7 @@
 use super::strict_json::{Field, Fields, JsonError};
 use super::{Expect, Trace};
 use crate::check::Property;
-use crate::sim::fault::{Fault, FaultPlan, Role, Target, TimedFault, Trigger};
+use crate::sim::fault::{Fault, FaultPlan, FaultTag, Role, Target, TimedFault, Trigger};
 use serde_json::Value;
 
 pub fn trace(value: &Value) -> Result<Trace, JsonError> {
@@ -127,26 +127,26 @@ type Kind = fn(&mut Fields) -> Result<Fault, JsonError>;
 
 /// Every fault kind by its tag, as `Fault::name` and serde name it.
 const KINDS: [(&str, Kind); 14] = [
-    ("partition", |f| {
+    (FaultTag::Partition.name(), |f| {
         Ok(Fault::Partition {
             a: f.string("a")?,
             b: f.string("b")?,
         })
     }),
-    ("partition_oneway", |f| {
+    (FaultTag::PartitionOneway.name(), |f| {
         Ok(Fault::PartitionOneway {
             from: f.string("from")?,
             to: f.string("to")?,
         })
     }),
-    ("repair", |f| {
+    (FaultTag::Repair.name(), |f| {
         Ok(Fault::Repair {
             a: f.string("a")?,
             b: f.string("b")?,
         })
     }),
-    ("repair_all", |_| Ok(Fault::RepairAll)),
-    ("loss", |f| {
+    (FaultTag::RepairAll.name(), |_| Ok(Fault::RepairAll)),
+    (FaultTag::Loss.name(), |f| {
         Ok(Fault::Loss {
             a: f.string("a")?,
             b: f.string("b")?,
@@ -154,7 +154,7 @@ const KINDS: [(&str, Kind); 14] = [
             for_ms: f.u64("for_ms")?,
         })
     }),
-    ("delay", |f| {
+    (FaultTag::Delay.name(), |f| {
         Ok(Fault::Delay {
             a: f.string("a")?,
             b: f.string("b")?,
@@ -162,17 +162,17 @@ const KINDS: [(&str, Kind); 14] = [
             for_ms: f.u64("for_ms")?,
         })
     }),
-    ("crash", |f| {
+    (FaultTag::Crash.name(), |f| {
         Ok(Fault::Crash {
             node: f.string("node")?,
         })
     }),
-    ("restart", |f| {
+    (FaultTag::Restart.name(), |f| {
         Ok(Fault::Restart {
             node: f.string("node")?,
         })
     }),
-    ("pause", |f| match f.optional("target") {
+    (FaultTag::Pause.name(), |f| match f.optional("target") {
         Some(target) => Ok(Fault::PauseRole {
             target: self::target(target)?,
             on: f.optional("on").map(trigger).transpose()?,
@@ -183,33 +183,33 @@ const KINDS: [(&str, Kind); 14] = [
             for_ms: f.u64("for_ms")?,
         }),
     }),
-    ("pause_before", |f| {
+    (FaultTag::PauseBefore.name(), |f| {
         Ok(Fault::PauseBefore {
             node: f.string("node")?,
             step: f.string("step")?,
             for_ms: f.u64("for_ms")?,
         })
     }),
-    ("clock_jump", |f| {
+    (FaultTag::ClockJump.name(), |f| {
         Ok(Fault::ClockJump {
             node: f.string("node")?,
             by_ms: f.i64("by_ms")?,
         })
     }),
-    ("clock_drift", |f| {
+    (FaultTag::ClockDrift.name(), |f| {
         Ok(Fault::ClockDrift {
             node: f.string("node")?,
             ppm: f.i64("ppm")?,
         })
     }),
-    ("lose_reply", |f| {
+    (FaultTag::LoseReply.name(), |f| {
         Ok(Fault::LoseReply {
             node: f.string("node")?,
             op: f.string("op")?,
             client: f.string("client")?,
         })
     }),
-    ("failover", |f| {
+    (FaultTag::Failover.name(), |f| {
         Ok(Fault::Failover {
             node: f.string("node")?,
         })
