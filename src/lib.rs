@@ -55,6 +55,12 @@
 //! replays it through your own test binary (`LOCKSIM_REPLAY=<trace> cargo test ...`).
 //! `LOCKSIM_SEED=N` and `LOCKSIM_SEEDS=A..B` pin the seeds. `examples/user-recipes` in the
 //! repository is a crate of such tests.
+//!
+//! A property of your own is a [`Property::new`] judged by a [`check::Checker`] you add with
+//! [`Experiment::check`]; a parameter of your own is a [`Param`] you declare with
+//! [`Experiment::param`] and read with [`Node::param`]; an event of your own goes into the
+//! history with [`Node::record_event`]. A ZooKeeper lock of your own is written against
+//! [`zk::client::ZkClient`] with the recipe kit, [`recipes::zk::kit`].
 
 #![deny(missing_docs)]
 
