@@ -79,10 +79,10 @@ pub mod scenario;
 #[cfg(feature = "cli")]
 pub mod serve;
 pub mod sim;
-pub mod store;
+pub(crate) mod store;
 pub mod timeline;
 pub mod trace;
-pub mod workload;
+pub(crate) mod workload;
 pub mod world;
 pub mod zk;
 

@@ -6,10 +6,10 @@
 //! - `queue`: producers offer distinct items, consumers take them all
 //! - `barrier`: arrive, enter, work, leave, a barrier per round (the barriers)
 
-pub mod barrier;
-pub mod election;
-pub mod lock;
-pub mod queue;
+pub(crate) mod barrier;
+pub(crate) mod election;
+pub(crate) mod lock;
+pub(crate) mod queue;
 
 use crate::history::{ClientOp, Kind, Op};
 use crate::sim::node::Node;
