@@ -1,10 +1,12 @@
 //! `locksim-models check MODEL [--set key=value]... [--json] [--symmetry]`: checks a model
 //! exhaustively and prints, per property, whether it holds or the path that breaks it (a
 //! progress line on stderr each second of a longer check; `--symmetry` searches depth first
-//! with symmetry reduction over clients). `locksim-models list` names the models and their
-//! parameters. `check MODEL --trace FILE` also writes the first counterexample as a locksim
-//! trace if the simulator reproduces it (exit 1 if not). `explore MODEL [--port P]` serves the
-//! model in stateright's Explorer on 127.0.0.1. Bad input exits 2.
+//! with symmetry reduction over clients); exits 0 if every property holds, 1 if an `always`
+//! property has a counterexample or a `sometimes` property has no example, so it can gate CI.
+//! `locksim-models list` names the models and their parameters. `check MODEL --trace FILE`
+//! also writes the first counterexample as a locksim trace if the simulator reproduces it
+//! (exit 1 if not). `explore MODEL [--port P]` serves the model in stateright's Explorer on
+//! 127.0.0.1. Bad input exits 2 with one line on stderr. `--json` is accepted anywhere.
 
 use clap::{Parser, Subcommand};
 use locksim_models::ExportFn;
@@ -16,10 +18,18 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "locksim-models", about = "Model-check locksim's lock recipes")]
+#[command(
+    name = "locksim-models",
+    version,
+    about = "Model-check locksim's lock recipes",
+    after_help = "Exit status: 0 every property holds, 1 an `always` property has a counterexample or a `sometimes` property has no example (or --trace could not reproduce it), 2 bad usage or input."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print JSON instead of text (accepted anywhere on the line)
+    #[arg(long, global = true)]
+    json: bool,
 }
 
 #[derive(Subcommand)]
@@ -33,9 +43,6 @@ enum Command {
         /// A model parameter as key=value (repeatable)
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        /// Print the report as JSON
-        #[arg(long)]
-        json: bool,
         /// Write the first counterexample as a locksim trace to FILE (never overwritten)
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
@@ -74,18 +81,22 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (model, set, json, trace, symmetry) = match cli.command {
+    let json = cli.json;
+    let (model, set, trace, symmetry) = match cli.command {
         Command::List => {
-            print!("{}", list());
+            if json {
+                println!("{}", list_json());
+            } else {
+                print!("{}", list());
+            }
             return ExitCode::SUCCESS;
         }
         Command::Check {
             model,
             set,
-            json,
             trace,
             symmetry,
-        } => (model, set, json, trace, symmetry),
+        } => (model, set, trace, symmetry),
         Command::Explore { model, set, port } => return explore(&model, &set, port),
     };
     let Some(entry) = find(&model) else {
@@ -131,9 +142,15 @@ fn main() -> ExitCode {
     } else {
         print!("{}", report.to_text());
     }
-    match (trace, entry.export) {
-        (Some(path), Some(export)) => write_trace(entry.name, export, &settings, &path),
-        _ => ExitCode::SUCCESS,
+    if let (Some(path), Some(export)) = (trace, entry.export)
+        && let Err(code) = write_trace(entry.name, export, &settings, &path)
+    {
+        return code;
+    }
+    if report.holds() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 
@@ -174,13 +191,19 @@ fn explore(model: &str, set: &[String], port: u16) -> ExitCode {
     }
 }
 
-/// Exports the counterexample and writes it to `path`, created exclusively.
-fn write_trace(model: &str, export: ExportFn, settings: &Settings, path: &Path) -> ExitCode {
+/// Exports the counterexample and writes it to `path`, created exclusively; else the exit
+/// status to end with.
+fn write_trace(
+    model: &str,
+    export: ExportFn,
+    settings: &Settings,
+    path: &Path,
+) -> Result<(), ExitCode> {
     let exported = match export(settings) {
         Ok(exported) => exported,
         Err(e) => {
             eprintln!("{model}: {e}");
-            return ExitCode::from(e.exit_code());
+            return Err(ExitCode::from(e.exit_code()));
         }
     };
     let written = OpenOptions::new()
@@ -190,7 +213,7 @@ fn write_trace(model: &str, export: ExportFn, settings: &Settings, path: &Path) 
         .and_then(|mut file| file.write_all(exported.trace.to_json().as_bytes()));
     if let Err(e) = written {
         eprintln!("{}: {e}", path.display());
-        return ExitCode::from(1);
+        return Err(ExitCode::from(1));
     }
     let violated: Vec<&str> = exported
         .trace
@@ -207,7 +230,23 @@ fn write_trace(model: &str, export: ExportFn, settings: &Settings, path: &Path) 
         violated.join(", "),
         path.display()
     );
-    ExitCode::SUCCESS
+    Ok(())
+}
+
+/// The models with their parameters, for `list --json`.
+fn list_json() -> serde_json::Value {
+    let models: Vec<serde_json::Value> = locksim_models::MODELS
+        .iter()
+        .map(|entry| {
+            let params: Vec<serde_json::Value> = entry
+                .params
+                .iter()
+                .map(|(name, meaning)| serde_json::json!({"name": name, "meaning": meaning}))
+                .collect();
+            serde_json::json!({"name": entry.name, "about": entry.about, "params": params})
+        })
+        .collect();
+    serde_json::json!({ "models": models })
 }
 
 /// The models with their parameters, for `list`.

@@ -1,4 +1,5 @@
-//! The command line: a check prints its verdicts; bad input is one line on stderr, exit 2.
+//! The command line: a check prints its verdicts and exits 0 when every property holds, 1
+//! when one does not (a CI gate); bad input is one line on stderr, exit 2.
 
 use std::process::Command;
 
@@ -17,7 +18,7 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
 #[test]
 fn check_prints_each_property_and_the_figures() {
     let (code, out, err) = run(&["check", "redis-lock", "--set", "flavor=plain-del"]);
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(1), "{err}");
     assert!(
         out.contains("release-only-own (always): counterexample in 4 steps"),
         "{out}"
@@ -28,6 +29,34 @@ fn check_prints_each_property_and_the_figures() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["properties"][0]["verdict"], "holds");
     assert_eq!(json["unique_states"], 5768);
+}
+
+#[test]
+fn the_exit_status_gates_ci_and_json_goes_anywhere() {
+    let (code, out, err) = run(&["check", "redis-lock"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("release-only-own (always): holds"), "{out}");
+    for args in [
+        &["--json", "check", "redis-lock", "--set", "flavor=plain-del"][..],
+        &["check", "--json", "redis-lock", "--set", "flavor=plain-del"],
+        &["check", "redis-lock", "--set", "flavor=plain-del", "--json"],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(json["holds"], false, "{args:?}");
+        assert_eq!(json["properties"][0]["verdict"], "counterexample");
+    }
+    let (code, out, _) = run(&["list", "--json"]);
+    assert_eq!(code, Some(0));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["models"][0]["name"], "redis-lock");
+    let (code, out, _) = run(&["--version"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out.trim_end(),
+        format!("locksim-models {}", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 #[test]
@@ -71,9 +100,9 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
 fn check_with_symmetry_reports_the_same_verdicts_over_fewer_unique_states() {
     let args = ["check", "zk-lock", "--set", "clients=3"];
     let (code, plain, err) = run(&args);
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(1), "mutex breaks: {err}");
     let (code, reduced, err) = run(&[&args[..], &["--symmetry"]].concat());
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(1), "mutex breaks: {err}");
     assert!(plain.contains("unique states 6114"), "{plain}");
     assert!(reduced.contains("unique states 1057"), "{reduced}");
     assert!(
