@@ -5,8 +5,8 @@
 //! property has a counterexample or a `sometimes` property has no example, so it can gate CI.
 //! `locksim-models list` names the models and their parameters. `check MODEL --trace FILE`
 //! also writes the first counterexample as a locksim trace if the simulator reproduces it
-//! (exit 1 if not). `explore MODEL [--port P]` serves the model in stateright's Explorer on
-//! 127.0.0.1. Bad input exits 2 with one line on stderr. `--json` is accepted anywhere.
+//! (exit 1 if not). `serve-explorer MODEL [--port P]` serves the model in stateright's
+//! Explorer on 127.0.0.1 (not `explore`, which in `locksim` runs seeds). Bad input exits 2 with one line on stderr. `--json` is accepted anywhere.
 
 use clap::{Parser, Subcommand};
 use locksim_models::ExportFn;
@@ -55,7 +55,8 @@ enum Command {
         symmetry: bool,
     },
     /// Serve MODEL in stateright's Explorer on 127.0.0.1, to step through its states by hand
-    Explore {
+    /// (named so as not to clash with `locksim explore`, which runs seeds of the simulation)
+    ServeExplorer {
         /// The model's name
         model: String,
         /// A model parameter as key=value (repeatable)
@@ -64,6 +65,13 @@ enum Command {
         /// The port to serve on
         #[arg(long, default_value_t = 3000)]
         port: u16,
+    },
+    /// The old name of `serve-explorer`: refused, naming the new one
+    #[command(hide = true)]
+    Explore {
+        /// Whatever followed it
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        rest: Vec<String>,
     },
 }
 
@@ -97,7 +105,17 @@ fn main() -> ExitCode {
             trace,
             symmetry,
         } => (model, set, trace, symmetry),
-        Command::Explore { model, set, port } => return explore(&model, &set, port),
+        Command::ServeExplorer { .. } if json => {
+            eprintln!("serve-explorer --json: the Explorer serves a web page, there is no report");
+            return ExitCode::from(2);
+        }
+        Command::ServeExplorer { model, set, port } => return serve_explorer(&model, &set, port),
+        Command::Explore { .. } => {
+            eprintln!(
+                "explore: renamed serve-explorer (`locksim explore` runs seeds of the simulation)"
+            );
+            return ExitCode::from(2);
+        }
     };
     let Some(entry) = find(&model) else {
         return ExitCode::from(2);
@@ -165,7 +183,7 @@ fn find(name: &str) -> Option<&'static locksim_models::Entry> {
 }
 
 /// Serves the model in the Explorer on 127.0.0.1:`port`; returns only on an error.
-fn explore(model: &str, set: &[String], port: u16) -> ExitCode {
+fn serve_explorer(model: &str, set: &[String], port: u16) -> ExitCode {
     let Some(entry) = find(model) else {
         return ExitCode::from(2);
     };
@@ -182,7 +200,7 @@ fn explore(model: &str, set: &[String], port: u16) -> ExitCode {
         eprintln!("{addr}: {e}");
         return ExitCode::from(1);
     }
-    match (entry.explore)(&settings, addr) {
+    match (entry.serve_explorer)(&settings, addr) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{}: {e}", entry.name);
