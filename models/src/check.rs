@@ -369,6 +369,13 @@ where
 }
 
 impl CheckReport {
+    /// Whether every property holds: no `always` or `eventually` property has a
+    /// counterexample and every `sometimes` property has an example. `check` exits 0 then, 1
+    /// otherwise.
+    pub fn holds(&self) -> bool {
+        self.properties.iter().all(PropertyOutcome::holds)
+    }
+
     pub fn states_per_second(&self) -> f64 {
         if self.seconds > 0.0 {
             self.states as f64 / self.seconds
@@ -446,8 +453,48 @@ impl CheckReport {
             "states": self.states,
             "unique_states": self.unique_states,
             "max_depth": self.max_depth,
+            "holds": self.holds(),
             "seconds": self.seconds,
             "states_per_second": self.states_per_second(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(expectation: Expectation, found: bool) -> PropertyOutcome {
+        let step = Step {
+            what: "c0 acts".into(),
+            beliefs: beliefs(&[]),
+        };
+        PropertyOutcome {
+            name: "p",
+            expectation,
+            discovery: found.then(|| vec![step]),
+        }
+    }
+
+    fn report(properties: Vec<PropertyOutcome>) -> CheckReport {
+        CheckReport {
+            model: "m",
+            params: Vec::new(),
+            search: Search::Plain,
+            properties,
+            states: 1,
+            unique_states: 1,
+            max_depth: 0,
+            seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_report_holds_only_without_counterexample_and_with_every_example() {
+        use Expectation::*;
+        assert!(report(vec![outcome(Always, false), outcome(Sometimes, true)]).holds());
+        assert!(!report(vec![outcome(Always, true), outcome(Sometimes, true)]).holds());
+        assert!(!report(vec![outcome(Always, false), outcome(Sometimes, false)]).holds());
+        assert_eq!(outcome(Sometimes, false).verdict(), "no example");
     }
 }

@@ -6,7 +6,7 @@
 //! - `symmetry.rs`: renaming clients, for symmetry reduction
 //! - `check.rs`: the exhaustive check (breadth first, or depth first with symmetry
 //!   reduction), the path to each discovery, the report
-//! - `explore.rs`: a model served in stateright's Explorer
+//! - `explorer.rs`: a model served in stateright's Explorer (`serve-explorer`)
 //! - `export.rs`: a counterexample as a locksim trace, kept only if the simulator reproduces it
 //! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
 //! - `redlock.rs`: M Redis instances, clients judged by Redlock's quorum and validity, with
@@ -14,7 +14,7 @@
 //! - `zk_lock.rs`: one ZooKeeper server, N clients, the lock recipe and its flawed variants
 
 pub mod check;
-pub mod explore;
+pub mod explorer;
 pub mod export;
 pub mod redis_lock;
 pub mod redlock;
@@ -49,7 +49,7 @@ pub struct Entry {
     pub export: Option<ExportFn>,
     /// Serves the model as `--set` configures it in stateright's Explorer; returns only if
     /// the parameters are refused.
-    pub explore: fn(&Settings, SocketAddr) -> Result<(), ParamError>,
+    pub serve_explorer: fn(&Settings, SocketAddr) -> Result<(), ParamError>,
 }
 
 /// Every model, by name. A new model adds its line here.
@@ -77,8 +77,8 @@ pub const MODELS: &[Entry] = &[
             ))
         }),
         export: None,
-        explore: |settings, addr| {
-            explore::serve(
+        serve_explorer: |settings, addr| {
+            explorer::serve(
                 "redis-lock",
                 redis_lock::RedisLockModel::from_settings(settings)?,
                 addr,
@@ -104,8 +104,8 @@ pub const MODELS: &[Entry] = &[
             ))
         }),
         export: Some(|settings| export::export(&redlock::RedlockModel::from_settings(settings)?)),
-        explore: |settings, addr| {
-            explore::serve(
+        serve_explorer: |settings, addr| {
+            explorer::serve(
                 "redlock",
                 redlock::RedlockModel::from_settings(settings)?,
                 addr,
@@ -131,8 +131,8 @@ pub const MODELS: &[Entry] = &[
             ))
         }),
         export: Some(|settings| export::export(&zk_lock::ZkLockModel::from_settings(settings)?)),
-        explore: |settings, addr| {
-            explore::serve(
+        serve_explorer: |settings, addr| {
+            explorer::serve(
                 "zk-lock",
                 zk_lock::ZkLockModel::from_settings(settings)?,
                 addr,

@@ -1,10 +1,12 @@
 //! `locksim-models check MODEL [--set key=value]... [--json] [--symmetry]`: checks a model
 //! exhaustively and prints, per property, whether it holds or the path that breaks it (a
 //! progress line on stderr each second of a longer check; `--symmetry` searches depth first
-//! with symmetry reduction over clients). `locksim-models list` names the models and their
-//! parameters. `check MODEL --trace FILE` also writes the first counterexample as a locksim
-//! trace if the simulator reproduces it (exit 1 if not). `explore MODEL [--port P]` serves the
-//! model in stateright's Explorer on 127.0.0.1. Bad input exits 2.
+//! with symmetry reduction over clients); exits 0 if every property holds, 1 if an `always`
+//! property has a counterexample or a `sometimes` property has no example, so it can gate CI.
+//! `locksim-models list` names the models and their parameters. `check MODEL --trace FILE`
+//! also writes the first counterexample as a locksim trace if the simulator reproduces it
+//! (exit 1 if not). `serve-explorer MODEL [--port P]` serves the model in stateright's
+//! Explorer on 127.0.0.1 (not `explore`, which in `locksim` runs seeds). Bad input exits 2 with one line on stderr. `--json` is accepted anywhere.
 
 use clap::{Parser, Subcommand};
 use locksim_models::ExportFn;
@@ -16,10 +18,18 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "locksim-models", about = "Model-check locksim's lock recipes")]
+#[command(
+    name = "locksim-models",
+    version,
+    about = "Model-check locksim's lock recipes",
+    after_help = "Exit status: 0 every property holds, 1 an `always` property has a counterexample or a `sometimes` property has no example (or --trace could not reproduce it), 2 bad usage or input."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Print JSON instead of text (accepted anywhere on the line)
+    #[arg(long, global = true)]
+    json: bool,
 }
 
 #[derive(Subcommand)]
@@ -33,9 +43,6 @@ enum Command {
         /// A model parameter as key=value (repeatable)
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
-        /// Print the report as JSON
-        #[arg(long)]
-        json: bool,
         /// Write the first counterexample as a locksim trace to FILE (never overwritten)
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
@@ -48,7 +55,8 @@ enum Command {
         symmetry: bool,
     },
     /// Serve MODEL in stateright's Explorer on 127.0.0.1, to step through its states by hand
-    Explore {
+    /// (named so as not to clash with `locksim explore`, which runs seeds of the simulation)
+    ServeExplorer {
         /// The model's name
         model: String,
         /// A model parameter as key=value (repeatable)
@@ -57,6 +65,13 @@ enum Command {
         /// The port to serve on
         #[arg(long, default_value_t = 3000)]
         port: u16,
+    },
+    /// The old name of `serve-explorer`: refused, naming the new one
+    #[command(hide = true)]
+    Explore {
+        /// Whatever followed it
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        rest: Vec<String>,
     },
 }
 
@@ -74,19 +89,33 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (model, set, json, trace, symmetry) = match cli.command {
+    let json = cli.json;
+    let (model, set, trace, symmetry) = match cli.command {
         Command::List => {
-            print!("{}", list());
+            if json {
+                println!("{}", list_json());
+            } else {
+                print!("{}", list());
+            }
             return ExitCode::SUCCESS;
         }
         Command::Check {
             model,
             set,
-            json,
             trace,
             symmetry,
-        } => (model, set, json, trace, symmetry),
-        Command::Explore { model, set, port } => return explore(&model, &set, port),
+        } => (model, set, trace, symmetry),
+        Command::ServeExplorer { .. } if json => {
+            eprintln!("serve-explorer --json: the Explorer serves a web page, there is no report");
+            return ExitCode::from(2);
+        }
+        Command::ServeExplorer { model, set, port } => return serve_explorer(&model, &set, port),
+        Command::Explore { .. } => {
+            eprintln!(
+                "explore: renamed serve-explorer (`locksim explore` runs seeds of the simulation)"
+            );
+            return ExitCode::from(2);
+        }
     };
     let Some(entry) = find(&model) else {
         return ExitCode::from(2);
@@ -131,9 +160,15 @@ fn main() -> ExitCode {
     } else {
         print!("{}", report.to_text());
     }
-    match (trace, entry.export) {
-        (Some(path), Some(export)) => write_trace(entry.name, export, &settings, &path),
-        _ => ExitCode::SUCCESS,
+    if let (Some(path), Some(export)) = (trace, entry.export)
+        && let Err(code) = write_trace(entry.name, export, &settings, &path)
+    {
+        return code;
+    }
+    if report.holds() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 
@@ -148,7 +183,7 @@ fn find(name: &str) -> Option<&'static locksim_models::Entry> {
 }
 
 /// Serves the model in the Explorer on 127.0.0.1:`port`; returns only on an error.
-fn explore(model: &str, set: &[String], port: u16) -> ExitCode {
+fn serve_explorer(model: &str, set: &[String], port: u16) -> ExitCode {
     let Some(entry) = find(model) else {
         return ExitCode::from(2);
     };
@@ -165,7 +200,7 @@ fn explore(model: &str, set: &[String], port: u16) -> ExitCode {
         eprintln!("{addr}: {e}");
         return ExitCode::from(1);
     }
-    match (entry.explore)(&settings, addr) {
+    match (entry.serve_explorer)(&settings, addr) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{}: {e}", entry.name);
@@ -174,13 +209,19 @@ fn explore(model: &str, set: &[String], port: u16) -> ExitCode {
     }
 }
 
-/// Exports the counterexample and writes it to `path`, created exclusively.
-fn write_trace(model: &str, export: ExportFn, settings: &Settings, path: &Path) -> ExitCode {
+/// Exports the counterexample and writes it to `path`, created exclusively; else the exit
+/// status to end with.
+fn write_trace(
+    model: &str,
+    export: ExportFn,
+    settings: &Settings,
+    path: &Path,
+) -> Result<(), ExitCode> {
     let exported = match export(settings) {
         Ok(exported) => exported,
         Err(e) => {
             eprintln!("{model}: {e}");
-            return ExitCode::from(e.exit_code());
+            return Err(ExitCode::from(e.exit_code()));
         }
     };
     let written = OpenOptions::new()
@@ -190,7 +231,7 @@ fn write_trace(model: &str, export: ExportFn, settings: &Settings, path: &Path) 
         .and_then(|mut file| file.write_all(exported.trace.to_json().as_bytes()));
     if let Err(e) = written {
         eprintln!("{}: {e}", path.display());
-        return ExitCode::from(1);
+        return Err(ExitCode::from(1));
     }
     let violated: Vec<&str> = exported
         .trace
@@ -207,7 +248,23 @@ fn write_trace(model: &str, export: ExportFn, settings: &Settings, path: &Path) 
         violated.join(", "),
         path.display()
     );
-    ExitCode::SUCCESS
+    Ok(())
+}
+
+/// The models with their parameters, for `list --json`.
+fn list_json() -> serde_json::Value {
+    let models: Vec<serde_json::Value> = locksim_models::MODELS
+        .iter()
+        .map(|entry| {
+            let params: Vec<serde_json::Value> = entry
+                .params
+                .iter()
+                .map(|(name, meaning)| serde_json::json!({"name": name, "meaning": meaning}))
+                .collect();
+            serde_json::json!({"name": entry.name, "about": entry.about, "params": params})
+        })
+        .collect();
+    serde_json::json!({ "models": models })
 }
 
 /// The models with their parameters, for `list`.

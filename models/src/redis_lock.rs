@@ -7,7 +7,7 @@
 //! pass while a client is mid-attempt, holding or about to release.
 
 use crate::check::Narrated;
-use crate::settings::{ParamError, Settings};
+use crate::settings::{ParamError, Renamed, Settings};
 use crate::symmetry::Renaming;
 use locksim::recipes::redis::decide::{self, Decision, Flavor, Release};
 use stateright::{Model, Property, Representative};
@@ -42,50 +42,71 @@ impl Default for RedisLockModel {
 
 /// The parameters `--set` accepts, with what each means.
 pub const PARAMS: &[(&str, &str)] = &[
-    ("flavor", "recipe (compare-and-delete) or plain-del (DEL)"),
+    (
+        "flavor",
+        "recipe (compare-and-delete) or del (plain DEL, the scenario redis-lock-del)",
+    ),
     ("clients", "number of clients, 1 to 4"),
-    ("ttl", "the lock's TTL in ticks of 100 ms, 1 to 20"),
-    ("time", "the time bound in ticks, 1 to 30"),
+    (
+        "ttl_ms",
+        "the lock's TTL, 100 to 2000 in steps of 100 (the tick)",
+    ),
+    (
+        "run_limit_ms",
+        "time stops here, 100 to 3000 in steps of 100 (the tick)",
+    ),
     ("pauses", "client pauses allowed in a run, 0 to 3"),
 ];
 
+/// The flavors, named as the simulation's scenarios end (`redis-lock-del`).
+const FLAVORS: &[(&str, Flavor)] = &[("recipe", Flavor::Recipe), ("del", Flavor::PlainDel)];
+
+/// The spellings this model had before it spelled its parameters as `locksim` does.
+pub const RENAMED: &[Renamed] = &[
+    Renamed {
+        old: "ttl",
+        new: "ttl_ms",
+        note: "milliseconds: ttl=3 is ttl_ms=300",
+    },
+    Renamed {
+        old: "time",
+        new: "run_limit_ms",
+        note: "milliseconds: time=6 is run_limit_ms=600",
+    },
+    Renamed {
+        old: "flavor=plain-del",
+        new: "flavor=del",
+        note: "the scenario redis-lock-del",
+    },
+];
+
 impl RedisLockModel {
+    /// The model as `--set` configures it, the rest as `default` has it.
     pub fn from_settings(settings: &Settings) -> Result<Self, ParamError> {
-        settings.only(PARAMS)?;
-        let defaults = RedisLockModel::default();
-        let flavor = match settings.get("flavor") {
-            None | Some("recipe") => Flavor::Recipe,
-            Some("plain-del") => Flavor::PlainDel,
-            Some(other) => {
-                return Err(ParamError::Malformed {
-                    key: "flavor".into(),
-                    value: other.into(),
-                    expected: "recipe or plain-del".into(),
-                });
-            }
-        };
+        settings.only(PARAMS, RENAMED)?;
+        let d = RedisLockModel::default();
         Ok(RedisLockModel {
-            flavor,
-            clients: settings.number("clients", 1..=4, defaults.clients)?,
-            ttl_ticks: settings.number("ttl", 1..=20, defaults.ttl_ticks)?,
-            time_ticks: settings.number("time", 1..=30, defaults.time_ticks)?,
-            pauses: settings.number("pauses", 0..=3, defaults.pauses)?,
+            flavor: settings.choice("flavor", FLAVORS, d.flavor)?,
+            clients: settings.number("clients", 1..=4, d.clients)?,
+            ttl_ticks: settings.millis("ttl_ms", TICK_MS, 1..=20, d.ttl_ticks)?,
+            time_ticks: settings.millis("run_limit_ms", TICK_MS, 1..=30, d.time_ticks)?,
+            pauses: settings.number("pauses", 0..=3, d.pauses)?,
         })
     }
 
-    /// The parameters as the report prints them.
+    /// The parameters as the report prints them: as `--set` takes them.
     pub fn describe(&self) -> Vec<(&'static str, String)> {
-        let flavor = match self.flavor {
-            Flavor::PlainDel => "plain-del",
-            _ => "recipe",
-        };
+        let flavor = FLAVORS
+            .iter()
+            .find(|(_, f)| *f == self.flavor)
+            .map_or("?", |(name, _)| *name);
         vec![
             ("flavor", flavor.into()),
             ("clients", self.clients.to_string()),
-            ("ttl", format!("{} ms", self.ttl_ms())),
+            ("ttl_ms", self.ttl_ms().to_string()),
             (
-                "time",
-                format!("{} ms", u64::from(self.time_ticks) * TICK_MS),
+                "run_limit_ms",
+                (u64::from(self.time_ticks) * TICK_MS).to_string(),
             ),
             ("pauses", self.pauses.to_string()),
         ]

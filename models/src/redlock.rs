@@ -11,7 +11,7 @@
 
 use crate::check::{Narrated, Transition};
 use crate::export::Exportable;
-use crate::settings::{ParamError, Settings};
+use crate::settings::{ParamError, Renamed, Settings};
 use crate::symmetry::Renaming;
 use locksim::params::Params;
 use locksim::recipes::redis::decide::{self, Decision, Flavor, Release};
@@ -78,14 +78,23 @@ impl Default for RedlockModel {
 
 /// The parameters `--set` accepts, with what each means.
 pub const PARAMS: &[(&str, &str)] = &[
-    ("flavor", "recipe, no-validity, no-unlock or plain-del"),
-    ("instances", "Redis instances, 1 to 5"),
+    (
+        "flavor",
+        "recipe, novalidity, nounlock (the scenarios redlock-novalidity, redlock-nounlock) or del (release by plain DEL, no scenario)",
+    ),
+    ("redis_nodes", "Redis instances, 1 to 5"),
     ("clients", "number of clients, 1 to 3"),
-    ("ttl", "the lock's TTL in ticks of 100 ms, 1 to 20"),
-    ("time", "the time bound in ticks, 1 to 30"),
+    (
+        "ttl_ms",
+        "the lock's TTL, 100 to 2000 in steps of 100 (the tick)",
+    ),
+    (
+        "run_limit_ms",
+        "time stops here, 100 to 3000 in steps of 100 (the tick)",
+    ),
     ("pauses", "client pauses allowed in a run, 0 to 3"),
     (
-        "pause-at",
+        "pause_at",
         "any (acquiring, holding, writing, unlocking) or acquiring (votes in flight)",
     ),
     (
@@ -93,65 +102,130 @@ pub const PARAMS: &[(&str, &str)] = &[
         "instance wall-clock jumps allowed in a run, 0 to 3",
     ),
     (
-        "jump",
-        "how far a jump moves a wall clock forward, in ticks, 1 to 20",
+        "clock_jump_ms",
+        "how far a jump moves a wall clock forward, 100 to 2000 in steps of 100 (the tick)",
     ),
     ("crashes", "instance crashes allowed in a run, 0 to 3"),
     (
-        "persist",
-        "whether a crashed instance keeps its key: true or false",
+        "persistence",
+        "what a crashed instance keeps: none (loses its key) or aof-always (keeps it); aof-everysec is not modelled",
     ),
     (
-        "restart-delay",
-        "ticks a crashed instance stays down at least, 0 to 20",
+        "restart_delay_ms",
+        "a crashed instance stays down at least this, 0 to 2000 in steps of 100 (the tick)",
     ),
 ];
 
+/// The flavors, named as the simulation's scenarios end (`redlock-novalidity`); `del` as
+/// the single-node lock's `redis-lock-del`.
 const FLAVORS: &[(&str, Flavor)] = &[
     ("recipe", Flavor::Recipe),
-    ("no-validity", Flavor::NoValidity),
-    ("no-unlock", Flavor::NoUnlock),
-    ("plain-del", Flavor::PlainDel),
+    ("novalidity", Flavor::NoValidity),
+    ("nounlock", Flavor::NoUnlock),
+    ("del", Flavor::PlainDel),
 ];
 
 const PAUSE_AT: &[(&str, PauseAt)] = &[("any", PauseAt::Any), ("acquiring", PauseAt::Acquiring)];
 
+/// Whether a crashed instance keeps its key, as `locksim`'s `persistence` names it.
+const PERSISTENCE: &[(&str, bool)] = &[("none", false), ("aof-always", true)];
+
+/// The spellings this model had before it spelled its parameters as `locksim` does.
+pub const RENAMED: &[Renamed] = &[
+    Renamed {
+        old: "instances",
+        new: "redis_nodes",
+        note: "the number of Redis instances",
+    },
+    Renamed {
+        old: "ttl",
+        new: "ttl_ms",
+        note: "milliseconds: ttl=3 is ttl_ms=300",
+    },
+    Renamed {
+        old: "time",
+        new: "run_limit_ms",
+        note: "milliseconds: time=8 is run_limit_ms=800",
+    },
+    Renamed {
+        old: "pause-at",
+        new: "pause_at",
+        note: "snake_case",
+    },
+    Renamed {
+        old: "jump",
+        new: "clock_jump_ms",
+        note: "milliseconds: jump=3 is clock_jump_ms=300",
+    },
+    Renamed {
+        old: "persist",
+        new: "persistence",
+        note: "persist=true is persistence=aof-always, persist=false is persistence=none",
+    },
+    Renamed {
+        old: "restart-delay",
+        new: "restart_delay_ms",
+        note: "milliseconds: restart-delay=3 is restart_delay_ms=300",
+    },
+    Renamed {
+        old: "flavor=no-validity",
+        new: "flavor=novalidity",
+        note: "the scenario redlock-novalidity",
+    },
+    Renamed {
+        old: "flavor=no-unlock",
+        new: "flavor=nounlock",
+        note: "the scenario redlock-nounlock",
+    },
+    Renamed {
+        old: "flavor=plain-del",
+        new: "flavor=del",
+        note: "the scenario redis-lock-del",
+    },
+];
+
 impl RedlockModel {
+    /// The model as `--set` configures it, the rest as `default` has it.
     pub fn from_settings(settings: &Settings) -> Result<Self, ParamError> {
-        settings.only(PARAMS)?;
+        settings.only(PARAMS, RENAMED)?;
         let d = RedlockModel::default();
         Ok(RedlockModel {
             flavor: settings.choice("flavor", FLAVORS, d.flavor)?,
-            instances: settings.number("instances", 1..=5, d.instances)?,
+            instances: settings.number("redis_nodes", 1..=5, d.instances)?,
             clients: settings.number("clients", 1..=3, d.clients)?,
-            ttl_ticks: settings.number("ttl", 1..=20, d.ttl_ticks)?,
-            time_ticks: settings.number("time", 1..=30, d.time_ticks)?,
+            ttl_ticks: settings.millis("ttl_ms", TICK_MS, 1..=20, d.ttl_ticks)?,
+            time_ticks: settings.millis("run_limit_ms", TICK_MS, 1..=30, d.time_ticks)?,
             pauses: settings.number("pauses", 0..=3, d.pauses)?,
-            pause_at: settings.choice("pause-at", PAUSE_AT, d.pause_at)?,
+            pause_at: settings.choice("pause_at", PAUSE_AT, d.pause_at)?,
             jumps: settings.number("jumps", 0..=3, d.jumps)?,
-            jump_ticks: settings.number("jump", 1..=20, d.jump_ticks)?,
+            jump_ticks: settings.millis("clock_jump_ms", TICK_MS, 1..=20, d.jump_ticks)?,
             crashes: settings.number("crashes", 0..=3, d.crashes)?,
-            persist: settings.choice("persist", &[("true", true), ("false", false)], d.persist)?,
-            restart_delay_ticks: settings.number("restart-delay", 0..=20, d.restart_delay_ticks)?,
+            persist: settings.choice("persistence", PERSISTENCE, d.persist)?,
+            restart_delay_ticks: settings.millis(
+                "restart_delay_ms",
+                TICK_MS,
+                0..=20,
+                d.restart_delay_ticks,
+            )?,
         })
     }
 
-    /// The parameters as the report prints them.
+    /// The parameters as the report prints them: as `--set` takes them.
     pub fn describe(&self) -> Vec<(&'static str, String)> {
-        let ms = |ticks: u64| format!("{} ms", ticks * TICK_MS);
+        let ms = |ticks: u64| (ticks * TICK_MS).to_string();
         vec![
             ("flavor", name_of(FLAVORS, self.flavor).into()),
-            ("instances", self.instances.to_string()),
+            ("redis_nodes", self.instances.to_string()),
             ("clients", self.clients.to_string()),
-            ("ttl", ms(self.ttl_ticks)),
-            ("time", ms(self.time_ticks.into())),
+            ("ttl_ms", ms(self.ttl_ticks)),
+            ("run_limit_ms", ms(self.time_ticks.into())),
             ("pauses", self.pauses.to_string()),
-            ("pause-at", name_of(PAUSE_AT, self.pause_at).into()),
+            ("pause_at", name_of(PAUSE_AT, self.pause_at).into()),
             ("jumps", self.jumps.to_string()),
-            ("jump", ms(self.jump_ticks.into())),
+            ("clock_jump_ms", ms(self.jump_ticks.into())),
             ("crashes", self.crashes.to_string()),
-            ("persist", self.persist.to_string()),
-            ("restart-delay", ms(self.restart_delay_ticks.into())),
+            ("persistence", name_of(PERSISTENCE, self.persist).into()),
+            ("restart_delay_ms", ms(self.restart_delay_ticks.into())),
         ]
     }
 

@@ -1,4 +1,20 @@
-//! `--set key=value` pairs, and the errors a model's parameters report.
+//! `--set key=value` pairs, and the errors a model's parameters report. Names, units and
+//! values are spelled as `locksim` spells them (`ttl_ms`, `fencing=true`, snake_case names,
+//! flavors as the simulation's scenario names end); a model counts time in ticks, but a
+//! parameter is given in milliseconds, a multiple of the tick. The spellings the models had
+//! before are refused with the new one named (`Renamed`).
+
+/// An old spelling of a parameter (`ttl`) or of one of its values (`fencing=on`), refused
+/// with the spelling that replaced it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Renamed {
+    /// The key, or `key=value`, as the models spelled it before.
+    pub old: &'static str,
+    /// What to write instead.
+    pub new: &'static str,
+    /// How to convert, or where the new spelling comes from.
+    pub note: &'static str,
+}
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -10,15 +26,30 @@ use std::str::FromStr;
 pub enum ParamError {
     /// Not of the form `key=value`.
     NotKeyValue(String),
+    /// The key given twice.
     Duplicate(String),
+    /// A key the model does not take.
     Unknown {
+        /// The key given.
         key: String,
+        /// The keys the model takes.
         known: Vec<&'static str>,
     },
+    /// A value the key does not take.
     Malformed {
+        /// The key given.
         key: String,
+        /// Its value.
         value: String,
+        /// What the key takes.
         expected: String,
+    },
+    /// An old spelling, now spelled as `locksim` spells it.
+    Renamed {
+        /// The `key=value` given.
+        given: String,
+        /// The spelling that replaced it.
+        renamed: Renamed,
     },
 }
 
@@ -39,6 +70,11 @@ impl fmt::Display for ParamError {
                 value,
                 expected,
             } => write!(f, "--set {key}={value}: expected {expected}"),
+            ParamError::Renamed { given, renamed } => write!(
+                f,
+                "--set {given}: now spelled {}, as locksim spells it ({})",
+                renamed.new, renamed.note
+            ),
         }
     }
 }
@@ -50,6 +86,7 @@ impl std::error::Error for ParamError {}
 pub struct Settings(BTreeMap<String, String>);
 
 impl Settings {
+    /// The `key=value` pairs, each key once.
     pub fn parse<S: AsRef<str>>(args: &[S]) -> Result<Settings, ParamError> {
         let mut map = BTreeMap::new();
         for arg in args {
@@ -67,8 +104,19 @@ impl Settings {
         Ok(Settings(map))
     }
 
-    /// Refuses any key not in `params` (name, meaning).
-    pub fn only(&self, params: &[(&'static str, &str)]) -> Result<(), ParamError> {
+    /// Refuses an old spelling in `renamed` (of a key, or of a `key=value`) naming the new
+    /// one, then any key not in `params` (name, meaning).
+    pub fn only(
+        &self,
+        params: &[(&'static str, &str)],
+        renamed: &[Renamed],
+    ) -> Result<(), ParamError> {
+        for (key, value) in &self.0 {
+            let given = format!("{key}={value}");
+            if let Some(&r) = renamed.iter().find(|r| r.old == key || r.old == given) {
+                return Err(ParamError::Renamed { given, renamed: r });
+            }
+        }
         match self.0.keys().find(|k| !params.iter().any(|(p, _)| p == k)) {
             Some(key) => Err(ParamError::Unknown {
                 key: key.clone(),
@@ -78,6 +126,7 @@ impl Settings {
         }
     }
 
+    /// The value at `key`, if set.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.0.get(key).map(String::as_str)
     }
@@ -103,6 +152,39 @@ impl Settings {
                 expected: format!("a number from {} to {}", range.start(), range.end()),
             }),
         }
+    }
+
+    /// The duration in milliseconds at `key` as a number of ticks of `tick_ms` within
+    /// `ticks`, or `default` (in ticks) when it is not set. A value that is not a whole number
+    /// of ticks is refused, not rounded: the model could not tell it from its neighbours.
+    pub fn millis<T>(
+        &self,
+        key: &str,
+        tick_ms: u64,
+        ticks: RangeInclusive<T>,
+        default: T,
+    ) -> Result<T, ParamError>
+    where
+        T: Copy + PartialOrd + Into<u64> + TryFrom<u64>,
+    {
+        let Some(value) = self.get(key) else {
+            return Ok(default);
+        };
+        let in_ticks = value
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| ms % tick_ms == 0)
+            .and_then(|ms| T::try_from(ms / tick_ms).ok())
+            .filter(|n| ticks.contains(n));
+        in_ticks.ok_or_else(|| ParamError::Malformed {
+            key: key.into(),
+            value: value.into(),
+            expected: format!(
+                "milliseconds from {} to {} in steps of {tick_ms} (the model's tick)",
+                (*ticks.start()).into() * tick_ms,
+                (*ticks.end()).into() * tick_ms
+            ),
+        })
     }
 
     /// The option named at `key` among `options` (name, value), or `default` when unset.
@@ -166,8 +248,58 @@ mod tests {
             Err(ParamError::Malformed { expected, .. }) if expected == "recipe"
         ));
         assert!(matches!(
-            s.only(&[("clients", "")]),
+            s.only(&[("clients", "")], &[]),
             Err(ParamError::Unknown { key, .. }) if key == "flavor"
         ));
+    }
+
+    #[test]
+    fn milliseconds_become_whole_ticks_or_are_refused() {
+        let s =
+            Settings::parse(&["ttl_ms=300", "odd_ms=250", "big_ms=2100", "neg_ms=-100"]).unwrap();
+        assert_eq!(s.millis("ttl_ms", 100, 1..=20u64, 3), Ok(3));
+        assert_eq!(s.millis("unset_ms", 100, 1..=20u64, 4), Ok(4));
+        for key in ["odd_ms", "big_ms", "neg_ms"] {
+            assert!(
+                matches!(
+                    s.millis(key, 100, 1..=20u64, 3),
+                    Err(ParamError::Malformed { .. })
+                ),
+                "{key}"
+            );
+        }
+        assert_eq!(
+            s.millis("odd_ms", 100, 1..=20u8, 3)
+                .unwrap_err()
+                .to_string(),
+            "--set odd_ms=250: expected milliseconds from 100 to 2000 in steps of 100 (the model's tick)"
+        );
+    }
+
+    #[test]
+    fn an_old_spelling_names_the_new_one() {
+        const RENAMED: &[Renamed] = &[
+            Renamed {
+                old: "ttl",
+                new: "ttl_ms",
+                note: "milliseconds: ttl=3 is ttl_ms=300",
+            },
+            Renamed {
+                old: "fencing=on",
+                new: "fencing=true",
+                note: "true or false",
+            },
+        ];
+        let params = &[("ttl_ms", ""), ("fencing", "")];
+        let only = |args: &[&str]| Settings::parse(args).unwrap().only(params, RENAMED);
+        assert_eq!(only(&["ttl_ms=300", "fencing=true"]), Ok(()));
+        assert_eq!(
+            only(&["ttl=3"]).unwrap_err().to_string(),
+            "--set ttl=3: now spelled ttl_ms, as locksim spells it (milliseconds: ttl=3 is ttl_ms=300)"
+        );
+        assert_eq!(
+            only(&["fencing=on"]).unwrap_err().to_string(),
+            "--set fencing=on: now spelled fencing=true, as locksim spells it (true or false)"
+        );
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::check::{Narrated, Transition};
 use crate::export::Exportable;
-use crate::settings::{ParamError, Settings};
+use crate::settings::{ParamError, Renamed, Settings};
 use crate::symmetry::Renaming;
 use locksim::params::Params;
 use locksim::recipes::zk::lock::decide::{
@@ -51,51 +51,66 @@ impl Default for ZkLockModel {
 pub const PARAMS: &[(&str, &str)] = &[
     (
         "flavor",
-        "recipe (GUID, predecessor watch), herd (children watch) or noguid",
+        "recipe (GUID, predecessor watch), herd (children watch) or noguid, as the scenarios zk-lock, zk-lock-herd, zk-lock-noguid",
     ),
     ("clients", "number of clients, 1 to 4"),
-    ("fencing", "on (the resource refuses stale tokens) or off"),
-    ("lost-replies", "create replies lost in a run, 0 to 2"),
+    (
+        "fencing",
+        "true (the resource refuses stale tokens) or false",
+    ),
+    ("lost_replies", "create replies lost in a run, 0 to 2"),
     ("expiries", "sessions expired under a paused client, 0 to 2"),
 ];
 
+/// The flavors the model expresses, named as the simulation's scenarios end.
+const FLAVORS: &[(&str, Flavor)] = &[
+    ("recipe", Flavor::Recipe),
+    ("herd", Flavor::Herd),
+    ("noguid", Flavor::NoGuid),
+];
+
+const FENCING: &[(&str, bool)] = &[("true", true), ("false", false)];
+
+/// The spellings this model had before it spelled its parameters as `locksim` does.
+pub const RENAMED: &[Renamed] = &[
+    Renamed {
+        old: "lost-replies",
+        new: "lost_replies",
+        note: "snake_case",
+    },
+    Renamed {
+        old: "fencing=on",
+        new: "fencing=true",
+        note: "true or false",
+    },
+    Renamed {
+        old: "fencing=off",
+        new: "fencing=false",
+        note: "true or false",
+    },
+];
+
 impl ZkLockModel {
+    /// The model as `--set` configures it, the rest as `default` has it.
     pub fn from_settings(settings: &Settings) -> Result<Self, ParamError> {
-        settings.only(PARAMS)?;
-        let defaults = ZkLockModel::default();
-        let malformed = |key: &str, value: &str, expected: &str| ParamError::Malformed {
-            key: key.into(),
-            value: value.into(),
-            expected: expected.into(),
-        };
-        let flavor = match settings.get("flavor") {
-            None | Some("recipe") => Flavor::Recipe,
-            Some("herd") => Flavor::Herd,
-            Some("noguid") => Flavor::NoGuid,
-            Some(other) => return Err(malformed("flavor", other, "recipe, herd or noguid")),
-        };
-        let fencing = match settings.get("fencing") {
-            None => defaults.fencing,
-            Some("on") => true,
-            Some("off") => false,
-            Some(other) => return Err(malformed("fencing", other, "on or off")),
-        };
+        settings.only(PARAMS, RENAMED)?;
+        let d = ZkLockModel::default();
         Ok(ZkLockModel {
-            flavor,
-            clients: settings.number("clients", 1..=4, defaults.clients)?,
-            fencing,
-            lost_replies: settings.number("lost-replies", 0..=2, defaults.lost_replies)?,
-            expiries: settings.number("expiries", 0..=2, defaults.expiries)?,
+            flavor: settings.choice("flavor", FLAVORS, d.flavor)?,
+            clients: settings.number("clients", 1..=4, d.clients)?,
+            fencing: settings.choice("fencing", FENCING, d.fencing)?,
+            lost_replies: settings.number("lost_replies", 0..=2, d.lost_replies)?,
+            expiries: settings.number("expiries", 0..=2, d.expiries)?,
         })
     }
 
-    /// The parameters as the report prints them.
+    /// The parameters as the report prints them: as `--set` takes them.
     pub fn describe(&self) -> Vec<(&'static str, String)> {
         vec![
             ("flavor", flavor_name(self.flavor).into()),
             ("clients", self.clients.to_string()),
-            ("fencing", if self.fencing { "on" } else { "off" }.into()),
-            ("lost-replies", self.lost_replies.to_string()),
+            ("fencing", self.fencing.to_string()),
+            ("lost_replies", self.lost_replies.to_string()),
             ("expiries", self.expiries.to_string()),
         ]
     }

@@ -1,4 +1,5 @@
-//! The command line: a check prints its verdicts; bad input is one line on stderr, exit 2.
+//! The command line: a check prints its verdicts and exits 0 when every property holds, 1
+//! when one does not (a CI gate); bad input is one line on stderr, exit 2.
 
 use std::process::Command;
 
@@ -16,8 +17,8 @@ fn run(args: &[&str]) -> (Option<i32>, String, String) {
 
 #[test]
 fn check_prints_each_property_and_the_figures() {
-    let (code, out, err) = run(&["check", "redis-lock", "--set", "flavor=plain-del"]);
-    assert_eq!(code, Some(0), "{err}");
+    let (code, out, err) = run(&["check", "redis-lock", "--set", "flavor=del"]);
+    assert_eq!(code, Some(1), "{err}");
     assert!(
         out.contains("release-only-own (always): counterexample in 4 steps"),
         "{out}"
@@ -31,11 +32,39 @@ fn check_prints_each_property_and_the_figures() {
 }
 
 #[test]
+fn the_exit_status_gates_ci_and_json_goes_anywhere() {
+    let (code, out, err) = run(&["check", "redis-lock"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("release-only-own (always): holds"), "{out}");
+    for args in [
+        &["--json", "check", "redis-lock", "--set", "flavor=del"][..],
+        &["check", "--json", "redis-lock", "--set", "flavor=del"],
+        &["check", "redis-lock", "--set", "flavor=del", "--json"],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(json["holds"], false, "{args:?}");
+        assert_eq!(json["properties"][0]["verdict"], "counterexample");
+    }
+    let (code, out, _) = run(&["list", "--json"]);
+    assert_eq!(code, Some(0));
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["models"][0]["name"], "redis-lock");
+    let (code, out, _) = run(&["--version"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out.trim_end(),
+        format!("locksim-models {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
 fn list_names_every_model_with_its_parameters() {
     let (code, out, _) = run(&["list"]);
     assert_eq!(code, Some(0));
     assert!(out.starts_with("redis-lock: "), "{out}");
-    for param in ["flavor", "clients", "ttl", "time", "pauses"] {
+    for param in ["flavor", "clients", "ttl_ms", "run_limit_ms", "pauses"] {
         assert!(out.contains(&format!("--set {param}=")), "{param}: {out}");
     }
 }
@@ -49,6 +78,8 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         &["check", "redis-lock", "--set", "clients=many"],
         &["check", "redis-lock", "--set", "clients=9"],
         &["check", "redis-lock", "--set", "flavor=nounlock"],
+        &["check", "redis-lock", "--set", "ttl_ms=250"],
+        &["check", "redis-lock", "--set", "ttl_ms=0"],
         &[
             "check",
             "redis-lock",
@@ -71,9 +102,9 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
 fn check_with_symmetry_reports_the_same_verdicts_over_fewer_unique_states() {
     let args = ["check", "zk-lock", "--set", "clients=3"];
     let (code, plain, err) = run(&args);
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(1), "mutex breaks: {err}");
     let (code, reduced, err) = run(&[&args[..], &["--symmetry"]].concat());
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, Some(1), "mutex breaks: {err}");
     assert!(plain.contains("unique states 6114"), "{plain}");
     assert!(reduced.contains("unique states 1057"), "{reduced}");
     assert!(
@@ -98,4 +129,60 @@ fn check_with_symmetry_reports_the_same_verdicts_over_fewer_unique_states() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["symmetry"], true);
     assert_eq!(json["properties"][0]["verdict"], "holds");
+}
+
+#[test]
+fn locksim_spellings_are_accepted_and_the_old_ones_refused_naming_the_new() {
+    let (code, out, err) = run(&["check", "redis-lock", "--set", "ttl_ms=200"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("model redis-lock  flavor=recipe  clients=2  ttl_ms=200  "));
+    let (code, out, err) = run(&["check", "zk-lock", "--set", "fencing=true"]);
+    assert_eq!(code, Some(1), "accepted; mutex breaks under expiry: {err}");
+    assert!(out.contains("fencing=true"), "{out}");
+    for (args, new) in [
+        (&["redis-lock", "--set", "ttl=3"][..], "now spelled ttl_ms"),
+        (
+            &["redis-lock", "--set", "time=6"],
+            "now spelled run_limit_ms",
+        ),
+        (
+            &["redis-lock", "--set", "flavor=plain-del"],
+            "now spelled flavor=del",
+        ),
+        (
+            &["redlock", "--set", "instances=3"],
+            "now spelled redis_nodes",
+        ),
+        (
+            &["redlock", "--set", "pause-at=any"],
+            "now spelled pause_at",
+        ),
+        (
+            &["redlock", "--set", "persist=true"],
+            "now spelled persistence",
+        ),
+        (
+            &["redlock", "--set", "flavor=no-validity"],
+            "now spelled flavor=novalidity",
+        ),
+        (
+            &["zk-lock", "--set", "fencing=on"],
+            "now spelled fencing=true",
+        ),
+        (
+            &["zk-lock", "--set", "lost-replies=1"],
+            "now spelled lost_replies",
+        ),
+    ] {
+        let (code, out, err) = run(&[&["check"][..], args].concat());
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(new), "{args:?}: {err}");
+    }
+    let (_, _, err) = run(&["check", "redis-lock", "--set", "ttl_ms=250"]);
+    assert_eq!(
+        err.trim_end(),
+        "redis-lock: --set ttl_ms=250: expected milliseconds from 100 to 2000 in steps of 100 (the model's tick)"
+    );
 }

@@ -84,7 +84,7 @@ fn plain_del_deletes_another_clients_key() {
 #[test]
 fn the_report_tells_the_counterexample() {
     let entry = locksim_models::model("redis-lock").unwrap();
-    let settings = locksim_models::settings::Settings::parse(&["flavor=plain-del"]).unwrap();
+    let settings = locksim_models::settings::Settings::parse(&["flavor=del"]).unwrap();
     let report = (entry.check)(&settings, false).unwrap();
     let prop = &report.properties[0];
     assert_eq!(prop.name, "release-only-own");

@@ -45,7 +45,7 @@ fn pause_counterexamples_replay_with_the_same_property() {
     for (model, scenario) in [("redlock", "redlock"), ("zk-lock", "zk-lock")] {
         let file = dir.0.join(format!("{model}.json"));
         let (code, err) = check(&[model], &file);
-        assert_eq!(code, Some(0), "{model}: {err}");
+        assert_eq!(code, Some(1), "{model}: mutex breaks: {err}");
         assert!(err.contains("mutex counterexample"), "{model}: {err}");
         let trace = Trace::load(&file).unwrap();
         assert_eq!(trace.scenario, scenario);

@@ -165,9 +165,9 @@ fn settings_pick_the_switches_and_refuse_the_rest() {
     let parse = |args: &[&str]| ZkLockModel::from_settings(&Settings::parse(args).unwrap());
     let m = parse(&[
         "flavor=noguid",
-        "fencing=off",
+        "fencing=false",
         "clients=3",
-        "lost-replies=2",
+        "lost_replies=2",
     ])
     .unwrap();
     assert_eq!(
@@ -187,4 +187,10 @@ fn settings_pick_the_switches_and_refuse_the_rest() {
         );
     }
     assert!(matches!(parse(&["ttl=3"]), Err(ParamError::Unknown { .. })));
+    for old in ["fencing=on", "fencing=off", "lost-replies=1"] {
+        assert!(
+            matches!(parse(&[old]), Err(ParamError::Renamed { .. })),
+            "{old}"
+        );
+    }
 }

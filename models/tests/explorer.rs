@@ -1,5 +1,6 @@
-//! `explore MODEL` serves stateright's Explorer on 127.0.0.1: its status endpoint answers with
-//! the model's state counts. Bad input exits 2 before anything is served.
+//! `serve-explorer MODEL` serves stateright's Explorer on 127.0.0.1: its status endpoint
+//! answers with the model's state counts. Bad input exits 2 before anything is served, and
+//! the old name `explore` (which means something else in `locksim`) is refused.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -34,11 +35,11 @@ fn get(port: u16, path: &str) -> Option<String> {
 }
 
 #[test]
-fn explore_serves_the_status_of_the_model() {
+fn serve_explorer_serves_the_status_of_the_model() {
     let port = free_port();
     let mut served = Served(
         Command::new(env!("CARGO_BIN_EXE_locksim-models"))
-            .args(["explore", "redis-lock", "--port", &port.to_string()])
+            .args(["serve-explorer", "redis-lock", "--port", &port.to_string()])
             .stdout(Stdio::piped())
             .spawn()
             .expect("the binary runs"),
@@ -80,11 +81,13 @@ fn explore_serves_the_status_of_the_model() {
 }
 
 #[test]
-fn explore_refuses_bad_input_with_exit_2() {
+fn serve_explorer_refuses_bad_input_and_the_old_name_with_exit_2() {
     for args in [
-        &["explore", "no-such-model"][..],
-        &["explore", "redis-lock", "--set", "clients=99"],
-        &["explore", "redis-lock", "--port", "not-a-port"],
+        &["serve-explorer", "no-such-model"][..],
+        &["serve-explorer", "redis-lock", "--set", "clients=99"],
+        &["serve-explorer", "redis-lock", "--port", "not-a-port"],
+        &["serve-explorer", "redis-lock", "--json"],
+        &["explore", "redis-lock", "--port", "3000"],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_locksim-models"))
             .args(args)
@@ -93,5 +96,8 @@ fn explore_refuses_bad_input_with_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8(out.stderr).unwrap();
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        if args[0] == "explore" {
+            assert!(err.contains("renamed serve-explorer"), "{err}");
+        }
     }
 }
