@@ -4,6 +4,11 @@
 //! parameter is given in milliseconds, a multiple of the tick. The spellings the models had
 //! before are refused with the new one named (`Renamed`).
 
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
+
 /// An old spelling of a parameter (`ttl`) or of one of its values (`fencing=on`), refused
 /// with the spelling that replaced it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,11 +20,6 @@ pub struct Renamed {
     /// How to convert, or where the new spelling comes from.
     pub note: &'static str,
 }
-
-use std::collections::BTreeMap;
-use std::fmt;
-use std::ops::RangeInclusive;
-use std::str::FromStr;
 
 /// Why the parameters were refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
