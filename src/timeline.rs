@@ -1,25 +1,42 @@
-//! A run told as a short story by true time: one line per event that matters (faults,
-//! who acquired what with which token, releases, losses, what the store refused or
-//! accepted on a stale read, servers' non-routine events), and the violations where they
-//! begin. Enough to see why a property broke without reading the JSON.
+//! A run told as a short story by true time: one line per event that matters (faults with
+//! when they stopped acting, who acquired what with which token, releases, losses, what
+//! the store refused or accepted on a stale read, servers' non-routine events), and the
+//! violations where they begin. Enough to see why a property broke without reading the JSON.
 
 use crate::check::Violation;
 use crate::history::{
     BarrierOp, ElectionOp, Event, HarnessOp, History, Kind, LockMode, LockOp, Op, QueueOp, StoreOp,
 };
+use crate::sim::fault::{Fault, FaultPlan, SKIPPED};
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// The lines of the timeline. With violations, it covers their clients from the last
-/// acquire each held before the first violation began, up to the last violation's end,
-/// with every fault and server event in that window; without, the whole run.
-pub fn timeline(history: &History, violations: &[Violation]) -> Vec<String> {
+/// The lines of the timeline of a run that applied `plan`. With violations, it covers their
+/// clients from the last acquire each held before the first violation began, up to the last
+/// violation's end, with every fault and server event in that window, and every earlier
+/// fault that struck one of those clients (a pause long before can be the whole cause);
+/// without, the whole run. A fault's line says when it stopped acting, where that is known.
+pub fn timeline(history: &History, violations: &[Violation], plan: &FaultPlan) -> Vec<String> {
     let window = Window::of(history, violations);
+    let spans = Spans::of(history, plan);
     let mut lines: Vec<(u64, String)> = history
         .events
         .iter()
-        .filter(|e| window.shows(e))
-        .filter_map(|e| describe(e).map(|what| (e.time_ms, line(e.time_ms, &e.node, &what))))
+        .enumerate()
+        .filter(|(i, e)| {
+            window.shows(e)
+                || spans
+                    .0
+                    .get(i)
+                    .is_some_and(|span| window.involves(&span.hosts))
+        })
+        .filter_map(|(i, e)| {
+            let until = match spans.0.get(&i).and_then(|span| span.until_ms) {
+                Some(until) => format!(", until {until} ms"),
+                None => String::new(),
+            };
+            describe(e).map(|what| (e.time_ms, line(e.time_ms, &e.node, &(what + &until))))
+        })
         .collect();
     for v in violations {
         let at = v.times_ms.first().copied().unwrap_or(0);
@@ -82,6 +99,13 @@ impl Window {
         }
     }
 
+    /// Whether `hosts` include a client the window is about.
+    fn involves(&self, hosts: &[String]) -> bool {
+        self.clients
+            .as_ref()
+            .is_some_and(|clients| hosts.iter().any(|h| clients.contains(h)))
+    }
+
     fn shows(&self, e: &Event) -> bool {
         if e.time_ms < self.from_ms || e.time_ms > self.until_ms {
             return false;
@@ -100,6 +124,116 @@ impl Window {
             | Op::Barrier(_)
             | Op::Store(_) => clients.contains(&e.node),
         }
+    }
+}
+
+/// The faults of a run's history, by event index: whom each struck and when it stopped.
+struct Spans(BTreeMap<usize, Span>);
+
+/// One fault as it acted.
+struct Span {
+    /// The hosts it struck (for a targeted pause, whom it struck; none when it was skipped).
+    hosts: Vec<String>,
+    /// When it stopped acting: None for one that acts at once (a clock jump, a lost reply,
+    /// a failover) or whose end the plan does not say (a drift).
+    until_ms: Option<u64>,
+}
+
+impl Spans {
+    /// Pairs each fault event with the plan entry it applied: an untargeted one is the next
+    /// entry at its time that it tells; a targeted pause is the first entry not yet fired
+    /// whose line it extends with whom it struck (`...: c3`). A `pause_before` that struck
+    /// names its node.
+    fn of(history: &History, plan: &FaultPlan) -> Spans {
+        let heal_ms = history
+            .events
+            .iter()
+            .find(|e| matches!(e.op, Op::Harness(HarnessOp::Heal)))
+            .map_or_else(|| history.end_ms(), |e| e.time_ms);
+        let paused = |at_ms: u64, for_ms: u64| Some((at_ms + for_ms).min(heal_ms));
+        let mut next = 0;
+        let mut fired = BTreeSet::new();
+        let mut spans = BTreeMap::new();
+        for (i, e) in history.events.iter().enumerate() {
+            let span = match &e.op {
+                Op::Harness(HarnessOp::Fault { fault }) => {
+                    let untargeted = plan.0[next..].iter().position(|t| {
+                        !t.fault.is_targeted()
+                            && t.at_ms == e.time_ms
+                            && t.fault.to_string() == *fault
+                    });
+                    let targeted = || {
+                        plan.0.iter().enumerate().find_map(|(index, t)| {
+                            let Fault::PauseRole { for_ms, .. } = t.fault else {
+                                return None;
+                            };
+                            let struck = fault.strip_prefix(&format!("{}: ", t.fault))?;
+                            (!fired.contains(&index)).then_some((index, struck, for_ms))
+                        })
+                    };
+                    if let Some(offset) = untargeted {
+                        let index = next + offset;
+                        next = index + 1;
+                        let hosts = plan.0[index].fault.nodes();
+                        Span {
+                            hosts: hosts.into_iter().map(str::to_string).collect(),
+                            until_ms: fault_end(plan, index, heal_ms),
+                        }
+                    } else if let Some((index, struck, for_ms)) = targeted() {
+                        fired.insert(index);
+                        if struck == SKIPPED {
+                            continue;
+                        }
+                        Span {
+                            hosts: vec![struck.to_string()],
+                            until_ms: paused(e.time_ms, for_ms),
+                        }
+                    } else {
+                        continue;
+                    }
+                }
+                Op::Harness(HarnessOp::Paused { node, for_ms, .. }) => Span {
+                    hosts: vec![node.clone()],
+                    until_ms: paused(e.time_ms, *for_ms),
+                },
+                _ => continue,
+            };
+            spans.insert(i, span);
+        }
+        Spans(spans)
+    }
+}
+
+/// When the fault at `index` of `plan` stopped acting: its own span's end (a pause, a loss,
+/// a delay), the repair or restart that ended it, and at the latest the heal.
+fn fault_end(plan: &FaultPlan, index: usize, heal_ms: u64) -> Option<u64> {
+    let at_ms = plan.0[index].at_ms;
+    let ended_by = |ends: &dyn Fn(&Fault) -> bool| {
+        plan.0[index + 1..]
+            .iter()
+            .find(|t| ends(&t.fault))
+            .map_or(heal_ms, |t| t.at_ms)
+    };
+    let end = match &plan.0[index].fault {
+        Fault::Pause { for_ms, .. } | Fault::Loss { for_ms, .. } | Fault::Delay { for_ms, .. } => {
+            at_ms + for_ms
+        }
+        Fault::Partition { a, b } => ended_by(&|f: &Fault| repairs(f, a, b)),
+        Fault::PartitionOneway { from, to } => ended_by(&|f: &Fault| repairs(f, from, to)),
+        Fault::Crash { node } => {
+            ended_by(&|f: &Fault| matches!(f, Fault::Restart { node: n } if n == node))
+        }
+        _ => return None,
+    };
+    Some(end.min(heal_ms))
+}
+
+/// Whether `f` repairs the link between `a` and `b`.
+fn repairs(f: &Fault, a: &str, b: &str) -> bool {
+    match f {
+        Fault::RepairAll => true,
+        Fault::Repair { a: x, b: y } => (x == a && y == b) || (x == b && y == a),
+        _ => false,
     }
 }
 
@@ -226,6 +360,7 @@ fn describe(e: &Event) -> Option<String> {
 mod tests {
     use super::*;
     use crate::check::Property;
+    use crate::sim::fault::{Target, TimedFault};
 
     fn event(time_ms: u64, node: &str, kind: Kind, op: Op) -> Event {
         Event {
@@ -241,13 +376,22 @@ mod tests {
         Op::Lock(LockOp::acquire("/l", token))
     }
 
+    /// A plan's fault as the history records it when applied.
+    fn applied(timed: &TimedFault) -> Event {
+        let fault = timed.fault.to_string();
+        let op = Op::Harness(HarnessOp::Fault { fault });
+        event(timed.at_ms, "harness", Kind::Info, op)
+    }
+
+    fn pause(at_ms: u64, node: &str, for_ms: u64) -> TimedFault {
+        let node = node.into();
+        let fault = Fault::Pause { node, for_ms };
+        TimedFault { at_ms, fault }
+    }
+
     /// Kleppmann's story: c1 acquires, is paused, c2 acquires meanwhile.
-    fn paused_holder() -> (History, Vec<Violation>) {
-        let fault = |f: &str| {
-            Op::Harness(HarnessOp::Fault {
-                fault: f.to_string(),
-            })
-        };
+    fn paused_holder() -> (History, Vec<Violation>, FaultPlan) {
+        let plan = FaultPlan(vec![pause(150, "c1", 300)]);
         let events = vec![
             event(10, "c3", Kind::Ok, acquire(Some(1))),
             event(
@@ -257,7 +401,7 @@ mod tests {
                 Op::Lock(LockOp::Release { lock: "/l".into() }),
             ),
             event(100, "c1", Kind::Ok, acquire(Some(2))),
-            event(150, "harness", Kind::Info, fault("pause c1 for 300 ms")),
+            applied(&plan.0[0]),
             event(160, "c3", Kind::Invoke, acquire(None)),
             event(210, "c2", Kind::Ok, acquire(Some(3))),
             event(
@@ -274,18 +418,18 @@ mod tests {
             times_ms: vec![210, 450],
             detail: "c1 and c2 both held /l during 210..450 ms".into(),
         };
-        (History { events }, vec![violation])
+        (History { events }, vec![violation], plan)
     }
 
     #[test]
     fn a_violation_is_told_from_the_holders_acquires_to_its_end() {
-        let (history, violations) = paused_holder();
-        let lines = timeline(&history, &violations);
+        let (history, violations, plan) = paused_holder();
+        let lines = timeline(&history, &violations, &plan);
         assert_eq!(
             lines,
             [
                 "    100 ms  c1       acquires /l (token 2)",
-                "    150 ms  harness  fault: pause c1 for 300 ms",
+                "    150 ms  harness  fault: pause c1 for 300 ms, until 450 ms",
                 "    210 ms  c2       acquires /l (token 3)",
                 "    210 ms  !!       VIOLATION mutex: c1 and c2 both held /l during 210..450 ms",
                 "    450 ms  c1       releases /l",
@@ -306,7 +450,7 @@ mod tests {
             events: vec![event(7, "c2", Kind::Ok, grant)],
         };
         assert_eq!(
-            timeline(&history, &[]),
+            timeline(&history, &[], &FaultPlan::default()),
             [
                 "      7 ms  c2       acquires k on redis1, redis3, redis4, valid 183 ms by its clock"
             ]
@@ -330,7 +474,7 @@ mod tests {
             ],
         };
         assert_eq!(
-            timeline(&history, &[]),
+            timeline(&history, &[], &FaultPlan::default()),
             [
                 "     72 ms  c1       extends k, valid 190 ms by its clock",
                 "    141 ms  c1       fails to extend k",
@@ -339,9 +483,94 @@ mod tests {
     }
 
     #[test]
+    fn an_early_fault_that_struck_a_violations_client_is_told_with_its_end() {
+        let (mut history, violations, mut plan) = paused_holder();
+        let s = |x: &str| x.to_string();
+        let early = [
+            pause(2, "c1", 40),
+            pause(3, "c3", 40),
+            TimedFault {
+                at_ms: 4,
+                fault: Fault::Partition {
+                    a: s("c2"),
+                    b: s("zk1"),
+                },
+            },
+            TimedFault {
+                at_ms: 5,
+                fault: Fault::ClockJump {
+                    node: s("c2"),
+                    by_ms: -500,
+                },
+            },
+            TimedFault {
+                at_ms: 6,
+                fault: Fault::PauseRole {
+                    target: Target::Holder,
+                    on: None,
+                    for_ms: 30,
+                },
+            },
+            TimedFault {
+                at_ms: 7,
+                fault: Fault::PauseRole {
+                    target: Target::Leader,
+                    on: None,
+                    for_ms: 30,
+                },
+            },
+            TimedFault {
+                at_ms: 60,
+                fault: Fault::Repair {
+                    a: s("zk1"),
+                    b: s("c2"),
+                },
+            },
+        ];
+        let paused = HarnessOp::Paused {
+            node: s("c2"),
+            step: s("write"),
+            for_ms: 1_000,
+        };
+        let fired = |timed: &TimedFault, outcome: &str| {
+            let fault = format!("{}: {outcome}", timed.fault);
+            let op = Op::Harness(HarnessOp::Fault { fault });
+            event(timed.at_ms + 2, "harness", Kind::Info, op)
+        };
+        history
+            .events
+            .extend([fired(&early[5], SKIPPED), fired(&early[4], "c2")]);
+        history
+            .events
+            .extend(early.iter().filter(|t| !t.fault.is_targeted()).map(applied));
+        history.events.extend([
+            event(70, "harness", Kind::Info, Op::Harness(paused)),
+            event(800, "harness", Kind::Info, Op::Harness(HarnessOp::Heal)),
+        ]);
+        history.events.sort_by_key(|e| e.time_ms);
+        plan.0.splice(0..0, early);
+        let lines = timeline(&history, &violations, &plan);
+        assert_eq!(
+            lines[..7],
+            [
+                "      2 ms  harness  fault: pause c1 for 40 ms, until 42 ms",
+                "      4 ms  harness  fault: partition c2 <-> zk1, until 60 ms",
+                "      5 ms  harness  fault: clock of c2 jumps -500 ms",
+                "      8 ms  harness  fault: pause the holder for 30 ms: c2, until 38 ms",
+                "     60 ms  harness  fault: repair zk1 <-> c2",
+                "     70 ms  harness  c2 freezes for 1000 ms as it reaches its write, until 800 ms",
+                "    100 ms  c1       acquires /l (token 2)",
+            ],
+            "the pauses of c3, who is not in the violation, and of nobody are left out: \
+             {lines:#?}"
+        );
+        assert_eq!(lines.len(), 11, "{lines:#?}");
+    }
+
+    #[test]
     fn without_violations_the_whole_run_is_told() {
-        let (history, _) = paused_holder();
-        let lines = timeline(&history, &[]);
+        let (history, _, plan) = paused_holder();
+        let lines = timeline(&history, &[], &plan);
         assert_eq!(lines.len(), 7, "{lines:#?}");
         assert!(lines[0].contains("c3       acquires /l (token 1)"));
         assert!(lines[6].ends_with("run ends"));
@@ -372,7 +601,7 @@ mod tests {
             ],
         };
         assert_eq!(
-            timeline(&history, &[]),
+            timeline(&history, &[], &FaultPlan::default()),
             [
                 "      1 ms  redis1   key expired key=k",
                 r#"      2 ms  redis1   c1 DEL k removed c2's "t""#,
@@ -395,7 +624,7 @@ mod tests {
             events: vec![event(4, "c2", Kind::Info, Op::User(taken))],
         };
         assert_eq!(
-            timeline(&history, &[]),
+            timeline(&history, &[], &FaultPlan::default()),
             ["      4 ms  c2       taken slot=1"]
         );
         let elsewhere = Violation {
@@ -404,7 +633,7 @@ mod tests {
             times_ms: vec![4],
             detail: "x".into(),
         };
-        let lines = timeline(&history, &[elsewhere]);
+        let lines = timeline(&history, &[elsewhere], &FaultPlan::default());
         assert!(lines.iter().all(|l| !l.contains("taken")), "{lines:?}");
     }
 
@@ -451,7 +680,7 @@ mod tests {
             detail: "c1 and c2 both believed they led /e during 400..610 ms".into(),
         };
         assert_eq!(
-            timeline(&History { events }, &[violation]),
+            timeline(&History { events }, &[violation], &FaultPlan::default()),
             [
                 "     10 ms  c1       becomes the leader of /e (token 4)",
                 "    400 ms  c2       learns it no longer leads /e",

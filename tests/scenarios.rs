@@ -499,7 +499,8 @@ fn exploring_redlock_under_its_full_profile_finds_kleppmanns_pause_and_shrinks_i
     let Outcome::Violation(finding) = &e.outcome else {
         unreachable!()
     };
-    let told = timeline(&finding.report.history, &finding.report.violations).join("\n");
+    let report = &finding.report;
+    let told = timeline(&report.history, &report.violations, &report.plan).join("\n");
     assert!(told.contains("freezes for"), "{told}");
     assert!(told.contains("VIOLATION mutex"), "{told}");
 }

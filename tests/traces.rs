@@ -1,10 +1,13 @@
-//! Every committed trace file replays to its recorded verdict and digest; what the Redis
-//! hosts record of their clients' commands, on a committed finding.
+//! Every committed trace file replays to its recorded verdict and digest, and its timeline
+//! tells every pause that struck a client of its first violation; what the Redis hosts
+//! record of their clients' commands, on a committed finding.
 
-use locksim::history::Op;
+use locksim::history::{HarnessOp, Op};
 use locksim::redis::events::{KeyChange, RedisEvent};
+use locksim::sim::fault::Fault;
 use locksim::timeline;
 use locksim::trace::{Trace, replay};
+use locksim::world::run::RunReport;
 use std::path::Path;
 
 #[test]
@@ -38,7 +41,47 @@ fn every_committed_trace_replays_as_recorded() {
             "{}: non-determinism",
             path.display()
         );
+        let Some(first) = r.report.violations.first() else {
+            continue;
+        };
+        let lines = timeline::timeline(&r.report.history, &r.report.violations, &r.report.plan);
+        for pause in pauses_of(&r.report, &first.clients) {
+            assert!(
+                lines.iter().any(|line| line.contains(&pause)),
+                "{}: the timeline does not tell the pause '{pause}' of a client in the first \
+                 violation:\n{}",
+                path.display(),
+                lines.join("\n")
+            );
+        }
     }
+}
+
+/// Issue 21: what the history says of each pause that struck one of `clients`, however
+/// early: a planned pause's fault line, a `pause_before`'s freeze, a targeted pause's line
+/// with whom it struck.
+fn pauses_of(report: &RunReport, clients: &[String]) -> Vec<String> {
+    let planned = report.plan.0.iter().filter_map(|t| match &t.fault {
+        Fault::Pause { node, .. } if clients.contains(node) => Some(format!("fault: {}", t.fault)),
+        _ => None,
+    });
+    let struck = report.history.events.iter().filter_map(|e| match &e.op {
+        Op::Harness(HarnessOp::Paused { node, for_ms, .. }) if clients.contains(node) => {
+            Some(format!("{node} freezes for {for_ms} ms"))
+        }
+        Op::Harness(HarnessOp::Fault { fault })
+            if report.plan.0.iter().any(|t| {
+                t.fault.is_targeted()
+                    && clients
+                        .iter()
+                        .any(|c| *fault == format!("{}: {c}", t.fault))
+            }) =>
+        {
+            Some(format!("fault: {fault}"))
+        }
+        _ => None,
+    });
+    planned.chain(struck).collect()
 }
 
 /// The key changes of the Redis host in a replayed trace, with the timeline of its run.
@@ -61,7 +104,7 @@ fn key_changes(file: &str) -> (Vec<KeyChange>, Vec<String>) {
             _ => None,
         })
         .collect();
-    let lines = timeline::timeline(&r.report.history, &r.report.violations);
+    let lines = timeline::timeline(&r.report.history, &r.report.violations, &r.report.plan);
     (changes, lines)
 }
 

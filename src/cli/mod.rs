@@ -341,7 +341,7 @@ fn print_violations(report: &RunReport) {
 }
 
 fn print_timeline(report: &RunReport) {
-    for line in timeline::timeline(&report.history, &report.violations) {
+    for line in timeline::timeline(&report.history, &report.violations, &report.plan) {
         outln!("  {line}");
     }
 }

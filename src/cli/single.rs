@@ -130,7 +130,7 @@ pub fn replay(out: &Output, file: &Path, history: bool, timeline: bool) -> Statu
         "violations": violations_json(&replayed.report, trace.seed, Some(file)),
         "expected": trace.expect.violations, "verdict_matches": replayed.verdict_matches,
         "digest": replayed.report.digest, "digest_matches": replayed.digest_matches, "reproduced": reproduced,
-        "timeline": (timeline || !replayed.report.violations.is_empty()).then(|| crate::timeline::timeline(&replayed.report.history, &replayed.report.violations)),
+        "timeline": (timeline || !replayed.report.violations.is_empty()).then(|| crate::timeline::timeline(&replayed.report.history, &replayed.report.violations, &replayed.report.plan)),
     });
     out.emit(value, || {
         if history {

@@ -172,8 +172,8 @@ impl fmt::Display for Explored {
                     writeln!(f, "    at {:>5} ms: {}", t.at_ms, t.fault)?;
                 }
                 writeln!(f, "  timeline (true time):")?;
-                for line in timeline::timeline(&finding.report.history, &finding.report.violations)
-                {
+                let report = &finding.report;
+                for line in timeline::timeline(&report.history, &report.violations, &report.plan) {
                     writeln!(f, "  {line}")?;
                 }
                 if let Some(trace) = &self.trace {

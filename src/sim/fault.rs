@@ -326,6 +326,10 @@ impl Fault {
     }
 }
 
+/// What the history says a targeted pause struck when nobody had the role (after its
+/// fault's line and a colon, where whom it struck would be).
+pub const SKIPPED: &str = "nobody has the role, skipped";
+
 /// A fault's tag, the one place its name is spelled: `Fault::name`, the trace reader's
 /// table and the swarm's kinds (`faults=clock_jump`) read it here, and a test holds serde's
 /// tags (the variants' names in snake case) to it.

@@ -3,7 +3,7 @@
 
 use crate::history::{Event, HarnessOp, Kind, Op, Recorder};
 use crate::sim::clock::{Clock, EPOCH_MS};
-use crate::sim::fault::{Fault, Target, TimedFault, Trigger};
+use crate::sim::fault::{Fault, SKIPPED, Target, TimedFault, Trigger};
 use crate::sim::node::Node;
 use crate::sim::pause::PauseGate;
 use crate::sim::roles::RoleBook;
@@ -301,7 +301,7 @@ impl World {
             .and_then(|roles| roles.resolve(target, subject));
         let outcome = match &resolved {
             Some(client) => format!("{fault}: {client}"),
-            None => format!("{fault}: nobody has the role, skipped"),
+            None => format!("{fault}: {SKIPPED}"),
         };
         self.record(Op::Harness(HarnessOp::Fault { fault: outcome }));
         if let Some(client) = resolved {

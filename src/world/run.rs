@@ -46,6 +46,8 @@ pub struct RunReport {
     pub end_ms: u64,
     /// Whether every client finished its workload before the run limit.
     pub completed: bool,
+    /// The fault plan it applied.
+    pub plan: FaultPlan,
 }
 
 /// Why a run could not be judged: bad input, or a failure of locksim itself.
@@ -181,6 +183,7 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
         violations,
         end_ms: world.end_ms,
         completed: world.completed,
+        plan: spec.plan.clone(),
     })
 }
 
