@@ -63,11 +63,7 @@ const FLAVORS: &[(&str, Flavor)] = &[("recipe", Flavor::Recipe), ("del", Flavor:
 
 /// The spellings this model had before it spelled its parameters as `locksim` does.
 pub const RENAMED: &[Renamed] = &[
-    Renamed {
-        old: "ttl",
-        new: "ttl_ms",
-        note: "milliseconds: ttl=3 is ttl_ms=300",
-    },
+    Renamed::TTL,
     Renamed {
         old: "time",
         new: "run_limit_ms",

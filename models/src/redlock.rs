@@ -137,11 +137,7 @@ pub const RENAMED: &[Renamed] = &[
         new: "redis_nodes",
         note: "the number of Redis instances",
     },
-    Renamed {
-        old: "ttl",
-        new: "ttl_ms",
-        note: "milliseconds: ttl=3 is ttl_ms=300",
-    },
+    Renamed::TTL,
     Renamed {
         old: "time",
         new: "run_limit_ms",

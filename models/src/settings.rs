@@ -21,6 +21,15 @@ pub struct Renamed {
     pub note: &'static str,
 }
 
+impl Renamed {
+    /// `ttl`, in ticks of 100 ms, now `ttl_ms`: the Redis models' TTL.
+    pub const TTL: Renamed = Renamed {
+        old: "ttl",
+        new: "ttl_ms",
+        note: "milliseconds: ttl=3 is ttl_ms=300",
+    };
+}
+
 /// Why the parameters were refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParamError {
@@ -279,11 +288,7 @@ mod tests {
     #[test]
     fn an_old_spelling_names_the_new_one() {
         const RENAMED: &[Renamed] = &[
-            Renamed {
-                old: "ttl",
-                new: "ttl_ms",
-                note: "milliseconds: ttl=3 is ttl_ms=300",
-            },
+            Renamed::TTL,
             Renamed {
                 old: "fencing=on",
                 new: "fencing=true",
