@@ -22,9 +22,10 @@ struct Cli {
     /// Print one JSON object instead of text.
     #[arg(long, global = true)]
     json: bool,
-    /// Draw no progress on stderr. `explore` and the default run draw seeds done of the
-    /// total, seeds/s, violations so far and the time left, only when stderr is a terminal
-    /// and never with --json.
+    /// Draw no progress on stderr.
+    ///
+    /// `explore` and the default run draw seeds done of the total, seeds/s, violations so far
+    /// and the time left on stderr, only when it is a terminal and never with --json.
     #[arg(long, short, global = true)]
     quiet: bool,
     #[command(subcommand)]
