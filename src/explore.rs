@@ -110,9 +110,37 @@ impl ExploreSpec {
 /// Most parallel simulations `explore` runs (one thread each).
 pub const MAX_JOBS: usize = 256;
 
+/// Hears how an exploration goes while it runs, e.g. to draw a progress bar. It only
+/// listens: nothing it does changes which seeds run or what the exploration finds.
+///
+/// Its methods are called from the exploring threads (one simulation per thread), so seeds
+/// arrive out of order and at the same time; an observer counts with atomics or a lock.
+/// `()` is the observer that ignores everything.
+pub trait Observer: Sync {
+    /// A seed ran to completion. `failed`: it broke a property, the harness failed on it,
+    /// or its two runs differed (`check_determinism`). Seeds above a failing one that were
+    /// already running still report; then no new seed starts above the lowest failure.
+    fn seed_done(&self, seed: u64, failed: bool);
+
+    /// Every seed is done and `seed`, the lowest failing one, broke a property: its fault
+    /// plan of `faults` faults is about to be shrunk (more runs, on the calling thread).
+    fn shrinking(&self, seed: u64, faults: usize);
+}
+
+impl Observer for () {
+    fn seed_done(&self, _seed: u64, _failed: bool) {}
+
+    fn shrinking(&self, _seed: u64, _faults: usize) {}
+}
+
 /// Runs the seeds; the result is the same whatever `jobs` is: the lowest failing seed wins,
 /// because every seed below it is always run. No more threads run than there are seeds.
 pub fn explore(spec: &ExploreSpec) -> Exploration {
+    explore_observed(spec, &())
+}
+
+/// [`explore`], telling `observer` of each seed as it is done and of the shrinking.
+pub fn explore_observed(spec: &ExploreSpec, observer: &dyn Observer) -> Exploration {
     let next = AtomicU64::new(spec.seeds.start);
     let stop = AtomicU64::new(spec.seeds.end);
     let failures: Mutex<Vec<(u64, SeedResult)>> = Mutex::new(Vec::new());
@@ -133,6 +161,7 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
                 }) {
                     let result = run_seed(spec, seed);
                     ran.fetch_add(1, Ordering::SeqCst);
+                    observer.seed_done(seed, !matches!(result, SeedResult::Clean(_)));
                     if let SeedResult::Clean(witnesses) = result {
                         let mut witnessed = witnessed.lock().expect("no thread panics holding it");
                         for w in witnesses {
@@ -161,20 +190,23 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
     };
     Exploration {
         seeds_run: seed - spec.seeds.start + 1,
-        outcome: failure(spec.spec_for(seed), result),
+        outcome: failure(spec.spec_for(seed), result, observer),
         witnessed: Vec::new(),
     }
 }
 
-/// The outcome of a run of `spec` that did not run clean: a violation (its plan shrunk), a
-/// harness error or a divergence.
-pub(crate) fn failure(spec: RunSpec, result: SeedResult) -> Outcome {
+/// The outcome of a run of `spec` that did not run clean: a violation (its plan shrunk, which
+/// `observer` hears of first), a harness error or a divergence.
+pub(crate) fn failure(spec: RunSpec, result: SeedResult, observer: &dyn Observer) -> Outcome {
     let seed = spec.seed;
     match result {
         SeedResult::Clean(_) => Outcome::Clean,
         SeedResult::Diverged(detail) => Outcome::Nondeterminism { seed, detail },
         SeedResult::Failed(Err(error)) => Outcome::HarnessError { seed, error },
-        SeedResult::Failed(Ok(report)) => Outcome::Violation(Box::new(shrink(spec, report))),
+        SeedResult::Failed(Ok(report)) => {
+            observer.shrinking(seed, spec.plan.0.len());
+            Outcome::Violation(Box::new(shrink(spec, report)))
+        }
     }
 }
 
@@ -386,6 +418,51 @@ mod tests {
         assert!(!spec.plan.0.is_empty());
         let report = run::run(&spec).unwrap();
         assert!(shrink(spec, report).spec.plan.0.is_empty());
+    }
+
+    /// Remembers what it heard.
+    #[derive(Default)]
+    struct Heard {
+        seeds: Mutex<Vec<(u64, bool)>>,
+        shrinking: Mutex<Vec<u64>>,
+    }
+
+    impl Observer for Heard {
+        fn seed_done(&self, seed: u64, failed: bool) {
+            self.seeds.lock().unwrap().push((seed, failed));
+        }
+
+        fn shrinking(&self, seed: u64, _faults: usize) {
+            self.shrinking.lock().unwrap().push(seed);
+        }
+    }
+
+    #[test]
+    fn an_observer_hears_each_seed_once_and_changes_nothing() {
+        let clean = spec("zk-lock", 5..9, 3);
+        let heard = Heard::default();
+        let e = explore_observed(&clean, &heard);
+        assert!(matches!(e.outcome, Outcome::Clean), "{:?}", e.outcome);
+        let mut seeds = heard.seeds.into_inner().unwrap();
+        seeds.sort();
+        assert_eq!(seeds, [(5, false), (6, false), (7, false), (8, false)]);
+        assert!(heard.shrinking.into_inner().unwrap().is_empty());
+        assert_eq!(e.witnessed, explore(&clean).witnessed);
+
+        let herd = spec("zk-lock-herd", 0..4, 2);
+        let heard = Heard::default();
+        let e = explore_observed(&herd, &heard);
+        let Outcome::Violation(f) = e.outcome else {
+            panic!("{:?}", e.outcome)
+        };
+        let seeds = heard.seeds.into_inner().unwrap();
+        assert!(seeds.contains(&(0, true)), "{seeds:?}");
+        assert_eq!(heard.shrinking.into_inner().unwrap(), [0]);
+        let Outcome::Violation(unobserved) = explore(&herd).outcome else {
+            panic!("herd is found without an observer too")
+        };
+        assert_eq!(f.report.digest, unobserved.report.digest);
+        assert_eq!(f.spec.plan.0, unobserved.spec.plan.0);
     }
 
     #[test]

@@ -22,6 +22,12 @@ struct Cli {
     /// Print one JSON object instead of text.
     #[arg(long, global = true)]
     json: bool,
+    /// Draw no progress on stderr.
+    ///
+    /// `explore` and the default run draw seeds done of the total, seeds/s, violations so far
+    /// and the time left on stderr, only when it is a terminal and never with --json.
+    #[arg(long, short, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -210,7 +216,7 @@ fn parse() -> Result<Cli, ExitCode> {
             .join(" ");
         let message = message.strip_prefix("error: ").unwrap_or(&message);
         let json = std::env::args_os().any(|a| a == "--json");
-        ExitCode::from(cli::Output { json }.bad_input(message) as u8)
+        ExitCode::from(cli::Output { json, quiet: true }.bad_input(message) as u8)
     })
 }
 
@@ -219,7 +225,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    let out = cli::Output { json: cli.json };
+    let out = cli::Output {
+        json: cli.json,
+        quiet: cli.quiet,
+    };
     let status = match cli.command {
         None => cli::default_exploration(&out),
         Some(Command::List { scenario }) => cli::list(&out, scenario.as_deref()),

@@ -1,5 +1,6 @@
 //! `locksim explore` and the default exploration (`locksim` with no command).
 
+use super::progress::Progress;
 use super::{
     Options, Output, Status, faults, params_line, print_violations, setup, violations_json,
 };
@@ -22,8 +23,8 @@ struct Explored {
     trace: Option<PathBuf>,
 }
 
-fn explore_one(spec: &ExploreSpec, traces: &Path) -> Result<Explored, String> {
-    let exploration = explore::explore(spec);
+fn explore_one(spec: &ExploreSpec, traces: &Path, progress: &Progress) -> Result<Explored, String> {
+    let exploration = explore::explore_observed(spec, progress);
     let trace = match &exploration.outcome {
         Outcome::Violation(f) => Some(
             Trace::of(&f.spec, &f.report)
@@ -158,6 +159,7 @@ pub fn explore(
             params_line(scenario, &params)
         );
     }
+    let progress = Progress::new(out, seeds.end - seeds.start);
     let spec = ExploreSpec {
         scenario: scenario.clone(),
         params,
@@ -166,7 +168,9 @@ pub fn explore(
         jobs,
         check_determinism: opts.check_determinism,
     };
-    let explored = match explore_one(&spec, &opts.traces) {
+    let explored = explore_one(&spec, &opts.traces, &progress);
+    progress.finish();
+    let explored = match explored {
         Ok(e) => e,
         Err(e) => return out.error(&e, Status::HarnessError),
     };
@@ -201,20 +205,18 @@ fn default_seeds(scenario: &Scenario) -> Range<u64> {
     }
 }
 
-/// `locksim` with no command: every built-in scenario for a short budget, as a findings
-/// table; clean when each behaved as expected (correct recipes clean, flawed ones caught).
-pub fn default_exploration(out: &Output) -> Status {
-    let traces = Path::new("traces");
-    if let Err(e) = super::check_traces_dir(traces) {
-        return out.bad_input(&e);
-    }
-    let jobs = jobs_default(None);
+/// Explores every built-in scenario over its default seeds, under one progress line whose
+/// total loses the seeds a flawed variant did not need.
+fn explore_every(out: &Output, jobs: usize, traces: &Path) -> Result<Vec<Explored>, String> {
+    let builtins = scenario::builtins();
+    let seeds_len = |s: &Scenario| default_seeds(s).end - default_seeds(s).start;
+    let progress = Progress::new(out, builtins.iter().map(seeds_len).sum());
     let mut rows = Vec::new();
-    for scenario in scenario::builtins() {
-        let params = match scenario.params::<&str>(None, &[]) {
-            Ok(p) => p,
-            Err(e) => return out.error(&format!("{}: {e}", scenario.name), Status::HarnessError),
-        };
+    for (i, scenario) in builtins.iter().enumerate() {
+        progress.set_label(format!("({}/{} {})", i + 1, builtins.len(), scenario.name));
+        let params = scenario
+            .params::<&str>(None, &[])
+            .map_err(|e| format!("{}: {e}", scenario.name))?;
         let spec = ExploreSpec {
             scenario: scenario.clone(),
             params,
@@ -223,11 +225,27 @@ pub fn default_exploration(out: &Output) -> Status {
             jobs,
             check_determinism: false,
         };
-        match explore_one(&spec, traces) {
-            Ok(e) => rows.push(e),
-            Err(e) => return out.error(&e, Status::HarnessError),
-        }
+        let before = progress.position();
+        let explored = explore_one(&spec, traces, &progress);
+        progress.skip(seeds_len(scenario) - (progress.position() - before));
+        rows.push(explored?);
     }
+    progress.finish();
+    Ok(rows)
+}
+
+/// `locksim` with no command: every built-in scenario for a short budget, as a findings
+/// table; clean when each behaved as expected (correct recipes clean, flawed ones caught).
+pub fn default_exploration(out: &Output) -> Status {
+    let traces = Path::new("traces");
+    if let Err(e) = super::check_traces_dir(traces) {
+        return out.bad_input(&e);
+    }
+    let jobs = jobs_default(None);
+    let rows = match explore_every(out, jobs, traces) {
+        Ok(rows) => rows,
+        Err(e) => return out.error(&e, Status::HarnessError),
+    };
     let status = rows
         .iter()
         .map(|e| match status_of(e) {

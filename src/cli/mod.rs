@@ -4,6 +4,7 @@
 //! - `mod.rs`: exit statuses, output mode, options, shared printing; `list` and `bench`
 //! - `single.rs`: `run` and `replay`, one run each
 //! - `explore.rs`: `explore` and the default exploration
+//! - `progress.rs`: their progress line on stderr
 //! - `serve.rs`: `serve zk` and `serve redis`, a simulated server on a real socket
 //! - `write.rs`: stdout and stderr that survive a closed pipe or a full disk
 
@@ -25,6 +26,7 @@ macro_rules! out {
 }
 
 mod explore;
+mod progress;
 mod serve;
 mod single;
 pub mod write;
@@ -60,6 +62,9 @@ pub enum Status {
 pub struct Output {
     /// Whether `--json` asked for one JSON object on stdout.
     pub json: bool,
+    /// Whether `--quiet` asked for no progress on stderr (it is drawn only when stderr is a
+    /// terminal, and never with `--json`).
+    pub quiet: bool,
 }
 
 impl Output {

@@ -52,7 +52,7 @@ pub(super) fn fuzz(
         }
     });
     let outcome = match failed.into_inner() {
-        Some((spec, result)) => explore::failure(spec, result),
+        Some((spec, result)) => explore::failure(spec, result, &()),
         None => Outcome::Clean,
     };
     let exploration = Exploration {

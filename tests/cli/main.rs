@@ -6,5 +6,6 @@
 mod bad_input;
 mod commands;
 mod output;
+mod progress;
 mod support;
 mod trace_files;
