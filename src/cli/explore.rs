@@ -210,7 +210,7 @@ fn default_seeds(scenario: &Scenario) -> Range<u64> {
 fn explore_every(out: &Output, jobs: usize, traces: &Path) -> Result<Vec<Explored>, String> {
     let builtins = scenario::builtins();
     let seeds_len = |s: &Scenario| default_seeds(s).end - default_seeds(s).start;
-    let progress = Progress::new(out, builtins.iter().map(seeds_len).sum());
+    let progress = Progress::up_to(out, builtins.iter().map(seeds_len).sum());
     let mut rows = Vec::new();
     for (i, scenario) in builtins.iter().enumerate() {
         progress.set_label(format!("({}/{} {})", i + 1, builtins.len(), scenario.name));

@@ -16,12 +16,19 @@ use std::sync::{Arc, Mutex};
 /// The line while seeds run: counts first, then what runs now, cut at the terminal's width.
 const RUNNING: &str = "{pos}/{len} seeds [{bar:12}] {rate}, {violations}, {left} {wide_msg}";
 
+/// The line while seeds run towards a total that is only a bound (the default run, whose
+/// flawed variants stop at their first finding): no time left, which the bound would
+/// overstate many times over.
+const RUNNING_UP_TO: &str = "{pos} of up to {len} seeds, {rate}, {violations} {wide_msg}";
+
 /// The line while a finding's plan is shrunk: the seeds are done, the message says what runs.
 const SHRINKING: &str = "{pos}/{len} seeds, {violations}, {wide_msg}";
 
 /// The progress line of one command: an [`Observer`] of each exploration it runs.
 pub(super) struct Progress {
     bar: ProgressBar,
+    /// The line while seeds run: `RUNNING`, or `RUNNING_UP_TO` for a bound.
+    running: &'static str,
     /// Failing seeds so far, read whenever the line is drawn.
     violations: Arc<AtomicU64>,
     /// What runs now (the default exploration's scenario), shown after the counts.
@@ -32,6 +39,15 @@ impl Progress {
     /// A line for `total` seeds, hidden unless `out` is for people (no `--json`, no
     /// `--quiet`) and stderr is a terminal. Drawn at once, so the total shows from the start.
     pub(super) fn new(out: &Output, total: u64) -> Progress {
+        Progress::drawn(out, total, RUNNING)
+    }
+
+    /// A line for at most `total` seeds, which shows no time left (see `RUNNING_UP_TO`).
+    pub(super) fn up_to(out: &Output, total: u64) -> Progress {
+        Progress::drawn(out, total, RUNNING_UP_TO)
+    }
+
+    fn drawn(out: &Output, total: u64, running: &'static str) -> Progress {
         let shown = !out.json && !out.quiet && std::io::stderr().is_terminal();
         let target = if shown {
             ProgressDrawTarget::stderr()
@@ -39,13 +55,14 @@ impl Progress {
             ProgressDrawTarget::hidden()
         };
         let violations = Arc::new(AtomicU64::new(0));
-        let style = style(RUNNING, &violations);
+        let style = style(running, &violations);
         let bar = ProgressBar::with_draw_target(Some(total), target)
             .with_style(style)
             .with_finish(ProgressFinish::AndClear);
         bar.tick();
         Progress {
             bar,
+            running,
             violations,
             label: Mutex::new(String::new()),
         }
@@ -53,7 +70,7 @@ impl Progress {
 
     /// Names what runs now (the default exploration's scenario), whose seeds start.
     pub(super) fn set_label(&self, label: String) {
-        self.bar.set_style(style(RUNNING, &self.violations));
+        self.bar.set_style(style(self.running, &self.violations));
         self.bar.set_message(label.clone());
         *self.label.lock().expect("no thread panics holding it") = label;
     }
