@@ -28,6 +28,12 @@ struct Cli {
     /// and the time left on stderr, only when it is a terminal and never with --json.
     #[arg(long, short, global = true)]
     quiet: bool,
+    /// List every parameter in the first line of `run` and `explore`.
+    ///
+    /// Without it, that line names only the parameters that differ from the scenario's
+    /// defaults (its default profile's included).
+    #[arg(long, short, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -216,7 +222,12 @@ fn parse() -> Result<Cli, ExitCode> {
             .join(" ");
         let message = message.strip_prefix("error: ").unwrap_or(&message);
         let json = std::env::args_os().any(|a| a == "--json");
-        ExitCode::from(cli::Output { json, quiet: true }.bad_input(message) as u8)
+        let out = cli::Output {
+            json,
+            quiet: true,
+            verbose: false,
+        };
+        ExitCode::from(out.bad_input(message) as u8)
     })
 }
 
@@ -228,6 +239,7 @@ fn main() -> ExitCode {
     let out = cli::Output {
         json: cli.json,
         quiet: cli.quiet,
+        verbose: cli.verbose,
     };
     let status = match cli.command {
         None => cli::default_exploration(&out),

@@ -156,7 +156,7 @@ pub fn explore(
             scenario.name,
             seeds.start,
             seeds.end,
-            params_line(scenario, &params)
+            params_line(out, scenario, &params)
         );
     }
     let progress = Progress::new(out, seeds.end - seeds.start);

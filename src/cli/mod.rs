@@ -65,6 +65,8 @@ pub struct Output {
     /// Whether `--quiet` asked for no progress on stderr (it is drawn only when stderr is a
     /// terminal, and never with `--json`).
     pub quiet: bool,
+    /// Whether `--verbose` asked for every parameter in a run's or exploration's first line.
+    pub verbose: bool,
 }
 
 impl Output {
@@ -176,16 +178,21 @@ fn check_traces_dir(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The parameters `scenario` uses, as `key=value` words in the order `locksim list` shows.
-fn params_line(scenario: &Scenario, params: &Params) -> String {
-    let Ok(values) = serde_json::to_value(params) else {
-        unreachable!("params serialise")
+/// The parameters `scenario` uses, as `key=value` words in the order `locksim list` shows:
+/// all of them with `--verbose`, else those that differ from the scenario's defaults (its
+/// default profile's included), so the line stays short enough to read.
+fn params_line(out: &Output, scenario: &Scenario, params: &Params) -> String {
+    let value = |p: &Params| serde_json::to_value(p).expect("params serialise");
+    let (values, defaults) = match scenario.params::<&str>(None, &[]) {
+        Ok(defaults) => (value(params), value(&defaults)),
+        Err(_) => unreachable!("a scenario's defaults are valid"),
     };
-    scenario
+    let words: Vec<String> = scenario
         .program
         .param_groups()
         .iter()
         .flat_map(|g| g.params)
+        .filter(|p| out.verbose || values[p.key] != defaults[p.key])
         .map(|p| {
             let v = &values[p.key];
             format!(
@@ -194,8 +201,12 @@ fn params_line(scenario: &Scenario, params: &Params) -> String {
                 v.as_str().map_or(v.to_string(), str::to_string)
             )
         })
-        .collect::<Vec<_>>()
-        .join(" ")
+        .collect();
+    match (out.verbose, words.is_empty()) {
+        (true, _) => words.join(" "),
+        (false, true) => "(default parameters; --verbose lists them)".into(),
+        (false, false) => format!("{} (the rest at defaults)", words.join(" ")),
+    }
 }
 
 /// What a targeted fault is, for `locksim list`: the swarm draws them (`targeted_max`), and

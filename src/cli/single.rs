@@ -80,7 +80,7 @@ pub fn run(
         outln!(
             "run {} seed={seed} {}",
             scenario.name,
-            params_line(scenario, &spec.params)
+            params_line(out, scenario, &spec.params)
         );
         for f in &spec.plan.0 {
             outln!("  fault at {:>5} ms: {}", f.at_ms, f.fault);

@@ -386,3 +386,50 @@ fn replay_timeline_tells_the_pause_and_the_overlap_by_true_time() {
         "{v}"
     );
 }
+
+/// Issue 21: the first line of a run names only the parameters that differ from the
+/// scenario's defaults (its default profile's included); `--verbose` names them all.
+#[test]
+fn a_runs_first_line_names_only_the_parameters_set() {
+    let s = Scratch::new("first_line");
+    let first = |args: &[&str]| {
+        let ran = s.run(args);
+        ran.stdout.lines().next().unwrap_or_default().to_string()
+    };
+    let plain = first(&["run", "redlock", "--seed", "3", "--set", "faults=none"]);
+    assert_eq!(
+        plain,
+        "run redlock seed=3 faults=none (the rest at defaults)"
+    );
+    let defaults = first(&["run", "zk-lock", "--seed", "3"]);
+    assert_eq!(
+        defaults,
+        "run zk-lock seed=3 (default parameters; --verbose lists them)"
+    );
+    let own = first(&[
+        "run",
+        "redlock",
+        "--seed",
+        "3",
+        "--profile",
+        "own-assumptions",
+    ]);
+    assert!(
+        own.contains(" pause_max_ms=100 ") && !own.contains("latency_min_ms"),
+        "{own}"
+    );
+    let all = first(&[
+        "run",
+        "redlock",
+        "--seed",
+        "3",
+        "--set",
+        "faults=none",
+        "-v",
+    ]);
+    assert!(
+        all.contains("latency_min_ms=1 ") && all.contains("faults=none") && all.len() > 200,
+        "{all}"
+    );
+    assert!(!all.contains("(the rest at defaults)"), "{all}");
+}
