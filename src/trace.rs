@@ -164,10 +164,7 @@ impl Trace {
             format: FORMAT.into(),
             scenario: spec.scenario.name.to_string(),
             seed: spec.seed,
-            params: match serde_json::to_value(&spec.params) {
-                Ok(Value::Object(map)) => map,
-                _ => unreachable!("Params serialises to an object"),
-            },
+            params: kept_params(spec),
             properties: (spec.properties != spec.scenario.properties)
                 .then(|| spec.properties.clone()),
             faults: spec.plan.clone(),
@@ -324,6 +321,23 @@ fn read_text(path: &Path) -> Result<String, TraceError> {
     }
     String::from_utf8(bytes)
         .map_err(|e| TraceError::NotUtf8(path.into(), e.utf8_error().valid_up_to()))
+}
+
+/// The parameters a trace file keeps: those of the groups its scenario reads, its own, and
+/// any other that is not at its default. A replay reads a missing one as its default, so
+/// the run is the same, and a Redlock trace does not carry the queue's parameters.
+fn kept_params(spec: &RunSpec) -> serde_json::Map<String, Value> {
+    let map = |params: &Params| match serde_json::to_value(params) {
+        Ok(Value::Object(map)) => map,
+        _ => unreachable!("Params serialises to an object"),
+    };
+    let defaults = map(&Params::default());
+    let groups = spec.scenario.program.param_groups();
+    let read = |key: &str| groups.iter().flat_map(|g| g.params).any(|p| p.key == key);
+    map(&spec.params)
+        .into_iter()
+        .filter(|(key, value)| read(key) || defaults.get(key) != Some(value))
+        .collect()
 }
 
 /// The set of violated properties, in `Property::BUILTIN` order.
@@ -534,6 +548,34 @@ mod tests {
         changed.params.insert("clients".into(), 3.into());
         std::fs::write(&path, changed.to_json()).unwrap();
         assert_eq!(full.save(&dir.0).unwrap(), dir.0.join("zk-lock-1-2.json"));
+    }
+
+    #[test]
+    fn a_trace_keeps_the_parameters_its_scenario_reads_and_any_set_elsewhere() {
+        let redlock = scenario::find("redlock").unwrap();
+        let params = redlock.params(None, &["items=7", "clients=3"]).unwrap();
+        let spec = RunSpec::generated(redlock, params.clone(), 1);
+        let kept = kept_params(&spec);
+        for key in [
+            "clients",
+            "ttl_ms",
+            "pause_max_ms",
+            "latency_max_ms",
+            "items",
+        ] {
+            assert!(kept.contains_key(key), "{key} missing: {kept:?}");
+        }
+        for key in [
+            "producers",
+            "writers",
+            "terms",
+            "arrive_max_ms",
+            "session_timeout_ms",
+        ] {
+            assert!(!kept.contains_key(key), "{key} kept: {kept:?}");
+        }
+        let replayed = redlock.params_from_json(&Value::Object(kept)).unwrap();
+        assert_eq!(replayed, params, "a replay reads the same parameters");
     }
 
     #[test]
