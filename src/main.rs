@@ -58,7 +58,7 @@ enum Command {
         save: bool,
     },
     /// Run many seeds in parallel; stop at the lowest failing seed, shrink its fault plan,
-    /// write traces/SCENARIO-SEED.json and print the replay command.
+    /// write its trace into --traces and print the replay command.
     Explore {
         scenario: String,
         /// Seeds to run, as A..B (B excluded).
@@ -189,8 +189,9 @@ struct Opts {
     /// Run each seed twice and compare history digests.
     #[arg(long)]
     check_determinism: bool,
-    /// Directory for trace files.
-    #[arg(long, default_value = "traces")]
+    /// Directory for trace files: by default a scratch directory (git-ignored), so ad-hoc
+    /// runs never land in the committed traces/ catalogue.
+    #[arg(long, default_value = "locksim-traces")]
     traces: PathBuf,
 }
 

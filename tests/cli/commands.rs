@@ -347,7 +347,11 @@ fn seeds_up_to_the_largest_give_the_same_answer_with_any_jobs() {
         let v = s.json(&clean, 0);
         assert_eq!(v["seeds_run"], 2, "--jobs {jobs}: {v}");
     }
-    let traces: Vec<_> = std::fs::read_dir(s.0.join("traces"))
+    assert!(
+        !s.0.join("traces").exists(),
+        "ad-hoc traces stay out of traces/"
+    );
+    let traces: Vec<_> = std::fs::read_dir(s.0.join("locksim-traces"))
         .expect("traces written")
         .map(|e| e.expect("entry").file_name())
         .collect();
