@@ -11,7 +11,7 @@
 //! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
 //! - `redlock.rs`: M Redis instances, clients judged by Redlock's quorum and validity, with
 //!   pauses, wall-clock jumps, crashes and restarts
-//! - `zk_lock.rs`: one ZooKeeper server, N clients, the lock recipe and its flawed variants
+//! - `zk_lock/`: one ZooKeeper server, N clients, the lock recipe and its flawed variants
 
 pub mod check;
 pub mod explorer;
@@ -39,6 +39,9 @@ pub struct Entry {
     pub about: &'static str,
     /// (name, meaning) of each `--set` parameter.
     pub params: &'static [(&'static str, &'static str)],
+    /// (flavor, why) of each flavor the simulation has for this recipe that the model
+    /// cannot express.
+    pub unexpressed: &'static [(&'static str, &'static str)],
     /// Checks the model breadth first.
     pub check: CheckFn,
     /// Checks the model depth first with symmetry reduction over its clients (`check
@@ -58,6 +61,7 @@ pub const MODELS: &[Entry] = &[
         name: "redis-lock",
         about: "one Redis node, N clients: release by compare-and-delete or by plain DEL",
         params: redis_lock::PARAMS,
+        unexpressed: &[],
         check: |settings, progress| {
             let model = redis_lock::RedisLockModel::from_settings(settings)?;
             Ok(check::check(
@@ -90,6 +94,7 @@ pub const MODELS: &[Entry] = &[
         name: "redlock",
         about: "M Redis instances, clients judged by Redlock's quorum and validity; pauses, clock jumps, crashes",
         params: redlock::PARAMS,
+        unexpressed: redlock::UNEXPRESSED,
         check: |settings, progress| {
             let model = redlock::RedlockModel::from_settings(settings)?;
             Ok(check::check("redlock", model.describe(), model, progress))
@@ -115,14 +120,16 @@ pub const MODELS: &[Entry] = &[
     },
     Entry {
         name: "zk-lock",
-        about: "one ZooKeeper server, N clients: the lock recipe, the herd, no GUID; lost replies, expiry",
+        about: "one ZooKeeper server, N clients: the lock recipe and its flawed variants; lost replies and deletes, disconnects, expiry, the counter's wrap",
         params: zk_lock::PARAMS,
+        unexpressed: zk_lock::UNEXPRESSED,
         check: |settings, progress| {
             let model = zk_lock::ZkLockModel::from_settings(settings)?;
             Ok(check::check("zk-lock", model.describe(), model, progress))
         },
         check_symmetric: Some(|settings, progress| {
             let model = zk_lock::ZkLockModel::from_settings(settings)?;
+            model.symmetric()?;
             Ok(check::check_symmetric(
                 "zk-lock",
                 model.describe(),

@@ -251,7 +251,8 @@ fn write_trace(
     Ok(())
 }
 
-/// The models with their parameters, for `list --json`.
+/// The models with their parameters and the simulation's flavors they cannot express, for
+/// `list --json`.
 fn list_json() -> serde_json::Value {
     let models: Vec<serde_json::Value> = locksim_models::MODELS
         .iter()
@@ -261,19 +262,33 @@ fn list_json() -> serde_json::Value {
                 .iter()
                 .map(|(name, meaning)| serde_json::json!({"name": name, "meaning": meaning}))
                 .collect();
-            serde_json::json!({"name": entry.name, "about": entry.about, "params": params})
+            let unexpressed: Vec<serde_json::Value> = entry
+                .unexpressed
+                .iter()
+                .map(|(flavor, why)| serde_json::json!({"flavor": flavor, "why": why}))
+                .collect();
+            serde_json::json!({
+                "name": entry.name,
+                "about": entry.about,
+                "params": params,
+                "unexpressed": unexpressed,
+            })
         })
         .collect();
     serde_json::json!({ "models": models })
 }
 
-/// The models with their parameters, for `list`.
+/// The models with their parameters and the simulation's flavors they cannot express, one
+/// line each, for `list`.
 fn list() -> String {
     let mut out = String::new();
     for entry in locksim_models::MODELS {
         out += &format!("{}: {}\n", entry.name, entry.about);
         for (name, meaning) in entry.params {
             out += &format!("  --set {name}=...  {meaning}\n");
+        }
+        for (flavor, why) in entry.unexpressed {
+            out += &format!("  cannot express {flavor}: {why}\n");
         }
     }
     out

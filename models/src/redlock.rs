@@ -125,6 +125,12 @@ const FLAVORS: &[(&str, Flavor)] = &[
     ("del", Flavor::PlainDel),
 ];
 
+/// The simulation's flavors the model cannot express, and why.
+pub const UNEXPRESSED: &[(&str, &str)] = &[(
+    "fixed-retry",
+    "its flaw is timing: clients retrying after the same delay split the votes for ever; the model has no retry delays (a client may retry at any tick) and checks no liveness over unbounded runs",
+)];
+
 const PAUSE_AT: &[(&str, PauseAt)] = &[("any", PauseAt::Any), ("acquiring", PauseAt::Acquiring)];
 
 /// Whether a crashed instance keeps its key, as `locksim`'s `persistence` names it.

@@ -53,6 +53,13 @@ pub enum ParamError {
         /// What the key takes.
         expected: String,
     },
+    /// A setting under which the clients are not interchangeable, given with `--symmetry`.
+    Asymmetric {
+        /// The `key=value` given.
+        given: String,
+        /// Why it makes the clients differ.
+        why: &'static str,
+    },
     /// An old spelling, now spelled as `locksim` spells it.
     Renamed {
         /// The `key=value` given.
@@ -79,6 +86,10 @@ impl fmt::Display for ParamError {
                 value,
                 expected,
             } => write!(f, "--set {key}={value}: expected {expected}"),
+            ParamError::Asymmetric { given, why } => write!(
+                f,
+                "--set {given}: --symmetry needs interchangeable clients, and here {why}; check it without"
+            ),
             ParamError::Renamed { given, renamed } => write!(
                 f,
                 "--set {given}: now spelled {}, as locksim spells it ({})",

@@ -3,28 +3,35 @@
 //! clients running the recipe's own decisions from `recipes::zk::lock::decide`: what to do
 //! after a create (and after its lost reply), which node a listing says to watch (or the
 //! directory, for the herd), what an `exists` that finds no predecessor means, what an event
-//! means, and when a delete released the node. Each client enqueues once, writes to the
-//! resource once it holds the lock, and releases. A request and its reply are one step; the
-//! faults are capped actions: a create whose reply is lost after the server applied it, and
-//! a client that pauses past its session timeout, so the server expires its session (its
-//! nodes vanish, their watches fire) while the client takes no step and later notices.
+//! means, when a delete released the node, and where each flawed variant decides otherwise.
+//! Each client enqueues once, writes to the resource once it holds the lock, and releases. A
+//! request and its reply are one step; the faults are capped actions: a create whose reply is
+//! lost after the server applied it, a delete lost before the server applied it, a waiter's
+//! connection that drops and comes back within its session (a Disconnected event on its
+//! watch), and a client that pauses past its session timeout, so the server expires its
+//! session (its nodes vanish, their watches fire) while the client takes no step and later
+//! notices. The directory's counter starts at `seq_start`, so a run can cross its wrap past
+//! 2147483647.
+//!
+//! - `told.rs`: each step in the model's words
+//! - `trace.rs`: a counterexample as a locksim scenario and fault plan
 
-use crate::check::{Narrated, Transition};
-use crate::export::Exportable;
+mod told;
+mod trace;
+
 use crate::settings::{ParamError, Renamed, Settings};
 use crate::symmetry::Renaming;
-use locksim::params::Params;
 use locksim::recipes::zk::lock::decide::{
-    self, AfterCreate, AfterExists, Decision, Flavor, OnEvent, Outcome,
+    self, AfterCreate, AfterExists, Contender, Decision, Flavor, OnEvent, Outcome,
 };
-use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
 use locksim::zk::proto::{EventType, KeeperState};
 use stateright::{Model, Property, Representative};
 
 /// The model's switches and bounds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ZkLockModel {
-    /// `Recipe`, `Herd` or `NoGuid` (`Simple` is not modelled).
+    /// The recipe or one of its flawed variants (`Simple` and `StaleSession` are not
+    /// modelled: see `UNEXPRESSED`).
     pub flavor: Flavor,
     pub clients: u8,
     /// Whether the resource refuses a token lower than the highest it has seen.
@@ -33,6 +40,14 @@ pub struct ZkLockModel {
     pub lost_replies: u8,
     /// Sessions expired under a paused client in a run, all clients together.
     pub expiries: u8,
+    /// Deletes lost to ConnectionLoss before the server applied them, all clients together.
+    pub lost_deletes: u8,
+    /// Connections of waiting clients that drop and come back within the session timeout,
+    /// all clients together.
+    pub disconnects: u8,
+    /// Where the directory's sequence counter starts, as `locksim`'s `seq_start`: near
+    /// 2147483647 it wraps to negative numbers within a run (Z6).
+    pub seq_start: u32,
 }
 
 impl Default for ZkLockModel {
@@ -43,6 +58,9 @@ impl Default for ZkLockModel {
             fencing: true,
             lost_replies: 1,
             expiries: 1,
+            lost_deletes: 1,
+            disconnects: 1,
+            seq_start: 0,
         }
     }
 }
@@ -51,7 +69,7 @@ impl Default for ZkLockModel {
 pub const PARAMS: &[(&str, &str)] = &[
     (
         "flavor",
-        "recipe (GUID, predecessor watch), herd (children watch) or noguid, as the scenarios zk-lock, zk-lock-herd, zk-lock-noguid",
+        "recipe (GUID, predecessor watch), herd, noguid, name-sort, int-sort (its flaw needs seq_start=2147483647), release-forgets, session-event or vanished (its flaw needs clients=3), as the scenarios zk-lock and zk-lock-<flavor>",
     ),
     ("clients", "number of clients, 1 to 4"),
     (
@@ -60,6 +78,18 @@ pub const PARAMS: &[(&str, &str)] = &[
     ),
     ("lost_replies", "create replies lost in a run, 0 to 2"),
     ("expiries", "sessions expired under a paused client, 0 to 2"),
+    (
+        "lost_deletes",
+        "deletes lost to ConnectionLoss before the server applied them, 0 to 2",
+    ),
+    (
+        "disconnects",
+        "connections of waiters that drop and come back within the session, 0 to 2",
+    ),
+    (
+        "seq_start",
+        "where the sequence counter starts, 0 to 2147483647 (past 2147483647 it wraps to -2147483648)",
+    ),
 ];
 
 /// The flavors the model expresses, named as the simulation's scenarios end.
@@ -67,6 +97,23 @@ const FLAVORS: &[(&str, Flavor)] = &[
     ("recipe", Flavor::Recipe),
     ("herd", Flavor::Herd),
     ("noguid", Flavor::NoGuid),
+    ("name-sort", Flavor::NameSort),
+    ("int-sort", Flavor::IntSort),
+    ("release-forgets", Flavor::ReleaseForgets),
+    ("session-event", Flavor::SessionEvent),
+    ("vanished", Flavor::Vanished),
+];
+
+/// The simulation's flavors the model cannot express, and why.
+pub const UNEXPRESSED: &[(&str, &str)] = &[
+    (
+        "simple",
+        "one fixed node raced for by create and exists (simple_next): no line of sequential nodes, which is what the model is made of",
+    ),
+    (
+        "stale-session",
+        "the model gives each client one session for the whole run; a client that starts a new session and adopts its old session's node would need sessions apart from clients",
+    ),
 ];
 
 const FENCING: &[(&str, bool)] = &[("true", true), ("false", false)];
@@ -101,6 +148,9 @@ impl ZkLockModel {
             fencing: settings.choice("fencing", FENCING, d.fencing)?,
             lost_replies: settings.number("lost_replies", 0..=2, d.lost_replies)?,
             expiries: settings.number("expiries", 0..=2, d.expiries)?,
+            lost_deletes: settings.number("lost_deletes", 0..=2, d.lost_deletes)?,
+            disconnects: settings.number("disconnects", 0..=2, d.disconnects)?,
+            seq_start: settings.number("seq_start", 0..=2_147_483_647, d.seq_start)?,
         })
     }
 
@@ -112,13 +162,31 @@ impl ZkLockModel {
             ("fencing", self.fencing.to_string()),
             ("lost_replies", self.lost_replies.to_string()),
             ("expiries", self.expiries.to_string()),
+            ("lost_deletes", self.lost_deletes.to_string()),
+            ("disconnects", self.disconnects.to_string()),
+            ("seq_start", self.seq_start.to_string()),
         ]
     }
 
     /// The node's name as the driver creates it: a GUID prefix per client (none for
-    /// `NoGuid`), then ZooKeeper's `%010d` of the directory's counter.
+    /// `NoGuid`), then ZooKeeper's `%010d` of the directory's signed 32-bit counter, which
+    /// started at `seq_start` (so past 2147483647 it reads -2147483648).
     fn name(&self, node: Node) -> String {
-        format!("{}lock-{:010}", self.guid(node.owner), node.seq)
+        let counter = (self.seq_start as i32).wrapping_add(i32::from(node.seq));
+        format!("{}lock-{counter:010}", self.guid(node.owner))
+    }
+
+    /// Ok if the model's steps and properties are blind to which client is which, so a
+    /// search may reduce by symmetry: not when names are sorted whole, where a client's
+    /// GUID decides its place in line.
+    pub fn symmetric(&self) -> Result<(), ParamError> {
+        match self.flavor {
+            Flavor::NameSort => Err(ParamError::Asymmetric {
+                given: "flavor=name-sort".into(),
+                why: "a client's GUID decides its place in a line sorted by name",
+            }),
+            _ => Ok(()),
+        }
     }
 
     fn guid(&self, client: u8) -> String {
@@ -192,6 +260,10 @@ pub enum WatchOn {
 pub enum Event {
     /// Its watch fired: the watched node was deleted, or the directory's children changed.
     Watch(EventType),
+    /// Its connection dropped and came back within the session timeout: a session event
+    /// (Disconnected) on its watch, which stays set. A watch that fires before it is read
+    /// takes its place.
+    Disconnected,
     /// Its session expired.
     Expired,
 }
@@ -216,6 +288,8 @@ pub struct State {
     pub clients: Vec<Client>,
     pub lost_left: u8,
     pub expiries_left: u8,
+    pub lost_deletes_left: u8,
+    pub disconnects_left: u8,
     /// The highest token the resource has accepted.
     pub store_max: Option<u8>,
     /// Whether the resource accepted a write with a token below one it had accepted.
@@ -231,6 +305,28 @@ impl State {
     /// Whether client `c` believes it holds the lock.
     pub fn believes(&self, c: usize) -> bool {
         matches!(self.clients[c].phase, Phase::Holding { .. })
+    }
+
+    /// How many clients whose sessions the server still keeps believe they hold the lock.
+    /// ZooKeeper's lock promises at most one: a holder whose session expired unknown to it
+    /// (Z2) is what fencing is for.
+    pub fn live_believers(&self) -> usize {
+        (0..self.clients.len())
+            .filter(|&c| self.believes(c) && self.clients[c].session_alive)
+            .count()
+    }
+
+    /// Client `c` takes the lock with its node; notes a grant out of line.
+    fn grant(&mut self, c: usize) {
+        let seq = self.clients[c].node;
+        if self.last_grant.is_some_and(|last| Some(last) > seq) {
+            self.out_of_order = true;
+        }
+        self.last_grant = seq;
+        let client = &mut self.clients[c];
+        client.phase = Phase::Holding { wrote: false };
+        client.acquired = true;
+        client.watch = None;
     }
 
     /// A node of a live session that its own client does not know as its node and is not
@@ -329,6 +425,10 @@ pub enum Action {
     Write(u8),
     /// A holder deletes its node.
     Release(u8),
+    /// A holder's delete is lost before the server applies it (ConnectionLoss).
+    DeleteLost(u8),
+    /// A waiter's connection drops and comes back within its session timeout.
+    Disconnect(u8),
     /// It pauses past its session timeout: the server expires its session.
     PauseExpire(u8),
 }
@@ -354,6 +454,8 @@ impl Model for ZkLockModel {
             ],
             lost_left: self.lost_replies,
             expiries_left: self.expiries,
+            lost_deletes_left: self.lost_deletes,
+            disconnects_left: self.disconnects,
             store_max: None,
             stale_write: false,
             multi_wake: false,
@@ -385,8 +487,18 @@ impl Model for ZkLockModel {
                 }
                 Phase::Looking | Phase::Listing => actions.push(Action::List(c)),
                 Phase::Exists { .. } => actions.push(Action::Exists(c)),
-                Phase::Holding { wrote: true } => actions.push(Action::Release(c)),
-                Phase::Waiting | Phase::Holding { wrote: false } | Phase::Done => {}
+                Phase::Holding { wrote: true } => {
+                    actions.push(Action::Release(c));
+                    if state.lost_deletes_left > 0 {
+                        actions.push(Action::DeleteLost(c));
+                    }
+                }
+                Phase::Waiting => {
+                    if state.disconnects_left > 0 && client.event.is_none() {
+                        actions.push(Action::Disconnect(c));
+                    }
+                }
+                Phase::Holding { wrote: false } | Phase::Done => {}
             }
             if state.expiries_left > 0 && !matches!(client.phase, Phase::Idle | Phase::Done) {
                 actions.push(Action::PauseExpire(c));
@@ -437,17 +549,8 @@ impl Model for ZkLockModel {
                     seq: state.clients[ci].node?,
                     owner: c,
                 });
-                match decide::decide(&mine, &children) {
-                    Decision::Acquired => {
-                        let seq = state.clients[ci].node?;
-                        if next.last_grant.is_some_and(|last| last > seq) {
-                            next.out_of_order = true;
-                        }
-                        next.last_grant = Some(seq);
-                        let client = &mut next.clients[ci];
-                        client.phase = Phase::Holding { wrote: false };
-                        client.acquired = true;
-                    }
+                match Contender::Exclusive.decide(self.flavor, &mine, &children) {
+                    Decision::Acquired => next.grant(ci),
                     Decision::NodeGone => {
                         let client = &mut next.clients[ci];
                         client.node = None;
@@ -471,21 +574,32 @@ impl Model for ZkLockModel {
                     return None;
                 };
                 let present = state.nodes.iter().any(|n| n.seq == pred);
-                let client = &mut next.clients[usize::from(c)];
+                let ci = usize::from(c);
                 match decide::after_predecessor_exists(present) {
                     AfterExists::Wait => {
-                        client.watch = Some(WatchOn::Node(pred));
-                        client.phase = Phase::Waiting;
+                        next.clients[ci].watch = Some(WatchOn::Node(pred));
+                        next.clients[ci].phase = Phase::Waiting;
                     }
-                    AfterExists::ListAgain => client.phase = Phase::Listing,
+                    AfterExists::ListAgain if decide::gone_predecessor_is_held(self.flavor) => {
+                        next.grant(ci)
+                    }
+                    AfterExists::ListAgain => next.clients[ci].phase = Phase::Listing,
                 }
             }
             Action::Event(c) => {
-                let client = &mut next.clients[usize::from(c)];
-                let (event_type, keeper_state) = match client.event.take()? {
+                let ci = usize::from(c);
+                let (event_type, keeper_state) = match next.clients[ci].event.take()? {
                     Event::Watch(t) => (t, KeeperState::SyncConnected),
+                    Event::Disconnected => (EventType::None, KeeperState::Disconnected),
                     Event::Expired => (EventType::None, KeeperState::Expired),
                 };
+                if state.clients[ci].phase == Phase::Waiting
+                    && decide::takes_for_deletion(self.flavor, event_type, keeper_state)
+                {
+                    next.grant(ci);
+                    return Some(next);
+                }
+                let client = &mut next.clients[ci];
                 match decide::on_event(event_type, keeper_state) {
                     OnEvent::Ignore => {}
                     OnEvent::Woken if client.phase == Phase::Waiting => {
@@ -521,6 +635,20 @@ impl Model for ZkLockModel {
                 }
                 client.phase = Phase::Done;
             }
+            Action::DeleteLost(c) => {
+                next.lost_deletes_left -= 1;
+                let client = &mut next.clients[usize::from(c)];
+                if decide::forgets_node(self.flavor, Outcome::ConnectionLoss) {
+                    client.node = None;
+                    client.phase = Phase::Done;
+                } else if !decide::retries(Outcome::ConnectionLoss) {
+                    client.phase = Phase::Done;
+                }
+            }
+            Action::Disconnect(c) => {
+                next.disconnects_left -= 1;
+                next.clients[usize::from(c)].event = Some(Event::Disconnected);
+            }
             Action::PauseExpire(c) => {
                 next.expiries_left -= 1;
                 let client = &mut next.clients[usize::from(c)];
@@ -546,6 +674,7 @@ impl Model for ZkLockModel {
             Property::always("mutex", |_, s: &State| {
                 (0..s.clients.len()).filter(|&c| s.believes(c)).count() <= 1
             }),
+            Property::always("live-session-mutex", |_, s: &State| s.live_believers() <= 1),
             Property::always("fenced-resource", |_, s: &State| !s.stale_write),
             Property::always("single-wakeup-per-release", |_, s: &State| !s.multi_wake),
             Property::always("no-orphan", |_, s: &State| s.orphan().is_none()),
@@ -554,189 +683,5 @@ impl Model for ZkLockModel {
                 s.clients.iter().all(|c| c.acquired)
             }),
         ]
-    }
-}
-
-impl Narrated for ZkLockModel {
-    fn narrate(&self, before: &State, action: &Action, after: &State) -> String {
-        let node = |seq: u8| {
-            before
-                .nodes
-                .iter()
-                .chain(after.nodes.iter())
-                .find(|n| n.seq == seq)
-                .map(|&n| self.name(n))
-                .unwrap_or_else(|| format!("#{seq}"))
-        };
-        let woken = |skip: u8| {
-            let names: Vec<String> = (0..after.clients.len())
-                .filter(|&i| {
-                    i as u8 != skip
-                        && matches!(after.clients[i].event, Some(Event::Watch(_)))
-                        && before.clients[i].event.is_none()
-                })
-                .map(|i| format!("c{i}"))
-                .collect();
-            if names.is_empty() {
-                String::new()
-            } else {
-                format!("; watches fire for {}", names.join(", "))
-            }
-        };
-        let after_c = |c: u8| after.clients[usize::from(c)];
-        match *action {
-            Action::Create(c) => {
-                let seq = after_c(c).node.unwrap_or(before.next_seq);
-                format!("c{c} creates {}{}", node(seq), woken(c))
-            }
-            Action::CreateLost(c) => {
-                let what = match after_c(c).phase {
-                    Phase::Looking => "looks for its GUID",
-                    _ => "creates again",
-                };
-                format!(
-                    "c{c} creates {}, the reply is lost: after_create says it {what}{}",
-                    node(before.next_seq),
-                    woken(c)
-                )
-            }
-            Action::List(c) => {
-                let listing = self.listing(before).join(", ");
-                let verdict = match (before.clients[usize::from(c)].phase, after_c(c).phase) {
-                    (Phase::Looking, Phase::Listing) => {
-                        format!("finds its node {}", node(after_c(c).node.unwrap_or(0)))
-                    }
-                    (Phase::Looking, _) => "finds no node of its own".into(),
-                    (_, Phase::Holding { .. }) => "decide says acquired".into(),
-                    (_, Phase::Exists { pred }) => {
-                        format!("decide says watch {}", node(pred))
-                    }
-                    (_, Phase::Waiting) => "decide says wait: it watches the children".into(),
-                    _ => "decide says its node is gone".into(),
-                };
-                format!("c{c} lists [{listing}]: {verdict}")
-            }
-            Action::Exists(c) => {
-                let Phase::Exists { pred } = before.clients[usize::from(c)].phase else {
-                    return format!("c{c} sends exists out of turn");
-                };
-                match after_c(c).phase {
-                    Phase::Waiting => format!("c{c} exists({}) with a watch: waits", node(pred)),
-                    _ => format!("c{c} exists({}): gone, lists again", node(pred)),
-                }
-            }
-            Action::Event(c) => match before.clients[usize::from(c)].event {
-                Some(Event::Expired) => {
-                    format!("c{c} reads the Expired event: it knows its session is gone")
-                }
-                Some(Event::Watch(t)) => format!("c{c} reads the {t:?} event: looks again"),
-                None => format!("c{c} reads an event it never got"),
-            },
-            Action::Write(c) => {
-                let token = before.clients[usize::from(c)].node.unwrap_or(0);
-                let verdict = if self.fencing && before.store_max.is_some_and(|m| token < m) {
-                    "refused"
-                } else {
-                    "accepted"
-                };
-                format!("c{c} writes the resource with token {token}: {verdict}")
-            }
-            Action::Release(c) => {
-                let seq = before.clients[usize::from(c)].node.unwrap_or(0);
-                if before.nodes.iter().any(|n| n.seq == seq) {
-                    format!("c{c} deletes {}{}", node(seq), woken(c))
-                } else {
-                    format!("c{c} deletes {}: already gone", node(seq))
-                }
-            }
-            Action::PauseExpire(c) => {
-                let gone: Vec<String> = before
-                    .nodes
-                    .iter()
-                    .filter(|n| n.owner == c)
-                    .map(|&n| self.name(n))
-                    .collect();
-                let gone = if gone.is_empty() {
-                    String::new()
-                } else {
-                    format!(", deleting {}", gone.join(", "))
-                };
-                format!(
-                    "c{c} pauses past its session timeout: the server expires its session{gone}{}",
-                    woken(c)
-                )
-            }
-        }
-    }
-
-    fn believers(&self, state: &State) -> Vec<usize> {
-        (0..state.clients.len())
-            .filter(|&c| state.believes(c))
-            .collect()
-    }
-}
-
-impl Exportable for ZkLockModel {
-    fn scenario(&self) -> Result<(&'static str, Vec<String>), String> {
-        let scenario = match self.flavor {
-            Flavor::Recipe => "zk-lock",
-            Flavor::Herd => "zk-lock-herd",
-            Flavor::NoGuid => "zk-lock-noguid",
-            Flavor::Simple => "zk-lock-simple",
-            Flavor::NameSort => "zk-lock-name-sort",
-            Flavor::ReleaseForgets => "zk-lock-release-forgets",
-            Flavor::SessionEvent => "zk-lock-session-event",
-            Flavor::IntSort => "zk-lock-int-sort",
-            Flavor::Vanished => "zk-lock-vanished",
-            Flavor::StaleSession => "zk-lock-stale-session",
-        };
-        Ok((
-            scenario,
-            vec![
-                format!("clients={}", self.clients),
-                format!("fencing={}", self.fencing),
-            ],
-        ))
-    }
-
-    /// A holder's pause past its session timeout becomes `pause_before` its write (or its
-    /// release, once it wrote), armed from the start and lasting 2 × the session timeout so
-    /// the server expires its session. A lost create reply, or the pause of a client that
-    /// does not hold the lock, has no mapping yet.
-    fn faults(&self, path: &[Transition<Self>], params: &Params) -> Result<FaultPlan, String> {
-        let mut plan = Vec::new();
-        for (before, action, _) in path {
-            match *action {
-                Action::PauseExpire(c) => {
-                    let step = match before.clients[usize::from(c)].phase {
-                        Phase::Holding { wrote: false } => "write",
-                        Phase::Holding { wrote: true } => "release",
-                        _ => {
-                            return Err(format!(
-                                "a pause of c{c} while it does not hold the lock has no mapping yet"
-                            ));
-                        }
-                    };
-                    plan.push(TimedFault {
-                        at_ms: 0,
-                        fault: Fault::PauseBefore {
-                            node: format!("c{}", c + 1),
-                            step: step.into(),
-                            for_ms: 2 * params.zookeeper.session_timeout_ms,
-                        },
-                    });
-                }
-                Action::CreateLost(_) => {
-                    return Err("a lost create reply has no mapping yet".into());
-                }
-                Action::Create(_)
-                | Action::List(_)
-                | Action::Exists(_)
-                | Action::Event(_)
-                | Action::Write(_)
-                | Action::Release(_) => {}
-            }
-        }
-        Ok(FaultPlan(plan))
     }
 }
