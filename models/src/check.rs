@@ -2,12 +2,13 @@
 //! symmetry reduction over clients; then each discovery is told as the shortest path to it,
 //! step by step in the model's own words.
 
+use crate::progress;
 use stateright::{Checker, Expectation, HasDiscoveries, Model, Property, Representative};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::Hash;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A model that can tell its steps to a reader.
 pub trait Narrated: Model {
@@ -107,7 +108,7 @@ pub struct Found<M: Model> {
 }
 
 /// Checks every property of `model` over its whole state space, breadth first, on one
-/// thread; with `progress`, a line on stderr each second while the search runs past the first.
+/// thread; with `progress`, a progress line on stderr if it is a terminal (see `progress`).
 pub fn check<M>(
     name: &'static str,
     params: Vec<(&'static str, String)>,
@@ -183,7 +184,7 @@ where
         .checker()
         .finish_when(HasDiscoveries::AnyOf(BTreeSet::new()))
         .spawn_bfs();
-    let checker = watch(name, checker, started, progress);
+    let checker = progress::watch(name, checker, progress);
     let seconds = started.elapsed().as_secs_f64();
     let paths = model
         .properties()
@@ -213,7 +214,7 @@ where
         .symmetry()
         .finish_when(HasDiscoveries::AnyOf(BTreeSet::new()))
         .spawn_dfs();
-    let checker = watch(name, checker, started, progress);
+    let checker = progress::watch(name, checker, progress);
     let seconds = started.elapsed().as_secs_f64();
     let paths = model
         .properties()
@@ -225,28 +226,6 @@ where
         })
         .collect();
     found(&checker, paths, seconds)
-}
-
-/// Waits for `checker` to finish, with a progress line each second past the first.
-fn watch<M: Model, C: Checker<M>>(name: &str, checker: C, started: Instant, progress: bool) -> C {
-    if progress {
-        let mut next_report = Duration::from_secs(1);
-        while !checker.is_done() {
-            // A short poll: the seconds reported end when the search does, not at the poll.
-            std::thread::sleep(Duration::from_millis(2));
-            if started.elapsed() >= next_report {
-                eprintln!(
-                    "checking {name}: {} states, {} unique, depth {}, {} s",
-                    checker.state_count(),
-                    checker.unique_state_count(),
-                    checker.max_depth(),
-                    next_report.as_secs()
-                );
-                next_report += Duration::from_secs(1);
-            }
-        }
-    }
-    checker.join()
 }
 
 fn found<M: Model, C: Checker<M>>(

@@ -6,6 +6,7 @@
 //! - `symmetry.rs`: renaming clients, for symmetry reduction
 //! - `check.rs`: the exhaustive check (breadth first, or depth first with symmetry
 //!   reduction), the path to each discovery, the report
+//! - `progress.rs`: the progress line of a running check on a terminal's stderr
 //! - `explorer.rs`: a model served in stateright's Explorer (`serve-explorer`)
 //! - `export.rs`: a counterexample as a locksim trace, kept only if the simulator reproduces it
 //! - `redis_lock.rs`: one Redis node, N clients, release by compare-and-delete or DEL
@@ -16,6 +17,7 @@
 pub mod check;
 pub mod explorer;
 pub mod export;
+pub mod progress;
 pub mod redis_lock;
 pub mod redlock;
 pub mod settings;
@@ -27,7 +29,8 @@ use export::{ExportError, Exported};
 use settings::{ParamError, Settings};
 use std::net::SocketAddr;
 
-/// Checks a model as `--set` configures it, reporting progress on stderr if asked.
+/// Checks a model as `--set` configures it, with a progress line on stderr if asked and
+/// stderr is a terminal.
 pub type CheckFn = fn(&Settings, bool) -> Result<CheckReport, ParamError>;
 
 /// Exports a model's counterexample as `--set` configures it.

@@ -1,6 +1,7 @@
 //! `locksim-models check MODEL [--set key=value]... [--json] [--symmetry]`: checks a model
 //! exhaustively and prints, per property, whether it holds or the path that breaks it (a
-//! progress line on stderr each second of a longer check; `--symmetry` searches depth first
+//! progress line on stderr while it runs, when stderr is a terminal and neither `--json` nor
+//! `--quiet` is given; `--symmetry` searches depth first
 //! with symmetry reduction over clients); exits 0 if every property holds, 1 if an `always`
 //! property has a counterexample or a `sometimes` property has no example, so it can gate CI.
 //! `locksim-models list` names the models and their parameters. `check MODEL --trace FILE`
@@ -30,6 +31,12 @@ struct Cli {
     /// Print JSON instead of text (accepted anywhere on the line)
     #[arg(long, global = true)]
     json: bool,
+    /// Draw no progress on stderr.
+    ///
+    /// `check` draws states explored, unique states, depth, states/s and the time elapsed on
+    /// stderr while it runs, only when stderr is a terminal and never with --json.
+    #[arg(long, short, global = true)]
+    quiet: bool,
 }
 
 #[derive(Subcommand)]
@@ -148,7 +155,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let report = match check(&settings, true) {
+    let report = match check(&settings, !json && !cli.quiet) {
         Ok(report) => report,
         Err(e) => {
             eprintln!("{}: {e}", entry.name);
