@@ -222,8 +222,9 @@ fn flavor_name(flavor: Flavor) -> &'static str {
     }
 }
 
-/// A child of the lock directory: its sequence number (also its czxid's order, the fencing
-/// token: the directory's creates are the only writes) and the session that owns it.
+/// A child of the lock directory: its place in creation order (its name's number is the
+/// counter's, `seq_start` on; the order is also its czxid's, the fencing token: the
+/// directory's creates are the only writes) and the session that owns it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Node {
     pub seq: u8,
@@ -286,9 +287,13 @@ pub struct State {
     /// The lock directory's children, in creation order.
     pub nodes: Vec<Node>,
     pub clients: Vec<Client>,
+    /// Create replies that may still be lost.
     pub lost_left: u8,
+    /// Sessions that may still expire under a paused client.
     pub expiries_left: u8,
+    /// Deletes that may still be lost.
     pub lost_deletes_left: u8,
+    /// Connections that may still drop under a waiter.
     pub disconnects_left: u8,
     /// The highest token the resource has accepted.
     pub store_max: Option<u8>,
