@@ -218,6 +218,7 @@ fn zk_lock_steps_and_properties_do_not_depend_on_which_client_is_which() {
         (ZkFlavor::IntSort, 2),
         (ZkFlavor::ReleaseForgets, 2),
         (ZkFlavor::SessionEvent, 2),
+        (ZkFlavor::StaleSession, 2),
     ] {
         let model = zk_newer(flavor, clients);
         assert!(assert_symmetric(&model, clients, zk_lock::State::renamed) > 200);

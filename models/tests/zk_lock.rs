@@ -189,7 +189,6 @@ fn settings_pick_the_switches_and_refuse_the_rest() {
     );
     for bad in [
         "flavor=simple",
-        "flavor=stale-session",
         "fencing=maybe",
         "clients=5",
         "expiries=3",

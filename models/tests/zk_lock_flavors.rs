@@ -165,6 +165,27 @@ fn holding_on_a_predecessor_gone_at_exists_skips_the_holder_ahead_of_it() {
 }
 
 #[test]
+fn adopting_the_node_of_an_abandoned_session_holds_a_lock_the_server_takes_back() {
+    use Action::*;
+    // c0's create reply is lost; it starts a new session, finds its node by the GUID it
+    // carried and holds the lock with it, until the server expires the abandoned session.
+    assert_flaw(Flaw {
+        settings: &["flavor=stale-session", "expiries=0"],
+        property: "live-session-mutex",
+        path: vec![
+            CreateLost(0),
+            List(0),
+            List(0),
+            AbandonedExpire(0),
+            Create(1),
+            List(1),
+        ],
+        last_step: "c1 lists [g1-lock-0000000001]: decide says acquired",
+        unique_states: (848, 209),
+    });
+}
+
+#[test]
 fn the_recipe_keeps_live_session_mutex_under_every_fault_at_once() {
     let recipe = model(&["clients=3"]);
     let found = report(&recipe);

@@ -11,7 +11,8 @@
 //! watch), and a client that pauses past its session timeout, so the server expires its
 //! session (its nodes vanish, their watches fire) while the client takes no step and later
 //! notices. The directory's counter starts at `seq_start`, so a run can cross its wrap past
-//! 2147483647.
+//! 2147483647. A client of the `stale-session` flaw that abandons its session for a new one
+//! leaves the old one to the server, which expires it (and its nodes) at some later step.
 //!
 //! - `told.rs`: each step in the model's words
 //! - `trace.rs`: a counterexample as a locksim scenario and fault plan
@@ -30,8 +31,8 @@ use stateright::{Model, Property, Representative};
 /// The model's switches and bounds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ZkLockModel {
-    /// The recipe or one of its flawed variants (`Simple` and `StaleSession` are not
-    /// modelled: see `UNEXPRESSED`).
+    /// The recipe or one of its flawed variants (`Simple` is not modelled: see
+    /// `UNEXPRESSED`).
     pub flavor: Flavor,
     pub clients: u8,
     /// Whether the resource refuses a token lower than the highest it has seen.
@@ -69,7 +70,7 @@ impl Default for ZkLockModel {
 pub const PARAMS: &[(&str, &str)] = &[
     (
         "flavor",
-        "recipe (GUID, predecessor watch), herd, noguid, name-sort, int-sort (its flaw needs seq_start=2147483647), release-forgets, session-event or vanished (its flaw needs clients=3), as the scenarios zk-lock and zk-lock-<flavor>",
+        "recipe (GUID, predecessor watch), herd, noguid, name-sort, int-sort (its flaw needs seq_start=2147483647), release-forgets, session-event, vanished (its flaw needs clients=3) or stale-session, as the scenarios zk-lock and zk-lock-<flavor>",
     ),
     ("clients", "number of clients, 1 to 4"),
     (
@@ -102,19 +103,14 @@ const FLAVORS: &[(&str, Flavor)] = &[
     ("release-forgets", Flavor::ReleaseForgets),
     ("session-event", Flavor::SessionEvent),
     ("vanished", Flavor::Vanished),
+    ("stale-session", Flavor::StaleSession),
 ];
 
 /// The simulation's flavors the model cannot express, and why.
-pub const UNEXPRESSED: &[(&str, &str)] = &[
-    (
-        "simple",
-        "one fixed node raced for by create and exists (simple_next): no line of sequential nodes, which is what the model is made of",
-    ),
-    (
-        "stale-session",
-        "the model gives each client one session for the whole run; a client that starts a new session and adopts its old session's node would need sessions apart from clients",
-    ),
-];
+pub const UNEXPRESSED: &[(&str, &str)] = &[(
+    "simple",
+    "one fixed node raced for by create and exists (simple_next): no line of sequential nodes, which is what the model is made of",
+)];
 
 const FENCING: &[(&str, bool)] = &[("true", true), ("false", false)];
 
@@ -172,8 +168,13 @@ impl ZkLockModel {
     /// `NoGuid`), then ZooKeeper's `%010d` of the directory's signed 32-bit counter, which
     /// started at `seq_start` (so past 2147483647 it reads -2147483648).
     fn name(&self, node: Node) -> String {
-        let counter = (self.seq_start as i32).wrapping_add(i32::from(node.seq));
-        format!("{}lock-{counter:010}", self.guid(node.owner))
+        self.name_of(node.seq, node.owner)
+    }
+
+    /// The name of node `seq` created by client `owner`.
+    fn name_of(&self, seq: u8, owner: u8) -> String {
+        let counter = (self.seq_start as i32).wrapping_add(i32::from(seq));
+        format!("{}lock-{counter:010}", self.guid(owner))
     }
 
     /// Ok if the model's steps and properties are blind to which client is which, so a
@@ -224,11 +225,14 @@ fn flavor_name(flavor: Flavor) -> &'static str {
 
 /// A child of the lock directory: its place in creation order (its name's number is the
 /// counter's, `seq_start` on; the order is also its czxid's, the fencing token: the
-/// directory's creates are the only writes) and the session that owns it.
+/// directory's creates are the only writes) and the session that owns it: its client's
+/// current one, or one the client abandoned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Node {
     pub seq: u8,
     pub owner: u8,
+    /// Whether its session is one its client abandoned for a new one (`stale-session`).
+    pub abandoned: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -279,6 +283,8 @@ pub struct Client {
     pub event: Option<Event>,
     /// Whether it has ever believed it holds the lock.
     pub acquired: bool,
+    /// Whether a session it abandoned for its current one still lives on the server.
+    pub abandoned_alive: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -364,6 +370,32 @@ impl State {
         woken
     }
 
+    /// Client `c` gives its session up for a new one: its nodes stay with the old session,
+    /// which the server keeps until it expires.
+    fn abandon_session(&mut self, c: u8) {
+        for n in self.nodes.iter_mut().filter(|n| n.owner == c) {
+            n.abandoned = true;
+        }
+        let client = &mut self.clients[usize::from(c)];
+        client.abandoned_alive = true;
+        client.watch = None;
+        client.event = None;
+    }
+
+    /// The server ends a session of client `c`, its current one or (`abandoned`) the one it
+    /// abandoned: that session's nodes vanish, firing their watches.
+    fn delete_session(&mut self, c: u8, abandoned: bool) {
+        let owned: Vec<u8> = self
+            .nodes
+            .iter()
+            .filter(|n| n.owner == c && n.abandoned == abandoned)
+            .map(|n| n.seq)
+            .collect();
+        for seq in owned {
+            self.delete(seq);
+        }
+    }
+
     /// The same state with its clients renamed: they sit at their new index and own their
     /// nodes under their new id. Nothing else names a client: watches, events, tokens and
     /// grants name nodes by sequence number.
@@ -373,8 +405,8 @@ impl State {
                 .nodes
                 .iter()
                 .map(|n| Node {
-                    seq: n.seq,
                     owner: renaming.client(n.owner),
+                    ..*n
                 })
                 .collect(),
             clients: renaming.reorder(&self.clients),
@@ -386,7 +418,11 @@ impl State {
     fn create(&mut self, owner: u8) -> u8 {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.nodes.push(Node { seq, owner });
+        self.nodes.push(Node {
+            seq,
+            owner,
+            abandoned: false,
+        });
         for c in &mut self.clients {
             if c.watch == Some(WatchOn::Children) {
                 c.watch = None;
@@ -436,6 +472,8 @@ pub enum Action {
     Disconnect(u8),
     /// It pauses past its session timeout: the server expires its session.
     PauseExpire(u8),
+    /// The server expires the session it abandoned, deleting that session's nodes.
+    AbandonedExpire(u8),
 }
 
 impl Model for ZkLockModel {
@@ -454,6 +492,7 @@ impl Model for ZkLockModel {
                     watch: None,
                     event: None,
                     acquired: false,
+                    abandoned_alive: false,
                 };
                 usize::from(self.clients)
             ],
@@ -477,6 +516,9 @@ impl Model for ZkLockModel {
             }
             if let Phase::Holding { wrote: false } = client.phase {
                 actions.push(Action::Write(c));
+            }
+            if client.abandoned_alive {
+                actions.push(Action::AbandonedExpire(c));
             }
             if !client.session_alive {
                 // Its ZooKeeper requests would fail; all it can do is read the expiry or,
@@ -523,6 +565,9 @@ impl Model for ZkLockModel {
                         Outcome::ConnectionLoss
                     }
                 };
+                if decide::abandons_session(self.flavor, outcome) {
+                    next.abandon_session(c);
+                }
                 let client = &mut next.clients[usize::from(c)];
                 match decide::after_create(self.flavor, outcome) {
                     AfterCreate::Enqueued => {
@@ -550,10 +595,7 @@ impl Model for ZkLockModel {
                     }
                     return Some(next);
                 }
-                let mine = self.name(Node {
-                    seq: state.clients[ci].node?,
-                    owner: c,
-                });
+                let mine = self.name_of(state.clients[ci].node?, c);
                 match Contender::Exclusive.decide(self.flavor, &mine, &children) {
                     Decision::Acquired => next.grant(ci),
                     Decision::NodeGone => {
@@ -660,15 +702,11 @@ impl Model for ZkLockModel {
                 client.session_alive = false;
                 client.watch = None;
                 client.event = Some(Event::Expired);
-                let owned: Vec<u8> = state
-                    .nodes
-                    .iter()
-                    .filter(|n| n.owner == c)
-                    .map(|n| n.seq)
-                    .collect();
-                for seq in owned {
-                    next.delete(seq);
-                }
+                next.delete_session(c, false);
+            }
+            Action::AbandonedExpire(c) => {
+                next.clients[usize::from(c)].abandoned_alive = false;
+                next.delete_session(c, true);
             }
         }
         Some(next)

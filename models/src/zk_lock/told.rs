@@ -36,12 +36,15 @@ impl Narrated for ZkLockModel {
                 format!("c{c} creates {}{}", node(seq), woken(c))
             }
             Action::CreateLost(c) => {
-                let what = match after_c(c).phase {
-                    Phase::Looking => "looks for its GUID",
-                    _ => "creates again",
+                let what = match (after_c(c).phase, after_c(c).abandoned_alive) {
+                    (Phase::Looking, true) => {
+                        "it gives its session up for a new one and looks for its GUID there"
+                    }
+                    (Phase::Looking, false) => "after_create says it looks for its GUID",
+                    _ => "after_create says it creates again",
                 };
                 format!(
-                    "c{c} creates {}, the reply is lost: after_create says it {what}{}",
+                    "c{c} creates {}, the reply is lost: {what}{}",
                     node(before.next_seq),
                     woken(c)
                 )
@@ -121,11 +124,28 @@ impl Narrated for ZkLockModel {
             Action::Disconnect(c) => format!(
                 "c{c}'s connection drops and comes back within its session: a Disconnected event on its watch"
             ),
+            Action::AbandonedExpire(c) => {
+                let gone: Vec<String> = before
+                    .nodes
+                    .iter()
+                    .filter(|n| n.owner == c && n.abandoned)
+                    .map(|&n| self.name(n))
+                    .collect();
+                let gone = if gone.is_empty() {
+                    String::new()
+                } else {
+                    format!(", deleting {}", gone.join(", "))
+                };
+                format!(
+                    "the server expires the session c{c} abandoned{gone}{}",
+                    woken(c)
+                )
+            }
             Action::PauseExpire(c) => {
                 let gone: Vec<String> = before
                     .nodes
                     .iter()
-                    .filter(|n| n.owner == c)
+                    .filter(|n| n.owner == c && !n.abandoned)
                     .map(|&n| self.name(n))
                     .collect();
                 let gone = if gone.is_empty() {

@@ -67,6 +67,9 @@ impl Exportable for ZkLockModel {
                 Action::Disconnect(_) => {
                     return Err("a dropped connection has no mapping yet".into());
                 }
+                Action::AbandonedExpire(_) => {
+                    return Err("an abandoned session's expiry has no mapping yet".into());
+                }
                 Action::Create(_)
                 | Action::List(_)
                 | Action::Exists(_)
