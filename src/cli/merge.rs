@@ -300,3 +300,160 @@ fn replayed(spec: &ExploreSpec, reported: Reported, source: &Path) -> Result<Out
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Map, Value};
+
+    fn identity() -> Identity {
+        let mut params = Map::new();
+        params.insert("clients".into(), Value::from(5));
+        Identity {
+            scenario: "zk-lock".into(),
+            seeds: 0..400,
+            params,
+            properties: vec![Property::MUTEX, Property::LIVENESS],
+            check_determinism: false,
+            build: Build::this(),
+        }
+    }
+
+    fn witnessed(seeds: u64, first_seed: u64) -> Witnessed {
+        Witnessed {
+            property: Property::MUTEX,
+            seeds,
+            first_seed,
+            detail: format!("seen at {first_seed}"),
+        }
+    }
+
+    /// Shard `index` of 4 over 0..400: clean with a witness in every other seed, or
+    /// failing at `fails` (a divergence: it needs no trace).
+    fn shard(index: u64, fails: Option<u64>) -> (PathBuf, ShardReport) {
+        let shard = Shard::new(index, 4).unwrap();
+        let block = shard.seeds(&(0..400));
+        let (seeds_run, outcome, witnessed) = match fails {
+            None => (100, Reported::Clean, vec![witnessed(50, block.start + 1)]),
+            Some(seed) => {
+                let detail = format!("diverged at {seed}");
+                (
+                    seed - block.start + 1,
+                    Reported::Nondeterminism { seed, detail },
+                    vec![],
+                )
+            }
+        };
+        let report = ShardReport {
+            identity: identity(),
+            shard,
+            seeds_run,
+            outcome,
+            witnessed,
+        };
+        (PathBuf::from(format!("shard-{index}.json")), report)
+    }
+
+    fn clean() -> Vec<(PathBuf, ShardReport)> {
+        (1..=4).map(|i| shard(i, None)).collect()
+    }
+
+    fn refused(reports: Vec<(PathBuf, ShardReport)>) -> String {
+        combine(reports, &Build::this()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn clean_shards_add_up_their_seeds_and_witnesses_in_any_order() {
+        let mut reports = clean();
+        reports.reverse();
+        let m = combine(reports, &Build::this()).unwrap();
+        assert_eq!(
+            (m.seeds_run, m.shards, &m.outcome, &m.source),
+            (400, 4, &Reported::Clean, &None)
+        );
+        assert_eq!(m.witnessed, [witnessed(200, 1)]);
+        assert_eq!(m.identity, identity());
+    }
+
+    #[test]
+    fn the_first_failing_shard_in_order_has_the_verdict_and_counts_the_seeds_before_it() {
+        let mut reports = clean();
+        reports[1] = shard(2, Some(150));
+        reports[3] = shard(4, Some(300));
+        reports.swap(1, 3);
+        let m = combine(reports, &Build::this()).unwrap();
+        assert_eq!(m.seeds_run, 151, "100 of shard 1, then 100..=150");
+        assert_eq!(m.outcome.seed(), Some(150));
+        assert_eq!(m.source, Some(PathBuf::from("shard-2.json")));
+        assert!(m.witnessed.is_empty(), "as one failing run: none");
+    }
+
+    #[test]
+    fn shards_of_other_explorations_are_refused_naming_what_differs() {
+        let mut reports = clean();
+        reports[2]
+            .1
+            .identity
+            .params
+            .insert("clients".into(), Value::from(3));
+        assert_eq!(
+            refused(reports),
+            "shard-1.json and shard-3.json are shards of different explorations: parameter clients (5 vs 3)"
+        );
+        let mut reports = clean();
+        reports[3].1.identity.seeds = 0..800;
+        assert!(refused(reports).ends_with("seeds (0..400 vs 0..800)"));
+        let mut reports = clean();
+        reports[1].1.shard = Shard::new(2, 5).unwrap();
+        assert!(refused(reports).ends_with("number of shards (4 vs 5)"));
+        let mut reports = clean();
+        reports[1].1.identity.build.locksim_version = "0.0.1".into();
+        assert!(refused(reports).ends_with(&format!(
+            "locksim version ({} vs 0.0.1)",
+            env!("CARGO_PKG_VERSION")
+        )));
+    }
+
+    #[test]
+    fn shards_of_another_build_are_refused() {
+        let other = Build {
+            locksim_version: "9.9.9".into(),
+            ..Build::this()
+        };
+        let e = combine(clean(), &other).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "shard-1.json was made by another build than this locksim: locksim version"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_shard_given_twice_is_refused() {
+        let mut reports = clean();
+        reports.push((PathBuf::from("again.json"), shard(3, None).1));
+        assert_eq!(
+            refused(reports),
+            "shard 3/4 given twice: shard-3.json and again.json"
+        );
+    }
+
+    #[test]
+    fn missing_shards_are_named_with_their_seeds() {
+        let reports: Vec<_> = clean()
+            .into_iter()
+            .filter(|(_, r)| r.shard.index() % 2 == 1)
+            .collect();
+        assert_eq!(
+            refused(reports),
+            "missing shards 2/4 (seeds 100..200), 4/4 (seeds 300..400)"
+        );
+        assert_eq!(
+            refused(vec![shard(1, None)]),
+            "missing shards 2/4 (seeds 100..200), 3/4 (seeds 200..300), 4/4 (seeds 300..400)"
+        );
+        let three: Vec<_> = clean().into_iter().take(3).collect();
+        assert_eq!(refused(three), "missing shard 4/4 (seeds 300..400)");
+    }
+}

@@ -327,3 +327,71 @@ impl Reported {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report of shard 2/4 of zk-lock over 0..400 that failed at seed 150.
+    fn diverged() -> Value {
+        json!({
+            "scenario": "zk-lock", "seeds": "0..400", "seeds_run": 51, "witnessed": [],
+            "params": { "clients": 5 }, "properties": ["mutex"], "check_determinism": true,
+            "locksim_version": "0.1.0", "tokio_unseeded": false,
+            "shard": { "index": 2, "count": 4, "seeds": "100..200" },
+            "seed": 150, "nondeterminism": "digests differ",
+        })
+    }
+
+    fn read(edit: impl FnOnce(&mut Value)) -> Result<ShardReport, String> {
+        let mut v = diverged();
+        edit(&mut v);
+        ShardReport::from_json(v, Path::new("s.json"))
+    }
+
+    #[test]
+    fn a_report_is_read_with_its_identity_shard_and_finding() {
+        let r = read(|_| {}).unwrap();
+        assert_eq!(r.shard, Shard::new(2, 4).unwrap());
+        assert_eq!((r.identity.seeds.clone(), r.seeds_run), (0..400, 51));
+        assert_eq!(
+            r.outcome,
+            Reported::Nondeterminism {
+                seed: 150,
+                detail: "digests differ".into()
+            }
+        );
+        assert_eq!(r.identity.properties, [Property::MUTEX]);
+        assert!(r.identity.check_determinism);
+    }
+
+    #[test]
+    fn a_report_that_contradicts_itself_is_refused_with_why() {
+        let refused = |edit: fn(&mut Value)| read(edit).unwrap_err();
+        assert_eq!(
+            refused(|v| v["shard"]["seeds"] = json!("0..100")),
+            "shard 2/4 of 0..400 holds seeds 100..200, not 0..100"
+        );
+        assert_eq!(
+            refused(|v| v["seed"] = json!(250)),
+            "seed 250 is not in its block 100..200"
+        );
+        assert_eq!(
+            refused(|v| v["seeds_run"] = json!(100)),
+            "seeds_run is 100, its finding says 51"
+        );
+        assert_eq!(
+            refused(|v| v["shard"]["index"] = json!(5)),
+            "shard 5/4: the index must be within 1..=4"
+        );
+        assert!(
+            refused(|v| v["harness_error"] = json!("boom")).starts_with("its finding is neither")
+        );
+        assert_eq!(
+            refused(|v| {
+                v.as_object_mut().unwrap().remove("shard");
+            }),
+            "missing field `shard`"
+        );
+    }
+}
