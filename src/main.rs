@@ -28,7 +28,7 @@ struct Cli {
     /// and the time left on stderr, only when it is a terminal and never with --json.
     #[arg(long, short, global = true)]
     quiet: bool,
-    /// List every parameter in the first line of `run` and `explore`.
+    /// List every parameter in the first line of `run`, `explore` and `merge`.
     ///
     /// Without it, that line names only the parameters that differ from the scenario's
     /// defaults (its default profile's included).

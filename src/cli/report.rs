@@ -149,7 +149,7 @@ pub(super) enum Reported {
     Clean,
     Violation {
         /// The failing run, its plan shrunk.
-        trace: Trace,
+        trace: Box<Trace>,
         /// Faults in its plan as drawn, before shrinking.
         faults_before_shrink: usize,
     },
@@ -242,7 +242,7 @@ impl ShardReport {
         let outcome = match (raw.seed, raw.trace, raw.harness_error, raw.nondeterminism) {
             (None, None, None, None) => Reported::Clean,
             (Some(seed), Some(trace), None, None) => Reported::Violation {
-                trace: Trace::from_value(&trace, path).map_err(|e| format!("trace: {e}"))?,
+                trace: Box::new(Trace::from_value(&trace, path).map_err(|e| format!("trace: {e}"))?),
                 faults_before_shrink: raw
                     .faults_before_shrink
                     .ok_or_else(|| "missing field `faults_before_shrink`".to_string())?,

@@ -117,7 +117,7 @@ mod tests {
     fn blocks_cover_the_range_in_order_and_differ_by_at_most_one() {
         assert_eq!(blocks(0..400, 4), [0..100, 100..200, 200..300, 300..400]);
         assert_eq!(blocks(10..20, 3), [10..13, 13..16, 16..20]);
-        assert_eq!(blocks(5..6, 1), [5..6]);
+        assert_eq!(blocks(5..6, 1), [Range { start: 5, end: 6 }]);
         for (seeds, count) in [(0..1000, 7), (3..10, 7), (u64::MAX - 9..u64::MAX, 4)] {
             let b = blocks(seeds.clone(), count);
             assert_eq!(b[0].start, seeds.start);
