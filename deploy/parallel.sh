@@ -13,8 +13,9 @@ export SEEDS=${SEEDS:-0..100000}
 export SHARDS=${SHARDS:-$(nproc)}
 export RESULTS=${RESULTS:-locksim-shards}
 mkdir -p "$RESULTS"
-# Exit status 1 (a violation) is a verdict for the merge to give; 2 or 3 stops the sweep.
+# Exit status 1 (a violation) is a verdict for the merge to give; 2 (bad input) or 3
+# (harness error) stops the sweep, and the script exits with it.
 parallel --halt now,fail=1 \
-  'locksim explore "$SCENARIO" --seeds "$SEEDS" --shard {}/"$SHARDS" --jobs 1 --json > "$RESULTS/shard-{}.json" || [ $? -eq 1 ]' \
+  'locksim explore "$SCENARIO" --seeds "$SEEDS" --shard {}/"$SHARDS" --jobs 1 --json > "$RESULTS/shard-{}.json"; s=$?; [ $s -le 1 ] || exit $s' \
   ::: $(seq 1 "$SHARDS")
 locksim merge "$RESULTS"/shard-*.json
