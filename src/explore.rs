@@ -1,5 +1,10 @@
 //! Exploration: run many seeds of a scenario in parallel (one simulation per thread), stop
 //! at the lowest failing seed, shrink its fault plan, and hand back a replayable finding.
+//! `shard` splits one exploration over machines.
+
+pub mod shard;
+
+pub use shard::Shard;
 
 use crate::check::{Property, Witness};
 use crate::params::Params;
@@ -99,7 +104,8 @@ pub struct Witnessed {
 }
 
 impl ExploreSpec {
-    fn spec_for(&self, seed: u64) -> RunSpec {
+    /// The run of `seed`: its plan drawn by the swarm, judged by these properties.
+    pub(crate) fn spec_for(&self, seed: u64) -> RunSpec {
         RunSpec {
             properties: self.properties.clone(),
             ..RunSpec::generated(&self.scenario, self.params.clone(), seed)

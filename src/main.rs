@@ -1,4 +1,4 @@
-//! The `locksim` command line: list, run, explore, replay, bench.
+//! The `locksim` command line: list, run, explore, merge, replay, bench.
 
 use clap::{Args, Parser, Subcommand};
 use locksim::check::Property;
@@ -28,7 +28,7 @@ struct Cli {
     /// and the time left on stderr, only when it is a terminal and never with --json.
     #[arg(long, short, global = true)]
     quiet: bool,
-    /// List every parameter in the first line of `run` and `explore`.
+    /// List every parameter in the first line of `run`, `explore` and `merge`.
     ///
     /// Without it, that line names only the parameters that differ from the scenario's
     /// defaults (its default profile's included).
@@ -64,12 +64,30 @@ enum Command {
         /// Seeds to run, as A..B (B excluded).
         #[arg(long, default_value = "0..1000", value_parser = cli::parse_seeds)]
         seeds: std::ops::Range<u64>,
+        /// Run only shard I of N (1-based): the I-th of N contiguous blocks of --seeds,
+        /// stopping at its lowest failing seed. `locksim merge` of the N shards' --json
+        /// output gives exactly what one run over --seeds gives.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<locksim::explore::Shard>,
         /// Parallel simulations, 1..=256 (default: the number of cores; never more than
         /// there are seeds).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=locksim::explore::MAX_JOBS as u64))]
         jobs: Option<u64>,
         #[command(flatten)]
         opts: Opts,
+    },
+    /// Combine the --json output of `explore --shard I/N` for I = 1..N into the verdict one
+    /// `explore` over the whole range gives: its lowest failing seed, replayed, with its
+    /// shrunk plan and trace (written into --traces), its counts and its exit status.
+    /// Refuses (status 2) shards of different explorations or builds, a shard given
+    /// twice, and missing shards, naming their seeds.
+    Merge {
+        /// The shards' reports, in any order.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Directory for the finding's trace file, as `explore` writes it.
+        #[arg(long, default_value = "locksim-traces")]
+        traces: PathBuf,
     },
     /// Replay a trace file: rebuild the run from the file alone and check its verdict and
     /// (when the file has one) its history digest.
@@ -255,15 +273,18 @@ fn main() -> ExitCode {
         Some(Command::Explore {
             scenario,
             seeds,
+            shard,
             jobs,
             opts,
         }) => cli::explore(
             &out,
             &scenario,
             seeds,
+            shard,
             jobs.map(|j| j as usize),
             &opts.into(),
         ),
+        Some(Command::Merge { files, traces }) => cli::merge(&out, &files, &traces),
         Some(Command::Replay {
             file,
             history,

@@ -181,8 +181,12 @@ impl Trace {
     /// Reads and checks the file at `path` (at most `MAX_FILE_BYTES`, strict JSON, known
     /// fields only).
     pub fn load(path: &Path) -> Result<Trace, TraceError> {
-        let json = |e| TraceError::Json(path.into(), e);
-        let value = strict_json::parse(&read_text(path)?).map_err(json)?;
+        Trace::from_value(&read_json(path)?, path)
+    }
+
+    /// Checks JSON read elsewhere as `load` checks a file (a shard report of `explore`
+    /// carries its finding's trace); `path` names where it came from.
+    pub(crate) fn from_value(value: &Value, path: &Path) -> Result<Trace, TraceError> {
         // The format first: a file from another version should say so, not fail on a field
         // this version does not know.
         if let Some(format) = value.get("format").and_then(Value::as_str)
@@ -190,7 +194,7 @@ impl Trace {
         {
             return Err(TraceError::Format(path.into(), format.to_string()));
         }
-        schema::trace(&value).map_err(json)
+        schema::trace(value).map_err(|e| TraceError::Json(path.into(), e))
     }
 
     /// Rebuilds the run from the file alone, for a built-in scenario.
@@ -301,6 +305,12 @@ impl Trace {
         std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
             && Trace::load(path).is_ok_and(|t| self.same_but_note(&t))
     }
+}
+
+/// The JSON of the file at `path`, read as a trace file is: bounded, strict (`read_text`,
+/// `strict_json`).
+pub(crate) fn read_json(path: &Path) -> Result<Value, TraceError> {
+    strict_json::parse(&read_text(path)?).map_err(|e| TraceError::Json(path.into(), e))
 }
 
 /// A trace file's text. Only a regular file (or a symlink to one) is opened, since a device

@@ -1,10 +1,11 @@
 //! `locksim explore` and the default exploration (`locksim` with no command).
 
 use super::progress::Progress;
+use super::report::{self, Identity};
 use super::{
     Options, Output, Status, faults, params_line, print_violations, setup, violations_json,
 };
-use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome};
+use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome, Shard};
 use crate::scenario::{self, Scenario};
 use crate::trace::{self, Trace};
 use serde_json::{Value, json};
@@ -16,32 +17,39 @@ fn jobs_default(jobs: Option<usize>) -> usize {
 }
 
 /// What one exploration found, for printing and JSON.
-struct Explored {
-    scenario: Scenario,
-    seeds: Range<u64>,
-    exploration: Exploration,
-    trace: Option<PathBuf>,
+pub(super) struct Explored {
+    pub scenario: Scenario,
+    /// The whole range (of which a shard explored one block).
+    pub seeds: Range<u64>,
+    /// The shard it is, if it is one.
+    pub shard: Option<Shard>,
+    pub exploration: Exploration,
+    pub trace: Option<PathBuf>,
 }
 
 fn explore_one(spec: &ExploreSpec, traces: &Path, progress: &Progress) -> Result<Explored, String> {
     let exploration = explore::explore_observed(spec, progress);
     let trace = match &exploration.outcome {
-        Outcome::Violation(f) => Some(
-            Trace::of(&f.spec, &f.report)
-                .save(traces)
-                .map_err(|e| format!("cannot write trace into {}: {e}", traces.display()))?,
-        ),
+        Outcome::Violation(f) => Some(write_trace(f, traces)?),
         _ => None,
     };
     Ok(Explored {
         scenario: spec.scenario.clone(),
         seeds: spec.seeds.clone(),
+        shard: None,
         exploration,
         trace,
     })
 }
 
-fn explored_json(e: &Explored) -> Value {
+/// Writes the finding's trace into `traces`; returns its path.
+pub(super) fn write_trace(f: &Finding, traces: &Path) -> Result<PathBuf, String> {
+    Trace::of(&f.spec, &f.report)
+        .save(traces)
+        .map_err(|e| format!("cannot write trace into {}: {e}", traces.display()))
+}
+
+pub(super) fn explored_json(e: &Explored) -> Value {
     let (violations, extra) = match &e.exploration.outcome {
         Outcome::Violation(f) => (
             violations_json(&f.report, f.spec.seed, e.trace.as_deref()),
@@ -67,10 +75,15 @@ fn explored_json(e: &Explored) -> Value {
     if let (Value::Object(a), Value::Object(b)) = (&mut v, extra) {
         a.extend(b);
     }
+    if let Some(shard) = e.shard {
+        let block = shard.seeds(&e.seeds);
+        v["shard"] = json!({ "index": shard.index(), "count": shard.count(),
+                             "seeds": format!("{}..{}", block.start, block.end) });
+    }
     v
 }
 
-fn status_of(e: &Explored) -> Status {
+pub(super) fn status_of(e: &Explored) -> Status {
     match e.exploration.outcome {
         Outcome::Clean => Status::Clean,
         Outcome::Violation(_) => Status::Violation,
@@ -78,7 +91,7 @@ fn status_of(e: &Explored) -> Status {
     }
 }
 
-fn print_explored(e: &Explored) {
+pub(super) fn print_explored(e: &Explored) {
     match &e.exploration.outcome {
         Outcome::Clean => {
             outln!("  no violations in {} seeds", e.exploration.seeds_run);
@@ -135,12 +148,14 @@ fn print_finding(f: &Finding, e: &Explored) {
     }
 }
 
-/// `locksim explore SCENARIO`: runs `seeds` on `jobs` threads (default: the cores), stops
-/// at the lowest failing seed, shrinks its plan and writes its trace.
+/// `locksim explore SCENARIO`: runs `seeds` (or, given a `shard`, its block of them; see
+/// `explore::shard`) on `jobs` threads (default: the cores), stops at the lowest failing
+/// seed, shrinks its plan and writes its trace. Its JSON carries what `merge` needs.
 pub fn explore(
     out: &Output,
     scenario: &str,
     seeds: Range<u64>,
+    shard: Option<Shard>,
     jobs: Option<usize>,
     opts: &Options,
 ) -> Status {
@@ -148,33 +163,54 @@ pub fn explore(
         Ok(s) => s,
         Err(e) => return out.bad_input(&e),
     };
-    let seeds_len = usize::try_from(seeds.end - seeds.start).unwrap_or(usize::MAX);
+    let block = match shard {
+        Some(s) if s.count() > seeds.end - seeds.start => {
+            return out.bad_input(&format!(
+                "--shard {s}: {} shards over {} seeds would leave some without a seed",
+                s.count(),
+                seeds.end - seeds.start
+            ));
+        }
+        Some(s) => s.seeds(&seeds),
+        None => seeds.clone(),
+    };
+    let seeds_len = usize::try_from(block.end - block.start).unwrap_or(usize::MAX);
     let jobs = jobs_default(jobs).min(seeds_len);
     if !out.json {
+        let shard = shard.map_or(String::new(), |s| {
+            format!(" shard={s} (seeds {}..{})", block.start, block.end)
+        });
         outln!(
-            "explore {} seeds={}..{} jobs={jobs} {}",
+            "explore {} seeds={}..{}{shard} jobs={jobs} {}",
             scenario.name,
             seeds.start,
             seeds.end,
             params_line(out, scenario, &params)
         );
     }
-    let progress = Progress::new(out, seeds.end - seeds.start);
+    let progress = Progress::new(out, block.end - block.start);
     let spec = ExploreSpec {
         scenario: scenario.clone(),
         params,
         properties,
-        seeds,
+        seeds: block,
         jobs,
         check_determinism: opts.check_determinism,
     };
     let explored = explore_one(&spec, &opts.traces, &progress);
     progress.finish();
     let explored = match explored {
-        Ok(e) => e,
+        Ok(e) => Explored {
+            seeds: seeds.clone(),
+            shard,
+            ..e
+        },
         Err(e) => return out.error(&e, Status::HarnessError),
     };
-    out.emit(explored_json(&explored), || print_explored(&explored));
+    let identity = Identity::of(&spec, &seeds);
+    out.emit(report::json(&explored, &identity), || {
+        print_explored(&explored)
+    });
     status_of(&explored)
 }
 

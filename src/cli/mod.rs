@@ -4,6 +4,8 @@
 //! - `mod.rs`: exit statuses, output mode, options, shared printing; `list` and `bench`
 //! - `single.rs`: `run` and `replay`, one run each
 //! - `explore.rs`: `explore` and the default exploration
+//! - `report.rs`: what `explore --json` carries for `merge`: identity and the finding's trace
+//! - `merge.rs`: `merge`, shard reports combined into one exploration's verdict
 //! - `progress.rs`: their progress line on stderr
 //! - `serve.rs`: `serve zk` and `serve redis`, a simulated server on a real socket
 //! - `write.rs`: stdout and stderr that survive a closed pipe or a full disk
@@ -26,12 +28,15 @@ macro_rules! out {
 }
 
 mod explore;
+mod merge;
 mod progress;
+mod report;
 mod serve;
 mod single;
 pub mod write;
 
 pub use explore::{default_exploration, explore};
+pub use merge::merge;
 pub use serve::{serve_redis, serve_zk};
 pub use single::{replay, run};
 

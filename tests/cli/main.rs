@@ -7,5 +7,6 @@ mod bad_input;
 mod commands;
 mod output;
 mod progress;
+mod shards;
 mod support;
 mod trace_files;

@@ -1,0 +1,397 @@
+//! What `explore --json` carries beyond its verdict so that `merge` can combine shards: the
+//! exploration's identity (scenario, every parameter, properties, the whole seed range, the
+//! build) and the finding's trace. `explore` writes it and `merge` reads it, here, so the
+//! two never disagree on the format.
+
+use super::explore::Explored;
+use crate::check::Property;
+use crate::explore::{ExploreSpec, Outcome, Shard, Witnessed};
+use crate::trace::{self, Trace};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::ops::Range;
+use std::path::Path;
+
+/// What makes two explorations the same one: the runs of each seed depend on these alone.
+/// (`--jobs` is not among them: the result is the same whatever it is.)
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Identity {
+    pub scenario: String,
+    /// The whole range, of which a shard explores one block.
+    pub seeds: Range<u64>,
+    /// Every parameter, resolved (a profile and `--set` leave their mark here).
+    pub params: Map<String, Value>,
+    pub properties: Vec<Property>,
+    pub check_determinism: bool,
+    pub build: Build,
+}
+
+/// Which build ran it: another version, or the other tokio setting, may run a seed
+/// differently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Build {
+    pub locksim_version: String,
+    pub tokio_unseeded: bool,
+}
+
+impl Build {
+    /// This binary.
+    pub fn this() -> Build {
+        Build {
+            locksim_version: env!("CARGO_PKG_VERSION").into(),
+            tokio_unseeded: trace::TOKIO_UNSEEDED,
+        }
+    }
+}
+
+impl Identity {
+    /// The identity of `spec` run over `seeds` (the whole range) by this build.
+    pub fn of(spec: &ExploreSpec, seeds: &Range<u64>) -> Identity {
+        let Ok(Value::Object(params)) = serde_json::to_value(&spec.params) else {
+            unreachable!("params serialise to an object")
+        };
+        Identity {
+            scenario: spec.scenario.name.to_string(),
+            seeds: seeds.clone(),
+            params,
+            properties: spec.properties.clone(),
+            check_determinism: spec.check_determinism,
+            build: Build::this(),
+        }
+    }
+
+    /// The first thing in which `other` is another exploration, as "what (this vs that)".
+    pub fn difference(&self, other: &Identity) -> Option<String> {
+        let differ = |what: &str, a: String, b: String| Some(format!("{what} ({a} vs {b})"));
+        let range = |r: &Range<u64>| format!("{}..{}", r.start, r.end);
+        if self.scenario != other.scenario {
+            return differ("scenario", self.scenario.clone(), other.scenario.clone());
+        }
+        if self.seeds != other.seeds {
+            return differ("seeds", range(&self.seeds), range(&other.seeds));
+        }
+        let keys = self.params.keys().chain(other.params.keys());
+        if let Some(key) = keys
+            .into_iter()
+            .find(|k| self.params.get(*k) != other.params.get(*k))
+        {
+            let value =
+                |p: &Map<String, Value>| p.get(key).map_or("unset".into(), Value::to_string);
+            return differ(
+                &format!("parameter {key}"),
+                value(&self.params),
+                value(&other.params),
+            );
+        }
+        let names = |p: &[Property]| p.iter().map(|p| p.name()).collect::<Vec<_>>().join(",");
+        if self.properties != other.properties {
+            return differ(
+                "properties",
+                names(&self.properties),
+                names(&other.properties),
+            );
+        }
+        if self.check_determinism != other.check_determinism {
+            let on = |b: bool| if b { "with" } else { "without" }.to_string();
+            return differ(
+                "--check-determinism",
+                on(self.check_determinism),
+                on(other.check_determinism),
+            );
+        }
+        self.build.difference(&other.build)
+    }
+
+    /// Adds its fields to an exploration's JSON object.
+    pub fn extend(&self, v: &mut Value) {
+        v["params"] = Value::Object(self.params.clone());
+        v["properties"] = json!(self.properties);
+        v["check_determinism"] = json!(self.check_determinism);
+        v["locksim_version"] = json!(self.build.locksim_version);
+        v["tokio_unseeded"] = json!(self.build.tokio_unseeded);
+    }
+}
+
+impl Build {
+    /// The first thing in which `other` is another build, as "what (this vs that)".
+    pub fn difference(&self, other: &Build) -> Option<String> {
+        if self.locksim_version != other.locksim_version {
+            return Some(format!(
+                "locksim version ({} vs {})",
+                self.locksim_version, other.locksim_version
+            ));
+        }
+        let tokio = |unseeded: bool| if unseeded { "without" } else { "with" };
+        (self.tokio_unseeded != other.tokio_unseeded).then(|| {
+            format!(
+                "build ({} vs {} `--cfg tokio_unstable`)",
+                tokio(self.tokio_unseeded),
+                tokio(other.tokio_unseeded)
+            )
+        })
+    }
+}
+
+/// `explore --json`: the verdict, the identity, and the finding's trace (which a merge
+/// replays and writes).
+pub(super) fn json(e: &Explored, identity: &Identity) -> Value {
+    let mut v = super::explore::explored_json(e);
+    identity.extend(&mut v);
+    if let Outcome::Violation(f) = &e.exploration.outcome {
+        v["trace"] = serde_json::to_value(Trace::of(&f.spec, &f.report)).expect("trace serialises");
+    }
+    v
+}
+
+/// What a shard found, as its report says.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Reported {
+    Clean,
+    Violation {
+        /// The failing run, its plan shrunk.
+        trace: Box<Trace>,
+        /// Faults in its plan as drawn, before shrinking.
+        faults_before_shrink: usize,
+    },
+    HarnessError {
+        seed: u64,
+        message: String,
+    },
+    Nondeterminism {
+        seed: u64,
+        detail: String,
+    },
+}
+
+/// One shard's report, read back.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ShardReport {
+    pub identity: Identity,
+    pub shard: Shard,
+    /// Seeds of its block that ran to completion.
+    pub seeds_run: u64,
+    pub outcome: Reported,
+    /// For a clean shard, its seeds' witnesses (`Exploration::witnessed`).
+    pub witnessed: Vec<Witnessed>,
+}
+
+/// The fields of `explore --shard I/N --json` a merge reads; the rest is for people.
+#[derive(Deserialize)]
+struct Raw {
+    scenario: String,
+    seeds: String,
+    seeds_run: u64,
+    witnessed: Vec<RawWitnessed>,
+    params: Map<String, Value>,
+    properties: Vec<Property>,
+    check_determinism: bool,
+    locksim_version: String,
+    tokio_unseeded: bool,
+    shard: RawShard,
+    seed: Option<u64>,
+    faults_before_shrink: Option<usize>,
+    trace: Option<Value>,
+    harness_error: Option<String>,
+    nondeterminism: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RawShard {
+    index: u64,
+    count: u64,
+    seeds: String,
+}
+
+#[derive(Deserialize)]
+struct RawWitnessed {
+    property: Property,
+    seeds: u64,
+    first_seed: u64,
+    detail: String,
+}
+
+impl ShardReport {
+    /// Reads the report `explore --shard I/N --json` wrote to `path`; the error is one line
+    /// naming the file.
+    pub fn read(path: &Path) -> Result<ShardReport, String> {
+        let value = trace::read_json(path).map_err(|e| match e {
+            trace::TraceError::Json(_, e) => format!("{}: not a shard report: {e}", path.display()),
+            e => e.to_string(),
+        })?;
+        ShardReport::from_json(value, path).map_err(|why| {
+            format!(
+                "{}: not a shard report of `locksim explore --shard I/N --json`: {why}",
+                path.display()
+            )
+        })
+    }
+
+    /// A report from its JSON, checked to be whole and consistent: its block is the one
+    /// its shard has, and what it found lies in it.
+    pub fn from_json(value: Value, path: &Path) -> Result<ShardReport, String> {
+        let raw: Raw = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        let seeds = super::parse_seeds(&raw.seeds).map_err(|e| format!("seeds: {e}"))?;
+        let shard = Shard::new(raw.shard.index, raw.shard.count).map_err(|e| e.to_string())?;
+        let block = shard.seeds(&seeds);
+        if super::parse_seeds(&raw.shard.seeds).ok() != Some(block.clone()) {
+            return Err(format!(
+                "shard {shard} of {}..{} holds seeds {}..{}, not {}",
+                seeds.start, seeds.end, block.start, block.end, raw.shard.seeds
+            ));
+        }
+        let outcome = match (raw.seed, raw.trace, raw.harness_error, raw.nondeterminism) {
+            (None, None, None, None) => Reported::Clean,
+            (Some(seed), Some(trace), None, None) => Reported::Violation {
+                trace: Box::new(Trace::from_value(&trace, path).map_err(|e| format!("trace: {e}"))?),
+                faults_before_shrink: raw
+                    .faults_before_shrink
+                    .ok_or_else(|| "missing field `faults_before_shrink`".to_string())?,
+            }
+            .checked(seed, &raw.scenario)?,
+            (Some(seed), None, Some(message), None) => Reported::HarnessError { seed, message },
+            (Some(seed), None, None, Some(detail)) => Reported::Nondeterminism { seed, detail },
+            _ => return Err("its finding is neither a violation (seed and trace), a harness error nor a divergence".into()),
+        };
+        let ran = match outcome.seed() {
+            None => block.end - block.start,
+            Some(seed) if block.contains(&seed) => seed - block.start + 1,
+            Some(seed) => {
+                return Err(format!(
+                    "seed {seed} is not in its block {}..{}",
+                    block.start, block.end
+                ));
+            }
+        };
+        if raw.seeds_run != ran {
+            return Err(format!(
+                "seeds_run is {}, its finding says {ran}",
+                raw.seeds_run
+            ));
+        }
+        Ok(ShardReport {
+            identity: Identity {
+                scenario: raw.scenario,
+                seeds,
+                params: raw.params,
+                properties: raw.properties,
+                check_determinism: raw.check_determinism,
+                build: Build {
+                    locksim_version: raw.locksim_version,
+                    tokio_unseeded: raw.tokio_unseeded,
+                },
+            },
+            shard,
+            seeds_run: raw.seeds_run,
+            outcome,
+            witnessed: raw
+                .witnessed
+                .into_iter()
+                .map(|w| Witnessed {
+                    property: w.property,
+                    seeds: w.seeds,
+                    first_seed: w.first_seed,
+                    detail: w.detail,
+                })
+                .collect(),
+        })
+    }
+}
+
+impl Reported {
+    /// The seed it failed at; None when clean.
+    pub fn seed(&self) -> Option<u64> {
+        match self {
+            Reported::Clean => None,
+            Reported::Violation { trace, .. } => Some(trace.seed),
+            Reported::HarnessError { seed, .. } | Reported::Nondeterminism { seed, .. } => {
+                Some(*seed)
+            }
+        }
+    }
+
+    /// Itself, if its trace is the run of `seed` of `scenario` the report names.
+    fn checked(self, seed: u64, scenario: &str) -> Result<Reported, String> {
+        match &self {
+            Reported::Violation { trace, .. }
+                if trace.seed != seed || trace.scenario != scenario =>
+            {
+                Err(format!(
+                    "its trace is of {} seed {}, its finding of {scenario} seed {seed}",
+                    trace.scenario, trace.seed
+                ))
+            }
+            Reported::Violation { trace, .. } if trace.digest.is_none() => {
+                Err("its trace has no digest".into())
+            }
+            _ => Ok(self),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report of shard 2/4 of zk-lock over 0..400 that failed at seed 150.
+    fn diverged() -> Value {
+        json!({
+            "scenario": "zk-lock", "seeds": "0..400", "seeds_run": 51, "witnessed": [],
+            "params": { "clients": 5 }, "properties": ["mutex"], "check_determinism": true,
+            "locksim_version": "0.1.0", "tokio_unseeded": false,
+            "shard": { "index": 2, "count": 4, "seeds": "100..200" },
+            "seed": 150, "nondeterminism": "digests differ",
+        })
+    }
+
+    fn read(edit: impl FnOnce(&mut Value)) -> Result<ShardReport, String> {
+        let mut v = diverged();
+        edit(&mut v);
+        ShardReport::from_json(v, Path::new("s.json"))
+    }
+
+    #[test]
+    fn a_report_is_read_with_its_identity_shard_and_finding() {
+        let r = read(|_| {}).unwrap();
+        assert_eq!(r.shard, Shard::new(2, 4).unwrap());
+        assert_eq!((r.identity.seeds.clone(), r.seeds_run), (0..400, 51));
+        assert_eq!(
+            r.outcome,
+            Reported::Nondeterminism {
+                seed: 150,
+                detail: "digests differ".into()
+            }
+        );
+        assert_eq!(r.identity.properties, [Property::MUTEX]);
+        assert!(r.identity.check_determinism);
+    }
+
+    #[test]
+    fn a_report_that_contradicts_itself_is_refused_with_why() {
+        let refused = |edit: fn(&mut Value)| read(edit).unwrap_err();
+        assert_eq!(
+            refused(|v| v["shard"]["seeds"] = json!("0..100")),
+            "shard 2/4 of 0..400 holds seeds 100..200, not 0..100"
+        );
+        assert_eq!(
+            refused(|v| v["seed"] = json!(250)),
+            "seed 250 is not in its block 100..200"
+        );
+        assert_eq!(
+            refused(|v| v["seeds_run"] = json!(100)),
+            "seeds_run is 100, its finding says 51"
+        );
+        assert_eq!(
+            refused(|v| v["shard"]["index"] = json!(5)),
+            "shard 5/4: the index must be within 1..=4"
+        );
+        assert!(
+            refused(|v| v["harness_error"] = json!("boom")).starts_with("its finding is neither")
+        );
+        assert_eq!(
+            refused(|v| {
+                v.as_object_mut().unwrap().remove("shard");
+            }),
+            "missing field `shard`"
+        );
+    }
+}
