@@ -152,6 +152,11 @@ enum ServeCommand {
         /// Seed of the session passwords.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// jute.maxbuffer, in bytes: a client announcing a longer packet (or a negative
+        /// length) has its connection closed, as ZooKeeper does.
+        #[arg(long, default_value_t = locksim::zk::proto::JUTE_MAXBUFFER as u32,
+              value_parser = clap::value_parser!(u32).range(1..=i32::MAX as i64))]
+        jute_maxbuffer: u32,
     },
     /// The simulated Redis 7.0 (the simulation's own server core, Lua scripting included)
     /// on TCP. Point any Redis client at it, e.g. `redis-cli -p 6379`. One database, no
@@ -166,6 +171,15 @@ enum ServeCommand {
         /// The clock key deadlines live on.
         #[arg(long, value_enum, default_value_t = ExpiryClockArg::Wall)]
         expiry_clock: ExpiryClockArg,
+        /// Redis's proto-max-bulk-len: the longest argument a request may declare; a longer
+        /// one gets `-ERR Protocol error: invalid bulk length` and the connection closes. In
+        /// Redis's units (1mb = 1048576, 1m = 1000000); at least 1mb.
+        #[arg(long, default_value = "512mb", value_parser = cli::parse_memory)]
+        proto_max_bulk_len: usize,
+        /// Redis's client-query-buffer-limit: a connection whose unparsed input grows past
+        /// this is closed unanswered. Same units; at least 1mb.
+        #[arg(long, default_value = "1gb", value_parser = cli::parse_memory)]
+        client_query_buffer_limit: usize,
     },
 }
 
@@ -305,6 +319,7 @@ fn main() -> ExitCode {
             max_session_timeout_ms,
             lose_reply_every,
             seed,
+            jute_maxbuffer,
         })) => {
             let config = locksim::zk::serve::ServeConfig {
                 tick_ms,
@@ -312,6 +327,7 @@ fn main() -> ExitCode {
                 max_session_timeout_ms,
                 lose_reply_every,
                 seed,
+                jute_maxbuffer: jute_maxbuffer as usize,
             };
             cli::serve_zk(&out, (bind, port).into(), config)
         }
@@ -319,9 +335,13 @@ fn main() -> ExitCode {
             port,
             bind,
             expiry_clock,
+            proto_max_bulk_len,
+            client_query_buffer_limit,
         })) => {
             let config = locksim::redis::serve::ServeConfig {
                 expiry_clock: expiry_clock.into(),
+                proto_max_bulk_len,
+                client_query_buffer_limit,
             };
             cli::serve_redis(&out, (bind, port).into(), config)
         }

@@ -72,6 +72,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_protocol::inline_requests,
     cases_protocol::pipelines,
     cases_protocol::protocol_errors,
+    cases_protocol::big_requests,
     cases_scripts::eval_arguments,
     cases_scripts::lua_to_resp,
     cases_scripts::resp_to_lua,

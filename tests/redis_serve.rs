@@ -204,6 +204,155 @@ fn json_banner_and_the_monotonic_expiry_clock() {
     exchange(&mut stream, b"TTL k\r\n", b":50\r\n");
 }
 
+/// The server's resident memory, from /proc.
+fn resident_bytes(served: &Served) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", served.child.id()))
+        .expect("/proc/PID/status");
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS");
+    kb * 1024
+}
+
+/// A fresh connection gets PING, SET and GET answered.
+fn healthy(served: &mut Served) {
+    assert!(served.is_running(), "the server must survive");
+    let mut stream = served.connect();
+    exchange(&mut stream, b"PING\r\n", b"+PONG\r\n");
+    exchange(&mut stream, b"SET healthy yes\r\n", b"+OK\r\n");
+    exchange(&mut stream, b"GET healthy\r\n", b"$3\r\nyes\r\n");
+}
+
+#[test]
+fn each_request_limit_gets_redis_error_then_the_connection_closes() {
+    // Replies checked against redis-server 7.0.15 with its default configuration.
+    let mut served = Served::start(&[]);
+    let digits = "1".repeat(65_537);
+    let cases: [(Vec<u8>, &[u8]); 6] = [
+        (
+            b"*1\r\n$536870913\r\n".to_vec(),
+            b"-ERR Protocol error: invalid bulk length\r\n",
+        ),
+        (
+            b"*2147483648\r\n".to_vec(),
+            b"-ERR Protocol error: invalid multibulk length\r\n",
+        ),
+        (
+            vec![b'x'; 65_537],
+            b"-ERR Protocol error: too big inline request\r\n",
+        ),
+        (
+            format!("*{digits}").into_bytes(),
+            b"-ERR Protocol error: too big mbulk count string\r\n",
+        ),
+        (
+            format!("*1\r\n${digits}").into_bytes(),
+            b"-ERR Protocol error: too big bulk count string\r\n",
+        ),
+        (
+            b"SET k \"v\r\n".to_vec(),
+            b"-ERR Protocol error: unbalanced quotes in request\r\n",
+        ),
+    ];
+    for (request, reply) in cases {
+        let got = until_closed(&served, &request);
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(reply),
+            "{:?}",
+            String::from_utf8_lossy(&request[..request.len().min(40)])
+        );
+        healthy(&mut served);
+    }
+    // Just under each limit the server waits for the rest instead.
+    let mut waiting = Vec::new();
+    for request in [
+        &b"*1\r\n$536870912\r\n"[..],
+        b"*2147483647\r\n",
+        &[b'x'; 65_536],
+    ] {
+        let mut stream = served.connect();
+        stream.write_all(request).unwrap();
+        waiting.push(stream);
+    }
+    healthy(&mut served);
+    // Redis 7.0's count limit is INT_MAX, not the 1024 * 1024 of older versions.
+    let mut stream = served.connect();
+    let mut many = b"*1100000\r\n$3\r\nDEL\r\n".to_vec();
+    many.extend(b"$1\r\nk\r\n".repeat(1_099_999));
+    exchange(&mut stream, &many, b":0\r\n");
+}
+
+#[test]
+fn declared_sizes_cost_no_memory_until_their_bytes_arrive() {
+    let mut served = Served::start(&[]);
+    healthy(&mut served);
+    let before = resident_bytes(&served);
+    // 64 clients each declaring the largest argument (and the largest count) and sending a
+    // few bytes of it: 32 GB declared.
+    let mut clients = Vec::new();
+    for _ in 0..64 {
+        let mut stream = served.connect();
+        stream
+            .write_all(b"*2147483647\r\n$536870912\r\nsome bytes")
+            .unwrap();
+        clients.push(stream);
+    }
+    healthy(&mut served);
+    let grown = resident_bytes(&served).saturating_sub(before);
+    assert!(
+        grown < 32 << 20,
+        "declared sizes cost {grown} bytes of resident memory"
+    );
+}
+
+#[test]
+fn the_limits_are_flags() {
+    let mut served = Served::start(&[
+        "--proto-max-bulk-len",
+        "4mb",
+        "--client-query-buffer-limit",
+        "1mb",
+    ]);
+    let got = until_closed(&served, b"*2\r\n$4\r\nECHO\r\n$4194305\r\n");
+    assert_eq!(got, b"-ERR Protocol error: invalid bulk length\r\n");
+    // 1.2 MB of an argument waiting in the query buffer: closed without a reply, as
+    // redis-server 7.0.15 does with the same settings.
+    let mut request = b"*2\r\n$4\r\nECHO\r\n$2000000\r\n".to_vec();
+    request.extend(vec![b'x'; 1_200_000]);
+    assert_eq!(until_closed(&served, &request), b"");
+    healthy(&mut served);
+    // An argument within both limits is answered.
+    let mut stream = served.connect();
+    let value = vec![b'v'; 1_000_000];
+    let mut request = b"*2\r\n$4\r\nECHO\r\n$1000000\r\n".to_vec();
+    request.extend(&value);
+    request.extend(b"\r\n");
+    let reply = [&b"$1000000\r\n"[..], &value, b"\r\n"].concat();
+    exchange(&mut stream, &request, &reply);
+}
+
+#[test]
+fn bad_limit_flags_are_refused_in_one_line() {
+    for (flag, value) in [
+        ("--proto-max-bulk-len", "12x"),
+        ("--proto-max-bulk-len", "1000"),
+        ("--client-query-buffer-limit", "-1"),
+        ("--client-query-buffer-limit", "1.5gb"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_locksim"))
+            .args(["serve", "redis", "--port", "0", &format!("{flag}={value}")])
+            .output()
+            .expect("locksim runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+        assert!(stderr.contains(flag), "names the flag: {stderr}");
+    }
+}
+
 /// Runs `redis-cli -p PORT args...` with `stdin` and returns its stdout.
 fn redis_cli(addr: SocketAddr, args: &[&str], stdin: &[u8]) -> String {
     let mut child = Command::new("redis-cli")

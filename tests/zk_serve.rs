@@ -235,6 +235,73 @@ fn malformed_and_truncated_requests_close_only_their_connection() {
     );
 }
 
+/// A connect request for a new session, framed.
+fn connect_request() -> Vec<u8> {
+    locksim::zk::proto::encode_connect_request(&locksim::zk::proto::ConnectRequest {
+        protocol_version: 0,
+        last_zxid_seen: 0,
+        timeout_ms: 2000,
+        session_id: 0,
+        passwd: vec![0; 16],
+        read_only: false,
+    })
+}
+
+#[test]
+fn frames_past_jute_maxbuffer_close_their_connection_before_the_body_arrives() {
+    let mut served = Served::start();
+    // ZooKeeper 3.8's default, 0xfffff: one byte more is refused on its length alone (no
+    // body sent), after a session was set up or before.
+    let mut over = connect_request();
+    over.extend_from_slice(&0x100000u32.to_be_bytes());
+    assert!(server_closes_after(served.addr, &over));
+    assert!(server_closes_after(served.addr, &0x100000u32.to_be_bytes()));
+    assert!(server_closes_after(served.addr, &i32::MIN.to_be_bytes()));
+    // The largest frame waits for its body; many such cost no memory until it comes.
+    let waiting: Vec<TcpStream> = (0..64)
+        .map(|_| {
+            let mut stream = TcpStream::connect(served.addr).expect("connect");
+            stream.write_all(&0xfffffu32.to_be_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    assert!(served.is_running());
+    session_works(served.addr, "/after-big-frames");
+    drop(waiting);
+    let log = served.stop_and_log();
+    assert!(
+        log.matches("past jute.maxbuffer (1048575)").count() >= 3,
+        "each closed connection has its log line:\n{log}"
+    );
+}
+
+#[test]
+fn jute_maxbuffer_is_a_flag() {
+    let mut served = Served::start_with(&["--jute-maxbuffer", "100"]);
+    let mut stream = TcpStream::connect(served.addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream.write_all(&connect_request()).unwrap();
+    let mut response = [0u8; 41];
+    stream.read_exact(&mut response).expect("connect response");
+    // A frame one byte past the limit.
+    let mut create = 101u32.to_be_bytes().to_vec();
+    create.extend_from_slice(&[0; 101]);
+    stream.write_all(&create).unwrap();
+    let mut rest = [0u8; 8];
+    assert!(
+        matches!(stream.read(&mut rest), Ok(0) | Err(_)),
+        "the connection closes"
+    );
+    assert!(served.is_running());
+    session_works(served.addr, "/small");
+    for value in ["0", "-1", "2147483648", "1mb"] {
+        let stderr = refused_at_startup(&[&format!("--jute-maxbuffer={value}")]);
+        assert!(stderr.contains("--jute-maxbuffer"), "{stderr}");
+    }
+}
+
 fn zk_cli(addr: SocketAddr, command: &[&str]) -> String {
     let script = "/usr/share/zookeeper/bin/zkCli.sh";
     assert!(

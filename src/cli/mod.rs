@@ -37,7 +37,7 @@ pub mod write;
 
 pub use explore::{default_exploration, explore};
 pub use merge::merge;
-pub use serve::{serve_redis, serve_zk};
+pub use serve::{parse_memory, serve_redis, serve_zk};
 pub use single::{replay, run};
 
 use crate::check::{self, Property};

@@ -55,6 +55,39 @@ pub fn serve_redis(out: &Output, addr: SocketAddr, config: redis::serve::ServeCo
     )
 }
 
+/// Reads a size as Redis's config does (util.c `memtoull`): digits then an optional unit,
+/// `b`, `k` (1000), `kb` (1024), `m`, `mb`, `g`, `gb`, in any case. Redis's limits on
+/// `proto-max-bulk-len` and `client-query-buffer-limit` apply: at least 1mb.
+pub fn parse_memory(s: &str) -> Result<usize, String> {
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = s.split_at(digits);
+    let multiplier: u64 = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" => 1000,
+        "kb" => 1024,
+        "m" => 1000 * 1000,
+        "mb" => 1024 * 1024,
+        "g" => 1000 * 1000 * 1000,
+        "gb" => 1024 * 1024 * 1024,
+        _ => {
+            return Err(format!(
+                "'{s}' is not a size (say 512mb, 1gb or a number of bytes)"
+            ));
+        }
+    };
+    let bytes = number
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(multiplier))
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|&n| n <= i64::MAX as usize)
+        .ok_or_else(|| format!("'{s}' is not a size (say 512mb, 1gb or a number of bytes)"))?;
+    if bytes < 1024 * 1024 {
+        return Err(format!("'{s}' is below Redis's minimum of 1mb"));
+    }
+    Ok(bytes)
+}
+
 /// What every `serve` does around its family's server: logs to stderr, a single-threaded
 /// runtime, the listener, a first stdout line saying where it listens (useful with
 /// `--port 0`; `banner` gives it as JSON and as text), then the server until Ctrl-C.
@@ -98,4 +131,34 @@ fn serve<F: Future<Output = ()>>(
         server(listener, ctrl_c).await;
         Status::Clean
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_memory;
+
+    #[test]
+    fn sizes_read_as_redis_reads_them() {
+        assert_eq!(parse_memory("512mb"), Ok(512 * 1024 * 1024));
+        assert_eq!(parse_memory("1GB"), Ok(1 << 30));
+        assert_eq!(parse_memory("2m"), Ok(2_000_000));
+        assert_eq!(parse_memory("1048576"), Ok(1 << 20));
+        assert_eq!(parse_memory("1048576b"), Ok(1 << 20));
+        assert_eq!(parse_memory("5000k"), Ok(5_000_000));
+        assert_eq!(parse_memory("1024kb"), Ok(1 << 20));
+        for bad in [
+            "",
+            "mb",
+            "-1mb",
+            "1.5gb",
+            "1 gb",
+            "1tb",
+            "99999999999999999999",
+        ] {
+            assert!(parse_memory(bad).is_err(), "{bad:?}");
+        }
+        // Redis's floor for both limits.
+        assert!(parse_memory("1048575").is_err());
+        assert!(parse_memory("1000k").is_err());
+    }
 }

@@ -2,6 +2,7 @@
 //! the same in its `client` struct.
 
 use crate::redis::command::Args;
+use crate::redis::resp::RequestReader;
 
 /// A client connection (or the link from a master, or a script's caller).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,8 +10,8 @@ pub struct Conn {
     pub(crate) id: u64,
     /// CLIENT SETNAME's name; none until set, and again after an empty one.
     pub(crate) name: Option<Vec<u8>>,
-    /// Bytes read but not yet a whole request.
-    pub(crate) input: Vec<u8>,
+    /// The request being read: bytes read but not yet a whole request.
+    pub(crate) input: RequestReader,
     /// A reply ended the connection (QUIT, a protocol error): later input is not read.
     pub(crate) closing: bool,
     /// On the link from a master: the commands between MULTI and EXEC, applied at EXEC and
@@ -23,7 +24,7 @@ impl Conn {
         Conn {
             id,
             name: None,
-            input: Vec::new(),
+            input: RequestReader::default(),
             closing: false,
             multi: None,
         }

@@ -1,16 +1,18 @@
 //! RESP2 as Redis 7.0 speaks it: the value type, a pure encoder, the request decoder a
 //! server uses and the reply decoder a client uses. Sans-IO: bytes in, values out.
 //!
-//! Layout: `request` reads client requests (multibulk and inline, with Redis's limits and
-//! error texts), `inline` splits an inline line the way `sdssplitargs` does, `reply` reads
-//! any value back (for clients), `encode` below writes one.
+//! Layout: `request` holds the limits and error texts of client requests, `reader` parses
+//! them (multibulk and inline) as bytes arrive, `inline` splits an inline line the way
+//! `sdssplitargs` does, `reply` reads any value back (for clients), `encode` below writes one.
 
 mod inline;
+mod reader;
 mod reply;
 mod request;
 #[cfg(test)]
 mod tests;
 
+pub use reader::RequestReader;
 pub use reply::{ReplyError, ReplyLimits, decode_reply};
 pub use request::{Decoded, Limits, ProtocolError, decode_request};
 

@@ -4,6 +4,7 @@
 
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::host::{self, Env, Host, HostEvent};
+use crate::redis::resp::Limits;
 use crate::redis::server::{Config, Server};
 use std::future::Future;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -11,10 +12,27 @@ use tokio::net::TcpListener;
 use tracing::{debug, info};
 
 /// The knobs of `locksim serve redis`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ServeConfig {
     /// Which clock key deadlines live on.
     pub expiry_clock: ExpiryClock,
+    /// proto-max-bulk-len: the longest argument a request may declare (512 MB by default).
+    pub proto_max_bulk_len: usize,
+    /// client-query-buffer-limit: a connection whose unparsed input grows past this is
+    /// closed, unanswered (1 GB by default).
+    pub client_query_buffer_limit: usize,
+}
+
+impl Default for ServeConfig {
+    /// Redis's defaults.
+    fn default() -> Self {
+        let config = Config::default();
+        ServeConfig {
+            expiry_clock: config.expiry_clock,
+            proto_max_bulk_len: config.limits.max_bulk_len,
+            client_query_buffer_limit: config.max_query_buffer,
+        }
+    }
 }
 
 struct RealEnv {
@@ -59,6 +77,11 @@ pub async fn serve(listener: TcpListener, config: ServeConfig, shutdown: impl Fu
     };
     let server = Server::new(Config {
         expiry_clock: config.expiry_clock,
+        limits: Limits {
+            max_bulk_len: config.proto_max_bulk_len,
+            ..Limits::default()
+        },
+        max_query_buffer: config.client_query_buffer_limit,
         ..Config::default()
     });
     let host = Host::new(env, server);

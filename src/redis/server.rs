@@ -17,7 +17,7 @@ use crate::redis::conn::Conn;
 use crate::redis::cstr::is;
 use crate::redis::keyspace::Keyspace;
 use crate::redis::replies;
-use crate::redis::resp::{self, Decoded, Frame, Limits};
+use crate::redis::resp::{self, Frame, Limits, RequestReader};
 use crate::redis::script::Scripts;
 pub use snapshot::Entry;
 
@@ -58,8 +58,9 @@ pub struct Config {
     pub expiry_clock: ExpiryClock,
     /// Request size limits (Redis's by default).
     pub limits: Limits,
-    /// client-query-buffer-limit: a connection whose unprocessed input grows past this
-    /// after a read is dropped, unanswered (1 GiB by default).
+    /// client-query-buffer-limit: a connection whose unprocessed input (the unparsed bytes
+    /// and the argument being read, as Redis counts it) grows past this after a read is
+    /// dropped, unanswered (1 GiB by default).
     pub max_query_buffer: usize,
 }
 
@@ -164,24 +165,21 @@ impl Server {
             out.close = true;
             return out;
         }
-        conn.input.extend_from_slice(input);
-        if conn.input.len() > self.config.max_query_buffer {
+        conn.input.feed(input);
+        if conn.input.pending() > self.config.max_query_buffer {
             conn.closing = true;
-            conn.input = Vec::new();
+            conn.input = RequestReader::default();
             out.close = true;
             return out;
         }
-        let mut pos = 0;
         while !conn.closing {
-            let pending = conn.input.get(pos..).unwrap_or_default();
-            match resp::decode_request(pending, &self.config.limits) {
-                Ok(Decoded::Incomplete) => break,
+            match conn.input.next_request(&self.config.limits) {
+                Ok(None) => break,
                 Err(e) => {
                     resp::encode(&replies::error(&e.message()), &mut out.bytes);
                     conn.closing = true;
                 }
-                Ok(Decoded::Request { args, consumed }) => {
-                    pos += consumed;
+                Ok(Some(args)) => {
                     let outcome = self.handle(conn, &args, now);
                     out.propagate.extend(outcome.propagate);
                     if outcome.close == Some(Close::Now) {
@@ -195,9 +193,7 @@ impl Server {
             }
         }
         if conn.closing {
-            conn.input = Vec::new();
-        } else {
-            conn.input.drain(..pos.min(conn.input.len()));
+            conn.input = RequestReader::default();
         }
         out.close = conn.closing;
         out

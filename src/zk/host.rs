@@ -3,7 +3,7 @@
 //! `locksim serve zk` (`zk::serve`); what differs between them (clocks, what to record or
 //! log, which replies to lose) is the `Env`. Nothing here spawns tasks or reads a clock.
 
-use crate::zk::proto::{self, DecodeError, OpCode, ReplyHeader, Request};
+use crate::zk::proto::{self, DecodeError, FrameReader, OpCode, ReplyHeader, Request};
 use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Response, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -80,6 +80,8 @@ pub struct Host<E> {
     tick: Duration,
     conns: BTreeMap<ConnId, mpsc::UnboundedSender<Outgoing>>,
     next_conn: ConnId,
+    /// The longest frame body a connection may send (jute.maxbuffer).
+    max_frame: usize,
 }
 
 pub type SharedHost<E> = Rc<RefCell<Host<E>>>;
@@ -92,7 +94,14 @@ impl<E: Env> Host<E> {
             tick: Duration::from_millis(tick_ms),
             conns: BTreeMap::new(),
             next_conn: 0,
+            max_frame: proto::JUTE_MAXBUFFER,
         }))
+    }
+
+    /// jute.maxbuffer: a connection that announces a longer frame (or a negative length) is
+    /// closed before its body is read. ZooKeeper's default, 0xfffff, unless set.
+    pub fn set_max_frame(&mut self, bytes: usize) {
+        self.max_frame = bytes;
     }
 
     /// A (re)start of the software: no connection survives, every session deadline is
@@ -275,7 +284,7 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
         conn
     };
     let (mut rd, mut wr) = tokio::io::split(stream);
-    let mut buf = Vec::new();
+    let mut frames = FrameReader::new(host.borrow().max_frame);
     let mut connected = false;
     let mut reading = true;
     let by_server = 'conn: loop {
@@ -289,22 +298,19 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
                 }
                 Some(Outgoing::Close) | None => break 'conn true,
             },
-            read = rd.read_buf(&mut buf), if reading => {
+            read = rd.read_buf(frames.buffer()), if reading => {
                 if !matches!(read, Ok(n) if n > 0) {
                     break 'conn false;
                 }
                 'frames: loop {
-                    let (consumed, next) = match proto::split_frame(&buf) {
-                        Ok(Some((body, consumed))) => {
-                            (consumed, host.borrow_mut().frame(conn, &client, &mut connected, body))
-                        }
+                    let next = match frames.next_frame() {
+                        Ok(Some(body)) => host.borrow_mut().frame(conn, &client, &mut connected, body),
                         Ok(None) => break 'frames,
                         Err(error) => {
                             host.borrow_mut().malformed(conn, &client, error);
                             break 'conn false;
                         }
                     };
-                    buf.drain(..consumed);
                     match next {
                         Next::Read => {}
                         Next::Flush => {

@@ -3,7 +3,7 @@
 //! own) can talk to it. This is the one place that reads the host clock: it is not simulated.
 
 use crate::zk::host::{self, Env, Host, HostEvent};
-use crate::zk::proto::Request;
+use crate::zk::proto::{DecodeError, Request};
 use crate::zk::server::{Change, Now, Server, ServerConfig};
 use std::future::Future;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -24,6 +24,9 @@ pub struct ServeConfig {
     pub lose_reply_every: Option<u64>,
     /// Seed of session passwords.
     pub seed: u64,
+    /// jute.maxbuffer: the longest frame body a client may send; a longer (or negative)
+    /// length closes that connection, as ZooKeeper does (0xfffff by default).
+    pub jute_maxbuffer: usize,
 }
 
 impl ServeConfig {
@@ -60,6 +63,7 @@ struct RealEnv {
     started: Instant,
     lose_every: Option<u64>,
     applied_creates: u64,
+    jute_maxbuffer: usize,
 }
 
 impl Env for RealEnv {
@@ -119,6 +123,17 @@ impl Env for RealEnv {
             HostEvent::Malformed {
                 conn,
                 client,
+                error: DecodeError::BadFrameLength(len),
+            } => {
+                warn!(
+                    "conn {conn} from {client}: malformed packet (length {len}, negative or past \
+                     jute.maxbuffer ({})), closing the connection",
+                    self.jute_maxbuffer
+                )
+            }
+            HostEvent::Malformed {
+                conn,
+                client,
                 error,
             } => {
                 warn!(
@@ -141,8 +156,10 @@ pub async fn serve(listener: TcpListener, config: ServeConfig, shutdown: impl Fu
         started: Instant::now(),
         lose_every: config.lose_reply_every,
         applied_creates: 0,
+        jute_maxbuffer: config.jute_maxbuffer,
     };
     let host = Host::new(env, Server::new(config.server()), config.tick_ms);
+    host.borrow_mut().set_max_frame(config.jute_maxbuffer);
     host.borrow_mut().restart();
     let expiry = tokio::task::spawn_local(host::expire_sessions(host.clone()));
     crate::serve::accept_until(&listener, shutdown, |stream, peer| {

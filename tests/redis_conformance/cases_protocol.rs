@@ -80,3 +80,21 @@ pub fn protocol_errors() -> Vec<Step> {
     steps.push(cmd(&["PING"]));
     steps
 }
+
+/// Requests far larger than a read: one DEL of 300,000 keys, a count past 1024 * 1024 (Redis
+/// 7.0's limit is INT_MAX), an argument declared long arriving in pieces.
+pub fn big_requests() -> Vec<Step> {
+    let mut del = b"*300001\r\n$3\r\nDEL\r\n".to_vec();
+    del.extend(b"$1\r\nk\r\n".repeat(300_000));
+    let mut many = b"*1100000\r\n$6\r\nEXISTS\r\n".to_vec();
+    many.extend(b"$1\r\nk\r\n".repeat(1_099_999));
+    vec![
+        cmd(&["SET", "k", "v"]),
+        raw(&del, 1),
+        cmd(&["SET", "k", "v"]),
+        raw(&many, 1),
+        raw(b"*2\r\n$4\r\nECHO\r\n$100000\r\n", 0),
+        raw(&[b'x'; 60_000], 0),
+        raw(&[vec![b'y'; 40_000], b"\r\n".to_vec()].concat(), 1),
+    ]
+}

@@ -336,10 +336,22 @@ fn a_query_buffer_past_the_limit_drops_the_connection_unanswered() {
             b"+PONG\r\n"
         );
     }
-    let waiting = server.handle_input(&mut conn, b"*2\r\n$3\r\nGET\r\n$1", at(0));
-    assert!(waiting.bytes.is_empty() && !waiting.close);
-    let over = server.handle_input(&mut conn, b"\r\nk\r\n", at(0));
+    // As in Redis, arguments already parsed have left the query buffer: what counts is the
+    // unparsed bytes and the argument being read (here 10 bytes of a 20-byte value).
+    for piece in [
+        &b"*3\r\n$3\r\nSET\r\n"[..],
+        b"$1\r\nk\r\n",
+        b"$20\r\n0123456789",
+    ] {
+        let waiting = server.handle_input(&mut conn, piece, at(0));
+        assert!(waiting.bytes.is_empty() && !waiting.close);
+    }
+    let over = server.handle_input(&mut conn, b"0123456", at(0));
     assert!(over.bytes.is_empty() && over.close);
+    // A read larger than the limit is over it before anything is parsed.
+    let mut conn = server.connect();
+    let whole = server.handle_input(&mut conn, b"*2\r\n$3\r\nGET\r\n$1\r\nk\r\n", at(0));
+    assert!(whole.bytes.is_empty() && whole.close);
 }
 
 #[test]

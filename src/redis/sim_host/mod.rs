@@ -14,7 +14,7 @@ use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::command::Args;
 use crate::redis::conn::Conn;
 use crate::redis::events::RedisEvent;
-use crate::redis::resp::{self, Decoded};
+use crate::redis::resp::{self, RequestReader};
 use crate::redis::server::{Close, Config, Outcome, Role, Server};
 use crate::sim::fault::Fault;
 use crate::sim::node::Node;
@@ -358,7 +358,7 @@ async fn fsync(state: Shared, every_ms: u64) {
 async fn serve_conn(state: Shared, client: String, mut stream: TcpStream) {
     let mut conn = state.borrow_mut().server.connect();
     let limits = Config::default().limits;
-    let mut input = Vec::new();
+    let mut input = RequestReader::default();
     let mut buf = vec![0u8; 16 * 1024];
     loop {
         let Ok(n) = stream.read(&mut buf).await else {
@@ -367,18 +367,17 @@ async fn serve_conn(state: Shared, client: String, mut stream: TcpStream) {
         if n == 0 {
             return;
         }
-        input.extend_from_slice(&buf[..n]);
+        input.feed(&buf[..n]);
         let mut out = Vec::new();
         let mut close = false;
         while !close {
-            match resp::decode_request(&input, &limits) {
-                Ok(Decoded::Incomplete) => break,
+            match input.next_request(&limits) {
+                Ok(None) => break,
                 Err(e) => {
                     resp::encode(&crate::redis::replies::error(&e.message()), &mut out);
                     close = true;
                 }
-                Ok(Decoded::Request { args, consumed }) => {
-                    input.drain(..consumed.min(input.len()));
+                Ok(Some(args)) => {
                     let mut s = state.borrow_mut();
                     let lost = s.loses_reply(&client, &args);
                     let now = s.now();

@@ -6,7 +6,7 @@
 /// returns `Ok(None)` for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DecodeError {
-    /// The length prefix is negative or larger than MAX_FRAME.
+    /// The length prefix is negative or larger than the limit (MAX_FRAME, jute.maxbuffer).
     BadFrameLength(i64),
     /// The body ended before a field was complete.
     Truncated,

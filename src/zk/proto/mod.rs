@@ -5,9 +5,11 @@
 //!
 //! Layout: `jute` holds the primitives and the decode error, `codes` the integer-coded enums,
 //! `records` the fixed records (Stat, ACL, headers, connect, watcher event), `ops` the
-//! per-operation bodies, `multi` those of multi's sub-operations and results, and `packet` the framing and the public encode / decode functions.
+//! per-operation bodies, `multi` those of multi's sub-operations and results, `packet` the
+//! framing and the public encode / decode functions, and `frames` a server's frame reader.
 
 mod codes;
+mod frames;
 mod jute;
 mod multi;
 mod ops;
@@ -15,6 +17,7 @@ mod packet;
 mod records;
 
 pub use codes::{CreateMode, ErrorCode, EventType, KeeperState, OpCode};
+pub use frames::{FrameReader, JUTE_MAXBUFFER};
 pub use jute::DecodeError;
 pub use multi::{MultiOp, OpResult, multi_error};
 pub use ops::{Request, Response};
@@ -27,7 +30,8 @@ pub use records::{
     Acl, ConnectRequest, ConnectResponse, ReplyHeader, RequestHeader, Stat, WatcherEvent,
 };
 
-/// Largest frame body accepted (jute.maxbuffer default 0xfffff plus slack).
+/// Largest frame body a client accepts (jute.maxbuffer default 0xfffff plus slack); a
+/// server's limit is [`JUTE_MAXBUFFER`].
 pub const MAX_FRAME: usize = 0xfffff + 1024;
 
 /// Reserved xid of a watch notification, the only packet a server sends unasked.

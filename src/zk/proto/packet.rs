@@ -11,12 +11,21 @@ use super::records::{ConnectRequest, ConnectResponse, ReplyHeader, RequestHeader
 /// Splits one frame off the front of `buf`: `Ok(Some((body, consumed)))`, `Ok(None)` when
 /// more bytes are needed, or an error for an impossible length.
 pub fn split_frame(buf: &[u8]) -> Result<Option<(&[u8], usize)>, DecodeError> {
+    split_frame_within(buf, MAX_FRAME)
+}
+
+/// [`split_frame`] for bodies of at most `max_len` bytes: a longer or negative length is an
+/// error as soon as its prefix is in.
+pub(super) fn split_frame_within(
+    buf: &[u8],
+    max_len: usize,
+) -> Result<Option<(&[u8], usize)>, DecodeError> {
     let Some((prefix, rest)) = buf.split_first_chunk::<4>() else {
         return Ok(None);
     };
     let len = i32::from_be_bytes(*prefix);
     let len = match usize::try_from(len) {
-        Ok(n) if n <= MAX_FRAME => n,
+        Ok(n) if n <= max_len => n,
         _ => return Err(DecodeError::BadFrameLength(i64::from(len))),
     };
     Ok(rest.get(..len).map(|body| (body, 4 + len)))
