@@ -26,11 +26,13 @@ struct Explored {
 fn explore_one(spec: &ExploreSpec, traces: &Path, progress: &Progress) -> Result<Explored, String> {
     let exploration = explore::explore_observed(spec, progress);
     let trace = match &exploration.outcome {
-        Outcome::Violation(f) => Some(
-            Trace::of(&f.spec, &f.report)
+        Outcome::Violation(f) => {
+            let trace = Trace::of(&f.spec, &f.report);
+            let saved = trace
                 .save(traces)
-                .map_err(|e| format!("cannot write trace into {}: {e}", traces.display()))?,
-        ),
+                .and_then(|p| crate::html::write_beside(&p, &trace, &f.report).map(|_| p));
+            Some(saved.map_err(|e| format!("cannot write trace into {}: {e}", traces.display()))?)
+        }
         _ => None,
     };
     Ok(Explored {
@@ -128,8 +130,9 @@ fn print_finding(f: &Finding, e: &Explored) {
     }
     if let Some(p) = &e.trace {
         outln!(
-            "  trace: {}\n  replay: locksim replay {}",
+            "  trace: {}\n  picture: {}\n  replay: locksim replay {}",
             p.display(),
+            p.with_extension("html").display(),
             p.display()
         );
     }
