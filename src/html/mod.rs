@@ -70,8 +70,18 @@ pub fn title(trace: &Trace, path: &Path) -> String {
 /// Writes the page of `report`, the run of the trace file at `path`, beside that file (same
 /// name, `.html`), replacing what is there: the page belongs to the trace, and the same
 /// trace draws the same page. Returns the page's path.
+///
+/// Like a trace's save, it never follows what is at that name: a symlink, a directory or
+/// anything else but a regular file there is an error.
 pub fn write_beside(path: &Path, trace: &Trace, report: &RunReport) -> std::io::Result<PathBuf> {
     let page = path.with_extension("html");
+    if std::fs::symlink_metadata(&page).is_ok_and(|m| !m.is_file()) {
+        let taken = format!("{} is there and is not a regular file", page.display());
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            taken,
+        ));
+    }
     std::fs::write(&page, render(report, &title(trace, path)))?;
     Ok(page)
 }
