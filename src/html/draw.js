@@ -6,7 +6,7 @@
 (function () {
   const run = JSON.parse(document.getElementById('run').textContent);
   const NS = 'http://www.w3.org/2000/svg';
-  const LANE = 34, AXIS = 22, NAMES = 64, RIGHT = 14;
+  const LANE = 38, AXIS = 22, NAMES = 64, RIGHT = 14;
   const BAR_Y = 8, BAR_H = 13, VALID_Y = 23, VALID_H = 4;
   const SHAPES = {
     acquire: 'circle', release: 'ring', lost: 'cross', unfinished: 'cross',
@@ -100,7 +100,7 @@
         placed.set(lane, [...(placed.get(lane) || []), { at, el, words: [word] }]);
       };
     };
-    const peer = labeller('fault-peer', LANE - 3, '↔ ');
+    const faultName = labeller('fault-name', LANE - 2, '');
     const name = labeller('violation-name', 7, '');
 
     for (const f of run.faults) {
@@ -112,9 +112,9 @@
         } else {
           const w = Math.max(x(f.end) - x(f.start), 2);
           add(plot, 'rect', { ...attrs, class: `fault ${f.what}`, x: x(f.start), y: top(lane), width: w, height: LANE }, f.title);
-          // A fault on a link names, on each end's lane, the other end.
+          // A fault on a link names, on each end's lane, the other end; one on a host, itself.
           const other = f.lanes.find(l => l !== lane);
-          if (other && w > 60) peer(lane, x(f.start) + 3, other);
+          if (w > 60) faultName(lane, x(f.start) + 3, other ? `↔ ${other}` : f.what.replace('_', ' '));
         }
       }
     }
