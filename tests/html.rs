@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -41,7 +42,10 @@ fn browser() -> PathBuf {
 /// Loads `page` in headless Chromium and returns the DOM its script left, killing the
 /// browser if it takes longer than `BROWSER_TIMEOUT`.
 fn dump_dom(name: &str, page: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("locksim-html-{}-{name}", std::process::id()));
+    // Tests run in parallel and may draw the same trace: each drawing has its own directory.
+    static DRAWINGS: AtomicUsize = AtomicUsize::new(0);
+    let n = DRAWINGS.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("locksim-html-{}-{n}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("page.html");

@@ -57,7 +57,7 @@
   }
 
   function ticks(from, until, width) {
-    const raw = (until - from) / Math.max(width / 90, 1);
+    const raw = Math.max(until - from, 1) / Math.max(width / 90, 1);
     const pow = Math.pow(10, Math.floor(Math.log10(raw)));
     const step = [1, 2, 5, 10].map(m => m * pow).find(s => s >= raw);
     const all = [];
@@ -78,7 +78,7 @@
 
     run.lanes.forEach((lane, i) => {
       if (i % 2 === 0) add(svg, 'rect', { class: 'stripe', x: 0, y: top(lane.name), width, height: LANE });
-      add(svg, 'text', { class: 'lane-name', x: 6, y: top(lane.name) + 21 }).textContent = lane.name;
+      add(svg, 'text', { class: 'lane-name', x: 6, y: top(lane.name) + BAR_Y + 10 }).textContent = lane.name;
     });
     for (const t of ticks(view[0], view[1], width - NAMES - RIGHT)) {
       add(svg, 'line', { class: 'tick', x1: x(t), x2: x(t), y1: AXIS - 4, y2: height });
@@ -112,7 +112,8 @@
         } else {
           const w = Math.max(x(f.end) - x(f.start), 2);
           add(plot, 'rect', { ...attrs, class: `fault ${f.what}`, x: x(f.start), y: top(lane), width: w, height: LANE }, f.title);
-          // A fault on a link names, on each end's lane, the other end; one on a host, itself.
+          // A fault on a link is labelled, on each end's lane, with the other end; a fault
+          // on one host, with its kind.
           const other = f.lanes.find(l => l !== lane);
           if (w > 60) faultName(lane, x(f.start) + 3, other ? `↔ ${other}` : f.what.replace('_', ' '));
         }
