@@ -72,6 +72,7 @@ pub mod cli;
 pub mod experiment;
 pub mod explore;
 pub mod history;
+pub mod html;
 pub mod params;
 pub mod recipes;
 pub mod redis;

@@ -100,6 +100,11 @@ enum Command {
         /// servers' events), even if it found nothing.
         #[arg(long)]
         timeline: bool,
+        /// Also write the run as a picture into OUT: one self-contained HTML page (no
+        /// network) drawing a lane per client and server on a true-time axis, with holds,
+        /// faults and the violations highlighted; it opens zoomed to the violations.
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
     },
     /// Serve a simulated server on a real socket and the real clock, for real clients.
     #[command(subcommand, subcommand_required = true, arg_required_else_help = false)]
@@ -221,8 +226,9 @@ struct Opts {
     /// Run each seed twice and compare history digests.
     #[arg(long)]
     check_determinism: bool,
-    /// Directory for trace files: by default a scratch directory (git-ignored), so ad-hoc
-    /// runs never land in the committed traces/ catalogue.
+    /// Directory for trace files (each with its picture beside it, the same name in
+    /// .html): by default a scratch directory (git-ignored), so ad-hoc runs never land in
+    /// the committed traces/ catalogue.
     #[arg(long, default_value = "locksim-traces")]
     traces: PathBuf,
 }
@@ -303,7 +309,8 @@ fn main() -> ExitCode {
             file,
             history,
             timeline,
-        }) => cli::replay(&out, &file, history, timeline),
+            html,
+        }) => cli::replay(&out, &file, history, timeline, html.as_deref()),
         Some(Command::Bench {
             runs,
             trials,

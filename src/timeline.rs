@@ -7,7 +7,7 @@ use crate::check::Violation;
 use crate::history::{
     BarrierOp, ElectionOp, Event, HarnessOp, History, Kind, LockMode, LockOp, Op, QueueOp, StoreOp,
 };
-use crate::sim::fault::{Fault, FaultPlan, SKIPPED};
+use crate::sim::fault::{Fault, FaultPlan, FaultTag, SKIPPED};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -50,15 +50,16 @@ fn line(time_ms: u64, node: &str, what: &str) -> String {
     format!("{time_ms:>7} ms  {node:<8} {what}")
 }
 
-struct Window {
-    from_ms: u64,
-    until_ms: u64,
+/// The stretch of a run a story of its violations tells (the HTML picture opens on it too).
+pub(crate) struct Window {
+    pub(crate) from_ms: u64,
+    pub(crate) until_ms: u64,
     /// Whose own events are shown; None: everyone's.
     clients: Option<BTreeSet<String>>,
 }
 
 impl Window {
-    fn of(history: &History, violations: &[Violation]) -> Window {
+    pub(crate) fn of(history: &History, violations: &[Violation]) -> Window {
         if violations.is_empty() {
             return Window {
                 from_ms: 0,
@@ -100,7 +101,7 @@ impl Window {
     }
 
     /// Whether `hosts` include a client the window is about.
-    fn involves(&self, hosts: &[String]) -> bool {
+    pub(crate) fn involves(&self, hosts: &[String]) -> bool {
         self.clients
             .as_ref()
             .is_some_and(|clients| hosts.iter().any(|h| clients.contains(h)))
@@ -128,15 +129,17 @@ impl Window {
 }
 
 /// The faults of a run's history, by event index: whom each struck and when it stopped.
-struct Spans(BTreeMap<usize, Span>);
+pub(crate) struct Spans(pub(crate) BTreeMap<usize, Span>);
 
 /// One fault as it acted.
-struct Span {
+pub(crate) struct Span {
+    /// Which fault it is (a `pause_before` that struck is a `PauseBefore`).
+    pub(crate) tag: FaultTag,
     /// The hosts it struck (for a targeted pause, whom it struck; none when it was skipped).
-    hosts: Vec<String>,
+    pub(crate) hosts: Vec<String>,
     /// When it stopped acting: None for one that acts at once (a clock jump, a lost reply,
     /// a failover) or whose end the plan does not say (a drift).
-    until_ms: Option<u64>,
+    pub(crate) until_ms: Option<u64>,
 }
 
 impl Spans {
@@ -144,7 +147,7 @@ impl Spans {
     /// entry at its time that it tells; a targeted pause is the first entry not yet fired
     /// whose line it extends with whom it struck (`...: c3`). A `pause_before` that struck
     /// names its node.
-    fn of(history: &History, plan: &FaultPlan) -> Spans {
+    pub(crate) fn of(history: &History, plan: &FaultPlan) -> Spans {
         let heal_ms = history
             .events
             .iter()
@@ -176,6 +179,7 @@ impl Spans {
                         next = index + 1;
                         let hosts = plan.0[index].fault.nodes();
                         Span {
+                            tag: plan.0[index].fault.tag(),
                             hosts: hosts.into_iter().map(str::to_string).collect(),
                             until_ms: fault_end(plan, index, heal_ms),
                         }
@@ -185,6 +189,7 @@ impl Spans {
                             continue;
                         }
                         Span {
+                            tag: FaultTag::Pause,
                             hosts: vec![struck.to_string()],
                             until_ms: paused(e.time_ms, for_ms),
                         }
@@ -193,6 +198,7 @@ impl Spans {
                     }
                 }
                 Op::Harness(HarnessOp::Paused { node, for_ms, .. }) => Span {
+                    tag: FaultTag::PauseBefore,
                     hosts: vec![node.clone()],
                     until_ms: paused(e.time_ms, *for_ms),
                 },
@@ -238,7 +244,7 @@ fn repairs(f: &Fault, a: &str, b: &str) -> bool {
 }
 
 /// What the event says, if it is one a timeline tells.
-fn describe(e: &Event) -> Option<String> {
+pub(crate) fn describe(e: &Event) -> Option<String> {
     let token = |t: &Option<i64>| t.map_or(String::new(), |t| format!(" (token {t})"));
     Some(match (&e.op, e.kind) {
         (Op::Harness(HarnessOp::Fault { fault }), _) => format!("fault: {fault}"),

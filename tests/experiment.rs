@@ -37,11 +37,15 @@ fn a_finding_is_asserted_reported_and_replayed_from_its_one_trace() {
     let written: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(
         written.len(),
-        1,
-        "only the shrunk finding's trace is written"
+        2,
+        "only the shrunk finding's trace (and its picture) is written"
     );
     let trace = found.trace().expect("a trace was written");
     assert!(trace.starts_with(&dir));
+    assert!(
+        trace.with_extension("html").is_file(),
+        "its picture beside it"
+    );
 
     let report = panic_message(|| found.assert_clean());
     for part in [
@@ -49,6 +53,7 @@ fn a_finding_is_asserted_reported_and_replayed_from_its_one_trace() {
         "VIOLATION mutex",
         "timeline (true time):",
         &format!("trace: {}", trace.display()),
+        &format!("picture: {}", trace.with_extension("html").display()),
         "replay: LOCKSIM_REPLAY=",
     ] {
         assert!(report.contains(part), "{part:?} missing from:\n{report}");
@@ -152,7 +157,10 @@ fn fuzzing_shrinks_the_first_failing_case_and_writes_only_its_trace() {
     let finding = found.assert_violates(Property::MUTEX);
     assert!(finding.spec.plan.0.len() <= finding.original_faults);
     let written = std::fs::read_dir(&dir).unwrap().count();
-    assert_eq!(written, 1, "one trace, not one per shrink step");
+    assert_eq!(
+        written, 2,
+        "one trace and its picture, not one per shrink step"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -71,7 +71,7 @@ fn close<'a>(
 }
 
 /// Terms per election, each election's sorted by where they start.
-fn terms_by_election(history: &History) -> Terms<'_> {
+pub(crate) fn terms_by_election(history: &History) -> Terms<'_> {
     // (election, client) -> where its current term began
     let mut open: BTreeMap<(&str, &str), Point> = BTreeMap::new();
     let mut terms = Terms::new();

@@ -28,6 +28,7 @@ mod test_history;
 mod violation;
 
 pub use checker::{Checker, Reads, Witness};
+pub(crate) use leader::terms_by_election;
 pub use malformed::{Malformed, MalformedReason, validate};
 pub use mutex::{Hold, Point, lock_holds};
 pub use property::{BadPropertyName, Property, UnknownProperty};

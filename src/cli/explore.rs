@@ -44,8 +44,10 @@ fn explore_one(spec: &ExploreSpec, traces: &Path, progress: &Progress) -> Result
 
 /// Writes the finding's trace into `traces`; returns its path.
 pub(super) fn write_trace(f: &Finding, traces: &Path) -> Result<PathBuf, String> {
-    Trace::of(&f.spec, &f.report)
+    let trace = Trace::of(&f.spec, &f.report);
+    trace
         .save(traces)
+        .and_then(|p| crate::html::write_beside(&p, &trace, &f.report).map(|_| p))
         .map_err(|e| format!("cannot write trace into {}: {e}", traces.display()))
 }
 
@@ -141,8 +143,9 @@ fn print_finding(f: &Finding, e: &Explored) {
     }
     if let Some(p) = &e.trace {
         outln!(
-            "  trace: {}\n  replay: locksim replay {}",
+            "  trace: {}\n  picture: {}\n  replay: locksim replay {}",
             p.display(),
+            p.with_extension("html").display(),
             p.display()
         );
     }

@@ -6,6 +6,7 @@ use super::{
 };
 use crate::check::Property;
 use crate::explore;
+use crate::html;
 use crate::trace::{self, Trace};
 use crate::world::run::{self, RunSpec};
 use serde_json::json;
@@ -48,7 +49,11 @@ pub fn run(
         }
     }
     let trace_path = if save || !report.violations.is_empty() {
-        match Trace::of(&spec, &report).save(&opts.traces) {
+        let trace = Trace::of(&spec, &report);
+        let saved = trace
+            .save(&opts.traces)
+            .and_then(|p| html::write_beside(&p, &trace, &report).map(|_| p));
+        match saved {
             Ok(p) => Some(p),
             Err(e) => {
                 return out.error(
@@ -72,6 +77,7 @@ pub fn run(
         "witnesses": report.witnesses,
         "digest": report.digest, "end_ms": report.end_ms, "completed": report.completed,
         "trace": trace_path.as_ref().map(|p| p.display().to_string()),
+        "html": trace_path.as_ref().map(|p| p.with_extension("html").display().to_string()),
     });
     out.emit(value, || {
         if history {
@@ -98,8 +104,9 @@ pub fn run(
         print_violations(&report);
         if let Some(p) = &trace_path {
             outln!(
-                "  trace: {}\n  replay: locksim replay {}",
+                "  trace: {}\n  picture: {}\n  replay: locksim replay {}",
                 p.display(),
+                p.with_extension("html").display(),
                 p.display()
             );
         }
@@ -108,8 +115,15 @@ pub fn run(
 }
 
 /// `locksim replay FILE`: rebuilds the run from the trace file alone and says whether its
-/// verdict (and history digest) match; `history` and `timeline` print more of it.
-pub fn replay(out: &Output, file: &Path, history: bool, timeline: bool) -> Status {
+/// verdict (and history digest) match; `history` and `timeline` print more of it, and
+/// `html` names a file to write its picture into.
+pub fn replay(
+    out: &Output,
+    file: &Path,
+    history: bool,
+    timeline: bool,
+    html: Option<&Path>,
+) -> Status {
     let trace = match Trace::load(file) {
         Ok(t) => t,
         Err(e) => return out.bad_input(&e.to_string()),
@@ -124,12 +138,19 @@ pub fn replay(out: &Output, file: &Path, history: bool, timeline: bool) -> Statu
         }
         Err(e) => return out.bad_input(&e.to_string()),
     };
+    if let Some(page) = html {
+        let drawn = html::render(&replayed.report, &html::title(&trace, file));
+        if let Err(e) = std::fs::write(page, drawn) {
+            return out.bad_input(&format!("cannot write {}: {e}", page.display()));
+        }
+    }
     let reproduced = replayed.verdict_matches && replayed.digest_matches != Some(false);
     let value = json!({
         "scenario": trace.scenario, "seed": trace.seed, "seeds_run": 1, "trace": file.display().to_string(),
         "violations": violations_json(&replayed.report, trace.seed, Some(file)),
         "expected": trace.expect.violations, "verdict_matches": replayed.verdict_matches,
         "digest": replayed.report.digest, "digest_matches": replayed.digest_matches, "reproduced": reproduced,
+        "html": html.map(|p| p.display().to_string()),
         "timeline": (timeline || !replayed.report.violations.is_empty()).then(|| crate::timeline::timeline(&replayed.report.history, &replayed.report.violations, &replayed.report.plan)),
     });
     out.emit(value, || {
@@ -137,6 +158,9 @@ pub fn replay(out: &Output, file: &Path, history: bool, timeline: bool) -> Statu
             print_history(&replayed.report);
         }
         outln!("replay {} (scenario {}, seed {}, {})", file.display(), trace.scenario, trace.seed, faults(trace.faults.0.len()));
+        if let Some(page) = html {
+            outln!("  picture: {}", page.display());
+        }
         print_violations(&replayed.report);
         if timeline && replayed.report.violations.is_empty() {
             outln!("  timeline (true time):");

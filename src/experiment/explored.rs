@@ -178,6 +178,10 @@ impl fmt::Display for Explored {
                 }
                 if let Some(trace) = &self.trace {
                     writeln!(f, "  trace: {}", trace.display())?;
+                    if self.replayed.is_none() {
+                        let page = trace.with_extension("html");
+                        writeln!(f, "  picture: {}", page.display())?;
+                    }
                     write!(f, "  replay: {}", env::replay_command(trace))?;
                 }
                 Ok(())

@@ -2,8 +2,9 @@
 //!
 //! An `Experiment` is a scenario with the parameters, profile and properties to run it
 //! under; `explore` runs a range of seeds, shrinks the first failing one's fault plan and
-//! writes its trace, and the `Explored` it returns asserts what the test expects. Built the
-//! same way as the built-ins, on the same runs, checkers, shrinker and trace files.
+//! writes its trace (and its picture, an HTML page, beside it), and the `Explored` it
+//! returns asserts what the test expects. Built the same way as the built-ins, on the same
+//! runs, checkers, shrinker and trace files.
 //!
 //! - `env`: what the environment asks of a test run (`LOCKSIM_REPLAY`, seeds, trace
 //!   directory) and where traces go by default
@@ -18,6 +19,7 @@ pub use explored::Explored;
 
 use crate::check::{Checker, Property};
 use crate::explore::{self, ExploreSpec};
+use crate::html;
 use crate::params::{ParamError, Params};
 use crate::recipes::{Lock, LockError};
 use crate::scenario::{RedisLockProgram, Scenario, ZkLockProgram};
@@ -335,13 +337,17 @@ impl Experiment {
         self.explored(format!("{cases} proptest cases"), exploration)
     }
 
-    /// Writes the finding's trace, if there is one, and wraps the result.
+    /// Writes the finding's trace and its picture beside it, if there is one, and wraps the
+    /// result.
     fn explored(&self, searched: String, exploration: explore::Exploration) -> Explored {
         let trace =
             match &exploration.outcome {
                 explore::Outcome::Violation(finding) => {
                     let dir = self.trace_dir();
-                    let saved = Trace::of(&finding.spec, &finding.report).save(&dir);
+                    let trace = Trace::of(&finding.spec, &finding.report);
+                    let saved = trace
+                        .save(&dir)
+                        .and_then(|p| html::write_beside(&p, &trace, &finding.report).map(|_| p));
                     Some(saved.unwrap_or_else(|e| {
                         panic!("cannot write a trace into {}: {e}", dir.display())
                     }))

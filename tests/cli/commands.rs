@@ -221,7 +221,7 @@ fn explore_finds_the_herd_and_its_trace_replays_and_is_never_overwritten() {
     // The same finding again: the identical file is reused, not duplicated.
     let again = s.json(&args, 1);
     assert_eq!(again["violations"][0]["trace"], trace);
-    assert_eq!(files_in(&s.0.join("found")), 1);
+    assert_eq!(files_in(&s.0.join("found")), 2, "the trace and its picture");
 
     // A note the user added to the trace of the same run is kept; the file is reused.
     let noted = recorded.replace("\"expect\"", "\"note\": \"mine\",\n  \"expect\"");
@@ -243,7 +243,11 @@ fn explore_finds_the_herd_and_its_trace_replays_and_is_never_overwritten() {
         std::fs::read_to_string(s.0.join(new_trace)).unwrap(),
         recorded
     );
-    assert_eq!(files_in(&s.0.join("found")), 2);
+    assert_eq!(
+        files_in(&s.0.join("found")),
+        4,
+        "two traces, each with its picture"
+    );
 }
 
 pub fn files_in(dir: &Path) -> usize {
@@ -351,14 +355,13 @@ fn seeds_up_to_the_largest_give_the_same_answer_with_any_jobs() {
         !s.0.join("traces").exists(),
         "ad-hoc traces stay out of traces/"
     );
-    let traces: Vec<_> = std::fs::read_dir(s.0.join("locksim-traces"))
+    let mut traces: Vec<_> = std::fs::read_dir(s.0.join("locksim-traces"))
         .expect("traces written")
-        .map(|e| e.expect("entry").file_name())
+        .map(|e| e.expect("entry").file_name().into_string().unwrap())
         .collect();
-    assert_eq!(
-        traces,
-        [format!("zk-lock-herd-{}.json", u64::MAX - 2).as_str()]
-    );
+    traces.sort();
+    let name = format!("zk-lock-herd-{}", u64::MAX - 2);
+    assert_eq!(traces, [format!("{name}.html"), format!("{name}.json")]);
 }
 
 #[test]

@@ -269,7 +269,11 @@ fn a_dangling_symlink_at_the_trace_name_is_never_followed() {
     assert_eq!(entries(&s.0), ["found"]);
     assert_eq!(
         entries(&s.0.join("found")),
-        ["zk-lock-herd-0-2.json", "zk-lock-herd-0.json"]
+        [
+            "zk-lock-herd-0-2.html",
+            "zk-lock-herd-0-2.json",
+            "zk-lock-herd-0.json"
+        ]
     );
 }
 
