@@ -30,7 +30,10 @@ pub fn queued_and_executed() -> Vec<Step> {
               *2\r\n$3\r\nGET\r\n$4\r\ntx:p\r\n*1\r\n$4\r\nEXEC\r\n",
             4,
         ),
-        raw(b"MULTI\r\nSET tx:q 1 PX 100000\r\nPTTL tx:none\r\nEXEC\r\n", 4),
+        raw(
+            b"MULTI\r\nSET tx:q 1 PX 100000\r\nPTTL tx:none\r\nEXEC\r\n",
+            4,
+        ),
     ]
 }
 
