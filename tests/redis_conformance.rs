@@ -24,6 +24,8 @@ mod cases_connection;
 mod cases_expire;
 #[path = "redis_conformance/cases_locks.rs"]
 mod cases_locks;
+#[path = "redis_conformance/cases_multi.rs"]
+mod cases_multi;
 #[path = "redis_conformance/cases_protocol.rs"]
 mod cases_protocol;
 #[path = "redis_conformance/cases_scripts.rs"]
@@ -85,6 +87,11 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_locks::redis_py_lock,
     cases_locks::expired_lock,
     cases_locks::time_frozen_in_a_script,
+    cases_multi::queued_and_executed,
+    cases_multi::errors_in_and_out_of_transactions,
+    cases_multi::watch_and_other_connections,
+    cases_multi::watch_and_expiry,
+    cases_multi::scripts_in_transactions,
 ];
 
 /// Runs a case on both servers at the same time.

@@ -435,3 +435,36 @@ fn redis_cli_works_against_serve_redis() {
     );
     assert_eq!(redis_cli(a, &["EXISTS", "key00", "key99"], b""), "2\n");
 }
+
+/// redis-rs, in its default configuration, runs `pipe().atomic()` (MULTI ... EXEC) against
+/// `serve redis` and gets the values; a WATCH another connection broke gives its nil. In a
+/// debug build this also checks that redis-rs's own assertions hold.
+#[test]
+fn redis_rs_transactions_work_against_serve_redis() {
+    use locksim::redis_rs::{self, Commands};
+    let served = Served::start(&[]);
+    let client = redis_rs::Client::open(format!("redis://{}/", served.addr)).expect("a URL");
+    let mut conn = client.get_connection().expect("connect");
+    let mut other = client.get_connection().expect("connect");
+    let (set, value, gone): (String, String, i64) = redis_rs::pipe()
+        .atomic()
+        .set("tx", "1")
+        .get("tx")
+        .del("missing")
+        .query(&mut conn)
+        .expect("EXEC");
+    assert_eq!((set.as_str(), value.as_str(), gone), ("OK", "1", 0));
+    let () = redis_rs::cmd("WATCH")
+        .arg("tx")
+        .query(&mut conn)
+        .expect("WATCH");
+    let () = other.set("tx", "theirs").expect("SET");
+    let aborted: Option<(String,)> = redis_rs::pipe()
+        .atomic()
+        .set("tx", "mine")
+        .query(&mut conn)
+        .expect("EXEC");
+    assert_eq!(aborted, None);
+    let now: String = conn.get("tx").expect("GET");
+    assert_eq!(now, "theirs");
+}

@@ -37,6 +37,13 @@ pub(crate) enum Cmd {
     Eval,
     EvalSha,
     Script,
+    /// MULTI, EXEC, DISCARD, WATCH and UNWATCH run in the server's transactions
+    /// (`server::transaction`): they act on the connection and on other commands.
+    Multi,
+    Exec,
+    Discard,
+    Watch,
+    Unwatch,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -212,6 +219,27 @@ static COMMANDS: &[CommandSpec] = &[
     spec("eval", -3, Flags::NOSCRIPT.and(STALE), Cmd::Eval),
     spec("evalsha", -3, Flags::NOSCRIPT.and(STALE), Cmd::EvalSha),
     spec("script", -2, Flags::NOSCRIPT, Cmd::Script),
+    spec("multi", 1, Flags::NOSCRIPT.and(STALE).and(FAST), Cmd::Multi),
+    spec("exec", 1, Flags::NOSCRIPT.and(STALE), Cmd::Exec),
+    spec(
+        "discard",
+        1,
+        Flags::NOSCRIPT.and(STALE).and(FAST),
+        Cmd::Discard,
+    ),
+    keyed(
+        "watch",
+        -2,
+        Flags::NOSCRIPT.and(STALE).and(FAST),
+        ALL,
+        Cmd::Watch,
+    ),
+    spec(
+        "unwatch",
+        1,
+        Flags::NOSCRIPT.and(STALE).and(FAST),
+        Cmd::Unwatch,
+    ),
     CommandSpec {
         fullname: "client",
         arity: -2,
@@ -309,13 +337,15 @@ mod tests {
         assert!(found(&["client", "id"]).flags.contains(Flags::NOSCRIPT));
         assert!(!found(&["ping"]).flags.contains(Flags::NOSCRIPT));
         assert!(found(&["info"]).flags.contains(Flags::STALE));
-        for scripting in ["eval", "evalsha", "script"] {
+        for scripting in [
+            "eval", "evalsha", "script", "multi", "exec", "discard", "watch", "unwatch",
+        ] {
             assert!(
                 found(&[scripting]).flags.contains(Flags::NOSCRIPT),
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 20);
+        assert_eq!(count(), 25);
     }
 
     #[test]

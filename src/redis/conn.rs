@@ -17,6 +17,13 @@ pub struct Conn {
     /// On the link from a master: the commands between MULTI and EXEC, applied at EXEC and
     /// lost with the link if EXEC never comes.
     pub(crate) multi: Option<Vec<Args>>,
+    /// A client's transaction: the commands queued since MULTI (`None` outside one).
+    pub(crate) queued: Option<Vec<Args>>,
+    /// A command was refused while queuing (CLIENT_DIRTY_EXEC): EXEC answers EXECABORT.
+    pub(crate) queue_refused: bool,
+    /// The keys this connection WATCHes (Redis's `c->watched_keys`); who else changed them
+    /// is the keyspace's registry's business.
+    pub(crate) watching: Vec<Vec<u8>>,
 }
 
 impl Conn {
@@ -27,6 +34,9 @@ impl Conn {
             input: RequestReader::default(),
             closing: false,
             multi: None,
+            queued: None,
+            queue_refused: false,
+            watching: Vec::new(),
         }
     }
 

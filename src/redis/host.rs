@@ -117,6 +117,7 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
         }
     };
     let _ = stream.shutdown().await;
+    host.borrow_mut().server.disconnect(&mut conn);
     host.borrow_mut().env.observe(HostEvent::Closed {
         conn: conn.id(),
         by_server,

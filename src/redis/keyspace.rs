@@ -5,6 +5,7 @@
 //! Plain storage: what counts as expired, and what happens then, is the commands' business
 //! (see `cmd`), because it depends on the node's role.
 
+use crate::redis::watched::Watched;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
@@ -15,6 +16,8 @@ pub struct Keyspace {
     expires: BTreeMap<Vec<u8>, i64>,
     /// Where the active expiry's sampling goes on from: the last key it looked at.
     cursor: Option<Vec<u8>>,
+    /// WATCH's registry: every change below touches the key in it.
+    watched: Watched,
 }
 
 impl Keyspace {
@@ -39,19 +42,45 @@ impl Keyspace {
         if !keep_ttl {
             self.expires.remove(key);
         }
+        self.watched.touch(key, true);
     }
 
     /// Gives an existing key a deadline; a missing key gets none.
     pub fn set_expire(&mut self, key: &[u8], when: i64) {
         if self.dict.contains_key(key) {
             self.expires.insert(key.to_vec(), when);
+            self.watched.touch(key, true);
         }
     }
 
     /// Deletes a key and its deadline: whether it was there.
     pub fn remove(&mut self, key: &[u8]) -> bool {
         self.expires.remove(key);
-        self.dict.remove(key).is_some()
+        let removed = self.dict.remove(key).is_some();
+        if removed {
+            self.watched.touch(key, false);
+        }
+        removed
+    }
+
+    /// Deletes every key (FLUSHDB, or a full resync), touching the watched ones that were
+    /// there. The watches themselves stay.
+    pub fn flush(&mut self) {
+        let dict = &self.dict;
+        self.watched.touch_all(|key| dict.contains_key(key));
+        self.dict.clear();
+        self.expires.clear();
+        self.cursor = None;
+    }
+
+    /// WATCH's registry.
+    pub(crate) fn watched(&self) -> &Watched {
+        &self.watched
+    }
+
+    /// WATCH's registry, to watch and unwatch in.
+    pub(crate) fn watched_mut(&mut self) -> &mut Watched {
+        &mut self.watched
     }
 
     /// Every key in order, with its value and deadline.

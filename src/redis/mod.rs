@@ -8,6 +8,7 @@
 //! - `command`: the command table (names, arities, flags) and its lookup
 //! - `clock`: `Now` and the clock expiry deadlines live on
 //! - `keyspace`: keys, values, deadlines
+//! - `watched`: WATCH's registry of watched keys and doomed transactions
 //! - `conn`: one connection's state
 //! - `cmd`: the commands, one file per family
 //! - `script`: Lua scripting (EVAL, EVALSHA, SCRIPT) over real Lua 5.1
@@ -38,6 +39,7 @@ pub mod script;
 pub mod serve;
 pub mod server;
 pub mod sim_host;
+pub mod watched;
 
 /// Redis's port, where the simulated servers listen.
 pub const PORT: u16 = 6379;

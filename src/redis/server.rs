@@ -6,13 +6,14 @@
 //! Modelled on Redis 7.0.15. A command is checked as `processCommand` checks it (the HTTP
 //! guard, the name, the arity, READONLY on a replica) and run as `call()` runs it: the keys
 //! it finds expired are deleted first and their DELs propagated ahead of it, and the whole
-//! goes out wrapped in MULTI/EXEC when it is more than one command.
+//! goes out wrapped in MULTI/EXEC when it is more than one command. A client's MULTI queues
+//! its commands and EXEC runs them as one step (`transaction`).
 //!
 //! The scripting seam: [`crate::redis::command::lookup`] and [`Server::call`] (see there).
 
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::cmd::{self, Ctx, Expiry};
-use crate::redis::command::{self, Args, CommandSpec, Flags, Lookup};
+use crate::redis::command::{self, Args, Cmd, CommandSpec, Flags, Lookup};
 use crate::redis::conn::Conn;
 use crate::redis::cstr::is;
 use crate::redis::keyspace::Keyspace;
@@ -31,6 +32,9 @@ mod tests_commands;
 mod tests_expiry;
 #[cfg(test)]
 mod tests_server;
+#[cfg(test)]
+mod tests_transaction;
+mod transaction;
 
 /// Keys per sample of the active expiry (ACTIVE_EXPIRE_CYCLE_KEYS_PER_LOOP).
 const ACTIVE_EXPIRE_KEYS_PER_LOOP: usize = 20;
@@ -201,11 +205,6 @@ impl Server {
 
     /// One request from a client, checked and run.
     pub fn handle(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Outcome {
-        let reply = |frame: Frame| Outcome {
-            reply: Some(frame),
-            propagate: Vec::new(),
-            close: None,
-        };
         let silent = |close: Option<Close>| Outcome {
             reply: None,
             propagate: Vec::new(),
@@ -220,17 +219,26 @@ impl Server {
         }
         let spec = match command::lookup(args) {
             Lookup::Found(spec) => spec,
-            Lookup::UnknownCommand => return reply(replies::unknown_command(args)),
+            Lookup::UnknownCommand => {
+                return self.refuse(conn, false, replies::unknown_command(args));
+            }
             Lookup::UnknownSubcommand => {
                 let sub = args.get(1).map_or(&[][..], Vec::as_slice);
-                return reply(replies::unknown_subcommand(name, sub));
+                return self.refuse(conn, false, replies::unknown_subcommand(name, sub));
             }
         };
+        let exec = spec.cmd == Some(Cmd::Exec);
         if !spec.arity_ok(args.len()) {
-            return reply(replies::wrong_arity(spec.fullname));
+            return self.refuse(conn, exec, replies::wrong_arity(spec.fullname));
         }
         if self.config.role == Role::Replica && spec.flags.contains(Flags::WRITE) {
-            return reply(replies::readonly());
+            return self.refuse(conn, exec, replies::readonly());
+        }
+        if conn.queued.is_some() && !transaction::runs_while_queuing(spec) {
+            return self.queue(conn, args);
+        }
+        if let Some(which) = transaction::command(spec) {
+            return self.transaction(conn, which, args, now);
         }
         if let Some(script) = scripting::command(spec) {
             return self.script(script, args, now);

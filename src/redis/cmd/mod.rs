@@ -100,6 +100,11 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         // A client's script runs in the server's scripting before dispatch; a replication
         // stream or AOF carries a script's effects, never the script.
         Cmd::Eval | Cmd::EvalSha | Cmd::Script => replies::error(b"ERR scripts are not replicated"),
+        // A client's transaction commands run in the server's transactions before dispatch;
+        // a script may not call them (NOSCRIPT), and a stream's MULTI/EXEC are the link's.
+        Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Unwatch => {
+            replies::error(b"transactions are run by the server")
+        }
     }
 }
 

@@ -55,6 +55,22 @@ impl ScriptHost for Host<'_> {
 impl Server {
     /// Runs a scripting command; `args` include its name.
     pub(super) fn script(&mut self, which: Cmd, args: &[Vec<u8>], now: Now) -> Outcome {
+        let (reply, ops) = self.script_effects(which, args, now);
+        Outcome {
+            reply: Some(reply),
+            propagate: transaction(ops),
+            close: None,
+        }
+    }
+
+    /// Runs a scripting command: its reply and what it changed, unwrapped (inside EXEC the
+    /// transaction wraps everything once).
+    pub(super) fn script_effects(
+        &mut self,
+        which: Cmd,
+        args: &[Vec<u8>],
+        now: Now,
+    ) -> (Frame, Vec<Args>) {
         let mut scripts = self.scripts.take().unwrap_or_default();
         let rest = args.get(1..).unwrap_or_default();
         let mut host = Host {
@@ -69,11 +85,7 @@ impl Server {
         };
         let ops = host.ops;
         self.scripts = Some(scripts);
-        Outcome {
-            reply: Some(reply),
-            propagate: transaction(ops),
-            close: None,
-        }
+        (reply, ops)
     }
 }
 
@@ -149,7 +161,7 @@ mod tests {
                     b"ERR Wrong number of args calling Redis command from script".to_vec(),
                 ),
             ),
-            ("return redis.pcall('command', 'count')", Frame::Integer(20)),
+            ("return redis.pcall('command', 'count')", Frame::Integer(25)),
             (
                 "return redis.acl_check_cmd('client', 'id')",
                 Frame::Integer(1),

@@ -5,7 +5,6 @@
 
 use super::{Role, Server};
 use crate::redis::clock::Now;
-use crate::redis::keyspace::Keyspace;
 
 /// A key as a snapshot holds it: the deadline in unix ms, as an RDB file keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +47,7 @@ impl Server {
     /// skips the keys whose deadline has passed, a replica keeps them for its master's DEL.
     pub fn load(&mut self, entries: Vec<Entry>, now: Now) {
         let clock = self.config.expiry_clock;
-        self.keyspace = Keyspace::default();
+        self.keyspace.flush();
         for entry in entries {
             if let Some(when) = entry.expires_at_ms {
                 if self.config.role == Role::Master && when < now.wall_ms {

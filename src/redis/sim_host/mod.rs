@@ -1,7 +1,8 @@
 //! The Redis family's simulation glue: serves the core on its host's port 6379 with the
 //! node's clocks, runs the active expiry cycle, keeps what survives a crash (nothing, or an
 //! append-only file synced always or every second), an optional asynchronous replica that a
-//! `failover` promotes, a delayed restart, and `lose_reply` of a SET or a script; and it
+//! `failover` promotes, a delayed restart, and `lose_reply` of a SET, a script or a
+//! transaction's EXEC; and it
 //! records what its clients' commands change (`watch`).
 //!
 //! The replica lives inside its master's host: it shares the master's clocks and failure
@@ -56,8 +57,9 @@ pub(crate) struct RedisFamily {
     pub replica_lag_ms: Option<u64>,
 }
 
-/// The requests whose reply a Redis host can lose: a SET, or a script (EVAL, EVALSHA).
-const REPLY_OPS: &[&str] = &["set", "eval"];
+/// The requests whose reply a Redis host can lose: a SET, a script (EVAL, EVALSHA), or a
+/// transaction's EXEC. The swarm tries the first two, which the recipes send.
+const REPLY_OPS: &[&str] = &["set", "eval", "exec"];
 
 /// Active expiry runs ten times a second (`hz 10`).
 const EXPIRE_CYCLE_MS: u64 = 100;
@@ -69,6 +71,10 @@ impl ServerFamily for RedisFamily {
 
     fn reply_ops(&self) -> &'static [&'static str] {
         REPLY_OPS
+    }
+
+    fn swarm_reply_ops(&self) -> &'static [&'static str] {
+        &REPLY_OPS[..2]
     }
 
     fn fails_over(&self) -> bool {
@@ -239,12 +245,14 @@ impl State {
         }
     }
 
-    /// Whether the reply to `client`'s command `args` is to be lost (and disarms it).
-    fn loses_reply(&mut self, client: &str, args: &[Vec<u8>]) -> bool {
+    /// Whether the reply to `client`'s command `args` is to be lost (and disarms it). A SET
+    /// or a script queued in a transaction is not applied yet: its `+QUEUED` is not lost.
+    fn loses_reply(&mut self, client: &str, args: &[Vec<u8>], queuing: bool) -> bool {
         let name = args.first().map(|a| a.to_ascii_lowercase());
         let op = match name.as_deref() {
-            Some(b"set") => "set",
-            Some(b"eval" | b"evalsha") => "eval",
+            Some(b"set") if !queuing => "set",
+            Some(b"eval" | b"evalsha") if !queuing => "eval",
+            Some(b"exec") => "exec",
             _ => return false,
         };
         let armed = self.lose.iter().position(|(c, o)| c == client && o == op);
@@ -354,9 +362,15 @@ async fn fsync(state: Shared, every_ms: u64) {
     }
 }
 
-/// One client connection: requests in, replies out, until either side closes.
-async fn serve_conn(state: Shared, client: String, mut stream: TcpStream) {
+/// One client connection until either side closes it; then its watches go.
+async fn serve_conn(state: Shared, client: String, stream: TcpStream) {
     let mut conn = state.borrow_mut().server.connect();
+    converse(&state, &client, stream, &mut conn).await;
+    state.borrow_mut().server.disconnect(&mut conn);
+}
+
+/// Requests in, replies out, until either side closes.
+async fn converse(state: &Shared, client: &str, mut stream: TcpStream, conn: &mut Conn) {
     let limits = Config::default().limits;
     let mut input = RequestReader::default();
     let mut buf = vec![0u8; 16 * 1024];
@@ -379,11 +393,11 @@ async fn serve_conn(state: Shared, client: String, mut stream: TcpStream) {
                 }
                 Ok(Some(args)) => {
                     let mut s = state.borrow_mut();
-                    let lost = s.loses_reply(&client, &args);
+                    let lost = s.loses_reply(client, &args, conn.queued.is_some());
                     let now = s.now();
-                    let outcome = s.server.handle(&mut conn, &args, now);
+                    let outcome = s.server.handle(conn, &args, now);
                     if !outcome.propagate.is_empty() {
-                        s.record_changes(&client, &args, &outcome, now);
+                        s.record_changes(client, &args, &outcome, now);
                     }
                     s.propagate(outcome.propagate);
                     if lost || outcome.close == Some(Close::Now) {

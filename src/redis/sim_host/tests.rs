@@ -290,3 +290,145 @@ fn a_del_of_another_clients_key_is_recorded_with_both_clients_and_the_token() {
         Some(r#"c1 DEL lock removed c2's "t2""#)
     );
 }
+
+/// Sends each command on one connection and reads its reply: the replies, until the
+/// connection ends.
+async fn one_by_one(commands: &[&[&str]]) -> Result<Vec<Vec<u8>>, String> {
+    let mut stream = TcpStream::connect(("redis1", PORT))
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let mut replies = Vec::new();
+    for command in commands {
+        let frame = resp::Frame::Array(
+            command
+                .iter()
+                .map(|a| resp::Frame::Bulk(a.as_bytes().to_vec()))
+                .collect(),
+        );
+        let mut out = Vec::new();
+        resp::encode(&frame, &mut out);
+        stream.write_all(&out).await.map_err(|e| e.to_string())?;
+        let mut reply = vec![0u8; 256];
+        match stream.read(&mut reply).await {
+            Ok(n) if n > 0 => reply.truncate(n),
+            _ => break,
+        }
+        replies.push(reply);
+    }
+    Ok(replies)
+}
+
+/// A transaction is one step: its changes are recorded together, as EXEC's, and a
+/// `lose_reply` of `exec` applies it whole and drops the connection.
+#[test]
+fn a_transaction_is_recorded_as_one_exec_and_its_lost_reply_applies_it_whole() {
+    let lose: Step = (
+        0,
+        Box::new(|_, software| {
+            for op in ["set", "exec"] {
+                software.borrow_mut().apply(&Fault::LoseReply {
+                    node: "redis1".into(),
+                    op: op.into(),
+                    client: "c1".into(),
+                })
+            }
+        }),
+    );
+    let clients: Vec<(&str, Client)> = vec![(
+        "c1",
+        Box::pin(async {
+            // The queued SETs are not applied yet: their +QUEUED replies are not lost.
+            let replies = one_by_one(&[
+                &["MULTI"],
+                &["SET", "a", "1"],
+                &["SET", "b", "2"],
+                &["EXEC"],
+            ])
+            .await?;
+            let queued: &[&[u8]] = &[b"+OK\r\n", b"+QUEUED\r\n", b"+QUEUED\r\n"];
+            if replies != queued {
+                return Err(format!("wanted no reply to EXEC: {replies:?}"));
+            }
+            expect(ask(&["GET", "b"]).await, b"$1\r\n2\r\n")?;
+            // The armed `set` fault still waits for a SET that is applied.
+            if let Ok(reply) = ask(&["SET", "c", "3"]).await
+                && !reply.is_empty()
+            {
+                return Err(format!("a reply came: {reply:?}"));
+            }
+            Ok(())
+        }),
+    )];
+    let history = world_of(family(Persistence::None), vec![lose], clients);
+    let change = |command: &str, key: &str, after: &str, result: &str| {
+        Op::from(RedisEvent::KeyChanged(KeyChange {
+            client: "c1".into(),
+            command: command.into(),
+            key: key.into(),
+            before: None,
+            owner: None,
+            after: Some(after.into()),
+            ttl_ms: None,
+            result: result.into(),
+        }))
+    };
+    let recorded: Vec<&Op> = history.events.iter().map(|e| &e.op).collect();
+    assert_eq!(
+        recorded,
+        [
+            &change("EXEC", "a", "1", "[OK, OK]"),
+            &change("EXEC", "b", "2", "[OK, OK]"),
+            &change("SET", "c", "3", "OK"),
+        ]
+    );
+}
+
+/// redis-rs's `pipe().atomic()` (MULTI ... EXEC) over the simulated network returns the
+/// values, and a broken WATCH its nil.
+#[test]
+fn redis_rs_transactions_run_in_the_simulation() {
+    world(family(Persistence::None), vec![], async {
+        let me = node("c1", &Recorder::default());
+        let fail = |e: redis_rs::RedisError| e.to_string();
+        let mut conn = crate::redis::rs::connect(&me, "redis1")
+            .await
+            .map_err(fail)?;
+        let mut other = crate::redis::rs::connect(&me, "redis1")
+            .await
+            .map_err(fail)?;
+        let (old, value): (Option<String>, String) = redis_rs::pipe()
+            .atomic()
+            .cmd("SET")
+            .arg("k")
+            .arg("1")
+            .arg("GET")
+            .get("k")
+            .query_async(&mut conn)
+            .await
+            .map_err(fail)?;
+        if (old.as_deref(), value.as_str()) != (None, "1") {
+            return Err(format!("{old:?}, {value:?}"));
+        }
+        let () = redis_rs::cmd("WATCH")
+            .arg("k")
+            .query_async(&mut conn)
+            .await
+            .map_err(fail)?;
+        let () = redis_rs::cmd("SET")
+            .arg("k")
+            .arg("2")
+            .query_async(&mut other)
+            .await
+            .map_err(fail)?;
+        let aborted: Option<(String,)> = redis_rs::pipe()
+            .atomic()
+            .set("k", "3")
+            .query_async(&mut conn)
+            .await
+            .map_err(fail)?;
+        if aborted.is_some() {
+            return Err(format!("EXEC ran: {aborted:?}"));
+        }
+        expect(ask(&["GET", "k"]).await, b"$1\r\n2\r\n")
+    });
+}

@@ -1,0 +1,208 @@
+//! MULTI, EXEC, DISCARD, WATCH and UNWATCH, and what `processCommand` does for a client in a
+//! transaction (Redis 7.0.15's multi.c and server.c): a command refused while queuing
+//! dooms the transaction (EXEC answers EXECABORT); any other is queued and answered
+//! `+QUEUED`, save the few that act on the transaction itself. EXEC runs the queue as one
+//! step, each command as it would run alone, errors included in the array and nothing
+//! rolled back, and propagates their effects once, wrapped in MULTI/EXEC when there are
+//! several. A change to a watched key (by anyone, an expiry or a flush included) or a
+//! watched key's expiry makes EXEC answer the null array instead.
+
+use super::{Outcome, Role, Server, scripting, transaction};
+use crate::redis::clock::Now;
+use crate::redis::command::{self, Cmd, CommandSpec, Flags, Lookup};
+use crate::redis::conn::Conn;
+use crate::redis::replies;
+use crate::redis::resp::Frame;
+
+/// `spec`'s command, if it is one of the transaction commands.
+pub(super) fn command(spec: &CommandSpec) -> Option<Cmd> {
+    spec.cmd.filter(|cmd| {
+        matches!(
+            cmd,
+            Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Unwatch
+        )
+    })
+}
+
+/// Whether a client in MULTI runs `spec` at once instead of queuing it.
+pub(super) fn runs_while_queuing(spec: &CommandSpec) -> bool {
+    matches!(
+        spec.cmd,
+        Some(Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Quit)
+    )
+}
+
+fn answer(frame: Frame) -> Outcome {
+    Outcome {
+        reply: Some(frame),
+        propagate: Vec::new(),
+        close: None,
+    }
+}
+
+/// `shared.execaborterr`.
+fn exec_aborted() -> Frame {
+    replies::error(b"-EXECABORT Transaction discarded because of previous errors.")
+}
+
+impl Server {
+    /// `rejectCommand`: a refusal, which dooms the transaction of a client in MULTI; EXEC
+    /// refused discards it at once, the refusal's text (without `ERR`) in its EXECABORT.
+    pub(super) fn refuse(&mut self, conn: &mut Conn, exec: bool, reply: Frame) -> Outcome {
+        if conn.queued.is_some() {
+            conn.queue_refused = true;
+        }
+        if !exec {
+            return answer(reply);
+        }
+        self.discard_transaction(conn);
+        let Frame::Error(text) = reply else {
+            return answer(reply);
+        };
+        let reason = text.strip_prefix(b"ERR ").unwrap_or(&text);
+        let abort = [
+            &b"-EXECABORT Transaction discarded because of: "[..],
+            reason,
+        ]
+        .concat();
+        answer(replies::error(&abort))
+    }
+
+    /// `queueMultiCommand`: `+QUEUED`; a doomed transaction keeps nothing.
+    pub(super) fn queue(&mut self, conn: &mut Conn, args: &[Vec<u8>]) -> Outcome {
+        if let Some(queued) = conn.queued.as_mut().filter(|_| !conn.queue_refused) {
+            queued.push(args.to_vec());
+        }
+        answer(Frame::Simple(b"QUEUED".to_vec()))
+    }
+
+    /// Runs a transaction command.
+    pub(super) fn transaction(
+        &mut self,
+        conn: &mut Conn,
+        which: Cmd,
+        args: &[Vec<u8>],
+        now: Now,
+    ) -> Outcome {
+        match which {
+            Cmd::Multi if conn.queued.is_some() => {
+                answer(replies::error(b"MULTI calls can not be nested"))
+            }
+            Cmd::Multi => {
+                conn.queued = Some(Vec::new());
+                answer(replies::ok())
+            }
+            Cmd::Discard if conn.queued.is_none() => {
+                answer(replies::error(b"DISCARD without MULTI"))
+            }
+            Cmd::Discard => {
+                self.discard_transaction(conn);
+                answer(replies::ok())
+            }
+            Cmd::Watch => answer(self.watch(conn, args, now)),
+            Cmd::Unwatch => {
+                self.unwatch_all(conn);
+                answer(replies::ok())
+            }
+            _ => self.exec(conn, now),
+        }
+    }
+
+    /// The connection is gone: its watches go with it (`freeClient`).
+    pub fn disconnect(&mut self, conn: &mut Conn) {
+        self.discard_transaction(conn);
+    }
+
+    fn exec(&mut self, conn: &mut Conn, now: Now) -> Outcome {
+        let Some(queued) = conn.queued.take() else {
+            return answer(replies::error(b"EXEC without MULTI"));
+        };
+        if conn.queue_refused {
+            self.discard_transaction(conn);
+            return answer(exec_aborted());
+        }
+        if self.watch_broken(conn, now) {
+            self.discard_transaction(conn);
+            return answer(Frame::NullArray);
+        }
+        let specs: Vec<&CommandSpec> = queued
+            .iter()
+            .filter_map(|args| match command::lookup(args) {
+                Lookup::Found(spec) => Some(spec),
+                Lookup::UnknownCommand | Lookup::UnknownSubcommand => None,
+            })
+            .collect();
+        let writes = specs.iter().any(|s| s.flags.contains(Flags::WRITE));
+        if self.config.role == Role::Replica && writes {
+            // Demoted since the commands were queued: EXEC is refused as a write.
+            return self.refuse(conn, true, replies::readonly());
+        }
+        self.unwatch_all(conn);
+        let expiry = self.client_expiry();
+        let mut ops = Vec::new();
+        let mut replies = Vec::with_capacity(queued.len());
+        for (spec, args) in specs.into_iter().zip(&queued) {
+            let reply = if let Some(script) = scripting::command(spec) {
+                let (reply, effects) = self.script_effects(script, args, now);
+                ops.extend(effects);
+                reply
+            } else if let Some(which) = command(spec) {
+                // UNWATCH, the one transaction command that is queued.
+                let outcome = self.transaction(conn, which, args, now);
+                outcome.reply.unwrap_or(Frame::Null)
+            } else {
+                self.execute(conn, expiry, spec, args, now, &mut ops).0
+            };
+            replies.push(reply);
+        }
+        self.discard_transaction(conn);
+        Outcome {
+            reply: Some(Frame::Array(replies)),
+            propagate: transaction(ops),
+            close: None,
+        }
+    }
+
+    /// Whether a watched key changed, or expired since WATCH (`isWatchedKeyExpired`).
+    fn watch_broken(&self, conn: &Conn, now: Now) -> bool {
+        let watched = self.keyspace.watched();
+        let clock_now = self.config.expiry_clock.now(now);
+        watched.is_dirty(conn.id)
+            || conn.watching.iter().any(|key| {
+                !watched.was_expired(conn.id, key) && self.keyspace.is_expired(key, clock_now)
+            })
+    }
+
+    /// WATCH key...: refused inside MULTI; a connection already doomed watches nothing more.
+    fn watch(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Frame {
+        if conn.queued.is_some() {
+            return replies::error(b"WATCH inside MULTI is not allowed");
+        }
+        if self.keyspace.watched().is_dirty(conn.id) {
+            return replies::ok();
+        }
+        let clock_now = self.config.expiry_clock.now(now);
+        for key in args.iter().skip(1) {
+            if conn.watching.contains(key) {
+                continue;
+            }
+            let expired = self.keyspace.is_expired(key, clock_now);
+            self.keyspace.watched_mut().watch(conn.id, key, expired);
+            conn.watching.push(key.clone());
+        }
+        replies::ok()
+    }
+
+    /// UNWATCH, and what EXEC does first: no more watches, no doom.
+    fn unwatch_all(&mut self, conn: &mut Conn) {
+        let keys = std::mem::take(&mut conn.watching);
+        self.keyspace.watched_mut().forget(conn.id, &keys);
+    }
+
+    /// `discardTransaction`: out of MULTI, the queue and the watches dropped.
+    fn discard_transaction(&mut self, conn: &mut Conn) {
+        conn.queued = None;
+        conn.queue_refused = false;
+        self.unwatch_all(conn);
+    }
+}
