@@ -39,7 +39,7 @@ pub mod script;
 pub mod serve;
 pub mod server;
 pub mod sim_host;
-pub mod watched;
+pub(crate) mod watched;
 
 /// Redis's port, where the simulated servers listen.
 pub const PORT: u16 = 6379;

@@ -19,7 +19,7 @@ struct Watcher {
 
 /// The watched keys of a database and the connections a change has flagged.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Watched {
+pub(crate) struct Watched {
     /// Each watched key's watchers, in the order they watched it.
     keys: BTreeMap<Vec<u8>, Vec<Watcher>>,
     /// Connections whose EXEC must fail (CLIENT_DIRTY_CAS).

@@ -117,14 +117,6 @@ impl Server {
         let Some(queued) = conn.queued.take() else {
             return answer(replies::error(b"EXEC without MULTI"));
         };
-        if conn.queue_refused {
-            self.discard_transaction(conn);
-            return answer(exec_aborted());
-        }
-        if self.watch_broken(conn, now) {
-            self.discard_transaction(conn);
-            return answer(Frame::NullArray);
-        }
         let specs: Vec<&CommandSpec> = queued
             .iter()
             .filter_map(|args| match command::lookup(args) {
@@ -134,8 +126,17 @@ impl Server {
             .collect();
         let writes = specs.iter().any(|s| s.flags.contains(Flags::WRITE));
         if self.config.role == Role::Replica && writes {
-            // Demoted since the commands were queued: EXEC is refused as a write.
+            // Demoted since the commands were queued: `processCommand` refuses EXEC as a
+            // write before it looks at the transaction.
             return self.refuse(conn, true, replies::readonly());
+        }
+        if conn.queue_refused {
+            self.discard_transaction(conn);
+            return answer(exec_aborted());
+        }
+        if self.watch_broken(conn, now) {
+            self.discard_transaction(conn);
+            return answer(Frame::NullArray);
         }
         self.unwatch_all(conn);
         let expiry = self.client_expiry();
