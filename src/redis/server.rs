@@ -177,7 +177,7 @@ impl Server {
             match resp::decode_request(pending, &self.config.limits) {
                 Ok(Decoded::Incomplete) => break,
                 Err(e) => {
-                    resp::encode(&replies::error(&e.message()), &mut out.bytes);
+                    resp::encode(&replies::error(&e.message()), conn.proto, &mut out.bytes);
                     conn.closing = true;
                 }
                 Ok(Decoded::Request { args, consumed }) => {
@@ -188,7 +188,7 @@ impl Server {
                         out.bytes.clear();
                     }
                     if let Some(reply) = outcome.reply {
-                        resp::encode(&reply, &mut out.bytes);
+                        resp::encode(&reply, conn.proto, &mut out.bytes);
                     }
                     conn.closing = outcome.close.is_some();
                 }

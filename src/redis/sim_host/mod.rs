@@ -374,7 +374,11 @@ async fn serve_conn(state: Shared, client: String, mut stream: TcpStream) {
             match resp::decode_request(&input, &limits) {
                 Ok(Decoded::Incomplete) => break,
                 Err(e) => {
-                    resp::encode(&crate::redis::replies::error(&e.message()), &mut out);
+                    resp::encode(
+                        &crate::redis::replies::error(&e.message()),
+                        conn.protocol(),
+                        &mut out,
+                    );
                     close = true;
                 }
                 Ok(Decoded::Request { args, consumed }) => {
@@ -391,7 +395,7 @@ async fn serve_conn(state: Shared, client: String, mut stream: TcpStream) {
                         return;
                     }
                     if let Some(reply) = outcome.reply {
-                        resp::encode(&reply, &mut out);
+                        resp::encode(&reply, conn.protocol(), &mut out);
                     }
                     close = outcome.close.is_some();
                 }

@@ -40,7 +40,7 @@ async fn ask(command: &[&str]) -> Result<Vec<u8>, String> {
             .collect(),
     );
     let mut out = Vec::new();
-    resp::encode(&frame, &mut out);
+    resp::encode(&frame, resp::Protocol::Resp2, &mut out);
     stream.write_all(&out).await.map_err(|e| e.to_string())?;
     let mut reply = vec![0u8; 256];
     let n = stream.read(&mut reply).await.map_err(|e| e.to_string())?;
