@@ -246,7 +246,10 @@ fn open(addr: SocketAddr, proto: Proto) -> Result<Conn, Vec<u8>> {
 pub fn run(steps: &[Step], addr: SocketAddr, proto: Proto) -> Vec<Entry> {
     let mut conns: BTreeMap<usize, Conn> = BTreeMap::new();
     let mut entries = Vec::new();
-    for step in steps.iter().filter(|s| proto == Proto::Resp2 || !s.resp2_only) {
+    for step in steps
+        .iter()
+        .filter(|s| proto == Proto::Resp2 || !s.resp2_only)
+    {
         let label = match step.conn {
             0 => step.label.clone(),
             n => format!("[conn {n}] {}", step.label),
@@ -313,7 +316,10 @@ fn without_id(reply: &[u8]) -> Vec<u8> {
         return reply.to_vec();
     };
     let start = at + key.len();
-    let digits = reply[start..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let digits = reply[start..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
     [&reply[..start], b"?", &reply[start + digits..]].concat()
 }
 
