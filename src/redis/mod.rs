@@ -1,5 +1,5 @@
-//! Simulated Redis: RESP2 / RESP3 codec, sans-IO server core with Lua scripting, async client, and
-//! the glue that serves the core inside the simulation and on a real socket.
+//! Simulated Redis: RESP2 / RESP3 codec, sans-IO server core with Lua scripting, async
+//! client, and the glue that serves the core inside the simulation and on a real socket.
 //!
 //! Layout:
 //! - `resp`: the reply value, its encoder for either protocol, the request and reply decoders

@@ -126,18 +126,10 @@ pub fn encode(frame: &Frame, proto: Protocol, out: &mut Vec<u8>) {
             Frame::Null | Frame::NullArray if resp3 => out.extend_from_slice(b"_\r\n"),
             Frame::Null => out.extend_from_slice(b"$-1\r\n"),
             Frame::NullArray => out.extend_from_slice(b"*-1\r\n"),
-            Frame::Array(items) => {
-                number_line(out, b'*', items.len() as i64);
-                open.push(Pending::Items(items.iter()));
-            }
-            Frame::Set(items) | Frame::Push(items) => {
-                let kind = match (resp3, next) {
-                    (false, _) => b'*',
-                    (true, Frame::Set(_)) => b'~',
-                    (true, _) => b'>',
-                };
-                number_line(out, kind, items.len() as i64);
-                open.push(Pending::Items(items.iter()));
+            Frame::Set(items) if resp3 => open.push(header(out, b'~', items)),
+            Frame::Push(items) if resp3 => open.push(header(out, b'>', items)),
+            Frame::Array(items) | Frame::Set(items) | Frame::Push(items) => {
+                open.push(header(out, b'*', items));
             }
             Frame::Map(pairs) if resp3 => {
                 number_line(out, b'%', pairs.len() as i64);
@@ -173,6 +165,12 @@ pub fn encode(frame: &Frame, proto: Protocol, out: &mut Vec<u8>) {
             }
         };
     }
+}
+
+/// An aggregate's header; its elements follow.
+fn header<'a>(out: &mut Vec<u8>, kind: u8, items: &'a [Frame]) -> Pending<'a> {
+    number_line(out, kind, items.len() as i64);
+    Pending::Items(items.iter())
 }
 
 fn bulk(out: &mut Vec<u8>, data: &[u8]) {

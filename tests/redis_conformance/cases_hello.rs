@@ -77,6 +77,8 @@ pub fn hello_errors() -> Vec<Step> {
         cmd(&["CLIENT", "GETNAME"]),
         hello(&["3", "SETNAME", "bad name", "AUTH", "nosuch", "x"]),
         cmd(&["GET", "hello:missing"]),
+        // Not from a script.
+        cmd(&["EVAL", "return redis.pcall('hello', '3')", "0"]),
     ]
 }
 
