@@ -1,4 +1,4 @@
-//! Differential conformance: the same raw RESP requests sent to a real Redis 7.0 (the Debian
+//! Differential conformance, in RESP2 and again in RESP3: the same raw RESP requests sent to a real Redis 7.0 (the Debian
 //! package `redis-server`, started here on a free loopback port with no persistence, one
 //! database and a throwaway dir) and to `locksim serve redis`, and the reply bytes compared
 //! exactly; only TTL and PTTL replies get a little slack (`case::PTTL_SLACK_MS`,
@@ -22,6 +22,8 @@ mod case;
 mod cases_connection;
 #[path = "redis_conformance/cases_expire.rs"]
 mod cases_expire;
+#[path = "redis_conformance/cases_hello.rs"]
+mod cases_hello;
 #[path = "redis_conformance/cases_locks.rs"]
 mod cases_locks;
 #[path = "redis_conformance/cases_multi.rs"]
@@ -41,7 +43,7 @@ mod servers;
 #[path = "redis_conformance/wire.rs"]
 mod wire;
 
-use case::{Entry, Step, first_difference};
+use case::{Entry, Proto, Step, first_difference};
 use server_process::ServerProcess;
 use wire::escape;
 
@@ -71,6 +73,9 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_connection::unknown_commands,
     cases_connection::introspection,
     cases_connection::quit,
+    cases_hello::hello_forms,
+    cases_hello::hello_errors,
+    cases_hello::client_handshake,
     cases_protocol::inline_requests,
     cases_protocol::pipelines,
     cases_protocol::protocol_errors,
@@ -95,10 +100,15 @@ const CASES: &[(&str, CaseFn)] = cases![
 ];
 
 /// Runs a case on both servers at the same time.
-fn run_both(steps: &[Step], real: &ServerProcess, sim: &ServerProcess) -> (Vec<Entry>, Vec<Entry>) {
+fn run_both(
+    steps: &[Step],
+    proto: Proto,
+    real: &ServerProcess,
+    sim: &ServerProcess,
+) -> (Vec<Entry>, Vec<Entry>) {
     std::thread::scope(|scope| {
-        let expected = scope.spawn(|| case::run(steps, real.addr));
-        let got = case::run(steps, sim.addr);
+        let expected = scope.spawn(|| case::run(steps, real.addr, proto));
+        let got = case::run(steps, sim.addr, proto);
         (expected.join().expect("the real server's side"), got)
     })
 }
@@ -113,40 +123,47 @@ fn redis_conformance() {
     let sim = servers::start_sim().unwrap_or_else(|e| panic!("locksim serve redis: {e}"));
     // LOCKSIM_REDIS_CONFORMANCE_SHOW=1 prints the exchanges of agreeing cases too.
     let show_all = std::env::var_os("LOCKSIM_REDIS_CONFORMANCE_SHOW").is_some();
-    let mut replies = 0;
     let mut first = None;
-    let mut differences = 0;
-    for &(name, case) in CASES {
-        let (expected, got) = run_both(&case(), &real, &sim);
-        replies += expected.len();
-        match first_difference(&expected, &got) {
-            None => {
-                println!("{name}: ok ({} replies)", expected.len());
-                if show_all {
-                    for entry in &expected {
-                        println!("    {} => {}", entry.label, escape(&entry.reply));
+    let mut totals = Vec::new();
+    for proto in [Proto::Resp2, Proto::Resp3] {
+        let mut replies = 0;
+        let mut differences = 0;
+        for &(name, case) in CASES {
+            let (expected, got) = run_both(&case(), proto, &real, &sim);
+            replies += expected.len();
+            match first_difference(&expected, &got) {
+                None => {
+                    println!("{proto:?} {name}: ok ({} replies)", expected.len());
+                    if show_all {
+                        for entry in &expected {
+                            println!("    {} => {}", entry.label, escape(&entry.reply));
+                        }
                     }
                 }
-            }
-            Some((i, want, have)) => {
-                differences += 1;
-                let step = want.or(have).map_or("", |e| e.label.as_str());
-                let report = format!(
-                    "{name}: DIFFERS at reply {i}, {step}\n  {:<12} {}\n  {:<12} {}",
-                    real.name,
-                    show(want),
-                    sim.name,
-                    show(have)
-                );
-                println!("{report}");
-                first.get_or_insert(report);
+                Some((i, want, have)) => {
+                    differences += 1;
+                    let step = want.or(have).map_or("", |e| e.label.as_str());
+                    let report = format!(
+                        "{proto:?} {name}: DIFFERS at reply {i}, {step}\n  {:<12} {}\n  {:<12} {}",
+                        real.name,
+                        show(want),
+                        sim.name,
+                        show(have)
+                    );
+                    println!("{report}");
+                    first.get_or_insert(report);
+                }
             }
         }
+        totals.push((proto, replies, differences));
     }
-    println!(
-        "{} cases, {replies} replies, {differences} differences",
-        CASES.len()
-    );
+    for (proto, replies, differences) in &totals {
+        println!(
+            "{proto:?}: {} cases, {replies} replies, {differences} differences",
+            CASES.len()
+        );
+    }
+    let differences: usize = totals.iter().map(|t| t.2).sum();
     if let Some(report) = first {
         panic!("{differences} cases differ; the first:\n{report}");
     }

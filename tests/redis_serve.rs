@@ -467,4 +467,50 @@ fn redis_rs_transactions_work_against_serve_redis() {
     assert_eq!(aborted, None);
     let now: String = conn.get("tx").expect("GET");
     assert_eq!(now, "theirs");
+
+/// The acceptance check of `HELLO 3`: `redis-cli -3` prints Redis 7.0's map, `proto 3`
+/// among it, and the replies that follow are RESP3's.
+#[test]
+fn redis_cli_speaks_resp3_after_hello() {
+    let served = Served::start(&[]);
+    let a = served.addr;
+    assert_eq!(
+        redis_cli(a, &["-3", "HELLO", "3"], b""),
+        "server redis\nversion 7.0.15\nproto 3\nid 2\nmode standalone\nrole master\nmodules \n"
+    );
+    let mut stream = served.connect();
+    exchange(
+        &mut stream,
+        b"HELLO 3\r\nGET nokey\r\nEVAL \"return false\" 0\r\n",
+        b"%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$6\r\n7.0.15\r\n\
+          $5\r\nproto\r\n:3\r\n$2\r\nid\r\n:3\r\n$4\r\nmode\r\n$10\r\nstandalone\r\n\
+          $4\r\nrole\r\n$6\r\nmaster\r\n$7\r\nmodules\r\n*0\r\n_\r\n_\r\n",
+    );
+}
+
+/// redis-rs told `protocol=resp3` in its URL: HELLO 3, its CLIENT SETINFO (which Redis 7.0
+/// refuses and redis-rs ignores), then RESP3 replies.
+#[test]
+fn redis_rs_with_resp3_against_serve_redis() {
+    use locksim::redis_rs::{Client, Value, cmd};
+    let served = Served::start(&[]);
+    let url = format!("redis://{}/?protocol=resp3", served.addr);
+    let mut conn = Client::open(url).unwrap().get_connection().unwrap();
+    let hello: Value = cmd("HELLO").query(&mut conn).unwrap();
+    let proto = (Value::BulkString(b"proto".to_vec()), Value::Int(3));
+    assert!(
+        matches!(&hello, Value::Map(pairs) if pairs.contains(&proto)),
+        "{hello:?}"
+    );
+    let set: Value = cmd("SET")
+        .arg("k")
+        .arg("v")
+        .arg("NX")
+        .query(&mut conn)
+        .unwrap();
+    assert_eq!(set, Value::Okay);
+    let missing: Value = cmd("GET").arg("nokey").query(&mut conn).unwrap();
+    assert_eq!(missing, Value::Nil);
+    let name: Value = cmd("CLIENT").arg("GETNAME").query(&mut conn).unwrap();
+    assert_eq!(name, Value::Nil);
 }

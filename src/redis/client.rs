@@ -19,7 +19,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 
 pub use error::{CallError, CommandError, ErrorKind, ServerError};
 
-use crate::redis::resp::{Frame, ReplyLimits, decode_reply, encode_command};
+use crate::redis::resp::{Frame, Protocol, ReplyLimits, decode_reply, encode_command};
 use crate::sim::timer::Timer;
 
 /// How much room each read asks for: small replies arrive in one read.
@@ -65,6 +65,18 @@ impl<S: AsyncRead + AsyncWrite + Unpin> RedisClient<S> {
             self.stream = Some(stream);
         }
         reply
+    }
+
+    /// `HELLO 2` or `HELLO 3`: switches the connection's protocol and returns the server's
+    /// map about itself (version, client id, role ...). The typed helpers read the replies
+    /// of either protocol (a missing key is `_` in RESP3, `$-1` in RESP2: `Frame::Null`
+    /// both).
+    pub async fn hello(&mut self, proto: Protocol) -> Result<Frame, CommandError> {
+        let version: &[u8] = match proto {
+            Protocol::Resp2 => b"2",
+            Protocol::Resp3 => b"3",
+        };
+        self.command(&[b"HELLO", version]).await
     }
 
     /// `SET key value NX PX ttl_ms`: true if this call created the key, false if it existed.

@@ -29,6 +29,7 @@ pub(crate) enum Cmd {
     ClientId,
     ClientSetName,
     ClientGetName,
+    Hello,
     Command,
     CommandCount,
     CommandDocs,
@@ -216,6 +217,12 @@ static COMMANDS: &[CommandSpec] = &[
     spec("select", 2, STALE.and(FAST), Cmd::Select),
     spec("quit", -1, Flags::NOSCRIPT.and(STALE).and(FAST), Cmd::Quit),
     spec("info", -1, STALE, Cmd::Info),
+    spec(
+        "hello",
+        -1,
+        Flags::NOSCRIPT.and(STALE).and(FAST),
+        Cmd::Hello,
+    ),
     spec("eval", -3, Flags::NOSCRIPT.and(STALE), Cmd::Eval),
     spec("evalsha", -3, Flags::NOSCRIPT.and(STALE), Cmd::EvalSha),
     spec("script", -2, Flags::NOSCRIPT, Cmd::Script),
@@ -345,7 +352,7 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 25);
+        assert_eq!(count(), 26);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the same in its `client` struct.
 
 use crate::redis::command::Args;
-use crate::redis::resp::RequestReader;
+use crate::redis::resp::{Protocol, RequestReader};
 
 /// A client connection (or the link from a master, or a script's caller).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -10,6 +10,8 @@ pub struct Conn {
     pub(crate) id: u64,
     /// CLIENT SETNAME's name; none until set, and again after an empty one.
     pub(crate) name: Option<Vec<u8>>,
+    /// The protocol its replies are written in: RESP2 until HELLO switches it.
+    pub(crate) proto: Protocol,
     /// The request being read: bytes read but not yet a whole request.
     pub(crate) input: RequestReader,
     /// A reply ended the connection (QUIT, a protocol error): later input is not read.
@@ -31,6 +33,7 @@ impl Conn {
         Conn {
             id,
             name: None,
+            proto: Protocol::Resp2,
             input: RequestReader::default(),
             closing: false,
             multi: None,
@@ -48,6 +51,11 @@ impl Conn {
     /// CLIENT GETNAME.
     pub fn name(&self) -> Option<&[u8]> {
         self.name.as_deref()
+    }
+
+    /// The protocol its replies are encoded in.
+    pub fn protocol(&self) -> Protocol {
+        self.proto
     }
 
     /// Whether the server is done with this connection: the driver closes it once the

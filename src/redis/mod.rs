@@ -1,8 +1,8 @@
-//! Simulated Redis: RESP2 codec, sans-IO server core with Lua scripting, async client, and
-//! the glue that serves the core inside the simulation and on a real socket.
+//! Simulated Redis: RESP2 / RESP3 codec, sans-IO server core with Lua scripting, async
+//! client, and the glue that serves the core inside the simulation and on a real socket.
 //!
 //! Layout:
-//! - `resp`: the RESP2 value, its encoder, the request and reply decoders
+//! - `resp`: the reply value, its encoder for either protocol, the request and reply decoders
 //! - `num`, `cstr`: how Redis reads integers and C-string arguments
 //! - `replies`: Redis's shared replies and error wording
 //! - `command`: the command table (names, arities, flags) and its lookup

@@ -1,5 +1,6 @@
-//! RESP2 as Redis 7.0 speaks it: the value type, a pure encoder, the request decoder a
-//! server uses and the reply decoder a client uses. Sans-IO: bytes in, values out.
+//! RESP2 and RESP3 as Redis 7.0 speaks them: the value type, a pure encoder for either
+//! protocol, the request decoder a server uses and the reply decoder a client uses.
+//! Sans-IO: bytes in, values out.
 //!
 //! Layout: `request` holds the limits and error texts of client requests, `reader` parses
 //! them (multibulk and inline) as bytes arrive, `inline` splits an inline line the way
@@ -16,7 +17,20 @@ pub use reader::RequestReader;
 pub use reply::{ReplyError, ReplyLimits, decode_reply};
 pub use request::{Decoded, Limits, ProtocolError, decode_request};
 
-/// One RESP2 value. Strings are bytes: Redis keys, values and even error texts are binary.
+/// Which protocol a connection speaks: RESP2 until `HELLO 3`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Protocol {
+    /// RESP2, every connection's start.
+    #[default]
+    Resp2,
+    /// RESP3, after `HELLO 3`.
+    Resp3,
+}
+
+/// One reply value, as Redis's reply API builds it (`addReplyBulk`, `addReplyMapLen`,
+/// `addReplyNull` ...): the RESP3 types are values of their own, and the encoder writes
+/// each in the connection's protocol, downgrading them for RESP2 as Redis does. Strings are
+/// bytes: Redis keys, values and even error texts are binary.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame {
     /// `+OK\r\n`
@@ -27,52 +41,144 @@ pub enum Frame {
     Integer(i64),
     /// `$3\r\nfoo\r\n`
     Bulk(Vec<u8>),
-    /// `$-1\r\n`: the null bulk string (a missing key, Lua's false or nil).
+    /// The null bulk string (a missing key, Lua's false or nil): `$-1\r\n`, RESP3 `_\r\n`.
     Null,
     /// `*2\r\n...`
     Array(Vec<Frame>),
-    /// `*-1\r\n`
+    /// The null array: `*-1\r\n`, RESP3 `_\r\n`.
     NullArray,
+    /// `%1\r\n` and the pairs; RESP2 a flat array of keys and values.
+    Map(Vec<(Frame, Frame)>),
+    /// `~2\r\n...`; RESP2 an array.
+    Set(Vec<Frame>),
+    /// `>2\r\n...`, out of band (pub/sub messages); RESP2 an array.
+    Push(Vec<Frame>),
+    /// `,1.5\r\n`, holding the text Redis prints (`%.17g`, `inf`, `-inf`); RESP2 a bulk
+    /// string of that text.
+    Double(Vec<u8>),
+    /// `#t\r\n` / `#f\r\n`; RESP2 the integer 1 or 0.
+    Boolean(bool),
+    /// `(123\r\n`, the digits as given; RESP2 a bulk string.
+    BigNumber(Vec<u8>),
+    /// `=7\r\ntxt:abc\r\n`: text with its three-letter format; RESP2 a bulk string of
+    /// the text alone.
+    Verbatim {
+        /// `txt` or `mkd`.
+        format: [u8; 3],
+        /// The text.
+        text: Vec<u8>,
+    },
 }
 
-/// Appends `frame` in RESP2 to `out`.
+impl Frame {
+    /// The value as a RESP2 connection receives it (a map as a flat array, a double as its
+    /// text ...): what Redis's RESP2 clients, and scripts' `redis.call`, see.
+    pub fn into_resp2(self) -> Frame {
+        let all =
+            |items: Vec<Frame>| Frame::Array(items.into_iter().map(Frame::into_resp2).collect());
+        match self {
+            Frame::Array(items) | Frame::Set(items) | Frame::Push(items) => all(items),
+            Frame::Map(pairs) => all(pairs.into_iter().flat_map(|(k, v)| [k, v]).collect()),
+            Frame::Double(text) | Frame::BigNumber(text) | Frame::Verbatim { text, .. } => {
+                Frame::Bulk(text)
+            }
+            Frame::Boolean(b) => Frame::Integer(i64::from(b)),
+            other => other,
+        }
+    }
+}
+
+/// Where the encoder is in an aggregate: the rest of its elements, or of its pairs.
+enum Pending<'a> {
+    Items(std::slice::Iter<'a, Frame>),
+    Pairs(std::slice::Iter<'a, (Frame, Frame)>, Option<&'a Frame>),
+}
+
+impl<'a> Iterator for Pending<'a> {
+    type Item = &'a Frame;
+
+    fn next(&mut self) -> Option<&'a Frame> {
+        match self {
+            Pending::Items(items) => items.next(),
+            Pending::Pairs(pairs, value) => value.take().or_else(|| {
+                let (k, v) = pairs.next()?;
+                *value = Some(v);
+                Some(k)
+            }),
+        }
+    }
+}
+
+/// Appends `frame` to `out` as Redis 7.0 writes it to a connection speaking `proto`.
 ///
 /// Writes what it is given, as Redis's `addReply*` do: a `Simple` or `Error` holding `\r\n`
 /// would break the stream, so whoever builds one from outside text maps CR and LF to spaces
-/// first (as Redis does for error replies and Lua status replies). Arrays are walked with a
-/// stack of their own, so a deeply nested value cannot exhaust the call stack.
-pub fn encode(frame: &Frame, out: &mut Vec<u8>) {
-    let mut arrays: Vec<std::slice::Iter<'_, Frame>> = Vec::new();
+/// first (as Redis does for error replies and Lua status replies). Aggregates are walked with
+/// a stack of their own, so a deeply nested value cannot exhaust the call stack.
+pub fn encode(frame: &Frame, proto: Protocol, out: &mut Vec<u8>) {
+    let resp3 = proto == Protocol::Resp3;
+    let mut open: Vec<Pending<'_>> = Vec::new();
     let mut next = frame;
     loop {
         match next {
             Frame::Simple(s) => line(out, b'+', s),
             Frame::Error(s) => line(out, b'-', s),
             Frame::Integer(n) => number_line(out, b':', *n),
-            Frame::Bulk(data) => {
-                number_line(out, b'$', data.len() as i64);
-                out.extend_from_slice(data);
+            Frame::Bulk(data) => bulk(out, data),
+            Frame::Null | Frame::NullArray if resp3 => out.extend_from_slice(b"_\r\n"),
+            Frame::Null => out.extend_from_slice(b"$-1\r\n"),
+            Frame::NullArray => out.extend_from_slice(b"*-1\r\n"),
+            Frame::Set(items) if resp3 => open.push(header(out, b'~', items)),
+            Frame::Push(items) if resp3 => open.push(header(out, b'>', items)),
+            Frame::Array(items) | Frame::Set(items) | Frame::Push(items) => {
+                open.push(header(out, b'*', items));
+            }
+            Frame::Map(pairs) if resp3 => {
+                number_line(out, b'%', pairs.len() as i64);
+                open.push(Pending::Pairs(pairs.iter(), None));
+            }
+            Frame::Map(pairs) => {
+                number_line(out, b'*', 2 * pairs.len() as i64);
+                open.push(Pending::Pairs(pairs.iter(), None));
+            }
+            Frame::Double(text) if resp3 => line(out, b',', text),
+            Frame::BigNumber(text) if resp3 => line(out, b'(', text),
+            Frame::Double(text) | Frame::BigNumber(text) => bulk(out, text),
+            Frame::Boolean(b) if resp3 => line(out, b'#', if *b { b"t" } else { b"f" }),
+            Frame::Boolean(b) => number_line(out, b':', i64::from(*b)),
+            Frame::Verbatim { format, text } if resp3 => {
+                number_line(out, b'=', text.len() as i64 + 4);
+                out.extend_from_slice(format);
+                out.push(b':');
+                out.extend_from_slice(text);
                 out.extend_from_slice(b"\r\n");
             }
-            Frame::Null => out.extend_from_slice(b"$-1\r\n"),
-            Frame::Array(items) => {
-                number_line(out, b'*', items.len() as i64);
-                arrays.push(items.iter());
-            }
-            Frame::NullArray => out.extend_from_slice(b"*-1\r\n"),
+            Frame::Verbatim { text, .. } => bulk(out, text),
         }
         next = loop {
-            let Some(items) = arrays.last_mut() else {
+            let Some(items) = open.last_mut() else {
                 return;
             };
             match items.next() {
                 Some(item) => break item,
                 None => {
-                    arrays.pop();
+                    open.pop();
                 }
             }
         };
     }
+}
+
+/// An aggregate's header; its elements follow.
+fn header<'a>(out: &mut Vec<u8>, kind: u8, items: &'a [Frame]) -> Pending<'a> {
+    number_line(out, kind, items.len() as i64);
+    Pending::Items(items.iter())
+}
+
+fn bulk(out: &mut Vec<u8>, data: &[u8]) {
+    number_line(out, b'$', data.len() as i64);
+    out.extend_from_slice(data);
+    out.extend_from_slice(b"\r\n");
 }
 
 /// A command as clients send it, an array of bulk strings, encoded straight from its

@@ -39,7 +39,28 @@ pub async fn connect_with(
     server: &str,
     config: AsyncConnectionConfig,
 ) -> RedisResult<MultiplexedConnection> {
-    let info = RedisConnectionInfo::default();
+    connect_as(node, server, RedisConnectionInfo::default(), config).await
+}
+
+/// `connect_with` and redis-rs's connection info too: RESP3 (the simulated Redis answers
+/// `HELLO 3` as Redis 7.0 does), a username and password, a database.
+///
+/// ```no_run
+/// use locksim::redis_rs::{AsyncConnectionConfig, ProtocolVersion, RedisConnectionInfo};
+///
+/// async fn resp3(node: locksim::Node) -> locksim::redis_rs::RedisResult<()> {
+///     let info = RedisConnectionInfo::default().set_protocol(ProtocolVersion::RESP3);
+///     let config = AsyncConnectionConfig::new();
+///     let _conn = locksim::redis::rs::connect_as(&node, "redis1", info, config).await?;
+///     Ok(())
+/// }
+/// ```
+pub async fn connect_as(
+    node: &Node,
+    server: &str,
+    info: RedisConnectionInfo,
+    config: AsyncConnectionConfig,
+) -> RedisResult<MultiplexedConnection> {
     let setup = async {
         let stream = turmoil::net::TcpStream::connect((server, PORT)).await?;
         MultiplexedConnection::new_with_config(&info, stream, config).await

@@ -180,7 +180,7 @@ impl Server {
             match conn.input.next_request(&self.config.limits) {
                 Ok(None) => break,
                 Err(e) => {
-                    resp::encode(&replies::error(&e.message()), &mut out.bytes);
+                    resp::encode(&replies::error(&e.message()), conn.proto, &mut out.bytes);
                     conn.closing = true;
                 }
                 Ok(Some(args)) => {
@@ -190,7 +190,7 @@ impl Server {
                         out.bytes.clear();
                     }
                     if let Some(reply) = outcome.reply {
-                        resp::encode(&reply, &mut out.bytes);
+                        resp::encode(&reply, conn.proto, &mut out.bytes);
                     }
                     conn.closing = outcome.close.is_some();
                 }

@@ -8,7 +8,7 @@ use crate::runner;
 use locksim::redis::clock::{ExpiryClock, Now};
 use locksim::redis::command::{self, Args, Lookup};
 use locksim::redis::resp::{
-    Decoded, Frame, Limits, ReplyLimits, decode_reply, decode_request, encode,
+    Decoded, Frame, Limits, Protocol, ReplyLimits, decode_reply, decode_request, encode,
 };
 use locksim::redis::server::{Config, Role, Server};
 use proptest::collection::vec;
@@ -119,11 +119,76 @@ fn frame() -> impl Strategy<Value = Frame> {
     leaf.prop_recursive(6, 64, 8, |inner| vec(inner, 0..8).prop_map(Frame::Array))
 }
 
+/// Any value, RESP3's types too.
+fn frame3() -> impl Strategy<Value = Frame> {
+    let leaf = prop_oneof![
+        line().prop_map(Frame::Simple),
+        line().prop_map(Frame::Error),
+        any::<i64>().prop_map(Frame::Integer),
+        vec(any::<u8>(), 0..24).prop_map(Frame::Bulk),
+        Just(Frame::Null),
+        Just(Frame::NullArray),
+        line().prop_map(Frame::Double),
+        line().prop_map(Frame::BigNumber),
+        any::<bool>().prop_map(Frame::Boolean),
+        (any::<[u8; 3]>(), vec(any::<u8>(), 0..24))
+            .prop_map(|(format, text)| Frame::Verbatim { format, text }),
+    ];
+    leaf.prop_recursive(6, 64, 8, |inner| {
+        prop_oneof![
+            vec(inner.clone(), 0..8).prop_map(Frame::Array),
+            vec(inner.clone(), 0..8).prop_map(Frame::Set),
+            vec(inner.clone(), 0..8).prop_map(Frame::Push),
+            vec((inner.clone(), inner), 0..4).prop_map(Frame::Map),
+        ]
+    })
+}
+
+/// What a RESP3 reader makes of a value: both nulls are `_`.
+fn one_null(frame: Frame) -> Frame {
+    let all = |items: Vec<Frame>| items.into_iter().map(one_null).collect();
+    match frame {
+        Frame::NullArray => Frame::Null,
+        Frame::Array(items) => Frame::Array(all(items)),
+        Frame::Set(items) => Frame::Set(all(items)),
+        Frame::Push(items) => Frame::Push(all(items)),
+        Frame::Map(pairs) => Frame::Map(
+            pairs
+                .into_iter()
+                .map(|(k, v)| (one_null(k), one_null(v)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+#[test]
+fn every_value_survives_either_protocol_and_its_prefixes_wait() {
+    let result = runner(1000).run(&frame3(), |frame| {
+        let limits = ReplyLimits::default();
+        for (proto, read) in [
+            (Protocol::Resp2, frame.clone().into_resp2()),
+            (Protocol::Resp3, one_null(frame.clone())),
+        ] {
+            let mut bytes = Vec::new();
+            encode(&frame, proto, &mut bytes);
+            prop_assert_eq!(decode_reply(&bytes, &limits), Ok(Some((read, bytes.len()))));
+            for cut in 0..bytes.len() {
+                prop_assert_eq!(decode_reply(&bytes[..cut], &limits), Ok(None));
+            }
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
 #[test]
 fn frames_survive_encode_then_decode_and_their_prefixes_wait() {
     let result = runner(1000).run(&frame(), |frame| {
         let mut bytes = Vec::new();
-        encode(&frame, &mut bytes);
+        encode(&frame, Protocol::Resp2, &mut bytes);
         let limits = ReplyLimits::default();
         prop_assert_eq!(
             decode_reply(&bytes, &limits),
@@ -286,7 +351,7 @@ fn config() -> impl Strategy<Value = Config> {
 /// The reply encodes to bytes that decode back to it.
 fn well_formed(reply: &Frame) -> Result<(), TestCaseError> {
     let mut bytes = Vec::new();
-    encode(reply, &mut bytes);
+    encode(reply, Protocol::Resp2, &mut bytes);
     let back = decode_reply(&bytes, &ReplyLimits::default());
     prop_assert_eq!(back, Ok(Some((reply.clone(), bytes.len()))));
     Ok(())

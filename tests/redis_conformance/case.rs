@@ -1,6 +1,9 @@
 //! A case is a list of steps on numbered connections (each opened on first use). Run against
 //! one server it gives a transcript: one entry per reply (or per closing checked), with the
 //! reply's exact bytes. Two servers' transcripts are compared entry by entry.
+//!
+//! Every case runs twice: in RESP2, and in RESP3 with `HELLO 3` sent first on each
+//! connection it opens (that reply is checked, not recorded).
 
 use crate::wire::{Conn, escape};
 use std::collections::BTreeMap;
@@ -25,6 +28,16 @@ pub enum Compare {
     /// Only the reply's type, its first byte: for replies that differ by design (see
     /// `cases_connection::introspection`) or by history (CLIENT ID counts connections).
     Kind,
+    /// Byte for byte, but for the client id in HELLO's map (it counts connections).
+    HelloId,
+}
+
+/// The protocol a pass speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Proto {
+    Resp2,
+    /// `HELLO 3` first on each connection.
+    Resp3,
 }
 
 enum Action {
@@ -45,6 +58,7 @@ pub struct Step {
     action: Action,
     compare: Compare,
     label: String,
+    resp2_only: bool,
 }
 
 impl Step {
@@ -66,6 +80,18 @@ impl Step {
         self
     }
 
+    /// Compares a HELLO reply but for its client id.
+    pub fn hello_id(mut self) -> Step {
+        self.compare = Compare::HelloId;
+        self
+    }
+
+    /// Left out of the RESP3 pass, for a reply the simulator does not give in RESP3 yet.
+    pub fn resp2_only(mut self) -> Step {
+        self.resp2_only = true;
+        self
+    }
+
     /// Shown as `label` in the transcript (for long scripts).
     pub fn named(mut self, label: String) -> Step {
         self.label = label;
@@ -79,6 +105,7 @@ fn step(action: Action, label: String) -> Step {
         action,
         compare: Compare::Exact,
         label,
+        resp2_only: false,
     }
 }
 
@@ -201,11 +228,28 @@ pub struct Entry {
     compare: Compare,
 }
 
-/// Runs `steps` against the server at `addr`.
-pub fn run(steps: &[Step], addr: SocketAddr) -> Vec<Entry> {
+/// A new connection, switched to RESP3 for that pass (what else HELLO answered, as the
+/// error).
+fn open(addr: SocketAddr, proto: Proto) -> Result<Conn, Vec<u8>> {
+    let mut conn = Conn::open(addr)?;
+    if proto == Proto::Resp3 {
+        conn.send(&multibulk(&[b"HELLO".to_vec(), b"3".to_vec()]));
+        let reply = conn.reply();
+        if !reply.starts_with(b"%7\r\n") {
+            return Err(format!("(HELLO 3 answered {})", escape(&reply)).into_bytes());
+        }
+    }
+    Ok(conn)
+}
+
+/// Runs `steps` against the server at `addr`, in `proto`.
+pub fn run(steps: &[Step], addr: SocketAddr, proto: Proto) -> Vec<Entry> {
     let mut conns: BTreeMap<usize, Conn> = BTreeMap::new();
     let mut entries = Vec::new();
-    for step in steps {
+    for step in steps
+        .iter()
+        .filter(|s| proto == Proto::Resp2 || !s.resp2_only)
+    {
         let label = match step.conn {
             0 => step.label.clone(),
             n => format!("[conn {n}] {}", step.label),
@@ -223,7 +267,7 @@ pub fn run(steps: &[Step], addr: SocketAddr) -> Vec<Entry> {
         }
         let conn = match conns.entry(step.conn) {
             Occupied(open) => open.into_mut(),
-            Vacant(new) => match Conn::open(addr) {
+            Vacant(new) => match open(addr, proto) {
                 Ok(conn) => new.insert(conn),
                 Err(why) => {
                     entry(why);
@@ -257,11 +301,26 @@ fn agree(a: &Entry, b: &Entry) -> bool {
     match a.compare {
         Compare::Exact => a.reply == b.reply,
         Compare::Kind => a.reply.first() == b.reply.first(),
+        Compare::HelloId => without_id(&a.reply) == without_id(&b.reply),
         Compare::Within(slack) => match (integer(&a.reply), integer(&b.reply)) {
             (Some(x), Some(y)) if x >= 0 && y >= 0 => (x - y).abs() <= slack,
             _ => a.reply == b.reply,
         },
     }
+}
+
+/// A HELLO reply with its client id as `?`.
+fn without_id(reply: &[u8]) -> Vec<u8> {
+    let key = b"$2\r\nid\r\n:";
+    let Some(at) = reply.windows(key.len()).position(|w| w == key) else {
+        return reply.to_vec();
+    };
+    let start = at + key.len();
+    let digits = reply[start..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    [&reply[..start], b"?", &reply[start + digits..]].concat()
 }
 
 /// The value of an integer reply.

@@ -1,4 +1,5 @@
-//! PING, ECHO, SELECT, QUIT and the CLIENT subcommands clients send on connecting.
+//! PING, ECHO, SELECT, QUIT and the CLIENT subcommands clients send on connecting (HELLO
+//! has a file of its own).
 
 use super::{Ctx, arg};
 use crate::redis::num::parse_i64;
@@ -49,16 +50,24 @@ pub(super) fn client_id(ctx: &Ctx<'_>) -> Frame {
     Frame::Integer(i64::try_from(ctx.conn.id).unwrap_or(i64::MAX))
 }
 
-/// CLIENT SETNAME name: printable ASCII without spaces; an empty name removes the name.
+/// CLIENT SETNAME name.
 pub(super) fn client_setname(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
-    let name = arg(args, 2);
+    match set_name(ctx, arg(args, 2)) {
+        Ok(()) => replies::ok(),
+        Err(reply) => reply,
+    }
+}
+
+/// `clientSetName`, for CLIENT SETNAME and HELLO's SETNAME: printable ASCII without
+/// spaces; an empty name removes the name.
+pub(super) fn set_name(ctx: &mut Ctx<'_>, name: &[u8]) -> Result<(), Frame> {
     if !name.iter().all(|b| (b'!'..=b'~').contains(b)) {
-        return replies::error(
+        return Err(replies::error(
             b"Client names cannot contain spaces, newlines or special characters.",
-        );
+        ));
     }
     ctx.conn.name = (!name.is_empty()).then(|| name.to_vec());
-    replies::ok()
+    Ok(())
 }
 
 /// CLIENT GETNAME: the name, or the null bulk.

@@ -6,7 +6,7 @@ use crate::redis::cstr::is;
 use crate::redis::resp::Frame;
 use crate::redis::server::Role;
 
-/// INFO [section...]: the `# Server` and `# Replication` sections, each cut down to the
+/// INFO [section...]: a verbatim text (a bulk string in RESP2) of the `# Server` and `# Replication` sections, each cut down to the
 /// lines clients read (the version, the mode, the role). Section names are matched in any
 /// case; `default`, `all` and `everything` give both; a section the simulator does not keep
 /// (clients, memory, keyspace...) gives nothing, as an unknown one does in Redis.
@@ -33,14 +33,22 @@ pub(super) fn info(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
         };
         sections.push(format!("# Replication\r\nrole:{role}\r\n"));
     }
-    Frame::Bulk(sections.join("\r\n").into_bytes())
+    Frame::Verbatim {
+        format: *b"txt",
+        text: sections.join("\r\n").into_bytes(),
+    }
 }
 
-/// COMMAND and COMMAND DOCS: Redis lists every command's details; the simulator publishes
-/// none. An empty array is what Redis answers for names it does not know, and `redis-cli`
-/// then simply offers no hints.
-pub(super) fn no_docs() -> Frame {
+/// COMMAND: Redis lists every command's details; the simulator publishes none, and
+/// `redis-cli` then simply offers no hints.
+pub(super) fn no_commands() -> Frame {
     Frame::Array(Vec::new())
+}
+
+/// COMMAND DOCS: a map of each command's docs; the simulator has none, and answers as Redis
+/// does for names it does not know: an empty map (an empty array in RESP2).
+pub(super) fn no_docs() -> Frame {
+    Frame::Map(Vec::new())
 }
 
 /// COMMAND COUNT: the commands this server has.

@@ -6,6 +6,7 @@
 
 mod connection;
 mod expire;
+mod hello;
 mod introspection;
 mod keys;
 mod set;
@@ -94,8 +95,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::ClientId => connection::client_id(ctx),
         Cmd::ClientSetName => connection::client_setname(ctx, args),
         Cmd::ClientGetName => connection::client_getname(ctx),
+        Cmd::Hello => hello::hello(ctx, args),
         Cmd::Info => introspection::info(ctx, args),
-        Cmd::Command | Cmd::CommandDocs => introspection::no_docs(),
+        Cmd::Command => introspection::no_commands(),
+        Cmd::CommandDocs => introspection::no_docs(),
         Cmd::CommandCount => introspection::command_count(),
         // A client's script runs in the server's scripting before dispatch; a replication
         // stream or AOF carries a script's effects, never the script.

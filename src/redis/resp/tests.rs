@@ -250,8 +250,103 @@ fn inline_unbalanced_quotes() {
 
 fn encoded(frame: &Frame) -> Vec<u8> {
     let mut out = Vec::new();
-    encode(frame, &mut out);
+    encode(frame, Protocol::Resp2, &mut out);
     out
+}
+
+fn encoded3(frame: &Frame) -> Vec<u8> {
+    let mut out = Vec::new();
+    encode(frame, Protocol::Resp3, &mut out);
+    out
+}
+
+/// Each RESP3 type in both protocols, as redis-server 7.0.15 sends it (HELLO, INFO, a
+/// script's `{double=…}`, `{map=…}`, `{set=…}`, `{big_number=…}`, `{verbatim_string=…}`).
+#[test]
+fn resp3_types_in_both_protocols() {
+    let cases: &[(Frame, &[u8], &[u8])] = &[
+        (Frame::Null, b"$-1\r\n", b"_\r\n"),
+        (Frame::NullArray, b"*-1\r\n", b"_\r\n"),
+        (
+            Frame::Map(vec![(Frame::Bulk(b"a".to_vec()), Frame::Integer(1))]),
+            b"*2\r\n$1\r\na\r\n:1\r\n",
+            b"%1\r\n$1\r\na\r\n:1\r\n",
+        ),
+        (Frame::Map(Vec::new()), b"*0\r\n", b"%0\r\n"),
+        (
+            Frame::Set(vec![Frame::Bulk(b"a".to_vec())]),
+            b"*1\r\n$1\r\na\r\n",
+            b"~1\r\n$1\r\na\r\n",
+        ),
+        (
+            Frame::Push(vec![Frame::Bulk(b"message".to_vec())]),
+            b"*1\r\n$7\r\nmessage\r\n",
+            b">1\r\n$7\r\nmessage\r\n",
+        ),
+        (
+            Frame::Double(b"1.5".to_vec()),
+            b"$3\r\n1.5\r\n",
+            b",1.5\r\n",
+        ),
+        (Frame::Boolean(true), b":1\r\n", b"#t\r\n"),
+        (Frame::Boolean(false), b":0\r\n", b"#f\r\n"),
+        (
+            Frame::BigNumber(b"123".to_vec()),
+            b"$3\r\n123\r\n",
+            b"(123\r\n",
+        ),
+        (
+            Frame::Verbatim {
+                format: *b"txt",
+                text: b"hi".to_vec(),
+            },
+            b"$2\r\nhi\r\n",
+            b"=6\r\ntxt:hi\r\n",
+        ),
+        (
+            Frame::Array(vec![Frame::Map(vec![(
+                Frame::Null,
+                Frame::Set(Vec::new()),
+            )])]),
+            b"*1\r\n*2\r\n$-1\r\n*0\r\n",
+            b"*1\r\n%1\r\n_\r\n~0\r\n",
+        ),
+    ];
+    let limits = ReplyLimits::default();
+    for (frame, resp2, resp3) in cases {
+        assert_eq!(encoded(frame), *resp2, "{frame:?}");
+        assert_eq!(encoded3(frame), *resp3, "{frame:?}");
+        let read2 = decode_reply(resp2, &limits).unwrap().unwrap();
+        assert_eq!(read2, (frame.clone().into_resp2(), resp2.len()));
+        let (read3, used) = decode_reply(resp3, &limits).unwrap().unwrap();
+        assert_eq!(used, resp3.len());
+        if *frame != Frame::NullArray {
+            assert_eq!(read3, *frame);
+        }
+    }
+}
+
+#[test]
+fn resp3_replies_redis_never_sends_are_refused() {
+    let limits = ReplyLimits::default();
+    for (bytes, error) in [
+        (
+            &b"|1\r\n+a\r\n+b\r\n+c\r\n"[..],
+            ReplyError::UnknownType(b'|'),
+        ),
+        (b"$?\r\n", ReplyError::BadLength),
+        (b"%-1\r\n", ReplyError::BadLength),
+        (b"#x\r\n", ReplyError::BadLineEnd),
+        (b"_x\r\n", ReplyError::BadLineEnd),
+        (b"=2\r\nab\r\n", ReplyError::BadLineEnd),
+    ] {
+        assert_eq!(decode_reply(bytes, &limits), Err(error), "{bytes:?}");
+    }
+    assert_eq!(
+        decode_reply(b"!5\r\nERR x\r\n", &limits),
+        Ok(Some((Frame::Error(b"ERR x".to_vec()), 11)))
+    );
+    assert_eq!(decode_reply(b"%2\r\n+a\r\n", &limits), Ok(None));
 }
 
 #[test]
@@ -304,7 +399,7 @@ fn a_command_encodes_as_the_array_of_its_bulk_strings() {
 #[test]
 fn encode_appends() {
     let mut out = b"+PONG\r\n".to_vec();
-    encode(&Frame::Integer(7), &mut out);
+    encode(&Frame::Integer(7), Protocol::Resp3, &mut out);
     assert_eq!(out, b"+PONG\r\n:7\r\n");
 }
 
@@ -352,8 +447,8 @@ fn reply_lines_end_at_the_first_crlf() {
 fn reply_errors() {
     use ReplyError::*;
     let cases: &[(&[u8], ReplyError)] = &[
-        (b"%1\r\n", UnknownType(b'%')),
-        (b"_\r\n", UnknownType(b'_')),
+        (b"|1\r\n", UnknownType(b'|')),
+        (b"?\r\n", UnknownType(b'?')),
         (b"\r\n", UnknownType(b'\r')),
         (b":1.5\r\n", BadInteger),
         (b":\r\n", BadInteger),
@@ -364,7 +459,7 @@ fn reply_errors() {
         (b"*01\r\n", BadLength),
         (b"$1\r\nab\r\n", BadLineEnd),
         (b"$1\r\na\n", BadLineEnd),
-        (b"*2\r\n:1\r\n!\r\n", UnknownType(b'!')),
+        (b"*2\r\n:1\r\n&\r\n", UnknownType(b'&')),
     ];
     for (input, error) in cases {
         assert_eq!(

@@ -140,6 +140,8 @@ pub(super) fn to_lua(lua: &Lua, reply: Frame) -> mlua::Result<Value> {
             }
             Value::Table(table)
         }
+        // Scripts' commands run on a RESP2 client: they get the RESP2 form.
+        resp3 => to_lua(lua, resp3.into_resp2())?,
     })
 }
 

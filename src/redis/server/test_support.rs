@@ -4,7 +4,7 @@ use super::{Config, Outcome, Role, Server};
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::command::Args;
 use crate::redis::conn::Conn;
-use crate::redis::resp::{Frame, encode};
+use crate::redis::resp::{Frame, Protocol, encode};
 
 /// A wall clock near the one the real server ran on when the expected bytes were taken, so
 /// that the same arguments overflow the same way.
@@ -25,7 +25,7 @@ pub(super) fn args(list: &[&[u8]]) -> Args {
 
 pub(super) fn bytes(frame: &Frame) -> Vec<u8> {
     let mut out = Vec::new();
-    encode(frame, &mut out);
+    encode(frame, Protocol::Resp2, &mut out);
     out
 }
 

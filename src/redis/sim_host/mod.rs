@@ -388,7 +388,11 @@ async fn converse(state: &Shared, client: &str, mut stream: TcpStream, conn: &mu
             match input.next_request(&limits) {
                 Ok(None) => break,
                 Err(e) => {
-                    resp::encode(&crate::redis::replies::error(&e.message()), &mut out);
+                    resp::encode(
+                        &crate::redis::replies::error(&e.message()),
+                        conn.protocol(),
+                        &mut out,
+                    );
                     close = true;
                 }
                 Ok(Some(args)) => {
@@ -404,7 +408,7 @@ async fn converse(state: &Shared, client: &str, mut stream: TcpStream, conn: &mu
                         return;
                     }
                     if let Some(reply) = outcome.reply {
-                        resp::encode(&reply, &mut out);
+                        resp::encode(&reply, conn.protocol(), &mut out);
                     }
                     close = outcome.close.is_some();
                 }

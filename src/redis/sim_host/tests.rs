@@ -40,7 +40,7 @@ async fn ask(command: &[&str]) -> Result<Vec<u8>, String> {
             .collect(),
     );
     let mut out = Vec::new();
-    resp::encode(&frame, &mut out);
+    resp::encode(&frame, resp::Protocol::Resp2, &mut out);
     stream.write_all(&out).await.map_err(|e| e.to_string())?;
     let mut reply = vec![0u8; 256];
     let n = stream.read(&mut reply).await.map_err(|e| e.to_string())?;
@@ -431,4 +431,43 @@ fn redis_rs_transactions_run_in_the_simulation() {
         }
         expect(ask(&["GET", "k"]).await, b"$1\r\n2\r\n")
     });
+
+#[test]
+fn redis_rs_speaks_resp3_to_the_simulated_host() {
+    use redis_rs::{AsyncConnectionConfig, ProtocolVersion, RedisConnectionInfo, Value, cmd};
+    let client = async {
+        let node = node("c1", &Recorder::default());
+        let info = RedisConnectionInfo::default().set_protocol(ProtocolVersion::RESP3);
+        let config = AsyncConnectionConfig::new();
+        let mut conn = crate::redis::rs::connect_as(&node, "redis1", info, config)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut query = async |c: &mut redis_rs::Cmd| {
+            c.query_async::<Value>(&mut conn)
+                .await
+                .map_err(|e| e.to_string())
+        };
+        let hello = query(&mut cmd("HELLO")).await?;
+        let proto = (Value::BulkString(b"proto".to_vec()), Value::Int(3));
+        if !matches!(&hello, Value::Map(pairs) if pairs.contains(&proto)) {
+            return Err(format!("HELLO: {hello:?}"));
+        }
+        let set = query(cmd("SET").arg("k").arg("v").arg("NX")).await?;
+        let again = query(cmd("SET").arg("k").arg("v").arg("NX")).await?;
+        let missing = query(cmd("GET").arg("nokey")).await?;
+        let falsy = query(cmd("EVAL").arg("return {1, false}").arg(0)).await?;
+        let info = query(cmd("INFO").arg("replication")).await?;
+        let got = (set, again, missing, falsy);
+        let want = (
+            Value::Okay,
+            Value::Nil,
+            Value::Nil,
+            Value::Array(vec![Value::Int(1), Value::Nil]),
+        );
+        if got != want || !matches!(info, Value::VerbatimString { .. }) {
+            return Err(format!("{got:?} {info:?}"));
+        }
+        Ok(())
+    };
+    world(family(Persistence::None), vec![], client);
 }

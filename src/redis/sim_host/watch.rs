@@ -166,6 +166,8 @@ fn write_brief(frame: &Frame, out: &mut String) {
             }
             out.push(']');
         }
+        // The RESP3 types, as a RESP2 reader would see them.
+        other => write_brief(&other.clone().into_resp2(), out),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::fake::open;
 use crate::redis::client::{CommandError, ErrorKind, ServerError};
-use crate::redis::resp::Frame;
+use crate::redis::resp::{Frame, Protocol};
 
 const SCRIPT: &[u8] = b"return redis.call('DEL', KEYS[1])";
 /// SCRIPT's SHA1, as `redis.sha1hex` and SCRIPT LOAD give it.
@@ -171,4 +171,40 @@ fn server_error_code_and_kind_come_from_the_first_word() {
         let err = ServerError::new(text.to_vec());
         assert_eq!((err.code(), err.kind(), err.text()), (code, kind, text));
     }
+}
+
+#[tokio::test(start_paused = true)]
+async fn hello_switches_to_resp3_and_the_helpers_read_its_replies() {
+    let (mut client, mut peer) = open();
+    let map = b"%2\r\n$5\r\nproto\r\n:3\r\n$7\r\nmodules\r\n*0\r\n";
+    let (hello, ()) = tokio::join!(
+        client.hello(Protocol::Resp3),
+        peer.answer(&[b"HELLO", b"3"], map)
+    );
+    assert_eq!(
+        hello,
+        Ok(Frame::Map(vec![
+            (Frame::Bulk(b"proto".to_vec()), Frame::Integer(3)),
+            (Frame::Bulk(b"modules".to_vec()), Frame::Array(Vec::new())),
+        ]))
+    );
+    let set: [&[u8]; 6] = [b"SET", b"k", b"v", b"NX", b"PX", b"100"];
+    let (existed, ()) = tokio::join!(
+        client.set_nx_px(b"k", b"v", 100),
+        peer.answer(&set, b"_\r\n")
+    );
+    assert_eq!(existed, Ok(false));
+    let (value, ()) = tokio::join!(client.get(b"k"), peer.answer(&[b"GET", b"k"], b"_\r\n"));
+    assert_eq!(value, Ok(None));
+    let (refused, ()) = tokio::join!(
+        client.hello(Protocol::Resp2),
+        peer.answer(
+            &[b"HELLO", b"2"],
+            b"-NOPROTO unsupported protocol version\r\n"
+        )
+    );
+    assert!(
+        matches!(refused, Err(CommandError::Server(_))),
+        "{refused:?}"
+    );
 }

@@ -227,6 +227,7 @@ fn through_lua(frame: &Frame) -> Frame {
             Frame::Error(reply_text(&error_text(&[b"-".as_slice(), text].concat())))
         }
         Frame::Array(items) => Frame::Array(items.iter().map(through_lua).collect()),
+        resp3 => through_lua(&resp3.clone().into_resp2()),
     }
 }
 

@@ -42,6 +42,7 @@ fn wire(frame: &Frame) -> Vec<u8> {
             }
             out
         }
+        resp3 => wire(&resp3.clone().into_resp2()),
     }
 }
 
