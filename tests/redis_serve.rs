@@ -467,6 +467,7 @@ fn redis_rs_transactions_work_against_serve_redis() {
     assert_eq!(aborted, None);
     let now: String = conn.get("tx").expect("GET");
     assert_eq!(now, "theirs");
+}
 
 /// The acceptance check of `HELLO 3`: `redis-cli -3` prints Redis 7.0's map, `proto 3`
 /// among it, and the replies that follow are RESP3's.

@@ -306,7 +306,7 @@ async fn one_by_one(commands: &[&[&str]]) -> Result<Vec<Vec<u8>>, String> {
                 .collect(),
         );
         let mut out = Vec::new();
-        resp::encode(&frame, &mut out);
+        resp::encode(&frame, resp::Protocol::Resp2, &mut out);
         stream.write_all(&out).await.map_err(|e| e.to_string())?;
         let mut reply = vec![0u8; 256];
         match stream.read(&mut reply).await {
@@ -431,6 +431,7 @@ fn redis_rs_transactions_run_in_the_simulation() {
         }
         expect(ask(&["GET", "k"]).await, b"$1\r\n2\r\n")
     });
+}
 
 #[test]
 fn redis_rs_speaks_resp3_to_the_simulated_host() {
