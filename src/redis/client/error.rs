@@ -18,7 +18,7 @@ pub enum CallError {
     /// request was written (it may have been applied before the connection went); also what
     /// every call on an already dead connection returns, without sending anything.
     Closed,
-    /// Bytes that are not a RESP2 reply, or one past the codec's limits.
+    /// Bytes that are not a RESP2 or RESP3 reply, or one past the codec's limits.
     Protocol(ReplyError),
     /// More bytes than the one reply, before the next request: a server that answers twice
     /// would otherwise have its second answer read as the reply to the next request.

@@ -6,9 +6,9 @@ use crate::redis::cstr::is;
 use crate::redis::resp::Frame;
 use crate::redis::server::Role;
 
-/// INFO [section...]: a verbatim text (a bulk string in RESP2) of the `# Server` and `# Replication` sections, each cut down to the
-/// lines clients read (the version, the mode, the role). Section names are matched in any
-/// case; `default`, `all` and `everything` give both; a section the simulator does not keep
+/// INFO [section...]: a verbatim text (a bulk string in RESP2) of the `# Server` and
+/// `# Replication` sections, each cut down to the lines clients read (the version, the mode,
+/// the role). Section names are matched in any case; `default`, `all` and `everything` give both; a section the simulator does not keep
 /// (clients, memory, keyspace...) gives nothing, as an unknown one does in Redis.
 pub(super) fn info(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let asked = |section: &str| {
