@@ -68,10 +68,12 @@ pub(super) fn call(
     let (text, from_command) = match command_args(&args) {
         Err(text) => (text, false),
         Ok(argv) => {
+            let size = argv.iter().map(Vec::len).sum();
             let checked = check(&**host.borrow(), &argv, read_only);
             match checked {
                 Err(text) => (text, true),
-                Ok(()) => {
+                Ok(true) if !written(lua, size) => (WRITES_TOO_LARGE, false),
+                Ok(_) => {
                     let reply = host.borrow_mut().call(&argv);
                     return match (raise, reply) {
                         (true, Frame::Error(text)) => {
@@ -102,10 +104,48 @@ pub(super) fn acl_check_cmd(host: &Host<'_>, args: MultiValue) -> mlua::Result<b
     Ok(true)
 }
 
-/// `luaArgsToRedisArgv`: strings as they are, numbers as `%.17g`, anything else refused.
+/// The most bytes of arguments one command from a script may carry, and all the write commands
+/// of one run together: what they carry is copied into the keyspace and into what the server
+/// propagates, outside the Lua state's memory limit. Redis sets no such bound (it would run out
+/// of memory).
+pub(super) const ARGS_LIMIT: usize = 256 << 20;
+
+const ARGS_TOO_LARGE: &str = "the command's arguments exceed the simulation's limit of \
+     256 MiB for a command called from a script (a real Redis sets none)";
+const WRITES_TOO_LARGE: &str = "the script's write commands exceed the simulation's limit \
+     of 256 MiB of arguments in one script (a real Redis sets none)";
+
+/// The bytes of arguments a run's write commands have carried so far, in the Lua state's
+/// app data; the sandbox resets it for each run.
+pub(super) struct Written(pub(super) usize);
+
+/// Counts `size` more bytes of writes for this run: false past [`ARGS_LIMIT`].
+fn written(lua: &Lua, size: usize) -> bool {
+    let Some(mut written) = lua.app_data_mut::<Written>() else {
+        return true;
+    };
+    written.0 = written.0.saturating_add(size);
+    written.0 <= ARGS_LIMIT
+}
+
+/// About how many bytes `args` become as a command (numbers are short either way).
+fn args_size(args: &MultiValue) -> usize {
+    args.iter()
+        .map(|arg| match arg {
+            Value::String(s) => s.as_bytes().len(),
+            _ => 24,
+        })
+        .fold(0, usize::saturating_add)
+}
+
+/// `luaArgsToRedisArgv`: strings as they are, numbers as `%.17g`, anything else refused; and
+/// no more than [`ARGS_LIMIT`] bytes in all, checked before anything is copied.
 fn command_args(args: &MultiValue) -> Result<Vec<Vec<u8>>, &'static str> {
     if args.is_empty() {
         return Err("Please specify at least one argument for this redis lib call");
+    }
+    if args_size(args) > ARGS_LIMIT {
+        return Err(ARGS_TOO_LARGE);
     }
     args.iter()
         .map(|arg| match arg {
@@ -118,7 +158,8 @@ fn command_args(args: &MultiValue) -> Result<Vec<Vec<u8>>, &'static str> {
 }
 
 /// `scriptCall`'s checks before the command runs, in Redis's order.
-fn check(host: &dyn ScriptHost, argv: &[Vec<u8>], read_only: bool) -> Result<(), &'static str> {
+/// `Ok` tells whether the command writes.
+fn check(host: &dyn ScriptHost, argv: &[Vec<u8>], read_only: bool) -> Result<bool, &'static str> {
     let spec = host
         .command(argv)
         .ok_or("Unknown Redis command called from script")?;
@@ -133,7 +174,7 @@ fn check(host: &dyn ScriptHost, argv: &[Vec<u8>], read_only: bool) -> Result<(),
     if read_only && spec.write {
         return Err("Write commands are not allowed from read-only scripts.");
     }
-    Ok(())
+    Ok(spec.write)
 }
 
 /// The argument of a function that takes exactly one.

@@ -23,6 +23,7 @@ mod budget;
 mod catch;
 mod chunks;
 mod convert;
+mod guards;
 mod load;
 mod protect;
 mod raise;
@@ -80,12 +81,16 @@ pub struct CommandSpec {
 pub const INSTRUCTION_LIMIT: u64 = 100_000_000;
 
 /// One server's scripting: its Lua state and its script cache (SHA1 of the body → compiled
-/// script, without bound, as in Redis 7.0). A new `Scripts` is empty, as a restarted Redis is:
+/// script; Redis 7.0's has no bound, this one evicts past [`CACHE_LIMIT`]). A new `Scripts` is empty, as a restarted Redis is:
 /// `EVALSHA` answers `NOSCRIPT` until the script is sent again.
 pub struct Scripts {
     sandbox: Sandbox,
     cache: BTreeMap<String, Cached>,
     instruction_limit: u64,
+    /// What the cached scripts hold, the sum of their `bytes`.
+    cache_bytes: usize,
+    /// Uses of the cache so far: the clock of `Cached::used`.
+    uses: u64,
     /// The last body `EVAL` hashed and its SHA1: clients send the same few scripts over and
     /// over, and hashing each again cost more than the run of a small script.
     last_hashed: Option<(Vec<u8>, String)>,
@@ -95,7 +100,18 @@ pub struct Scripts {
 struct Cached {
     /// `#!lua flags=no-writes`.
     read_only: bool,
+    /// About what its compiled function holds in the Lua state.
+    bytes: usize,
+    /// When it was last loaded or run, on the cache's own count of uses.
+    used: u64,
 }
+
+/// The most the script cache may hold (in compiled functions) before it evicts the scripts
+/// used least recently. Redis 7.0 keeps every script until `SCRIPT FLUSH`; the simulation
+/// evicts (an evicted script's `EVALSHA` gets `NOSCRIPT`, as after a restart, and clients send
+/// it again with `EVAL`) so that a client loading thousands of scripts cannot exhaust the
+/// process, nor keep another client's script out of the cache.
+pub const CACHE_LIMIT: usize = 64 << 20;
 
 impl Default for Scripts {
     fn default() -> Self {
@@ -124,6 +140,8 @@ impl Scripts {
             sandbox: Sandbox::new(Rand48::default(), limit),
             cache: BTreeMap::new(),
             instruction_limit: limit,
+            cache_bytes: 0,
+            uses: 0,
             last_hashed: None,
         }
     }
@@ -226,6 +244,7 @@ impl Scripts {
             return Frame::Error(b"ERR SCRIPT FLUSH only support SYNC|ASYNC option".to_vec());
         }
         self.cache.clear();
+        self.cache_bytes = 0;
         self.sandbox = Sandbox::new(self.sandbox.rand(), self.instruction_limit);
         Frame::Simple(b"OK".to_vec())
     }
@@ -240,21 +259,52 @@ impl Scripts {
                 sha
             }
         };
-        if self.cache.contains_key(&sha) {
+        self.uses += 1;
+        if let Some(cached) = self.cache.get_mut(&sha) {
+            cached.used = self.uses;
             return Ok(sha);
         }
         // Sent as is: the reference server does not strip CR and LF from this one.
         let shebang = shebang::parse(body)
             .map_err(|message| Frame::Error([b"ERR ", &message[..]].concat()))?;
-        self.sandbox
+        let bytes = self
+            .sandbox
             .compile(&sha, &body[shebang.len..])
             .map_err(|message| {
                 let text = [b"ERR Error compiling script (new function): ", &message[..]].concat();
                 Frame::Error(convert::reply_text(&text))
             })?;
         let read_only = shebang.read_only;
-        self.cache.insert(sha.clone(), Cached { read_only });
+        self.evict(CACHE_LIMIT.saturating_sub(bytes));
+        self.cache_bytes += bytes;
+        let used = self.uses;
+        self.cache.insert(
+            sha.clone(),
+            Cached {
+                read_only,
+                bytes,
+                used,
+            },
+        );
         Ok(sha)
+    }
+
+    /// Evicts the scripts used least recently until the cache holds at most `room` bytes.
+    fn evict(&mut self, room: usize) {
+        while self.cache_bytes > room {
+            let Some(oldest) = self
+                .cache
+                .iter()
+                .min_by_key(|(_, cached)| cached.used)
+                .map(|(sha, _)| sha.clone())
+            else {
+                return;
+            };
+            if let Some(cached) = self.cache.remove(&oldest) {
+                self.cache_bytes -= cached.bytes;
+            }
+            self.sandbox.forget(&oldest);
+        }
     }
 
     fn run(
@@ -264,9 +314,11 @@ impl Scripts {
         rest: &[Vec<u8>],
         numkeys: usize,
     ) -> Frame {
-        let Some(cached) = self.cache.get(sha) else {
+        self.uses += 1;
+        let Some(cached) = self.cache.get_mut(sha) else {
             return noscript();
         };
+        cached.used = self.uses;
         let (keys, argv) = rest.split_at(numkeys);
         self.sandbox.run(sha, host, keys, argv, cached.read_only)
     }

@@ -16,6 +16,10 @@ use crate::redis::resp::Frame;
 /// The most values one reply may hold. Redis has no bound, but a table that refers to itself
 /// several times would make it emit an astronomically large reply; the simulation refuses instead.
 pub(super) const REPLY_LIMIT: usize = 1_000_000;
+/// The most bytes of strings one reply may hold: a table that holds one large string many times
+/// is small in Lua but would be copied whole into the reply. Redis has no bound (it would run
+/// out of memory); the simulation refuses instead.
+pub(super) const REPLY_BYTES_LIMIT: usize = 256 << 20;
 
 /// Redis's `luaReplyToRedisReply`, in Lua: it walks the value and hands each piece to `emit`,
 /// so Rust never holds more than one Lua value at a time (mlua's references to Lua values are
@@ -84,6 +88,7 @@ struct Emitted {
     open: Vec<Vec<Frame>>,
     done: Vec<Frame>,
     values: usize,
+    bytes: usize,
 }
 
 impl Emitted {
@@ -109,7 +114,8 @@ impl Replies {
         Ok(Replies { walker })
     }
 
-    /// The reply for a script's return value, or `None` past [`REPLY_LIMIT`] values.
+    /// The reply for a script's return value, or `None` past [`REPLY_LIMIT`] values or
+    /// [`REPLY_BYTES_LIMIT`] bytes.
     pub(super) fn reply(&self, lua: &Lua, value: Value) -> mlua::Result<Option<Frame>> {
         let table = match value {
             Value::String(s) => return Ok(Some(Frame::Bulk(s.as_bytes().to_vec()))),
@@ -126,7 +132,7 @@ impl Replies {
         let emitted = lua.remove_app_data::<Emitted>().unwrap_or_default();
         match walked {
             Ok(()) => Ok(emitted.done.into_iter().next()),
-            Err(_) if emitted.values > REPLY_LIMIT => Ok(None),
+            Err(_) if emitted.values > REPLY_LIMIT || emitted.bytes > REPLY_BYTES_LIMIT => Ok(None),
             Err(error) => Err(error),
         }
     }
@@ -137,6 +143,12 @@ fn emit(lua: &Lua, (kind, value): (u8, Value)) -> mlua::Result<()> {
     let mut emitted = lua
         .app_data_mut::<Emitted>()
         .ok_or_else(|| mlua::Error::runtime("no reply is being converted"))?;
+    if let Value::String(s) = &value {
+        emitted.bytes += s.as_bytes().len();
+        if emitted.bytes > REPLY_BYTES_LIMIT {
+            return Err(mlua::Error::runtime("reply too large"));
+        }
+    }
     let bytes = |value: &Value| match value {
         Value::String(s) => s.as_bytes().to_vec(),
         _ => Vec::new(),

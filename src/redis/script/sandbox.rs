@@ -23,6 +23,7 @@ use super::budget;
 use super::catch;
 use super::chunks;
 use super::convert::{c_str, reply_text};
+use super::guards;
 use super::load;
 use super::protect::{self, Guard, Views};
 use super::raise;
@@ -30,9 +31,12 @@ use super::rand48::{self, Rand48};
 use super::reply::{self, Replies};
 use crate::redis::resp::Frame;
 
-/// The most memory one server's Lua state may hold. Redis sets no such limit; the simulation
-/// does, so that a runaway script fails instead of exhausting the machine.
+/// The most memory one script (or one compilation) may take in its server's Lua state, beyond
+/// what the state held when it started. Redis sets no such limit; the simulation does, so that
+/// a runaway script fails instead of exhausting the machine.
 pub const MEMORY_LIMIT: usize = 64 << 20;
+/// How much garbage the state may hold beyond what it keeps alive before a full collection.
+const GARBAGE_LIMIT: usize = 16 << 20;
 /// Runs between two garbage-collection steps (`LUA_GC_CYCLE_PERIOD`).
 const GC_PERIOD: u32 = 50;
 /// The chunk name Redis compiles scripts under.
@@ -105,6 +109,9 @@ pub(super) struct Sandbox {
     compiler: load::Compiler,
     /// Runs since the last garbage-collection step.
     runs: Cell<u32>,
+    /// About what the state keeps alive: its size after the last full collection, plus what
+    /// was compiled since.
+    live: Cell<usize>,
 }
 
 impl Sandbox {
@@ -130,6 +137,8 @@ impl Sandbox {
         let resume =
             lua.create_function(move |lua, args| catch::resume(lua, &native_resume, args))?;
         coroutine.raw_set("resume", resume)?;
+        let string: Table = globals.raw_get("string")?;
+        let unpack = guards::install(&lua, &native("unpack")?, &string)?;
         let math: Table = globals.raw_get("math")?;
         math.raw_set("random", lua.create_function(rand48::random)?)?;
         math.raw_set("randomseed", lua.create_function(rand48::randomseed)?)?;
@@ -147,10 +156,10 @@ impl Sandbox {
             "tonumber",
             "tostring",
             "type",
-            "unpack",
         ] {
             base.push((name, globals.raw_get(name)?));
         }
+        base.push(("unpack", Value::Function(unpack)));
         for (name, function) in guard.base_functions(&lua, native("next")?)? {
             base.push((name, Value::Function(function)));
         }
@@ -174,7 +183,7 @@ impl Sandbox {
 
         let base = lua.create_table_from(base)?;
         let libs = lua.create_table_from([
-            ("string", globals.raw_get::<Table>("string")?),
+            ("string", string),
             ("table", globals.raw_get("table")?),
             ("math", math),
             ("coroutine", coroutine),
@@ -211,6 +220,7 @@ impl Sandbox {
             handler,
         ))?;
         lua.set_globals(locked)?;
+        let live = Cell::new(lua.used_memory());
 
         Ok(Sandbox {
             lua,
@@ -219,14 +229,20 @@ impl Sandbox {
             replies,
             compiler,
             runs: Cell::new(0),
+            live,
         })
     }
 
     /// Runs `f` with the memory limit on: only Lua's own work is bounded. While it is off, an
     /// allocation cannot fail, so mlua builds tables and functions without a protected call
     /// around each; what Rust allocates between runs is small and bounded.
+    ///
+    /// The limit counts from what the state holds when `f` starts (the script cache, and
+    /// garbage the collector has not reached yet), so each script and each compilation has the
+    /// whole [`MEMORY_LIMIT`] of its own, whatever the cache holds or earlier scripts left.
     fn limited<T>(&self, f: impl FnOnce() -> mlua::Result<T>) -> mlua::Result<T> {
-        self.lua.set_memory_limit(MEMORY_LIMIT)?;
+        self.lua
+            .set_memory_limit(self.lua.used_memory() + MEMORY_LIMIT)?;
         let result = f();
         self.lua.set_memory_limit(0)?;
         result
@@ -241,19 +257,30 @@ impl Sandbox {
     }
 
     /// Compiles a script body as Redis does (`luaL_loadbuffer` under "@user_script") and keeps
-    /// it under `sha`, or returns Lua's message.
-    pub(super) fn compile(&self, sha: &str, body: &[u8]) -> Result<(), Vec<u8>> {
+    /// it under `sha`, or returns Lua's message. `Ok` carries about how many bytes the state
+    /// grew by.
+    pub(super) fn compile(&self, sha: &str, body: &[u8]) -> Result<usize, Vec<u8>> {
+        let before = self.lua.used_memory();
         let compiled = self
             .limited(|| self.compiler.compile(&self.lua, body, USER_SCRIPT))
             .and_then(|compiled| match compiled {
                 Ok(function) => self.scripts.raw_set(sha, function).map(Ok),
                 Err(message) => Ok(Err(message)),
             });
+        let grown = self.lua.used_memory().saturating_sub(before);
+        self.live.set(self.live.get() + grown);
         match compiled {
-            Ok(compiled) => compiled,
+            Ok(compiled) => compiled.map(|()| grown),
             Err(error) if raise::is_memory(&error) => Err(b"not enough memory".to_vec()),
             Err(error) => Err(error.to_string().into_bytes()),
         }
+    }
+
+    /// Drops the compiled script kept under `sha` (the cache evicted it); the collector frees
+    /// it later.
+    pub(super) fn forget(&self, sha: &str) {
+        // Setting a key of an existing table to nil allocates nothing, so it cannot fail.
+        let _ = self.scripts.raw_set(sha, Value::Nil);
     }
 
     /// Runs a compiled script with its keys and arguments, and returns its reply.
@@ -268,6 +295,7 @@ impl Sandbox {
         if let Err(error) = budget::renew(&self.lua) {
             return self.failure(sha, &error);
         }
+        self.lua.set_app_data(api::Written(0));
         let host: api::Host<'_> = RefCell::new(host);
         let outcome = self.lua.scope(|scope| {
             let call =
@@ -289,15 +317,22 @@ impl Sandbox {
     }
 
     /// Like Redis, a garbage-collection step every [`GC_PERIOD`] runs, which also restarts a
-    /// collector a script stopped (`collectgarbage("stop")`).
+    /// collector a script stopped (`collectgarbage("stop")`). And garbage (a script's, or
+    /// evicted scripts') is collected whole once it outgrows what the state keeps alive by
+    /// [`GARBAGE_LIMIT`]: it never counts against a script (see `limited`), but it holds the
+    /// process's memory.
     fn collect_garbage(&self) {
+        if self.lua.used_memory() > self.live.get() + GARBAGE_LIMIT {
+            // A failed collection (no memory left to run it) leaves the next run to fail on memory.
+            let _ = self.lua.gc_collect();
+            self.live.set(self.lua.used_memory());
+        }
         let runs = self.runs.get() + 1;
         if runs < GC_PERIOD {
             self.runs.set(runs);
             return;
         }
         self.runs.set(0);
-        // A failed step (no memory left to run it) leaves the next run to fail on memory.
         let _ = self.lua.gc_step();
     }
 
@@ -309,8 +344,10 @@ impl Sandbox {
         if ok {
             return Ok(self.replies.reply(&self.lua, value)?.unwrap_or_else(|| {
                 error_frame(format!(
-                    "ERR Error running script {sha}: its reply exceeds the simulation's limit of {} values",
-                    reply::REPLY_LIMIT
+                    "ERR Error running script {sha}: its reply exceeds the simulation's limit of \
+                     {} values or {} MiB (a real Redis sets none)",
+                    reply::REPLY_LIMIT,
+                    reply::REPLY_BYTES_LIMIT >> 20
                 ))
             }));
         }

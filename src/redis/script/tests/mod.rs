@@ -4,8 +4,10 @@
 //!   7.0.15-1~deb12u10) and must come back byte for byte;
 //! - `bounds`, `isolation`, `host`: what a real server cannot show the same way (its clock
 //!   moves, its Lua has cjson and friends) or what is the simulation's own (its bounds);
+//! - `adversarial`: scripts that would end the process or starve the next script;
 //! - `fuzz`: no input panics, and replies survive the trip through Lua.
 
+mod adversarial;
 mod bounds;
 mod fake;
 mod fuzz;
