@@ -185,6 +185,10 @@ enum ServeCommand {
         /// this is closed unanswered. Same units; at least 1mb.
         #[arg(long, default_value = "1gb", value_parser = cli::parse_memory)]
         client_query_buffer_limit: usize,
+        /// What one script may allocate in the Lua state before it fails with an error naming
+        /// this limit (a real Redis sets none). Same units; at least 1mb.
+        #[arg(long, default_value = "64mb", value_parser = cli::parse_memory)]
+        lua_memory_limit: usize,
     },
 }
 
@@ -344,11 +348,13 @@ fn main() -> ExitCode {
             expiry_clock,
             proto_max_bulk_len,
             client_query_buffer_limit,
+            lua_memory_limit,
         })) => {
             let config = locksim::redis::serve::ServeConfig {
                 expiry_clock: expiry_clock.into(),
                 proto_max_bulk_len,
                 client_query_buffer_limit,
+                lua_memory_limit,
             };
             cli::serve_redis(&out, (bind, port).into(), config)
         }

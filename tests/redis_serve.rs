@@ -515,3 +515,29 @@ fn redis_rs_with_resp3_against_serve_redis() {
     let name: Value = cmd("CLIENT").arg("GETNAME").query(&mut conn).unwrap();
     assert_eq!(name, Value::Nil);
 }
+
+/// `--lua-memory-limit` sets what one script may allocate: a 4 MiB string passes under the
+/// default 64 MiB and fails under 1mb with the error naming the limit and saying that a real
+/// Redis sets none; the server answers afterwards.
+#[test]
+fn lua_memory_limit_is_a_flag_and_its_error_names_it() {
+    let script = b"EVAL \"return #string.rep('x', 4194304)\" 0\r\n";
+    let served = Served::start(&[]);
+    exchange(&mut served.connect(), script, b":4194304\r\n");
+    let small = Served::start(&["--lua-memory-limit", "1mb"]);
+    let mut stream = small.connect();
+    stream.write_all(script).expect("write");
+    let mut reply = Vec::new();
+    let mut byte = [0u8; 1];
+    while !reply.ends_with(b"\r\n") {
+        stream.read_exact(&mut byte).expect("a reply");
+        reply.push(byte[0]);
+    }
+    let reply = String::from_utf8_lossy(&reply);
+    assert!(
+        reply.starts_with("-ERR Error running script")
+            && reply.contains("Lua memory limit of 1 MiB (a real Redis sets none)"),
+        "{reply}"
+    );
+    exchange(&mut stream, b"PING\r\n", b"+PONG\r\n");
+}

@@ -21,6 +21,8 @@ pub struct ServeConfig {
     /// client-query-buffer-limit: a connection whose unparsed input grows past this is
     /// closed, unanswered (1 GB by default).
     pub client_query_buffer_limit: usize,
+    /// What one script may allocate in the Lua state (64 MiB by default; Redis sets no limit).
+    pub lua_memory_limit: usize,
 }
 
 impl Default for ServeConfig {
@@ -31,6 +33,7 @@ impl Default for ServeConfig {
             expiry_clock: config.expiry_clock,
             proto_max_bulk_len: config.limits.max_bulk_len,
             client_query_buffer_limit: config.max_query_buffer,
+            lua_memory_limit: config.lua_memory_limit,
         }
     }
 }
@@ -82,6 +85,7 @@ pub async fn serve(listener: TcpListener, config: ServeConfig, shutdown: impl Fu
             ..Limits::default()
         },
         max_query_buffer: config.client_query_buffer_limit,
+        lua_memory_limit: config.lua_memory_limit,
         ..Config::default()
     });
     let host = Host::new(env, server);

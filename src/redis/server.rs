@@ -19,7 +19,7 @@ use crate::redis::cstr::is;
 use crate::redis::keyspace::Keyspace;
 use crate::redis::replies;
 use crate::redis::resp::{self, Frame, Limits, RequestReader};
-use crate::redis::script::Scripts;
+use crate::redis::script::{self, Scripts};
 pub use snapshot::Entry;
 
 mod scripting;
@@ -66,6 +66,9 @@ pub struct Config {
     /// and the argument being read, as Redis counts it) grows past this after a read is
     /// dropped, unanswered (1 GiB by default).
     pub max_query_buffer: usize,
+    /// What one script may allocate in the Lua state ([`script::MEMORY_LIMIT`], 64 MiB, by
+    /// default; a real Redis sets no limit).
+    pub lua_memory_limit: usize,
 }
 
 impl Default for Config {
@@ -75,6 +78,7 @@ impl Default for Config {
             expiry_clock: ExpiryClock::default(),
             limits: Limits::default(),
             max_query_buffer: 1 << 30,
+            lua_memory_limit: script::MEMORY_LIMIT,
         }
     }
 }
@@ -129,11 +133,13 @@ impl Server {
     /// A server with an empty keyspace.
     pub fn new(config: Config) -> Server {
         Server {
-            config,
             keyspace: Keyspace::default(),
             next_client_id: 2,
             script_client: Conn::new(1),
-            scripts: Some(Box::default()),
+            scripts: Some(Box::new(
+                Scripts::new().with_memory_limit(config.lua_memory_limit),
+            )),
+            config,
         }
     }
 

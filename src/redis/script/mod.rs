@@ -87,6 +87,8 @@ pub struct Scripts {
     sandbox: Sandbox,
     cache: BTreeMap<String, Cached>,
     instruction_limit: u64,
+    /// What one script may allocate in the Lua state beyond what it held before the run.
+    memory_limit: usize,
     /// What the cached scripts hold, the sum of their `bytes`.
     cache_bytes: usize,
     /// Uses of the cache so far: the clock of `Cached::used`.
@@ -137,13 +139,30 @@ impl Scripts {
     /// Scripts stopped after `limit` Lua instructions (counted in steps of a thousand).
     pub fn with_instruction_limit(limit: u64) -> Scripts {
         Scripts {
-            sandbox: Sandbox::new(Rand48::default(), limit),
+            sandbox: Sandbox::new(Rand48::default(), limit, MEMORY_LIMIT),
             cache: BTreeMap::new(),
             instruction_limit: limit,
+            memory_limit: MEMORY_LIMIT,
             cache_bytes: 0,
             uses: 0,
             last_hashed: None,
         }
+    }
+
+    /// The same scripts with `bytes` of Lua memory for each script instead of [`MEMORY_LIMIT`]
+    /// (`serve redis --lua-memory-limit`): a real Redis sets no such limit, so a server that
+    /// must run scripts building large values can raise it.
+    ///
+    /// ```
+    /// let scripts = locksim::redis::script::Scripts::new().with_memory_limit(256 << 20);
+    /// # drop(scripts);
+    /// ```
+    pub fn with_memory_limit(mut self, bytes: usize) -> Scripts {
+        if bytes != self.memory_limit {
+            self.memory_limit = bytes;
+            self.sandbox = Sandbox::new(self.sandbox.rand(), self.instruction_limit, bytes);
+        }
+        self
     }
 
     /// `EVAL script numkeys key... arg...`; `args` are the arguments after the command name.
@@ -245,7 +264,11 @@ impl Scripts {
         }
         self.cache.clear();
         self.cache_bytes = 0;
-        self.sandbox = Sandbox::new(self.sandbox.rand(), self.instruction_limit);
+        self.sandbox = Sandbox::new(
+            self.sandbox.rand(),
+            self.instruction_limit,
+            self.memory_limit,
+        );
         Frame::Simple(b"OK".to_vec())
     }
 

@@ -32,8 +32,9 @@ use super::reply::{self, Replies};
 use crate::redis::resp::Frame;
 
 /// The most memory one script (or one compilation) may take in its server's Lua state, beyond
-/// what the state held when it started. Redis sets no such limit; the simulation does, so that
-/// a runaway script fails instead of exhausting the machine.
+/// what the state held when it started, unless [`Scripts::with_memory_limit`](super::Scripts::with_memory_limit)
+/// says otherwise (`serve redis --lua-memory-limit`). Redis sets no such limit; the simulation
+/// does, so that a runaway script fails instead of exhausting the machine.
 pub const MEMORY_LIMIT: usize = 64 << 20;
 /// How much garbage the state may hold beyond what it keeps alive before a full collection.
 const GARBAGE_LIMIT: usize = 16 << 20;
@@ -112,15 +113,18 @@ pub(super) struct Sandbox {
     /// About what the state keeps alive: its size after the last full collection, plus what
     /// was compiled since.
     live: Cell<usize>,
+    /// What one script or compilation may allocate beyond what the state held before it.
+    memory_limit: usize,
 }
 
 impl Sandbox {
     /// A fresh state whose `math.random` continues from `rand`.
-    pub(super) fn new(rand: Rand48, instruction_limit: u64) -> Sandbox {
-        Sandbox::build(rand, instruction_limit).expect("a new Lua state takes the sandbox's setup")
+    pub(super) fn new(rand: Rand48, instruction_limit: u64, memory_limit: usize) -> Sandbox {
+        Sandbox::build(rand, instruction_limit, memory_limit)
+            .expect("a new Lua state takes the sandbox's setup")
     }
 
-    fn build(rand: Rand48, instruction_limit: u64) -> mlua::Result<Sandbox> {
+    fn build(rand: Rand48, instruction_limit: u64, memory_limit: usize) -> mlua::Result<Sandbox> {
         let lua = Lua::new_with(
             StdLib::TABLE | StdLib::STRING | StdLib::MATH,
             LuaOptions::default(),
@@ -230,6 +234,7 @@ impl Sandbox {
             compiler,
             runs: Cell::new(0),
             live,
+            memory_limit,
         })
     }
 
@@ -239,10 +244,10 @@ impl Sandbox {
     ///
     /// The limit counts from what the state holds when `f` starts (the script cache, and
     /// garbage the collector has not reached yet), so each script and each compilation has the
-    /// whole [`MEMORY_LIMIT`] of its own, whatever the cache holds or earlier scripts left.
+    /// whole memory limit of its own, whatever the cache holds or earlier scripts left.
     fn limited<T>(&self, f: impl FnOnce() -> mlua::Result<T>) -> mlua::Result<T> {
         self.lua
-            .set_memory_limit(self.lua.used_memory() + MEMORY_LIMIT)?;
+            .set_memory_limit(self.lua.used_memory() + self.memory_limit)?;
         let result = f();
         self.lua.set_memory_limit(0)?;
         result
@@ -367,7 +372,7 @@ impl Sandbox {
                 _ => b"execution failure".to_vec(),
             };
             if text == b"not enough memory" {
-                return Ok(memory_frame(sha));
+                return Ok(memory_frame(sha, self.memory_limit));
             }
             let text = c_str(&text);
             let text = &text[..text.len().min(100)];
@@ -404,7 +409,7 @@ impl Sandbox {
             return self.budget_frame(sha);
         }
         if raise::is_memory(error) {
-            return memory_frame(sha);
+            return memory_frame(sha, self.memory_limit);
         }
         error_frame(format!("ERR Error running script {sha}, {error}"))
     }
@@ -426,10 +431,10 @@ fn error_frame(text: String) -> Frame {
     Frame::Error(reply_text(text.as_bytes()))
 }
 
-fn memory_frame(sha: &str) -> Frame {
+fn memory_frame(sha: &str, limit: usize) -> Frame {
     error_frame(format!(
         "ERR Error running script {sha}: it ran past the simulation's Lua memory limit of {} MiB \
          (a real Redis sets none)",
-        MEMORY_LIMIT >> 20
+        limit >> 20
     ))
 }
