@@ -366,17 +366,8 @@ pub(crate) fn describe(e: &Event) -> Option<String> {
 mod tests {
     use super::*;
     use crate::check::Property;
+    use crate::check::test_history::event;
     use crate::sim::fault::{Target, TimedFault};
-
-    fn event(time_ms: u64, node: &str, kind: Kind, op: Op) -> Event {
-        Event {
-            time_ms,
-            clock_ms: 0,
-            node: node.into(),
-            kind,
-            op,
-        }
-    }
 
     fn acquire(token: Option<i64>) -> Op {
         Op::Lock(LockOp::acquire("/l", token))

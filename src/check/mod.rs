@@ -24,7 +24,7 @@ mod queue;
 mod resource;
 mod rw_exclusion;
 #[cfg(test)]
-mod test_history;
+pub(crate) mod test_history;
 mod violation;
 
 pub use checker::{Checker, Reads, Witness};

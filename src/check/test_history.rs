@@ -4,6 +4,18 @@
 use crate::history::{ClientOp, Event, History, Kind, LockOp, Op, StoreOp, WatchEvent};
 use crate::zk::events::ZkEvent;
 
+/// One event at `time_ms` on `node` with a clock reading of 0: for tests that build events one
+/// by one rather than a history through [`HistoryBuilder`].
+pub(crate) fn event(time_ms: u64, node: &str, kind: Kind, op: Op) -> Event {
+    Event {
+        time_ms,
+        clock_ms: 0,
+        node: node.into(),
+        kind,
+        op,
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct HistoryBuilder {
     events: Vec<Event>,

@@ -190,16 +190,7 @@ fn leases(history: &History, end_ms: u64) -> Vec<Bar> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn event(time_ms: u64, node: &str, kind: Kind, op: Op) -> Event {
-        Event {
-            time_ms,
-            clock_ms: 0,
-            node: node.into(),
-            kind,
-            op,
-        }
-    }
+    use crate::check::test_history::event;
 
     #[test]
     fn a_double_barrier_is_a_wait_a_stay_and_a_wait() {

@@ -145,17 +145,8 @@ fn own_words(e: &Event) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::test_history::event;
     use crate::history::WatchEvent;
-
-    fn event(time_ms: u64, node: &str, kind: Kind, op: Op) -> Event {
-        Event {
-            time_ms,
-            clock_ms: 0,
-            node: node.into(),
-            kind,
-            op,
-        }
-    }
 
     #[test]
     fn marks_say_what_the_timeline_says_or_words_of_their_own() {

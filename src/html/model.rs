@@ -202,18 +202,9 @@ fn highlight(v: &Violation) -> Highlight {
 mod tests {
     use super::*;
     use crate::check::Property;
-    use crate::history::{Event, HarnessOp, Kind, LockOp};
+    use crate::check::test_history::event;
+    use crate::history::{HarnessOp, Kind, LockOp};
     use crate::sim::fault::{Fault, TimedFault};
-
-    fn event(time_ms: u64, node: &str, kind: Kind, op: Op) -> Event {
-        Event {
-            time_ms,
-            clock_ms: 0,
-            node: node.into(),
-            kind,
-            op,
-        }
-    }
 
     fn release() -> Op {
         Op::Lock(LockOp::Release { lock: "/l".into() })
