@@ -28,11 +28,8 @@ fn node(name: &str, recorder: &Recorder) -> Node {
     }
 }
 
-/// One request on a fresh connection: the reply's bytes, or what went wrong.
-async fn ask(command: &[&str]) -> Result<Vec<u8>, String> {
-    let mut stream = TcpStream::connect(("redis1", PORT))
-        .await
-        .map_err(|e| format!("connect: {e}"))?;
+/// A command as a client sends it: a RESP2 array of bulk strings.
+fn request(command: &[&str]) -> Vec<u8> {
     let frame = resp::Frame::Array(
         command
             .iter()
@@ -41,7 +38,18 @@ async fn ask(command: &[&str]) -> Result<Vec<u8>, String> {
     );
     let mut out = Vec::new();
     resp::encode(&frame, resp::Protocol::Resp2, &mut out);
-    stream.write_all(&out).await.map_err(|e| e.to_string())?;
+    out
+}
+
+/// One request on a fresh connection: the reply's bytes, or what went wrong.
+async fn ask(command: &[&str]) -> Result<Vec<u8>, String> {
+    let mut stream = TcpStream::connect(("redis1", PORT))
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    stream
+        .write_all(&request(command))
+        .await
+        .map_err(|e| e.to_string())?;
     let mut reply = vec![0u8; 256];
     let n = stream.read(&mut reply).await.map_err(|e| e.to_string())?;
     reply.truncate(n);
@@ -299,15 +307,10 @@ async fn one_by_one(commands: &[&[&str]]) -> Result<Vec<Vec<u8>>, String> {
         .map_err(|e| format!("connect: {e}"))?;
     let mut replies = Vec::new();
     for command in commands {
-        let frame = resp::Frame::Array(
-            command
-                .iter()
-                .map(|a| resp::Frame::Bulk(a.as_bytes().to_vec()))
-                .collect(),
-        );
-        let mut out = Vec::new();
-        resp::encode(&frame, resp::Protocol::Resp2, &mut out);
-        stream.write_all(&out).await.map_err(|e| e.to_string())?;
+        stream
+            .write_all(&request(command))
+            .await
+            .map_err(|e| e.to_string())?;
         let mut reply = vec![0u8; 256];
         match stream.read(&mut reply).await {
             Ok(n) if n > 0 => reply.truncate(n),
