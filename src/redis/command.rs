@@ -45,6 +45,19 @@ pub(crate) enum Cmd {
     Discard,
     Watch,
     Unwatch,
+    // Pub/sub and the connection commands that come with the server's registry of clients.
+    Subscribe,
+    Unsubscribe,
+    PSubscribe,
+    PUnsubscribe,
+    Publish,
+    PubsubChannels,
+    PubsubNumsub,
+    PubsubNumpat,
+    /// RESET runs in the server (`server::connection`): it clears the transaction too.
+    Reset,
+    ClientInfo,
+    ClientList,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -267,6 +280,18 @@ static COMMANDS: &[CommandSpec] = &[
                 Flags::NOSCRIPT.and(STALE),
                 Cmd::ClientGetName,
             ),
+            spec(
+                "client|info",
+                2,
+                Flags::NOSCRIPT.and(STALE),
+                Cmd::ClientInfo,
+            ),
+            spec(
+                "client|list",
+                -2,
+                Flags::NOSCRIPT.and(STALE),
+                Cmd::ClientList,
+            ),
         ],
     },
     CommandSpec {
@@ -280,6 +305,40 @@ static COMMANDS: &[CommandSpec] = &[
             spec("command|docs", -2, STALE, Cmd::CommandDocs),
         ],
     },
+    // Pub/sub, and RESET.
+    spec("subscribe", -2, Flags::NOSCRIPT.and(STALE), Cmd::Subscribe),
+    spec(
+        "unsubscribe",
+        -1,
+        Flags::NOSCRIPT.and(STALE),
+        Cmd::Unsubscribe,
+    ),
+    spec(
+        "psubscribe",
+        -2,
+        Flags::NOSCRIPT.and(STALE),
+        Cmd::PSubscribe,
+    ),
+    spec(
+        "punsubscribe",
+        -1,
+        Flags::NOSCRIPT.and(STALE),
+        Cmd::PUnsubscribe,
+    ),
+    spec("publish", 3, STALE.and(FAST), Cmd::Publish),
+    CommandSpec {
+        fullname: "pubsub",
+        arity: -2,
+        flags: Flags::NONE,
+        keys: Keys::None,
+        cmd: None,
+        subcommands: &[
+            spec("pubsub|channels", -2, STALE, Cmd::PubsubChannels),
+            spec("pubsub|numsub", -2, STALE, Cmd::PubsubNumsub),
+            spec("pubsub|numpat", 2, STALE, Cmd::PubsubNumpat),
+        ],
+    },
+    spec("reset", 1, Flags::NOSCRIPT.and(STALE).and(FAST), Cmd::Reset),
 ];
 
 #[cfg(test)]
@@ -352,7 +411,7 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 26);
+        assert_eq!(count(), 33);
     }
 
     #[test]

@@ -3,14 +3,21 @@
 //! drivers (clocks, what to log or record) is the `Env`, as in `zk::host`: `locksim serve
 //! redis` is the first driver, and a turmoil host can serve through the same code, so the
 //! two never diverge. Nothing here spawns tasks or reads a clock.
+//!
+//! What one connection's command sends to another (a pub/sub message) goes through that
+//! connection's writer: an unbounded queue its task drains between reads, ahead of reading
+//! more. Redis would drop a subscriber whose output outgrows `client-output-buffer-limit`;
+//! nothing here bounds it.
 
 use crate::redis::clock::Now;
 use crate::redis::command::Args;
 use crate::redis::server::Server;
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
 
 /// The most one read takes: Redis's PROTO_IOBUF_LEN. The core checks its request limits
 /// after each read, so handing it the same slices draws the line where Redis does.
@@ -51,13 +58,29 @@ pub trait Env {
 pub struct Host<E> {
     pub env: E,
     server: Server,
+    /// Each open connection's queue of bytes from other connections, by client id.
+    writers: BTreeMap<u64, mpsc::UnboundedSender<Vec<u8>>>,
 }
 
 pub type SharedHost<E> = Rc<RefCell<Host<E>>>;
 
 impl<E: Env> Host<E> {
     pub fn new(env: E, server: Server) -> SharedHost<E> {
-        Rc::new(RefCell::new(Host { env, server }))
+        Rc::new(RefCell::new(Host {
+            env,
+            server,
+            writers: BTreeMap::new(),
+        }))
+    }
+
+    /// Hands what the last commands sent to other connections to their writers.
+    fn route(&mut self) {
+        for delivery in self.server.take_deliveries() {
+            if let Some(writer) = self.writers.get(&delivery.client) {
+                // A connection that is ending no longer reads its queue.
+                let _ = writer.send(delivery.bytes);
+            }
+        }
     }
 
     fn propagated(&mut self, conn: Option<u64>, commands: &[Args]) {
@@ -80,16 +103,19 @@ pub async fn expire_keys<E: Env>(host: SharedHost<E>) {
 
 /// Serves one connection from `client` until either side closes it. Each read (at most
 /// [`READ_LEN`]) goes to the core at once and its replies are written before the next read,
-/// so a client that sends without reading slows only itself.
+/// so a client that sends without reading slows only itself. What other connections send
+/// it is written between reads, before the next one.
 pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
     host: SharedHost<E>,
     client: String,
     stream: S,
 ) {
     tokio::pin!(stream);
+    let (writer, mut from_others) = mpsc::unbounded_channel();
     let mut conn = {
         let mut h = host.borrow_mut();
         let conn = h.server.connect();
+        h.writers.insert(conn.id(), writer);
         h.env.observe(HostEvent::Accepted {
             conn: conn.id(),
             client: &client,
@@ -98,7 +124,17 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
     };
     let mut buf = vec![0; READ_LEN];
     let by_server = loop {
-        let read = match stream.read(&mut buf).await {
+        let read = tokio::select! {
+            biased;
+            Some(bytes) = from_others.recv() => {
+                if stream.write_all(&bytes).await.is_err() {
+                    break false;
+                }
+                continue;
+            }
+            read = stream.read(&mut buf) => read,
+        };
+        let read = match read {
             Ok(n) if n > 0 => n,
             _ => break false,
         };
@@ -107,6 +143,7 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
             let now = h.env.now();
             let output = h.server.handle_input(&mut conn, &buf[..read], now);
             h.propagated(Some(conn.id()), &output.propagate);
+            h.route();
             output
         };
         if stream.write_all(&output.bytes).await.is_err() {
@@ -117,6 +154,7 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
         }
     };
     let _ = stream.shutdown().await;
+    host.borrow_mut().writers.remove(&conn.id());
     host.borrow_mut().server.disconnect(&mut conn);
     host.borrow_mut().env.observe(HostEvent::Closed {
         conn: conn.id(),

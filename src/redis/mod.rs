@@ -5,6 +5,7 @@
 //! - `resp`: the reply value, its encoder for either protocol, the request and reply decoders
 //! - `num`, `cstr`: how Redis reads integers and C-string arguments
 //! - `replies`: Redis's shared replies and error wording
+//! - `glob`: Redis's glob-style pattern matching
 //! - `command`: the command table (names, arities, flags) and its lookup
 //! - `clock`: `Now` and the clock expiry deadlines live on
 //! - `keyspace`: keys, values, deadlines
@@ -27,6 +28,7 @@ pub mod command;
 pub mod conn;
 pub mod cstr;
 pub mod events;
+pub mod glob;
 #[cfg(feature = "cli")]
 pub(crate) mod host;
 pub mod keyspace;

@@ -20,16 +20,23 @@ use crate::redis::keyspace::Keyspace;
 use crate::redis::replies;
 use crate::redis::resp::{self, Frame, Limits, RequestReader};
 use crate::redis::script::{self, Scripts};
+use clients::Clients;
+pub use clients::Delivery;
 pub use snapshot::Entry;
 
+pub(crate) mod clients;
+mod connection;
 mod scripting;
 mod snapshot;
+pub(crate) mod subscriptions;
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]
 mod tests_commands;
 #[cfg(test)]
 mod tests_expiry;
+#[cfg(test)]
+mod tests_pubsub;
 #[cfg(test)]
 mod tests_server;
 #[cfg(test)]
@@ -122,6 +129,8 @@ pub struct Output {
 pub struct Server {
     config: Config,
     keyspace: Keyspace,
+    /// The connected clients, which one client's command may reach (pub/sub).
+    clients: Clients,
     next_client_id: u64,
     /// The client that runs scripts' commands (Redis's Lua client).
     script_client: Conn,
@@ -134,6 +143,7 @@ impl Server {
     pub fn new(config: Config) -> Server {
         Server {
             keyspace: Keyspace::default(),
+            clients: Clients::default(),
             next_client_id: 2,
             script_client: Conn::new(1),
             scripts: Some(Box::new(
@@ -163,6 +173,7 @@ impl Server {
     pub fn connect(&mut self) -> Conn {
         let conn = Conn::new(self.next_client_id);
         self.next_client_id = self.next_client_id.saturating_add(1);
+        self.clients.add(conn.id);
         conn
     }
 
@@ -195,6 +206,7 @@ impl Server {
                     if outcome.close == Some(Close::Now) {
                         out.bytes.clear();
                     }
+                    self.clients.take_for(conn.id, conn.proto, &mut out.bytes);
                     if let Some(reply) = outcome.reply {
                         resp::encode(&reply, conn.proto, &mut out.bytes);
                     }
@@ -209,8 +221,16 @@ impl Server {
         out
     }
 
-    /// One request from a client, checked and run.
+    /// One request from a client, checked and run. What it sends to other connections (and
+    /// any frames for this one that come before its reply) waits in
+    /// [`Server::take_deliveries`].
     pub fn handle(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Outcome {
+        let outcome = self.dispatch(conn, args, now);
+        self.clients.sync(conn, None, now);
+        outcome
+    }
+
+    fn dispatch(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Outcome {
         let silent = |close: Option<Close>| Outcome {
             reply: None,
             propagate: Vec::new(),
@@ -234,14 +254,21 @@ impl Server {
             }
         };
         let exec = spec.cmd == Some(Cmd::Exec);
+        self.clients.sync(conn, Some(spec.fullname), now);
         if !spec.arity_ok(args.len()) {
             return self.refuse(conn, exec, replies::wrong_arity(spec.fullname));
         }
         if self.config.role == Role::Replica && spec.flags.contains(Flags::WRITE) {
             return self.refuse(conn, exec, replies::readonly());
         }
+        if let Some(refusal) = self.outside_pubsub_context(conn, spec) {
+            return self.refuse(conn, exec, refusal);
+        }
         if conn.queued.is_some() && !transaction::runs_while_queuing(spec) {
             return self.queue(conn, args);
+        }
+        if spec.cmd == Some(Cmd::Reset) {
+            return self.reset(conn);
         }
         if let Some(which) = transaction::command(spec) {
             return self.transaction(conn, which, args, now);
@@ -362,6 +389,7 @@ impl Server {
             expiry,
             role: self.config.role,
             conn,
+            clients: &mut self.clients,
             ops: Vec::new(),
             dirty: 0,
             rewrite: None,

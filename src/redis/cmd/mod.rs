@@ -9,6 +9,7 @@ mod expire;
 mod hello;
 mod introspection;
 mod keys;
+mod pubsub;
 mod set;
 
 use crate::redis::clock::{ExpiryClock, Now};
@@ -18,6 +19,8 @@ use crate::redis::keyspace::Keyspace;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 use crate::redis::server::Role;
+use crate::redis::server::clients::Clients;
+use crate::redis::server::subscriptions::Kind;
 
 /// What an expired key means to a lookup, by who is asking (`expireIfNeeded`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +43,8 @@ pub(crate) struct Ctx<'a> {
     pub expiry: Expiry,
     pub role: Role,
     pub conn: &'a mut Conn,
+    /// The other connections: subscriptions, and the outbox of frames for them.
+    pub clients: &'a mut Clients,
     /// Commands to propagate ahead of this one: the DELs of keys found expired.
     pub ops: Vec<Args>,
     pub dirty: u64,
@@ -88,7 +93,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::PExpireAt => expire::expire(ctx, args, expire::Kind::PEXPIREAT),
         Cmd::Ttl => expire::ttl(ctx, args, false),
         Cmd::PTtl => expire::ttl(ctx, args, true),
-        Cmd::Ping => connection::ping(args),
+        Cmd::Ping => pubsub::subscribed_ping(ctx, args).unwrap_or_else(|| connection::ping(args)),
         Cmd::Echo => connection::echo(args),
         Cmd::Select => connection::select(args),
         Cmd::Quit => connection::quit(ctx),
@@ -108,6 +113,19 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Unwatch => {
             replies::error(b"transactions are run by the server")
         }
+        // Pub/sub and the registry of clients.
+        Cmd::Subscribe => pubsub::subscribe(ctx, args, Kind::Channel),
+        Cmd::PSubscribe => pubsub::subscribe(ctx, args, Kind::Pattern),
+        Cmd::Unsubscribe => pubsub::unsubscribe(ctx, args, Kind::Channel),
+        Cmd::PUnsubscribe => pubsub::unsubscribe(ctx, args, Kind::Pattern),
+        Cmd::Publish => pubsub::publish(ctx, args),
+        Cmd::PubsubChannels => pubsub::channels(ctx, args),
+        Cmd::PubsubNumsub => pubsub::numsub(ctx, args),
+        Cmd::PubsubNumpat => pubsub::numpat(ctx),
+        Cmd::ClientInfo => pubsub::client_info(ctx),
+        Cmd::ClientList => pubsub::client_list(ctx, args),
+        // RESET runs in the server, which knows the connection's transaction; NOSCRIPT.
+        Cmd::Reset => replies::error(b"RESET is run by the server"),
     }
 }
 

@@ -28,7 +28,7 @@ pub(super) fn command(spec: &CommandSpec) -> Option<Cmd> {
 pub(super) fn runs_while_queuing(spec: &CommandSpec) -> bool {
     matches!(
         spec.cmd,
-        Some(Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Quit)
+        Some(Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Quit | Cmd::Reset)
     )
 }
 
@@ -106,11 +106,6 @@ impl Server {
             }
             _ => self.exec(conn, now),
         }
-    }
-
-    /// The connection is gone: its watches go with it (`freeClient`).
-    pub fn disconnect(&mut self, conn: &mut Conn) {
-        self.discard_transaction(conn);
     }
 
     fn exec(&mut self, conn: &mut Conn, now: Now) -> Outcome {
@@ -201,7 +196,7 @@ impl Server {
     }
 
     /// `discardTransaction`: out of MULTI, the queue and the watches dropped.
-    fn discard_transaction(&mut self, conn: &mut Conn) {
+    pub(super) fn discard_transaction(&mut self, conn: &mut Conn) {
         conn.queued = None;
         conn.queue_refused = false;
         self.unwatch_all(conn);

@@ -5,6 +5,11 @@
 //! transaction's EXEC; and it
 //! records what its clients' commands change (`watch`).
 //!
+//! What one connection's command sends to another (a pub/sub message) is queued for that
+//! connection's task, which writes it between reads over the simulated TCP: a partition or
+//! a pause stalls it as it stalls replies, and a connection that breaks ends the
+//! subscription (the server forgets the client).
+//!
 //! The replica lives inside its master's host: it shares the master's clocks and failure
 //! fate, and the master's name, as clients behind a virtual address would see it. What it
 //! models is the asynchronous stream (its lag) and what a promotion loses.
@@ -16,15 +21,15 @@ use crate::redis::command::Args;
 use crate::redis::conn::Conn;
 use crate::redis::events::RedisEvent;
 use crate::redis::resp::{self, RequestReader};
-use crate::redis::server::{Close, Config, Outcome, Role, Server};
+use crate::redis::server::{Close, Config, Delivery, Outcome, Role, Server};
 use crate::sim::fault::Fault;
 use crate::sim::node::Node;
 use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
 use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::sync::Notify;
+use tokio::sync::{Notify, mpsc};
 use turmoil::net::{TcpListener, TcpStream};
 use watch::Watch;
 
@@ -93,6 +98,7 @@ impl ServerFamily for RedisFamily {
             started: false,
             replicated: Rc::new(Notify::new()),
             watch: Watch::default(),
+            writers: BTreeMap::new(),
         };
         Box::new(RedisSoftware(Rc::new(RefCell::new(state))))
     }
@@ -138,7 +144,11 @@ struct State {
     replicated: Rc<Notify>,
     /// The keyspace as the history last saw it change.
     watch: Watch,
+    /// Each open connection's queue of bytes from other connections, by client id.
+    writers: BTreeMap<u64, Writer>,
 }
+
+type Writer = mpsc::UnboundedSender<Vec<u8>>;
 
 struct Replica {
     server: Server,
@@ -243,6 +253,21 @@ impl State {
         for event in events {
             self.node.record(Kind::Info, event.into());
         }
+    }
+
+    /// Hands what the last command sent to other connections to their tasks; returns the
+    /// bytes for `own` (the caller), which go before its reply.
+    fn route(&mut self, own: u64) -> Vec<u8> {
+        let mut mine = Vec::new();
+        for Delivery { client, bytes } in self.server.take_deliveries() {
+            if client == own {
+                mine.extend(bytes);
+            } else if let Some(writer) = self.writers.get(&client) {
+                // A connection that is ending no longer reads its queue.
+                let _ = writer.send(bytes);
+            }
+        }
+        mine
     }
 
     /// Whether the reply to `client`'s command `args` is to be lost (and disarms it). A SET
@@ -362,20 +387,52 @@ async fn fsync(state: Shared, every_ms: u64) {
     }
 }
 
-/// One client connection until either side closes it; then its watches go.
+/// One client connection until either side closes it; then its watches and subscriptions
+/// go. A failover swaps the server under open connections, whose ids the new server may
+/// hand out again: a writer is removed only by the task that registered it.
 async fn serve_conn(state: Shared, client: String, stream: TcpStream) {
-    let mut conn = state.borrow_mut().server.connect();
-    converse(&state, &client, stream, &mut conn).await;
-    state.borrow_mut().server.disconnect(&mut conn);
+    let (writer, from_others) = mpsc::unbounded_channel();
+    let mut conn = {
+        let mut s = state.borrow_mut();
+        let conn = s.server.connect();
+        s.writers.insert(conn.id(), writer.clone());
+        conn
+    };
+    converse(&state, &client, stream, &mut conn, from_others).await;
+    let mut s = state.borrow_mut();
+    if s.writers
+        .get(&conn.id())
+        .is_some_and(|w| w.same_channel(&writer))
+    {
+        s.writers.remove(&conn.id());
+    }
+    s.server.disconnect(&mut conn);
 }
 
-/// Requests in, replies out, until either side closes.
-async fn converse(state: &Shared, client: &str, mut stream: TcpStream, conn: &mut Conn) {
+/// Requests in, replies out, until either side closes; what other connections send is
+/// written between reads.
+async fn converse(
+    state: &Shared,
+    client: &str,
+    mut stream: TcpStream,
+    conn: &mut Conn,
+    mut from_others: mpsc::UnboundedReceiver<Vec<u8>>,
+) {
     let limits = Config::default().limits;
     let mut input = RequestReader::default();
     let mut buf = vec![0u8; 16 * 1024];
     loop {
-        let Ok(n) = stream.read(&mut buf).await else {
+        let read = tokio::select! {
+            biased;
+            Some(bytes) = from_others.recv() => {
+                if stream.write_all(&bytes).await.is_err() {
+                    return;
+                }
+                continue;
+            }
+            read = stream.read(&mut buf) => read,
+        };
+        let Ok(n) = read else {
             return;
         };
         if n == 0 {
@@ -404,9 +461,11 @@ async fn converse(state: &Shared, client: &str, mut stream: TcpStream, conn: &mu
                         s.record_changes(client, &args, &outcome, now);
                     }
                     s.propagate(outcome.propagate);
+                    let before_reply = s.route(conn.id());
                     if lost || outcome.close == Some(Close::Now) {
                         return;
                     }
+                    out.extend(before_reply);
                     if let Some(reply) = outcome.reply {
                         resp::encode(&reply, conn.protocol(), &mut out);
                     }

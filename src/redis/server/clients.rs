@@ -1,0 +1,164 @@
+//! The server's registry of its connections (Redis's `server.clients`), which lets one
+//! connection's command reach another: what each client subscribes to, what CLIENT LIST
+//! shows of it, and the outbox of frames for clients other than the caller.
+//!
+//! Each driver owns its connections' [`Conn`]s and hands one in with each input, so the
+//! registry keeps a copy of what other commands read about a client (its protocol, name,
+//! transaction), taken as its commands run. A client is registered by
+//! [`Server::connect`](super::Server::connect) and forgotten by
+//! [`Server::disconnect`](super::Server::disconnect).
+
+use super::subscriptions::{Kind, Subscriptions};
+use crate::redis::clock::Now;
+use crate::redis::conn::Conn;
+use crate::redis::resp::{self, Frame, Protocol};
+use std::collections::BTreeMap;
+
+/// Bytes for a connection other than the one whose command made them (a pub/sub message),
+/// encoded in that connection's protocol: the driver writes them to it as they are, in the
+/// order [`Server::take_deliveries`](super::Server::take_deliveries) gives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivery {
+    /// The client id of the connection to write to.
+    pub client: u64,
+    /// What to write.
+    pub bytes: Vec<u8>,
+}
+
+/// Every connected client, and what waits to be written to them.
+#[derive(Debug, Default)]
+pub(crate) struct Clients {
+    known: BTreeMap<u64, Client>,
+    /// Who listens to which channels and patterns.
+    pub subs: Subscriptions,
+    /// Frames for clients, in the order Redis would write them.
+    outbox: Vec<(u64, Frame)>,
+}
+
+/// What the registry knows of one client, as of its last command.
+#[derive(Debug, Clone, Default)]
+struct Client {
+    proto: Protocol,
+    name: Option<Vec<u8>>,
+    /// Queued commands, when in MULTI.
+    multi: Option<usize>,
+    /// The last command it sent, by its full name.
+    cmd: &'static str,
+    /// When its first command came (the core learns of time through commands), ms on the
+    /// monotonic clock.
+    since_ms: Option<u64>,
+    /// When its last command came.
+    last_ms: u64,
+}
+
+impl Clients {
+    /// A new connection.
+    pub fn add(&mut self, client: u64) {
+        self.known.insert(client, Client::default());
+    }
+
+    /// A connection gone: it is forgotten, with its subscriptions and undelivered frames.
+    pub fn remove(&mut self, client: u64) {
+        self.known.remove(&client);
+        self.subs.forget(client);
+        self.outbox.retain(|(to, _)| *to != client);
+    }
+
+    /// Takes a copy of what others read about `conn`; `cmd` is the command it is about to
+    /// run (Redis's `c->cmd`, set as the command is looked up).
+    pub fn sync(&mut self, conn: &Conn, cmd: Option<&'static str>, now: Now) {
+        let Some(client) = self.known.get_mut(&conn.id) else {
+            return;
+        };
+        client.proto = conn.proto;
+        if client.name != conn.name {
+            client.name.clone_from(&conn.name);
+        }
+        client.multi = conn.queued.as_ref().map(Vec::len);
+        if let Some(cmd) = cmd {
+            client.cmd = cmd;
+            client.since_ms.get_or_insert(now.mono_ms);
+            client.last_ms = now.mono_ms;
+        }
+    }
+
+    /// Queues `frame` for `client`.
+    pub fn send(&mut self, client: u64, frame: Frame) {
+        self.outbox.push((client, frame));
+    }
+
+    /// The frames queued for `client`, encoded in `proto`, taken out of the outbox.
+    pub fn take_for(&mut self, client: u64, proto: Protocol, out: &mut Vec<u8>) {
+        if self.outbox.iter().all(|(to, _)| *to != client) {
+            return;
+        }
+        for (to, frame) in std::mem::take(&mut self.outbox) {
+            if to == client {
+                resp::encode(&frame, proto, out);
+            } else {
+                self.outbox.push((to, frame));
+            }
+        }
+    }
+
+    /// Everything queued, each in its client's protocol.
+    pub fn take_all(&mut self) -> Vec<Delivery> {
+        std::mem::take(&mut self.outbox)
+            .into_iter()
+            .map(|(client, frame)| {
+                let proto = self.known.get(&client).map_or(Protocol::Resp2, |c| c.proto);
+                let mut bytes = Vec::new();
+                resp::encode(&frame, proto, &mut bytes);
+                Delivery { client, bytes }
+            })
+            .collect()
+    }
+
+    /// Whether `client` is in pub/sub mode (Redis's CLIENT_PUBSUB flag).
+    pub fn subscribed(&self, client: u64) -> bool {
+        self.subs.count(client) > 0
+    }
+
+    /// The ids of the connected clients, in id order (Redis's list is in connection order).
+    pub fn ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.known.keys().copied()
+    }
+
+    /// `catClientInfoString`: `client`'s line of CLIENT LIST, newline included. What the
+    /// simulation has no meaning for is fixed at what an idle local client shows: addresses
+    /// `0.0.0.0:0` and `0.0.0.0:6379`, `fd=8`, empty buffers, `events=r`, `user=default`.
+    /// Ages count whole seconds of the monotonic clock from the client's first command.
+    /// The flags shown are `P` (pub/sub) and `x` (MULTI), else `N`.
+    pub fn line(&self, client: u64, now: Now) -> Option<String> {
+        let c = self.known.get(&client)?;
+        let secs = |from: u64| now.mono_ms.saturating_sub(from) / 1000;
+        let mut flags = String::new();
+        if self.subscribed(client) {
+            flags.push('P');
+        }
+        if c.multi.is_some() {
+            flags.push('x');
+        }
+        if flags.is_empty() {
+            flags.push('N');
+        }
+        let name = c.name.as_deref().map(String::from_utf8_lossy);
+        let multi = c.multi.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
+        let resp = match c.proto {
+            Protocol::Resp2 => 2,
+            Protocol::Resp3 => 3,
+        };
+        Some(format!(
+            "id={client} addr=0.0.0.0:0 laddr=0.0.0.0:6379 fd=8 name={name} age={age} \
+             idle={idle} flags={flags} db=0 sub={sub} psub={psub} ssub=0 multi={multi} \
+             qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 \
+             tot-mem=0 events=r cmd={cmd} user=default redir=-1 resp={resp}\n",
+            name = name.unwrap_or_default(),
+            age = secs(c.since_ms.unwrap_or(now.mono_ms)),
+            idle = secs(c.last_ms),
+            sub = self.subs.count_of(Kind::Channel, client),
+            psub = self.subs.count_of(Kind::Pattern, client),
+            cmd = if c.cmd.is_empty() { "NULL" } else { c.cmd },
+        ))
+    }
+}
