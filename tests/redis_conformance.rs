@@ -30,6 +30,8 @@ mod cases_locks;
 mod cases_multi;
 #[path = "redis_conformance/cases_protocol.rs"]
 mod cases_protocol;
+#[path = "redis_conformance/cases_pubsub.rs"]
+mod cases_pubsub;
 #[path = "redis_conformance/cases_scripts.rs"]
 mod cases_scripts;
 #[path = "redis_conformance/cases_strings.rs"]
@@ -97,6 +99,10 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_multi::watch_and_other_connections,
     cases_multi::watch_and_expiry,
     cases_multi::scripts_in_transactions,
+    cases_pubsub::subscribe_and_publish,
+    cases_pubsub::subscribed_mode,
+    cases_pubsub::reset,
+    cases_pubsub::client_list_and_info,
 ];
 
 /// Runs a case on both servers at the same time.

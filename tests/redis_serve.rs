@@ -541,3 +541,59 @@ fn lua_memory_limit_is_a_flag_and_its_error_names_it() {
     );
     exchange(&mut stream, b"PING\r\n", b"+PONG\r\n");
 }
+
+#[test]
+fn a_subscriber_receives_what_another_connection_publishes_until_it_leaves() {
+    let served = Served::start(&[]);
+    let mut subscriber = served.connect();
+    let mut publisher = served.connect();
+    exchange(
+        &mut subscriber,
+        b"SUBSCRIBE news\r\n",
+        b"*3\r\n$9\r\nsubscribe\r\n$4\r\nnews\r\n:1\r\n",
+    );
+    let mut resp3 = served.connect();
+    resp3.write_all(b"HELLO 3\r\n").unwrap();
+    let mut hello = Vec::new();
+    while !hello.ends_with(b"$7\r\nmodules\r\n*0\r\n") {
+        let mut byte = [0];
+        resp3.read_exact(&mut byte).expect("HELLO's map");
+        hello.push(byte[0]);
+    }
+    exchange(
+        &mut resp3,
+        b"PSUBSCRIBE n*\r\n",
+        b">3\r\n$10\r\npsubscribe\r\n$2\r\nn*\r\n:1\r\n",
+    );
+    exchange(&mut publisher, b"PUBLISH news hi\r\n", b":2\r\n");
+    exchange(
+        &mut subscriber,
+        b"",
+        b"*3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n$2\r\nhi\r\n",
+    );
+    exchange(
+        &mut resp3,
+        b"",
+        b">4\r\n$8\r\npmessage\r\n$2\r\nn*\r\n$4\r\nnews\r\n$2\r\nhi\r\n",
+    );
+    drop(subscriber);
+    drop(resp3);
+    // The server forgets the subscribers that left (it may take a moment to notice).
+    let mut receivers = Vec::new();
+    for _ in 0..50 {
+        exchange(
+            &mut publisher,
+            b"PUBSUB NUMSUB news\r\n",
+            b"*2\r\n$4\r\nnews\r\n:",
+        );
+        let mut count = [0; 3];
+        publisher.read_exact(&mut count).unwrap();
+        receivers.push(count);
+        if &count == b"0\r\n" {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(receivers.last(), Some(b"0\r\n"), "{receivers:?}");
+    exchange(&mut publisher, b"PUBLISH news again\r\n", b":0\r\n");
+}

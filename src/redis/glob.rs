@@ -176,8 +176,8 @@ mod tests {
     #[test]
     fn many_stars_give_up_early() {
         let pattern = [
-            b"a".repeat(1),
-            b"*".repeat(1),
+            b"a".to_vec(),
+            b"*".to_vec(),
             b"a*".repeat(30),
             b"b".to_vec(),
         ]

@@ -150,6 +150,13 @@ pub fn raw(bytes: &[u8], replies: usize) -> Step {
     )
 }
 
+/// Reads this many more replies, sending nothing: what another connection's command sent
+/// this one (pub/sub messages), or the rest of a command that answers several times.
+pub fn pending(replies: usize) -> Step {
+    let request = Vec::new();
+    step(Action::Send { request, replies }, "(pending)".to_string())
+}
+
 /// The server must have closed the connection.
 pub fn closed() -> Step {
     step(Action::Closed, "(closed by the server?)".to_string())

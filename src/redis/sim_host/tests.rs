@@ -475,3 +475,117 @@ fn redis_rs_speaks_resp3_to_the_simulated_host() {
     };
     world(family(Persistence::None), vec![], client);
 }
+
+/// A connection's next read before `ms` after `start`: its bytes, or `None` if nothing
+/// came.
+async fn read_until(
+    stream: &mut TcpStream,
+    start: tokio::time::Instant,
+    ms: u64,
+) -> Result<Option<Vec<u8>>, String> {
+    let mut buf = vec![0u8; 256];
+    let deadline = start + Duration::from_millis(ms);
+    match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+        Err(_) => Ok(None),
+        Ok(Ok(n)) => Ok(Some(buf[..n].to_vec())),
+        Ok(Err(e)) => Err(e.to_string()),
+    }
+}
+
+/// c1 subscribes to `news` at once and reads until 350 ms, then until 650 ms, while c2
+/// publishes at 100 ms and 400 ms, with `steps` done to the world: what c1 received in
+/// each window, and c2's replies.
+fn subscriber_and_publisher(steps: Vec<Step>) -> (Vec<Option<Vec<u8>>>, Vec<Vec<u8>>) {
+    let received = Rc::new(RefCell::new(Vec::new()));
+    let replies = Rc::new(RefCell::new(Vec::new()));
+    let got = received.clone();
+    let subscriber: Client = Box::pin(async move {
+        let start = tokio::time::Instant::now();
+        let mut stream = subscribe().await?;
+        for until in [350, 650] {
+            let read = read_until(&mut stream, start, until).await?;
+            got.borrow_mut().push(read);
+        }
+        Ok(())
+    });
+    let answers = replies.clone();
+    let publisher: Client = Box::pin(async move {
+        let start = tokio::time::Instant::now();
+        for (at, message) in [(100, "one"), (400, "two")] {
+            tokio::time::sleep_until(start + Duration::from_millis(at)).await;
+            let reply = ask(&["PUBLISH", "news", message]).await?;
+            answers.borrow_mut().push(reply);
+        }
+        Ok(())
+    });
+    let clients = vec![("c1", subscriber), ("c2", publisher)];
+    world_of(family(Persistence::None), steps, clients);
+    let received = received.borrow().clone();
+    let replies = replies.borrow().clone();
+    (received, replies)
+}
+
+/// A connection subscribed to `news`, its confirmation read.
+async fn subscribe() -> Result<TcpStream, String> {
+    let mut stream = TcpStream::connect(("redis1", PORT))
+        .await
+        .map_err(|e| e.to_string())?;
+    stream
+        .write_all(&request(&["SUBSCRIBE", "news"]))
+        .await
+        .map_err(|e| e.to_string())?;
+    let start = tokio::time::Instant::now();
+    let confirmed = read_until(&mut stream, start, 50).await?;
+    if confirmed.as_deref() != Some(b"*3\r\n$9\r\nsubscribe\r\n$4\r\nnews\r\n:1\r\n") {
+        return Err(format!("confirmation: {confirmed:?}"));
+    }
+    Ok(stream)
+}
+
+fn message(text: &str) -> Option<Vec<u8>> {
+    let mut frame = b"*3\r\n$7\r\nmessage\r\n$4\r\nnews\r\n".to_vec();
+    frame.extend(format!("${}\r\n{text}\r\n", text.len()).into_bytes());
+    Some(frame)
+}
+
+#[test]
+fn a_subscriber_receives_each_publish_and_a_held_link_delays_it() {
+    let (received, replies) = subscriber_and_publisher(Vec::new());
+    assert_eq!(received, vec![message("one"), message("two")]);
+    assert_eq!(replies, vec![b":1\r\n".to_vec(), b":1\r\n".to_vec()]);
+    // Held from before the second publish until after c1 stopped waiting for it: it was
+    // sent (the publisher counts c1) but c1 did not get it in time.
+    let hold: Vec<Step> = vec![
+        (300, Box::new(|sim, _| sim.hold("c1", "redis1"))),
+        (700, Box::new(|sim, _| sim.release("c1", "redis1"))),
+    ];
+    let (received, replies) = subscriber_and_publisher(hold);
+    assert_eq!(received, vec![message("one"), None]);
+    assert_eq!(replies, vec![b":1\r\n".to_vec(), b":1\r\n".to_vec()]);
+}
+
+#[test]
+fn a_partition_loses_the_message_and_a_subscriber_that_leaves_is_forgotten() {
+    let partition: Vec<Step> = vec![
+        (300, Box::new(|sim, _| sim.partition("c1", "redis1"))),
+        (500, Box::new(|sim, _| sim.repair("c1", "redis1"))),
+    ];
+    let (received, replies) = subscriber_and_publisher(partition);
+    assert_eq!(received, vec![message("one"), None]);
+    assert_eq!(replies, vec![b":1\r\n".to_vec(), b":1\r\n".to_vec()]);
+    // c1 leaves at once: by c2's publishes the server has forgotten it.
+    let subscriber: Client = Box::pin(async move {
+        subscribe().await?;
+        Ok(())
+    });
+    let publisher: Client = Box::pin(async move {
+        sleep(100).await;
+        expect(ask(&["PUBLISH", "news", "x"]).await, b":0\r\n")?;
+        expect(
+            ask(&["PUBSUB", "NUMSUB", "news"]).await,
+            b"*2\r\n$4\r\nnews\r\n:0\r\n",
+        )
+    });
+    let clients = vec![("c1", subscriber), ("c2", publisher)];
+    world_of(family(Persistence::None), Vec::new(), clients);
+}
