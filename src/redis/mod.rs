@@ -7,7 +7,8 @@
 //! - `replies`: Redis's shared replies and error wording
 //! - `command`: the command table (names, arities, flags) and its lookup
 //! - `clock`: `Now` and the clock expiry deadlines live on
-//! - `keyspace`: keys, values, deadlines
+//! - `value`: the five types a key can hold
+//! - `keyspace`: one database's keys, values, deadlines
 //! - `watched`: WATCH's registry of watched keys and doomed transactions
 //! - `conn`: one connection's state
 //! - `cmd`: the commands, one file per family
@@ -39,6 +40,7 @@ pub mod script;
 pub mod serve;
 pub mod server;
 pub mod sim_host;
+pub mod value;
 pub(crate) mod watched;
 
 /// Redis's port, where the simulated servers listen.
