@@ -4,6 +4,7 @@
 //! Layout:
 //! - `resp`: the reply value, its encoder for either protocol, the request and reply decoders
 //! - `num`, `cstr`: how Redis reads integers and C-string arguments
+//! - `glob`: Redis's glob-style patterns (KEYS, SCAN, pattern subscriptions)
 //! - `replies`: Redis's shared replies and error wording
 //! - `command`: the command table (names, arities, flags) and its lookup
 //! - `clock`: `Now` and the clock expiry deadlines live on
@@ -28,6 +29,7 @@ pub mod command;
 pub mod conn;
 pub mod cstr;
 pub mod events;
+pub mod glob;
 #[cfg(feature = "cli")]
 pub(crate) mod host;
 pub mod keyspace;
