@@ -1,6 +1,6 @@
 //! Differential conformance, in RESP2 and again in RESP3: the same raw RESP requests sent to a real Redis 7.0 (the Debian
-//! package `redis-server`, started here on a free loopback port with no persistence, one
-//! database and a throwaway dir) and to `locksim serve redis`, and the reply bytes compared
+//! package `redis-server`, started here on a free loopback port with no persistence, its
+//! 16 databases and a throwaway dir) and to `locksim serve redis`, and the reply bytes compared
 //! exactly; only TTL and PTTL replies get a little slack (`case::PTTL_SLACK_MS`,
 //! `case::TTL_SLACK_S`), and INFO, COMMAND and CLIENT ID only their reply type (see
 //! `cases_connection::introspection`). Each case runs on both servers at once, on a

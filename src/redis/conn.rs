@@ -10,6 +10,8 @@ pub struct Conn {
     pub(crate) id: u64,
     /// CLIENT SETNAME's name; none until set, and again after an empty one.
     pub(crate) name: Option<Vec<u8>>,
+    /// The database its commands run in: 0 until SELECT.
+    pub(crate) db: usize,
     /// The protocol its replies are written in: RESP2 until HELLO switches it.
     pub(crate) proto: Protocol,
     /// The request being read: bytes read but not yet a whole request.
@@ -23,9 +25,9 @@ pub struct Conn {
     pub(crate) queued: Option<Vec<Args>>,
     /// A command was refused while queuing (CLIENT_DIRTY_EXEC): EXEC answers EXECABORT.
     pub(crate) queue_refused: bool,
-    /// The keys this connection WATCHes (Redis's `c->watched_keys`); who else changed them
-    /// is the keyspace's registry's business.
-    pub(crate) watching: Vec<Vec<u8>>,
+    /// The keys this connection WATCHes, each with its database (Redis's
+    /// `c->watched_keys`); who else changed them is each database's registry's business.
+    pub(crate) watching: Vec<(usize, Vec<u8>)>,
 }
 
 impl Conn {
@@ -33,6 +35,7 @@ impl Conn {
         Conn {
             id,
             name: None,
+            db: 0,
             proto: Protocol::Resp2,
             input: RequestReader::default(),
             closing: false,
@@ -51,6 +54,11 @@ impl Conn {
     /// CLIENT GETNAME.
     pub fn name(&self) -> Option<&[u8]> {
         self.name.as_deref()
+    }
+
+    /// The database SELECT chose.
+    pub fn db(&self) -> usize {
+        self.db
     }
 
     /// The protocol its replies are encoded in.

@@ -1,10 +1,14 @@
-//! The data of the one database: string keys, their values and their deadlines, in two maps
-//! as Redis keeps them (`dict` and `expires`), but ordered, so that every walk over them, the
+//! The data of one database: keys, their typed values and their deadlines, in two maps as
+//! Redis keeps them (`dict` and `expires`), but ordered, so that every walk over them, the
 //! active expiry's included, is the same on every run.
 //!
 //! Plain storage: what counts as expired, and what happens then, is the commands' business
-//! (see `cmd`), because it depends on the node's role.
+//! (see `cmd`), because it depends on the node's role. Every change made through it touches
+//! the key's watchers, except a change made in place through [`Keyspace::get_mut`], which the
+//! command reports with [`Keyspace::modified`] (Redis's `signalModifiedKey`) if it changed
+//! anything.
 
+use crate::redis::value::Value;
 use crate::redis::watched::Watched;
 use std::collections::BTreeMap;
 use std::ops::Bound;
@@ -12,7 +16,7 @@ use std::ops::Bound;
 /// Keys, values and deadlines (on the server's expiry clock).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Keyspace {
-    dict: BTreeMap<Vec<u8>, Vec<u8>>,
+    dict: BTreeMap<Vec<u8>, Value>,
     expires: BTreeMap<Vec<u8>, i64>,
     /// Where the active expiry's sampling goes on from: the last key it looked at.
     cursor: Option<Vec<u8>>,
@@ -22,8 +26,24 @@ pub struct Keyspace {
 
 impl Keyspace {
     /// The stored value, expired or not.
-    pub fn get(&self, key: &[u8]) -> Option<&[u8]> {
-        self.dict.get(key).map(Vec::as_slice)
+    pub fn get(&self, key: &[u8]) -> Option<&Value> {
+        self.dict.get(key)
+    }
+
+    /// The stored value, to change in place; the command then calls [`Keyspace::modified`]
+    /// if it changed it, and [`Keyspace::remove_if_empty`] if it took elements out.
+    pub fn get_mut(&mut self, key: &[u8]) -> Option<&mut Value> {
+        self.dict.get_mut(key)
+    }
+
+    /// How many keys it holds, expired or not (DBSIZE).
+    pub fn len(&self) -> usize {
+        self.dict.len()
+    }
+
+    /// Whether it holds no key.
+    pub fn is_empty(&self) -> bool {
+        self.dict.is_empty()
     }
 
     /// The key's deadline, if it has one.
@@ -36,13 +56,49 @@ impl Keyspace {
         self.expire_of(key).is_some_and(|when| now > when)
     }
 
-    /// Stores a value; the old deadline goes unless `keep_ttl` (SET's KEEPTTL).
+    /// Stores a string; the old deadline goes unless `keep_ttl` (SET's KEEPTTL).
     pub fn set(&mut self, key: &[u8], value: &[u8], keep_ttl: bool) {
-        self.dict.insert(key.to_vec(), value.to_vec());
+        self.insert(key, Value::String(value.to_vec()), keep_ttl);
+    }
+
+    /// Stores a value of any type, replacing what was there; the old deadline goes unless
+    /// `keep_ttl`.
+    pub fn insert(&mut self, key: &[u8], value: Value, keep_ttl: bool) {
+        self.dict.insert(key.to_vec(), value);
         if !keep_ttl {
             self.expires.remove(key);
         }
         self.watched.touch(key, true);
+    }
+
+    /// A command changed `key`'s value in place (Redis's `signalModifiedKey`).
+    pub fn modified(&mut self, key: &[u8]) {
+        let exists = self.dict.contains_key(key);
+        self.watched.touch(key, exists);
+    }
+
+    /// Deletes `key` if it holds an aggregate with no elements left, as Redis does after
+    /// every command that takes elements out: whether it did.
+    pub fn remove_if_empty(&mut self, key: &[u8]) -> bool {
+        let empty = self.dict.get(key).is_some_and(Value::is_empty_aggregate);
+        empty && self.remove(key)
+    }
+
+    /// Drops a key's deadline (PERSIST): whether it had one.
+    pub fn persist(&mut self, key: &[u8]) -> bool {
+        let had = self.expires.remove(key).is_some();
+        if had {
+            self.watched.touch(key, true);
+        }
+        had
+    }
+
+    /// Takes a key out with its deadline, as RENAME and MOVE do (the watchers are touched).
+    pub fn take(&mut self, key: &[u8]) -> Option<(Value, Option<i64>)> {
+        let value = self.dict.remove(key)?;
+        let when = self.expires.remove(key);
+        self.watched.touch(key, false);
+        Some((value, when))
     }
 
     /// Gives an existing key a deadline; a missing key gets none.
@@ -84,10 +140,17 @@ impl Keyspace {
     }
 
     /// Every key in order, with its value and deadline.
-    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &[u8], Option<i64>)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &Value, Option<i64>)> {
         self.dict
             .iter()
-            .map(|(k, v)| (k.as_slice(), v.as_slice(), self.expire_of(k)))
+            .map(|(k, v)| (k.as_slice(), v, self.expire_of(k)))
+    }
+
+    /// The keys from `start` on (included), in order: SCAN's walk.
+    pub fn keys_from<'a>(&'a self, start: &[u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
+        self.dict
+            .range::<[u8], _>((Bound::Included(start), Bound::Unbounded))
+            .map(|(k, _)| k.as_slice())
     }
 
     /// Up to `n` distinct keys that have a deadline, in key order from just after the last

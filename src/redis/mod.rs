@@ -4,11 +4,12 @@
 //! Layout:
 //! - `resp`: the reply value, its encoder for either protocol, the request and reply decoders
 //! - `num`, `cstr`: how Redis reads integers and C-string arguments
+//! - `glob`: Redis's glob-style patterns (KEYS, SCAN, pattern subscriptions)
 //! - `replies`: Redis's shared replies and error wording
-//! - `glob`: Redis's glob-style pattern matching
 //! - `command`: the command table (names, arities, flags) and its lookup
 //! - `clock`: `Now` and the clock expiry deadlines live on
-//! - `keyspace`: keys, values, deadlines
+//! - `value`: the five types a key can hold
+//! - `keyspace`: one database's keys, values, deadlines
 //! - `watched`: WATCH's registry of watched keys and doomed transactions
 //! - `conn`: one connection's state
 //! - `cmd`: the commands, one file per family
@@ -41,6 +42,7 @@ pub mod script;
 pub mod serve;
 pub mod server;
 pub mod sim_host;
+pub mod value;
 pub(crate) mod watched;
 
 /// Redis's port, where the simulated servers listen.

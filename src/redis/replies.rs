@@ -46,6 +46,16 @@ pub fn not_an_integer() -> Frame {
     error(b"value is not an integer or out of range")
 }
 
+/// `shared.wrongtypeerr`: a command of one type met a key holding another.
+pub fn wrong_type() -> Frame {
+    error(b"-WRONGTYPE Operation against a key holding the wrong kind of value")
+}
+
+/// `shared.outofrangeerr`
+pub fn out_of_range() -> Frame {
+    error(b"index out of range")
+}
+
 /// `addReplyErrorExpireTime`
 pub fn invalid_expire_time(fullname: &str) -> Frame {
     error_format(format!("invalid expire time in '{fullname}' command").as_bytes())

@@ -1,5 +1,5 @@
-//! The sans-IO Redis server core: one database of strings with expiry, a master or a
-//! replica. Inputs arrive with the time as an argument (`handle_input`, `handle`,
+//! The sans-IO Redis server core: sixteen databases of typed keys with expiry, a master or
+//! a replica. Inputs arrive with the time as an argument (`handle_input`, `handle`,
 //! `replicate`, `active_expire`); replies, what to propagate and whether to close are
 //! returned. No I/O, no clock reads, no randomness: the driver moves bytes and time.
 //!
@@ -22,7 +22,7 @@ use crate::redis::resp::{self, Frame, Limits, RequestReader};
 use crate::redis::script::{self, Scripts};
 use clients::Clients;
 pub use clients::Delivery;
-pub use snapshot::Entry;
+pub use snapshot::{Entry, rewrite};
 
 pub(crate) mod clients;
 mod connection;
@@ -43,6 +43,8 @@ mod tests_server;
 mod tests_transaction;
 mod transaction;
 
+/// How many databases a server has (Redis's default `databases 16`): SELECT's range.
+pub const DATABASES: usize = 16;
 /// Keys per sample of the active expiry (ACTIVE_EXPIRE_CYCLE_KEYS_PER_LOOP).
 const ACTIVE_EXPIRE_KEYS_PER_LOOP: usize = 20;
 /// The share of expired keys in a sample, in percent, above which the cycle samples again
@@ -128,7 +130,11 @@ pub struct Output {
 #[derive(Debug)]
 pub struct Server {
     config: Config,
-    keyspace: Keyspace,
+    /// The databases, SELECT's index into them.
+    dbs: Vec<Keyspace>,
+    /// The database the propagated stream is in: a write elsewhere goes out after a SELECT
+    /// (Redis's `slaveseldb`). A new stream's reader starts in database 0.
+    stream_db: usize,
     /// The connected clients, which one client's command may reach (pub/sub).
     clients: Clients,
     next_client_id: u64,
@@ -139,10 +145,11 @@ pub struct Server {
 }
 
 impl Server {
-    /// A server with an empty keyspace.
+    /// A server with empty databases.
     pub fn new(config: Config) -> Server {
         Server {
-            keyspace: Keyspace::default(),
+            dbs: vec![Keyspace::default(); DATABASES],
+            stream_db: 0,
             clients: Clients::default(),
             next_client_id: 2,
             script_client: Conn::new(1),
@@ -274,7 +281,7 @@ impl Server {
             return self.transaction(conn, which, args, now);
         }
         if let Some(script) = scripting::command(spec) {
-            return self.script(script, args, now);
+            return self.script(script, args, conn.db, now);
         }
         let mut ops = Vec::new();
         let expiry = self.client_expiry();
@@ -342,32 +349,41 @@ impl Server {
     }
 
     /// One active expiry cycle (`activeExpireCycle`, which Redis runs ten times a second):
-    /// samples keys with a deadline from where the last sample ended, deletes the expired
-    /// ones, and samples again while more than 10% of a sample had expired. Returns the DELs
-    /// to propagate, each on its own (Redis does not wrap these). A replica does nothing.
+    /// in each database, samples keys with a deadline from where the last sample ended,
+    /// deletes the expired ones, and samples again while more than 10% of a sample had
+    /// expired. Returns the DELs to propagate, each on its own (Redis does not wrap these),
+    /// after a SELECT where the database changes. A replica does nothing.
     pub fn active_expire(&mut self, now: Now) -> Vec<Args> {
         let mut dels = Vec::new();
         if self.config.role == Role::Replica {
             return dels;
         }
         let now = self.config.expiry_clock.now(now);
-        loop {
-            let sample = self.keyspace.sample_expires(ACTIVE_EXPIRE_KEYS_PER_LOOP);
-            if sample.is_empty() {
-                return dels;
+        for db in 0..self.dbs.len() {
+            let mut expired_here = Vec::new();
+            if let Some(ks) = self.dbs.get_mut(db) {
+                expire_cycle(ks, now, &mut expired_here);
             }
-            let mut expired = 0;
-            for (key, when) in &sample {
-                if now > *when {
-                    self.keyspace.remove(key);
-                    dels.push(vec![b"DEL".to_vec(), key.clone()]);
-                    expired += 1;
-                }
-            }
-            if expired * 100 / sample.len() <= ACTIVE_EXPIRE_ACCEPTABLE_STALE {
-                return dels;
+            if !expired_here.is_empty() {
+                self.select_stream(db, &mut dels);
+                dels.append(&mut expired_here);
             }
         }
+        dels
+    }
+
+    /// Appends the SELECT that moves the propagated stream to `db`, if it is elsewhere.
+    fn select_stream(&mut self, db: usize, ops: &mut Vec<Args>) {
+        if db != self.stream_db {
+            ops.push(vec![b"SELECT".to_vec(), db.to_string().into_bytes()]);
+            self.stream_db = db;
+        }
+    }
+
+    /// The database a connection's commands run in.
+    fn db_mut(&mut self, db: usize) -> &mut Keyspace {
+        let last = self.dbs.len() - 1;
+        &mut self.dbs[db.min(last)]
     }
 
     /// Runs a checked command as Redis's `call()` does: the DELs of keys it found expired,
@@ -382,31 +398,63 @@ impl Server {
         now: Now,
         ops: &mut Vec<Args>,
     ) -> (Frame, bool) {
+        let db = conn.db;
+        let (clock, role) = (self.config.expiry_clock, self.config.role);
         let mut ctx = Ctx {
-            ks: &mut self.keyspace,
+            ks: &mut self.dbs[db.min(DATABASES - 1)],
             now,
-            clock: self.config.expiry_clock,
+            clock,
             expiry,
-            role: self.config.role,
+            role,
             conn,
             clients: &mut self.clients,
             ops: Vec::new(),
             dirty: 0,
             rewrite: None,
             close: false,
+            flush_all: false,
         };
         let frame = cmd::run(&mut ctx, spec, args);
-        ops.append(&mut ctx.ops);
+        let mut done = std::mem::take(&mut ctx.ops);
         if ctx.dirty > 0 {
-            ops.push(ctx.rewrite.take().unwrap_or_else(|| args.to_vec()));
+            done.push(ctx.rewrite.take().unwrap_or_else(|| args.to_vec()));
         }
-        (frame, ctx.close)
+        let (close, flush_all) = (ctx.close, ctx.flush_all);
+        if flush_all {
+            self.dbs.iter_mut().for_each(Keyspace::flush);
+        }
+        if !done.is_empty() {
+            self.select_stream(db, ops);
+            ops.append(&mut done);
+        }
+        (frame, close)
     }
 
     fn client_expiry(&self) -> Expiry {
         match self.config.role {
             Role::Master => Expiry::Delete,
             Role::Replica => Expiry::Report,
+        }
+    }
+}
+
+/// One database's part of an active expiry cycle: the DELs of the keys it deleted.
+fn expire_cycle(ks: &mut Keyspace, now: i64, dels: &mut Vec<Args>) {
+    loop {
+        let sample = ks.sample_expires(ACTIVE_EXPIRE_KEYS_PER_LOOP);
+        if sample.is_empty() {
+            return;
+        }
+        let mut expired = 0;
+        for (key, when) in &sample {
+            if now > *when {
+                ks.remove(key);
+                dels.push(vec![b"DEL".to_vec(), key.clone()]);
+                expired += 1;
+            }
+        }
+        if expired * 100 / sample.len() <= ACTIVE_EXPIRE_ACCEPTABLE_STALE {
+            return;
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The two servers under comparison, each a child process on loopback: a real Redis 7.0 (the
-//! Debian package `redis-server`, on a free port, no persistence, one database, a throwaway
+//! Debian package `redis-server`, on a free port, no persistence, its 16 databases, a throwaway
 //! dir) and `locksim serve redis --port 0`. Both are killed when dropped, also when the test
 //! panics.
 
@@ -33,7 +33,7 @@ pub fn start_real() -> Result<ServerProcess, String> {
     let scratch = scratch_dir("redis-conformance-real");
     let child = Command::new(REDIS_SERVER)
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-        .args(["--save", "", "--appendonly", "no", "--databases", "1"])
+        .args(["--save", "", "--appendonly", "no"])
         .arg("--dir")
         .arg(&scratch)
         .arg("--logfile")

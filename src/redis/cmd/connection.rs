@@ -5,6 +5,7 @@ use super::{Ctx, arg};
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
+use crate::redis::server::DATABASES;
 
 /// PING [message]: `+PONG`, or the message as a bulk. More than one argument is an arity
 /// error, which `pingCommand` checks itself (its table arity is -1).
@@ -21,9 +22,8 @@ pub(super) fn echo(args: &[Vec<u8>]) -> Frame {
     Frame::Bulk(arg(args, 1).to_vec())
 }
 
-/// SELECT index. The simulated server has one database, so it answers as a Redis 7.0
-/// started with `databases 1`: 0 is fine, any other int is out of range.
-pub(super) fn select(args: &[Vec<u8>]) -> Frame {
+/// SELECT index: the connection's database from now on, one of [`DATABASES`].
+pub(super) fn select(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let Some(index) = parse_i64(arg(args, 1)) else {
         return replies::not_an_integer();
     };
@@ -32,10 +32,12 @@ pub(super) fn select(args: &[Vec<u8>]) -> Frame {
             b"value is out of range, value must between -2147483648 and 2147483647",
         );
     }
-    if index == 0 {
-        replies::ok()
-    } else {
-        replies::error(b"DB index is out of range")
+    match usize::try_from(index) {
+        Ok(db) if db < DATABASES => {
+            ctx.conn.db = db;
+            replies::ok()
+        }
+        _ => replies::error(b"DB index is out of range"),
     }
 }
 

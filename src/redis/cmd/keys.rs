@@ -5,9 +5,10 @@ use crate::redis::resp::Frame;
 
 /// GET key: the value, or the null bulk for a missing or expired key.
 pub(super) fn get(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
-    match ctx.lookup(arg(args, 1)) {
-        Some(value) => Frame::Bulk(value.to_vec()),
-        None => Frame::Null,
+    match ctx.lookup_string(arg(args, 1)) {
+        Ok(Some(value)) => Frame::Bulk(value.to_vec()),
+        Ok(None) => Frame::Null,
+        Err(wrong_type) => wrong_type,
     }
 }
 

@@ -1,8 +1,6 @@
 //! The commands, a file per family, and what they share: the context one runs in and
-//! Redis's key lookup with lazy expiry. `run` only dispatches.
-//!
-//! Only strings exist here, so WRONGTYPE, which Redis answers when a string command meets a
-//! list or a hash, cannot arise.
+//! Redis's key lookup with lazy expiry, typed (a command of one type meeting a key of another
+//! answers WRONGTYPE). `run` only dispatches.
 
 mod connection;
 mod expire;
@@ -21,6 +19,7 @@ use crate::redis::resp::Frame;
 use crate::redis::server::Role;
 use crate::redis::server::clients::Clients;
 use crate::redis::server::subscriptions::Kind;
+use crate::redis::value::{Typed, Value};
 
 /// What an expired key means to a lookup, by who is asking (`expireIfNeeded`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,21 +50,82 @@ pub(crate) struct Ctx<'a> {
     pub rewrite: Option<Args>,
     /// QUIT: close once the reply is written.
     pub close: bool,
+    /// FLUSHALL: the server empties every database once the command returns.
+    pub flush_all: bool,
 }
 
 impl Ctx<'_> {
     /// Redis's `lookupKey`: the value of a key that exists and, for whoever asks, has not
     /// expired.
-    pub fn lookup(&mut self, key: &[u8]) -> Option<&[u8]> {
-        if self.expiry != Expiry::Never && self.ks.is_expired(key, self.clock.now(self.now)) {
-            if self.expiry == Expiry::Report {
-                return None;
-            }
+    pub fn lookup(&mut self, key: &[u8]) -> Option<&Value> {
+        self.expire_if_needed(key)
+            .then(|| self.ks.get(key))
+            .flatten()
+    }
+
+    /// [`Ctx::lookup`], for a command that may change the value in place (it then calls
+    /// [`Ctx::modified`]).
+    pub fn lookup_mut(&mut self, key: &[u8]) -> Option<&mut Value> {
+        self.expire_if_needed(key)
+            .then(|| self.ks.get_mut(key))
+            .flatten()
+    }
+
+    /// The value at `key` if it is a `T`; WRONGTYPE's error if it is another type.
+    pub fn lookup_as<T: Typed>(&mut self, key: &[u8]) -> Result<Option<&T>, Frame> {
+        match self.lookup(key) {
+            None => Ok(None),
+            Some(value) => T::of(value).map(Some).ok_or_else(replies::wrong_type),
+        }
+    }
+
+    /// [`Ctx::lookup_as`], to change in place.
+    pub fn lookup_as_mut<T: Typed>(&mut self, key: &[u8]) -> Result<Option<&mut T>, Frame> {
+        match self.lookup_mut(key) {
+            None => Ok(None),
+            Some(value) => T::of_mut(value).map(Some).ok_or_else(replies::wrong_type),
+        }
+    }
+
+    /// The `T` at `key`, created empty (no deadline) when missing, to add to: what LPUSH,
+    /// HSET, SADD and ZADD write into. WRONGTYPE's error for another type. Call it only once
+    /// the arguments are checked and the command will add: a missing key is created.
+    pub fn entry_as<T: Typed>(&mut self, key: &[u8]) -> Result<&mut T, Frame> {
+        if self.lookup(key).is_none() {
+            self.ks.insert(key, T::default().into_value(), false);
+        }
+        match self.ks.get_mut(key) {
+            Some(value) => T::of_mut(value).ok_or_else(replies::wrong_type),
+            None => Err(replies::wrong_type()),
+        }
+    }
+
+    /// The string at `key`, WRONGTYPE's error for another type.
+    pub fn lookup_string(&mut self, key: &[u8]) -> Result<Option<&[u8]>, Frame> {
+        self.lookup_as::<Vec<u8>>(key)
+            .map(|found| found.map(Vec::as_slice))
+    }
+
+    /// The command changed `key` (Redis's `signalModifiedKey` and `dirty++`); an aggregate it
+    /// emptied is deleted.
+    pub fn modified(&mut self, key: &[u8]) {
+        self.dirty += 1;
+        if !self.ks.remove_if_empty(key) {
+            self.ks.modified(key);
+        }
+    }
+
+    /// `expireIfNeeded`: false when the key is, for whoever asks, expired (and deleted,
+    /// with its DEL to propagate, on a master).
+    fn expire_if_needed(&mut self, key: &[u8]) -> bool {
+        if self.expiry == Expiry::Never || !self.ks.is_expired(key, self.clock.now(self.now)) {
+            return true;
+        }
+        if self.expiry == Expiry::Delete {
             self.ks.remove(key);
             self.ops.push(vec![b"DEL".to_vec(), key.to_vec()]);
-            return None;
         }
-        self.ks.get(key)
+        false
     }
 
     /// Redis's `mstime()`, which relative expiry arguments are added to.
@@ -95,7 +155,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::PTtl => expire::ttl(ctx, args, true),
         Cmd::Ping => pubsub::subscribed_ping(ctx, args).unwrap_or_else(|| connection::ping(args)),
         Cmd::Echo => connection::echo(args),
-        Cmd::Select => connection::select(args),
+        Cmd::Select => connection::select(ctx, args),
         Cmd::Quit => connection::quit(ctx),
         Cmd::ClientId => connection::client_id(ctx),
         Cmd::ClientSetName => connection::client_setname(ctx, args),

@@ -110,10 +110,12 @@ pub(super) fn set(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
         },
         None => None,
     };
-    let old = o.get.then(|| match ctx.lookup(key) {
-        Some(v) => Frame::Bulk(v.to_vec()),
-        None => Frame::Null,
-    });
+    let old = match o.get.then(|| ctx.lookup_string(key)) {
+        None => None,
+        Some(Ok(Some(v))) => Some(Frame::Bulk(v.to_vec())),
+        Some(Ok(None)) => Some(Frame::Null),
+        Some(Err(wrong_type)) => return wrong_type,
+    };
     let found = ctx.lookup(key).is_some();
     if (o.nx && found) || (o.xx && !found) {
         return old.unwrap_or(Frame::Null);

@@ -42,6 +42,8 @@ struct Client {
     name: Option<Vec<u8>>,
     /// Queued commands, when in MULTI.
     multi: Option<usize>,
+    /// The database it selected.
+    db: usize,
     /// The last command it sent, by its full name.
     cmd: &'static str,
     /// When its first command came (the core learns of time through commands), ms on the
@@ -75,6 +77,7 @@ impl Clients {
             client.name.clone_from(&conn.name);
         }
         client.multi = conn.queued.as_ref().map(Vec::len);
+        client.db = conn.db;
         if let Some(cmd) = cmd {
             client.cmd = cmd;
             client.since_ms.get_or_insert(now.mono_ms);
@@ -150,12 +153,13 @@ impl Clients {
         };
         Some(format!(
             "id={client} addr=0.0.0.0:0 laddr=0.0.0.0:6379 fd=8 name={name} age={age} \
-             idle={idle} flags={flags} db=0 sub={sub} psub={psub} ssub=0 multi={multi} \
+             idle={idle} flags={flags} db={db} sub={sub} psub={psub} ssub=0 multi={multi} \
              qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 \
              tot-mem=0 events=r cmd={cmd} user=default redir=-1 resp={resp}\n",
             name = name.unwrap_or_default(),
             age = secs(c.since_ms.unwrap_or(now.mono_ms)),
             idle = secs(c.last_ms),
+            db = c.db,
             sub = self.subs.count_of(Kind::Channel, client),
             psub = self.subs.count_of(Kind::Pattern, client),
             cmd = if c.cmd.is_empty() { "NULL" } else { c.cmd },

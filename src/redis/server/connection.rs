@@ -35,9 +35,10 @@ impl Server {
         Some(replies::error_format(msg.as_bytes()))
     }
 
-    /// RESET (`clearClientConnectionState`): out of MULTI with no watches, no
+    /// RESET (`clearClientConnectionState`): database 0, out of MULTI with no watches, no
     /// subscriptions (unannounced), no name, back to RESP2; `+RESET`.
     pub(super) fn reset(&mut self, conn: &mut Conn) -> Outcome {
+        conn.db = 0;
         self.discard_transaction(conn);
         self.clients.subs.forget(conn.id);
         conn.name = None;

@@ -53,9 +53,9 @@ impl ScriptHost for Host<'_> {
 }
 
 impl Server {
-    /// Runs a scripting command; `args` include its name.
-    pub(super) fn script(&mut self, which: Cmd, args: &[Vec<u8>], now: Now) -> Outcome {
-        let (reply, ops) = self.script_effects(which, args, now);
+    /// Runs a scripting command for a client in database `db`; `args` include its name.
+    pub(super) fn script(&mut self, which: Cmd, args: &[Vec<u8>], db: usize, now: Now) -> Outcome {
+        let (reply, ops) = self.script_effects(which, args, db, now);
         Outcome {
             reply: Some(reply),
             propagate: transaction(ops),
@@ -64,13 +64,16 @@ impl Server {
     }
 
     /// Runs a scripting command: its reply and what it changed, unwrapped (inside EXEC the
-    /// transaction wraps everything once).
+    /// transaction wraps everything once). The script's commands run in database `db`, its
+    /// caller's (`scriptPrepareForRun`); a SELECT in the script stays in the script.
     pub(super) fn script_effects(
         &mut self,
         which: Cmd,
         args: &[Vec<u8>],
+        db: usize,
         now: Now,
     ) -> (Frame, Vec<Args>) {
+        self.script_client.db = db;
         let mut scripts = self.scripts.take().unwrap_or_default();
         let rest = args.get(1..).unwrap_or_default();
         let mut host = Host {

@@ -125,7 +125,7 @@ impl Subscriptions {
             out.push((client, Frame::Push(push)));
         }
         for (pattern, clients) in &self.patterns {
-            if !glob::matches(pattern, channel) {
+            if !glob::matches(pattern, channel, false) {
                 continue;
             }
             for &client in clients {
@@ -145,7 +145,7 @@ impl Subscriptions {
     pub fn channels(&self, pattern: Option<&[u8]>) -> Vec<Vec<u8>> {
         self.channels
             .keys()
-            .filter(|channel| pattern.is_none_or(|p| glob::matches(p, channel)))
+            .filter(|channel| pattern.is_none_or(|p| glob::matches(p, channel, false)))
             .cloned()
             .collect()
     }

@@ -1,5 +1,5 @@
 //! Reply bytes for every command, option and error, against what redis-server 7.0.15
-//! (started with `--databases 1`, as the simulator has one database) answered to the same
+//! (started with its default 16 databases, as the simulator has) answered to the same
 //! requests: the tables were produced by sending them to the real server, each session on a
 //! fresh connection of an empty server. Time in the simulator is frozen at one reading near
 //! the real server's clock, which the TTLs asked here do not notice.
@@ -13,7 +13,7 @@ type Exchange = (&'static [&'static [u8]], &'static [u8]);
 /// Bytes in separate reads, the bytes that came back, whether the server closed.
 type Reads = (&'static [&'static [u8]], &'static [u8], bool);
 
-/// Generated against redis-server 7.0.15 (--databases 1): each session on one connection of an empty server.
+/// Generated against redis-server 7.0.15 (16 databases): each session on one connection of an empty server.
 const SESSIONS: &[&[Exchange]] = &[
     &[
         (&[b"GET", b"k"], b"$-1\r\n"),
@@ -184,7 +184,8 @@ const SESSIONS: &[&[Exchange]] = &[
         (&[b"ECHO", b"x"], b"$1\r\nx\r\n"),
         (&[b"ECHO", b"\x00\r\n"], b"$3\r\n\x00\r\n\r\n"),
         (&[b"SELECT", b"0"], b"+OK\r\n"),
-        (&[b"SELECT", b"1"], b"-ERR DB index is out of range\r\n"),
+        (&[b"SELECT", b"15"], b"+OK\r\n"),
+        (&[b"SELECT", b"16"], b"-ERR DB index is out of range\r\n"),
         (&[b"SELECT", b"-1"], b"-ERR DB index is out of range\r\n"),
         (&[b"SELECT", b"x"], b"-ERR value is not an integer or out of range\r\n"),
         (&[b"SELECT", b"2147483648"], b"-ERR value is out of range, value must between -2147483648 and 2147483647\r\n"),

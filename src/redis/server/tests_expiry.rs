@@ -193,8 +193,8 @@ fn applying_the_masters_stream_never_expires() {
     );
     let entry = &r.server.dump(at(0))[0];
     assert_eq!(
-        (entry.value.as_slice(), entry.expires_at_ms),
-        (&b"w"[..], Some(1))
+        (entry.value.as_string(), entry.expires_at_ms),
+        (Some(&b"w"[..]), Some(1))
     );
 }
 

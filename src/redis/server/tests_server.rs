@@ -7,6 +7,7 @@ use super::{Close, Config, Entry, Role, Server, transaction};
 use crate::redis::clock::ExpiryClock;
 use crate::redis::command::{self, Args, Lookup};
 use crate::redis::resp::Frame;
+use crate::redis::value::Value;
 
 fn deadline(ms: i64) -> Vec<u8> {
     (WALL0 + ms).to_string().into_bytes()
@@ -236,18 +237,21 @@ fn snapshots_keep_unix_deadlines_and_a_restarted_master_drops_past_ones() {
             snapshot,
             vec![
                 Entry {
+                    db: 0,
                     key: b"a".to_vec(),
-                    value: b"1".to_vec(),
+                    value: Value::String(b"1".to_vec()),
                     expires_at_ms: Some(WALL0 + 100)
                 },
                 Entry {
+                    db: 0,
                     key: b"b".to_vec(),
-                    value: b"2".to_vec(),
+                    value: Value::String(b"2".to_vec()),
                     expires_at_ms: Some(WALL0 + 200)
                 },
                 Entry {
+                    db: 0,
                     key: b"c".to_vec(),
-                    value: b"3".to_vec(),
+                    value: Value::String(b"3".to_vec()),
                     expires_at_ms: None
                 },
             ]
@@ -283,8 +287,9 @@ fn snapshots_keep_unix_deadlines_and_a_restarted_master_drops_past_ones() {
     let mut conn = s.connect();
     s.handle_input(&mut conn, b"SET old v\r\n", at(0));
     let due_now = Entry {
+        db: 0,
         key: b"n".to_vec(),
-        value: b"v".to_vec(),
+        value: Value::String(b"v".to_vec()),
         expires_at_ms: Some(WALL0),
     };
     s.load(vec![due_now], at(0));

@@ -314,7 +314,7 @@ fn a_pipelined_transaction_is_answered_in_one_read_and_a_gone_connection_forgets
         "+OK\r\n+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n+OK\r\n$1\r\n1\r\n+OK\r\n"
     );
     assert_eq!(out.propagate, [args(&[b"SET", b"k", b"1"])]);
-    assert_ne!(server.keyspace.watched(), &Watched::default());
+    assert_ne!(server.dbs[0].watched(), &Watched::default());
     server.disconnect(&mut conn);
-    assert_eq!(server.keyspace.watched(), &Watched::default());
+    assert_eq!(server.dbs[0].watched(), &Watched::default());
 }

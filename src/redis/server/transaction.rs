@@ -139,7 +139,7 @@ impl Server {
         let mut replies = Vec::with_capacity(queued.len());
         for (spec, args) in specs.into_iter().zip(&queued) {
             let reply = if let Some(script) = scripting::command(spec) {
-                let (reply, effects) = self.script_effects(script, args, now);
+                let (reply, effects) = self.script_effects(script, args, conn.db, now);
                 ops.extend(effects);
                 reply
             } else if let Some(which) = command(spec) {
@@ -161,11 +161,12 @@ impl Server {
 
     /// Whether a watched key changed, or expired since WATCH (`isWatchedKeyExpired`).
     fn watch_broken(&self, conn: &Conn, now: Now) -> bool {
-        let watched = self.keyspace.watched();
         let clock_now = self.config.expiry_clock.now(now);
-        watched.is_dirty(conn.id)
-            || conn.watching.iter().any(|key| {
-                !watched.was_expired(conn.id, key) && self.keyspace.is_expired(key, clock_now)
+        self.dbs.iter().any(|ks| ks.watched().is_dirty(conn.id))
+            || conn.watching.iter().any(|(db, key)| {
+                self.dbs.get(*db).is_some_and(|ks| {
+                    !ks.watched().was_expired(conn.id, key) && ks.is_expired(key, clock_now)
+                })
             })
     }
 
@@ -174,25 +175,35 @@ impl Server {
         if conn.queued.is_some() {
             return replies::error(b"WATCH inside MULTI is not allowed");
         }
-        if self.keyspace.watched().is_dirty(conn.id) {
+        if self.dbs.iter().any(|ks| ks.watched().is_dirty(conn.id)) {
             return replies::ok();
         }
         let clock_now = self.config.expiry_clock.now(now);
+        let db = conn.db;
         for key in args.iter().skip(1) {
-            if conn.watching.contains(key) {
+            let watch = (db, key.clone());
+            if conn.watching.contains(&watch) {
                 continue;
             }
-            let expired = self.keyspace.is_expired(key, clock_now);
-            self.keyspace.watched_mut().watch(conn.id, key, expired);
-            conn.watching.push(key.clone());
+            let ks = self.db_mut(db);
+            let expired = ks.is_expired(key, clock_now);
+            ks.watched_mut().watch(conn.id, key, expired);
+            conn.watching.push(watch);
         }
         replies::ok()
     }
 
     /// UNWATCH, and what EXEC does first: no more watches, no doom.
     fn unwatch_all(&mut self, conn: &mut Conn) {
-        let keys = std::mem::take(&mut conn.watching);
-        self.keyspace.watched_mut().forget(conn.id, &keys);
+        let watching = std::mem::take(&mut conn.watching);
+        for (db, ks) in self.dbs.iter_mut().enumerate() {
+            let keys: Vec<Vec<u8>> = watching
+                .iter()
+                .filter(|(watched_db, _)| *watched_db == db)
+                .map(|(_, key)| key.clone())
+                .collect();
+            ks.watched_mut().forget(conn.id, &keys);
+        }
     }
 
     /// `discardTransaction`: out of MULTI, the queue and the watches dropped.

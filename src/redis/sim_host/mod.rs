@@ -21,7 +21,7 @@ use crate::redis::command::Args;
 use crate::redis::conn::Conn;
 use crate::redis::events::RedisEvent;
 use crate::redis::resp::{self, RequestReader};
-use crate::redis::server::{Close, Config, Delivery, Outcome, Role, Server};
+use crate::redis::server::{self, Close, Config, Delivery, Outcome, Role, Server};
 use crate::sim::fault::Fault;
 use crate::sim::node::Node;
 use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
@@ -226,16 +226,9 @@ impl State {
         let lost = replica.in_flight.len() as u64;
         replica.server.set_role(Role::Master);
         self.server = replica.server;
-        self.aof.clear();
         self.unsynced.clear();
         let now = self.now();
-        for entry in self.server.dump(now) {
-            let mut set = vec![b"SET".to_vec(), entry.key, entry.value];
-            if let Some(at) = entry.expires_at_ms {
-                set.extend([b"PXAT".to_vec(), at.to_string().into_bytes()]);
-            }
-            self.aof.push(set);
-        }
+        self.aof = server::rewrite(&self.server.dump(now));
         self.watch.resync(&self.server);
         self.replica = Some(self.family.replica(replica.lag_ms));
         self.resync_replica();

@@ -19,7 +19,10 @@ const RESULT_MAX_CHARS: usize = 80;
 /// The keyspace as the host last saw it change.
 #[derive(Debug, Default)]
 pub(super) struct Watch {
-    keys: BTreeMap<Vec<u8>, Seen>,
+    /// By database and key.
+    keys: BTreeMap<(usize, Vec<u8>), Seen>,
+    /// The database the server's propagated stream is in (its SELECTs move it).
+    db: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,8 +48,9 @@ impl Watch {
     ) -> Vec<RedisEvent> {
         let mut events = Vec::new();
         let clock_now = server.expiry_clock().now(now);
-        for key in written_keys(ops) {
-            let mut before = self.keys.remove(key);
+        for (db, key) in written_keys(ops, &mut self.db) {
+            let id = (db, key.to_vec());
+            let mut before = self.keys.remove(&id);
             if before
                 .as_ref()
                 .and_then(|seen| seen.deadline)
@@ -54,13 +58,15 @@ impl Watch {
             {
                 // Lazily expired: gone before the command itself touched it.
                 before = None;
-                events.push(RedisEvent::KeyExpired { key: text(key) });
+                events.push(RedisEvent::KeyExpired {
+                    key: key_text(db, key),
+                });
             }
-            let after = server.peek(key).map(|(value, deadline)| Seen {
-                value: value.to_vec(),
+            let after = server.peek(db, key).map(|(value, deadline)| Seen {
+                value: value.render(),
                 deadline,
                 writer: match &before {
-                    Some(seen) if seen.value == value => seen.writer.clone(),
+                    Some(seen) if seen.value == value.render() => seen.writer.clone(),
                     _ => Some(client.to_string()),
                 },
             });
@@ -68,7 +74,7 @@ impl Watch {
                 events.push(RedisEvent::KeyChanged(KeyChange {
                     client: client.to_string(),
                     command: text(args.first().map_or(&[][..], Vec::as_slice)).to_uppercase(),
-                    key: text(key),
+                    key: key_text(db, key),
                     before: before.as_ref().map(|seen| text(&seen.value)),
                     owner: before.and_then(|seen| seen.writer),
                     after: after.as_ref().map(|seen| text(&seen.value)),
@@ -80,7 +86,7 @@ impl Watch {
                 }));
             }
             if let Some(seen) = after {
-                self.keys.insert(key.to_vec(), seen);
+                self.keys.insert(id, seen);
             }
         }
         events
@@ -88,8 +94,8 @@ impl Watch {
 
     /// The expiry cycle deleted the keys of `dels`.
     pub(super) fn expired(&mut self, dels: &[Args]) {
-        for key in written_keys(dels) {
-            self.keys.remove(key);
+        for (db, key) in written_keys(dels, &mut self.db) {
+            self.keys.remove(&(db, key.to_vec()));
         }
     }
 
@@ -97,36 +103,57 @@ impl Watch {
     /// writer kept where the value is the one seen.
     pub(super) fn resync(&mut self, server: &Server) {
         let old = std::mem::take(&mut self.keys);
-        for (key, value, deadline) in server.stored() {
+        // A new server's stream starts in database 0.
+        self.db = 0;
+        for (db, key, value, deadline) in server.stored() {
+            let id = (db, key.to_vec());
+            let value = value.render();
             let writer = old
-                .get(key)
+                .get(&id)
                 .filter(|seen| seen.value == value)
                 .and_then(|seen| seen.writer.clone());
             let seen = Seen {
-                value: value.to_vec(),
+                value,
                 deadline,
                 writer,
             };
-            self.keys.insert(key.to_vec(), seen);
+            self.keys.insert(id, seen);
         }
     }
 }
 
-/// The keys the propagated commands `ops` write, each once, in order (MULTI and EXEC name
-/// none).
-fn written_keys(ops: &[Args]) -> Vec<&[u8]> {
-    let mut keys: Vec<&[u8]> = Vec::new();
+/// The keys the propagated commands `ops` write, each once with its database, in order
+/// (MULTI and EXEC name none); `db` is the stream's database, which their SELECTs move.
+fn written_keys<'a>(ops: &'a [Args], db: &mut usize) -> Vec<(usize, &'a [u8])> {
+    let mut keys: Vec<(usize, &[u8])> = Vec::new();
     for op in ops {
+        if let [name, index] = op.as_slice() {
+            if name.eq_ignore_ascii_case(b"select") {
+                *db = std::str::from_utf8(index)
+                    .ok()
+                    .and_then(|i| i.parse().ok())
+                    .unwrap_or(*db);
+                continue;
+            }
+        }
         let Lookup::Found(spec) = command::lookup(op) else {
             continue;
         };
         for key in spec.keys(op) {
-            if !keys.contains(&key.as_slice()) {
-                keys.push(key);
+            if !keys.contains(&(*db, key.as_slice())) {
+                keys.push((*db, key));
             }
         }
     }
     keys
+}
+
+/// A key as the history names it: as it is in database 0, `dbN:key` elsewhere.
+fn key_text(db: usize, key: &[u8]) -> String {
+    match db {
+        0 => text(key),
+        _ => format!("db{db}:{}", text(key)),
+    }
 }
 
 fn text(bytes: &[u8]) -> String {
