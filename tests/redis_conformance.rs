@@ -24,6 +24,8 @@ mod cases_connection;
 mod cases_expire;
 #[path = "redis_conformance/cases_hello.rs"]
 mod cases_hello;
+#[path = "redis_conformance/cases_lists.rs"]
+mod cases_lists;
 #[path = "redis_conformance/cases_locks.rs"]
 mod cases_locks;
 #[path = "redis_conformance/cases_multi.rs"]
@@ -103,6 +105,8 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_pubsub::subscribed_mode,
     cases_pubsub::reset,
     cases_pubsub::client_list_and_info,
+    cases_lists::push_pop_and_read,
+    cases_lists::lrem_and_lmove,
 ];
 
 /// Runs a case on both servers at the same time.

@@ -58,6 +58,16 @@ pub(crate) enum Cmd {
     Reset,
     ClientInfo,
     ClientList,
+    // Lists.
+    LPush,
+    RPush,
+    LPop,
+    RPop,
+    LLen,
+    LRange,
+    LIndex,
+    LRem,
+    LMove,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -101,6 +111,8 @@ pub enum Keys {
     First,
     /// Every argument after the name (DEL, EXISTS).
     All,
+    /// The first two arguments after the name (LMOVE's source and destination).
+    FirstTwo,
 }
 
 /// One entry of the table.
@@ -138,6 +150,7 @@ impl CommandSpec {
             Keys::None => None,
             Keys::First => args.get(1..2),
             Keys::All => args.get(1..),
+            Keys::FirstTwo => args.get(1..3),
         };
         keys.unwrap_or_default()
     }
@@ -339,6 +352,34 @@ static COMMANDS: &[CommandSpec] = &[
         ],
     },
     spec("reset", 1, Flags::NOSCRIPT.and(STALE).and(FAST), Cmd::Reset),
+    // Lists.
+    keyed(
+        "lpush",
+        -3,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::LPush,
+    ),
+    keyed(
+        "rpush",
+        -3,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::RPush,
+    ),
+    keyed("lpop", -2, W.and(FAST), ONE, Cmd::LPop),
+    keyed("rpop", -2, W.and(FAST), ONE, Cmd::RPop),
+    keyed("llen", 2, R.and(FAST), ONE, Cmd::LLen),
+    keyed("lrange", 4, R, ONE, Cmd::LRange),
+    keyed("lindex", 3, R, ONE, Cmd::LIndex),
+    keyed("lrem", 4, W, ONE, Cmd::LRem),
+    keyed(
+        "lmove",
+        5,
+        W.and(Flags::DENYOOM),
+        Keys::FirstTwo,
+        Cmd::LMove,
+    ),
 ];
 
 #[cfg(test)]
@@ -411,7 +452,7 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 33);
+        assert_eq!(count(), 42);
     }
 
     #[test]

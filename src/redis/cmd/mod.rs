@@ -7,6 +7,7 @@ mod expire;
 mod hello;
 mod introspection;
 mod keys;
+mod list;
 mod pubsub;
 mod set;
 
@@ -186,6 +187,16 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::ClientList => pubsub::client_list(ctx, args),
         // RESET runs in the server, which knows the connection's transaction; NOSCRIPT.
         Cmd::Reset => replies::error(b"RESET is run by the server"),
+        // Lists.
+        Cmd::LPush => list::push(ctx, args, list::End::Left),
+        Cmd::RPush => list::push(ctx, args, list::End::Right),
+        Cmd::LPop => list::pop_command(ctx, args, list::End::Left),
+        Cmd::RPop => list::pop_command(ctx, args, list::End::Right),
+        Cmd::LLen => list::llen(ctx, args),
+        Cmd::LRange => list::lrange(ctx, args),
+        Cmd::LIndex => list::lindex(ctx, args),
+        Cmd::LRem => list::lrem(ctx, args),
+        Cmd::LMove => list::lmove(ctx, args),
     }
 }
 
