@@ -68,6 +68,10 @@ pub(crate) enum Cmd {
     LIndex,
     LRem,
     LMove,
+    // Blocking pops.
+    BLPop,
+    BRPop,
+    BLMove,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -380,6 +384,17 @@ static COMMANDS: &[CommandSpec] = &[
         Keys::FirstTwo,
         Cmd::LMove,
     ),
+    // Blocking pops (their keys are listed for the history, which reads propagated
+    // commands: the pops they did, or an immediate BLMOVE).
+    keyed("blpop", -3, W.and(Flags::NOSCRIPT), ONE, Cmd::BLPop),
+    keyed("brpop", -3, W.and(Flags::NOSCRIPT), ONE, Cmd::BRPop),
+    keyed(
+        "blmove",
+        6,
+        W.and(Flags::DENYOOM).and(Flags::NOSCRIPT),
+        Keys::FirstTwo,
+        Cmd::BLMove,
+    ),
 ];
 
 #[cfg(test)]
@@ -452,7 +467,7 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 42);
+        assert_eq!(count(), 45);
     }
 
     #[test]

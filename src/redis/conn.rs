@@ -28,6 +28,9 @@ pub struct Conn {
     /// The keys this connection WATCHes, each with its database (Redis's
     /// `c->watched_keys`); who else changed them is each database's registry's business.
     pub(crate) watching: Vec<(usize, Vec<u8>)>,
+    /// Its commands may not block (Redis's CLIENT_DENY_BLOCKING): set while EXEC runs its
+    /// queue, for scripts' client and on a master's link; a blocking pop then answers null.
+    pub(crate) deny_blocking: bool,
 }
 
 impl Conn {
@@ -43,6 +46,7 @@ impl Conn {
             queued: None,
             queue_refused: false,
             watching: Vec::new(),
+            deny_blocking: false,
         }
     }
 

@@ -59,8 +59,11 @@ pub struct Host<E> {
     pub env: E,
     server: Server,
     /// Each open connection's queue of bytes from other connections, by client id.
-    writers: BTreeMap<u64, mpsc::UnboundedSender<Vec<u8>>>,
+    writers: BTreeMap<u64, Writer>,
 }
+
+/// A connection's queue: bytes, and whether they answer its blocked command.
+type Writer = mpsc::UnboundedSender<(Vec<u8>, bool)>;
 
 pub type SharedHost<E> = Rc<RefCell<Host<E>>>;
 
@@ -78,7 +81,7 @@ impl<E: Env> Host<E> {
         for delivery in self.server.take_deliveries() {
             if let Some(writer) = self.writers.get(&delivery.client) {
                 // A connection that is ending no longer reads its queue.
-                let _ = writer.send(delivery.bytes);
+                let _ = writer.send((delivery.bytes, delivery.unblocks));
             }
         }
     }
@@ -90,7 +93,9 @@ impl<E: Env> Host<E> {
     }
 }
 
-/// Runs the active expiry every [`EXPIRE_PERIOD`], as Redis's `serverCron` does.
+/// Runs the active expiry every [`EXPIRE_PERIOD`], as Redis's `serverCron` does, and
+/// answers the blocked clients whose timeout passed (Redis's event loop, which `hz 10`
+/// wakes as often, does the same).
 pub async fn expire_keys<E: Env>(host: SharedHost<E>) {
     loop {
         tokio::time::sleep(EXPIRE_PERIOD).await;
@@ -98,6 +103,8 @@ pub async fn expire_keys<E: Env>(host: SharedHost<E>) {
         let now = h.env.now();
         let dels = h.server.active_expire(now);
         h.propagated(None, &dels);
+        h.server.expire_blocked(now);
+        h.route();
     }
 }
 
@@ -126,17 +133,20 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
     let by_server = loop {
         let read = tokio::select! {
             biased;
-            Some(bytes) = from_others.recv() => {
+            Some((bytes, unblocks)) = from_others.recv() => {
                 if stream.write_all(&bytes).await.is_err() {
                     break false;
                 }
-                continue;
+                if !unblocks {
+                    continue;
+                }
+                // Answered: on with what it sent while blocked.
+                0
             }
-            read = stream.read(&mut buf) => read,
-        };
-        let read = match read {
-            Ok(n) if n > 0 => n,
-            _ => break false,
+            read = stream.read(&mut buf) => match read {
+                Ok(n) if n > 0 => n,
+                _ => break false,
+            },
         };
         let output = {
             let mut h = host.borrow_mut();

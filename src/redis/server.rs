@@ -24,6 +24,7 @@ use clients::Clients;
 pub use clients::Delivery;
 pub use snapshot::{Entry, rewrite};
 
+mod blocking;
 pub(crate) mod clients;
 mod connection;
 mod scripting;
@@ -31,6 +32,8 @@ mod snapshot;
 pub(crate) mod subscriptions;
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod tests_blocking;
 #[cfg(test)]
 mod tests_commands;
 #[cfg(test)]
@@ -186,7 +189,9 @@ impl Server {
 
     /// Bytes read from a connection: runs every whole request in them (and in what earlier
     /// reads left), as `processInputBuffer` does. Redis reads at most 16 KiB at a time; a
-    /// driver that hands over the same slices meets its limits at the same bytes.
+    /// driver that hands over the same slices meets its limits at the same bytes. A request
+    /// that blocks (BLPOP) answers nothing: the requests after it wait in the connection's
+    /// input until the delivery that answers it, after which the driver calls this again.
     pub fn handle_input(&mut self, conn: &mut Conn, input: &[u8], now: Now) -> Output {
         let mut out = Output::default();
         if conn.closing {
@@ -200,7 +205,7 @@ impl Server {
             out.close = true;
             return out;
         }
-        while !conn.closing {
+        while !conn.closing && !self.clients.is_blocked(conn.id) {
             match conn.input.next_request(&self.config.limits) {
                 Ok(None) => break,
                 Err(e) => {
@@ -232,8 +237,12 @@ impl Server {
     /// any frames for this one that come before its reply) waits in
     /// [`Server::take_deliveries`].
     pub fn handle(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Outcome {
-        let outcome = self.dispatch(conn, args, now);
+        let mut outcome = self.dispatch(conn, args, now);
         self.clients.sync(conn, None, now);
+        if self.clients.is_blocked(conn.id) {
+            outcome.reply = None;
+        }
+        self.serve_blocked(now, &mut outcome.propagate);
         outcome
     }
 
@@ -310,6 +319,7 @@ impl Server {
     ) -> Frame {
         let expiry = self.client_expiry();
         let mut client = std::mem::replace(&mut self.script_client, Conn::new(0));
+        client.deny_blocking = true;
         let (frame, _close) = self.execute(&mut client, expiry, spec, args, now, ops);
         self.script_client = client;
         frame
@@ -319,6 +329,7 @@ impl Server {
     /// loaded, which Redis runs by the same rules): no READONLY, no expiry, no reply.
     /// MULTI ... EXEC are applied together at EXEC; dropping the link drops them.
     pub fn replicate(&mut self, link: &mut Conn, args: &[Vec<u8>], now: Now) {
+        link.deny_blocking = true;
         let Some(name) = args.first() else {
             return;
         };

@@ -1,5 +1,7 @@
 //! LPUSH, RPUSH, LPOP, RPOP, LLEN, LRANGE, LINDEX, LREM and LMOVE (Redis 7.0.15's
-//! t_list.c), with its replies, its errors and the order it checks them in.
+//! t_list.c), with its replies, its errors and the order it checks them in. A list key
+//! that comes into being (Redis's `dbAdd` of a list) is signalled ready for the clients
+//! blocked on it.
 
 use super::{Ctx, arg};
 use crate::redis::cstr::is;
@@ -22,7 +24,7 @@ fn int(n: usize) -> Frame {
 }
 
 /// `getListPositionFromObjectOrReply`: LEFT or RIGHT, in any case.
-fn end(word: &[u8]) -> Result<End, Frame> {
+pub(super) fn end(word: &[u8]) -> Result<End, Frame> {
     if is(word, "left") {
         Ok(End::Left)
     } else if is(word, "right") {
@@ -32,8 +34,11 @@ fn end(word: &[u8]) -> Result<End, Frame> {
     }
 }
 
-/// The list at `key` to add to, created if missing.
+/// The list at `key` to add to, created if missing (and then signalled ready).
 fn list_to_add_to<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> Result<&'c mut List, Frame> {
+    if ctx.lookup_as::<List>(key)?.is_none() {
+        ctx.clients.signal_ready(ctx.conn.db, key);
+    }
     ctx.entry_as::<List>(key)
 }
 
@@ -163,7 +168,13 @@ pub(super) fn lmove(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// `lmoveGenericCommand`: the element moved, or null when the source is missing.
-fn move_one(ctx: &mut Ctx<'_>, source: &[u8], destination: &[u8], from: End, to: End) -> Frame {
+pub(super) fn move_one(
+    ctx: &mut Ctx<'_>,
+    source: &[u8],
+    destination: &[u8],
+    from: End,
+    to: End,
+) -> Frame {
     match ctx.lookup_as::<List>(source) {
         Ok(Some(_)) => {}
         Ok(None) => return Frame::Null,

@@ -2,6 +2,7 @@
 //! Redis's key lookup with lazy expiry, typed (a command of one type meeting a key of another
 //! answers WRONGTYPE). `run` only dispatches.
 
+mod blocking;
 mod connection;
 mod expire;
 mod hello;
@@ -197,6 +198,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::LIndex => list::lindex(ctx, args),
         Cmd::LRem => list::lrem(ctx, args),
         Cmd::LMove => list::lmove(ctx, args),
+        // Blocking pops.
+        Cmd::BLPop => blocking::bpop(ctx, args, list::End::Left),
+        Cmd::BRPop => blocking::bpop(ctx, args, list::End::Right),
+        Cmd::BLMove => blocking::blmove(ctx, args),
     }
 }
 

@@ -14,15 +14,42 @@ use crate::redis::conn::Conn;
 use crate::redis::resp::{self, Frame, Protocol};
 use std::collections::BTreeMap;
 
-/// Bytes for a connection other than the one whose command made them (a pub/sub message),
-/// encoded in that connection's protocol: the driver writes them to it as they are, in the
-/// order [`Server::take_deliveries`](super::Server::take_deliveries) gives them.
+/// Bytes for a connection other than the one whose command made them (a pub/sub message,
+/// the late reply to a blocked command), encoded in that connection's protocol: the driver
+/// writes them to it as they are, in the order
+/// [`Server::take_deliveries`](super::Server::take_deliveries) gives them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Delivery {
     /// The client id of the connection to write to.
     pub client: u64,
     /// What to write.
     pub bytes: Vec<u8>,
+    /// The reply of the connection's blocked command: once it is written, the driver goes
+    /// on with the requests that connection sent meanwhile
+    /// ([`Server::handle_input`](super::Server::handle_input) with no new bytes).
+    pub unblocks: bool,
+}
+
+/// What a blocked client waits for (Redis's `c->bpop`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Blocked {
+    /// The database of its keys.
+    pub db: usize,
+    /// The keys it waits on, in the order it named them.
+    pub keys: Vec<Vec<u8>>,
+    /// What it does to the first that gets an element.
+    pub then: Then,
+    /// When it gives up, ms on the wall clock (Redis's `mstime()`); None: never.
+    pub deadline_ms: Option<i64>,
+}
+
+/// What a blocked client does once a key it waits on holds a list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Then {
+    /// BLPOP / BLRPOP: pops from the head (LPOP) or the tail (RPOP).
+    Pop(&'static [u8]),
+    /// BLMOVE: the LMOVE to run, its arguments after the source key.
+    Move(Vec<Vec<u8>>),
 }
 
 /// Every connected client, and what waits to be written to them.
@@ -31,8 +58,16 @@ pub(crate) struct Clients {
     known: BTreeMap<u64, Client>,
     /// Who listens to which channels and patterns.
     pub subs: Subscriptions,
-    /// Frames for clients, in the order Redis would write them.
-    outbox: Vec<(u64, Frame)>,
+    /// Frames for clients, in the order Redis would write them; whether each answers a
+    /// blocked command.
+    outbox: Vec<(u64, Frame, bool)>,
+    /// The blocked clients.
+    blocked: BTreeMap<u64, Blocked>,
+    /// Who waits on each key (database, key), in the order they blocked.
+    waiting: BTreeMap<(usize, Vec<u8>), Vec<u64>>,
+    /// Keys that became lists since the last serving, with someone waiting on them, in
+    /// the order they did (Redis's `server.ready_keys`).
+    ready: Vec<(usize, Vec<u8>)>,
 }
 
 /// What the registry knows of one client, as of its last command.
@@ -63,7 +98,78 @@ impl Clients {
     pub fn remove(&mut self, client: u64) {
         self.known.remove(&client);
         self.subs.forget(client);
-        self.outbox.retain(|(to, _)| *to != client);
+        self.unblock(client);
+        self.outbox.retain(|(to, ..)| *to != client);
+    }
+
+    /// `client` blocks, waiting for `blocked`.
+    pub fn block(&mut self, client: u64, blocked: Blocked) {
+        for key in &blocked.keys {
+            let waiting = self.waiting.entry((blocked.db, key.clone())).or_default();
+            if !waiting.contains(&client) {
+                waiting.push(client);
+            }
+        }
+        self.blocked.insert(client, blocked);
+    }
+
+    /// `client` no longer waits: what it waited for.
+    pub fn unblock(&mut self, client: u64) -> Option<Blocked> {
+        let blocked = self.blocked.remove(&client)?;
+        for key in &blocked.keys {
+            let at = (blocked.db, key.clone());
+            if let Some(waiting) = self.waiting.get_mut(&at) {
+                waiting.retain(|&c| c != client);
+                if waiting.is_empty() {
+                    self.waiting.remove(&at);
+                }
+            }
+        }
+        Some(blocked)
+    }
+
+    /// Whether `client` waits for a key.
+    pub fn is_blocked(&self, client: u64) -> bool {
+        self.blocked.contains_key(&client)
+    }
+
+    /// `signalKeyAsReady`: `key` now holds a list; noted if someone waits on it.
+    pub fn signal_ready(&mut self, db: usize, key: &[u8]) {
+        let at = (db, key.to_vec());
+        if self.waiting.contains_key(&at) && !self.ready.contains(&at) {
+            self.ready.push(at);
+        }
+    }
+
+    /// The next key signalled ready.
+    pub fn next_ready(&mut self) -> Option<(usize, Vec<u8>)> {
+        (!self.ready.is_empty()).then(|| self.ready.remove(0))
+    }
+
+    /// The client that blocked first on `key`.
+    pub fn first_waiting(&self, db: usize, key: &[u8]) -> Option<u64> {
+        let waiting = self.waiting.get(&(db, key.to_vec()))?;
+        waiting.first().copied()
+    }
+
+    /// The earliest deadline of a blocked client, ms on the wall clock.
+    pub fn next_deadline(&self) -> Option<i64> {
+        self.blocked.values().filter_map(|b| b.deadline_ms).min()
+    }
+
+    /// The blocked clients whose deadline is before `wall_ms`, in id order.
+    pub fn timed_out(&self, wall_ms: i64) -> Vec<u64> {
+        let due = |b: &Blocked| b.deadline_ms.is_some_and(|d| d < wall_ms);
+        self.blocked
+            .iter()
+            .filter(|(_, b)| due(b))
+            .map(|(&id, _)| id)
+            .collect()
+    }
+
+    /// Queues the late reply to `client`'s blocked command.
+    pub fn answer(&mut self, client: u64, frame: Frame) {
+        self.outbox.push((client, frame, true));
     }
 
     /// Takes a copy of what others read about `conn`; `cmd` is the command it is about to
@@ -87,19 +193,19 @@ impl Clients {
 
     /// Queues `frame` for `client`.
     pub fn send(&mut self, client: u64, frame: Frame) {
-        self.outbox.push((client, frame));
+        self.outbox.push((client, frame, false));
     }
 
     /// The frames queued for `client`, encoded in `proto`, taken out of the outbox.
     pub fn take_for(&mut self, client: u64, proto: Protocol, out: &mut Vec<u8>) {
-        if self.outbox.iter().all(|(to, _)| *to != client) {
+        if self.outbox.iter().all(|(to, ..)| *to != client) {
             return;
         }
-        for (to, frame) in std::mem::take(&mut self.outbox) {
+        for (to, frame, unblocks) in std::mem::take(&mut self.outbox) {
             if to == client {
                 resp::encode(&frame, proto, out);
             } else {
-                self.outbox.push((to, frame));
+                self.outbox.push((to, frame, unblocks));
             }
         }
     }
@@ -108,11 +214,15 @@ impl Clients {
     pub fn take_all(&mut self) -> Vec<Delivery> {
         std::mem::take(&mut self.outbox)
             .into_iter()
-            .map(|(client, frame)| {
+            .map(|(client, frame, unblocks)| {
                 let proto = self.known.get(&client).map_or(Protocol::Resp2, |c| c.proto);
                 let mut bytes = Vec::new();
                 resp::encode(&frame, proto, &mut bytes);
-                Delivery { client, bytes }
+                Delivery {
+                    client,
+                    bytes,
+                    unblocks,
+                }
             })
             .collect()
     }
@@ -131,7 +241,7 @@ impl Clients {
     /// simulation has no meaning for is fixed at what an idle local client shows: addresses
     /// `0.0.0.0:0` and `0.0.0.0:6379`, `fd=8`, empty buffers, `events=r`, `user=default`.
     /// Ages count whole seconds of the monotonic clock from the client's first command.
-    /// The flags shown are `P` (pub/sub) and `x` (MULTI), else `N`.
+    /// The flags shown are `P` (pub/sub), `x` (MULTI) and `b` (blocked), else `N`.
     pub fn line(&self, client: u64, now: Now) -> Option<String> {
         let c = self.known.get(&client)?;
         let secs = |from: u64| now.mono_ms.saturating_sub(from) / 1000;
@@ -141,6 +251,9 @@ impl Clients {
         }
         if c.multi.is_some() {
             flags.push('x');
+        }
+        if self.is_blocked(client) {
+            flags.push('b');
         }
         if flags.is_empty() {
             flags.push('N');

@@ -17,6 +17,7 @@ fn delivery(client: &Conn, bytes: &[u8]) -> Delivery {
     Delivery {
         client: client.id(),
         bytes: bytes.to_vec(),
+        unblocks: false,
     }
 }
 

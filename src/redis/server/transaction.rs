@@ -137,6 +137,7 @@ impl Server {
         let expiry = self.client_expiry();
         let mut ops = Vec::new();
         let mut replies = Vec::with_capacity(queued.len());
+        conn.deny_blocking = true;
         for (spec, args) in specs.into_iter().zip(&queued) {
             let reply = if let Some(script) = scripting::command(spec) {
                 let (reply, effects) = self.script_effects(script, args, conn.db, now);
@@ -151,6 +152,7 @@ impl Server {
             };
             replies.push(reply);
         }
+        conn.deny_blocking = false;
         self.discard_transaction(conn);
         Outcome {
             reply: Some(Frame::Array(replies)),

@@ -148,7 +148,8 @@ struct State {
     writers: BTreeMap<u64, Writer>,
 }
 
-type Writer = mpsc::UnboundedSender<Vec<u8>>;
+/// A connection's queue: bytes, and whether they answer its blocked command.
+type Writer = mpsc::UnboundedSender<(Vec<u8>, bool)>;
 
 struct Replica {
     server: Server,
@@ -249,15 +250,20 @@ impl State {
     }
 
     /// Hands what the last command sent to other connections to their tasks; returns the
-    /// bytes for `own` (the caller), which go before its reply.
-    fn route(&mut self, own: u64) -> Vec<u8> {
+    /// bytes for `own` (the caller, if any), which go before its reply.
+    fn route(&mut self, own: Option<u64>) -> Vec<u8> {
         let mut mine = Vec::new();
-        for Delivery { client, bytes } in self.server.take_deliveries() {
-            if client == own {
+        for delivery in self.server.take_deliveries() {
+            let Delivery {
+                client,
+                bytes,
+                unblocks,
+            } = delivery;
+            if Some(client) == own {
                 mine.extend(bytes);
             } else if let Some(writer) = self.writers.get(&client) {
                 // A connection that is ending no longer reads its queue.
-                let _ = writer.send(bytes);
+                let _ = writer.send((bytes, unblocks));
             }
         }
         mine
@@ -338,6 +344,10 @@ async fn expire_cycle(state: Shared) {
         }
         s.watch.expired(&dels);
         s.propagate(dels);
+        // Redis's event loop, which `hz 10` wakes as often, answers blocked clients whose
+        // timeout passed.
+        s.server.expire_blocked(now);
+        s.route(None);
     }
 }
 
@@ -409,7 +419,7 @@ async fn converse(
     client: &str,
     mut stream: TcpStream,
     conn: &mut Conn,
-    mut from_others: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut from_others: mpsc::UnboundedReceiver<(Vec<u8>, bool)>,
 ) {
     let limits = Config::default().limits;
     let mut input = RequestReader::default();
@@ -417,24 +427,27 @@ async fn converse(
     loop {
         let read = tokio::select! {
             biased;
-            Some(bytes) = from_others.recv() => {
+            Some((bytes, unblocks)) = from_others.recv() => {
                 if stream.write_all(&bytes).await.is_err() {
                     return;
                 }
-                continue;
+                if !unblocks {
+                    continue;
+                }
+                // Answered: on with what it sent while blocked.
+                None
             }
-            read = stream.read(&mut buf) => read,
+            read = stream.read(&mut buf) => Some(read),
         };
-        let Ok(n) = read else {
-            return;
-        };
-        if n == 0 {
-            return;
+        if let Some(read) = read {
+            match read {
+                Ok(n) if n > 0 => input.feed(&buf[..n]),
+                _ => return,
+            }
         }
-        input.feed(&buf[..n]);
         let mut out = Vec::new();
         let mut close = false;
-        while !close {
+        while !close && !state.borrow().server.is_blocked(conn.id()) {
             match input.next_request(&limits) {
                 Ok(None) => break,
                 Err(e) => {
@@ -454,7 +467,7 @@ async fn converse(
                         s.record_changes(client, &args, &outcome, now);
                     }
                     s.propagate(outcome.propagate);
-                    let before_reply = s.route(conn.id());
+                    let before_reply = s.route(Some(conn.id()));
                     if lost || outcome.close == Some(Close::Now) {
                         return;
                     }
