@@ -107,6 +107,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_pubsub::client_list_and_info,
     cases_lists::push_pop_and_read,
     cases_lists::lrem_and_lmove,
+    cases_lists::blocking_pops,
 ];
 
 /// Runs a case on both servers at the same time.

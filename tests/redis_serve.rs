@@ -597,3 +597,28 @@ fn a_subscriber_receives_what_another_connection_publishes_until_it_leaves() {
     assert_eq!(receivers.last(), Some(b"0\r\n"), "{receivers:?}");
     exchange(&mut publisher, b"PUBLISH news again\r\n", b":0\r\n");
 }
+
+#[test]
+fn a_blpop_is_woken_by_another_connections_push_and_a_blocked_client_that_leaves_is_forgotten() {
+    let served = Served::start(&[]);
+    let mut waiter = served.connect();
+    let mut pusher = served.connect();
+    waiter.write_all(b"BLPOP jobs 0\r\nPING\r\n").unwrap();
+    let mut gone = served.connect();
+    gone.write_all(b"BLPOP other 0\r\n").unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    drop(gone);
+    exchange(&mut pusher, b"RPUSH jobs a b\r\n", b":2\r\n");
+    exchange(
+        &mut waiter,
+        b"",
+        b"*2\r\n$4\r\njobs\r\n$1\r\na\r\n+PONG\r\n",
+    );
+    exchange(&mut pusher, b"LRANGE jobs 0 -1\r\n", b"*1\r\n$1\r\nb\r\n");
+    // The client that left no longer waits: the element stays.
+    std::thread::sleep(Duration::from_millis(50));
+    exchange(&mut pusher, b"RPUSH other x\r\n", b":1\r\n");
+    exchange(&mut pusher, b"LLEN other\r\n", b":1\r\n");
+    // A timeout answers the null array.
+    exchange(&mut waiter, b"BRPOP none 0.05\r\n", b"*-1\r\n");
+}

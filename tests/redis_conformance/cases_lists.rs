@@ -1,8 +1,10 @@
 //! Lists: pushes and pops at both ends (with counts), LLEN, LRANGE and LINDEX with indexes
 //! from either end, LREM in both directions, LMOVE between lists and onto itself, and the
-//! errors (wrong type, arity, bad integers, bad directions) in the order Redis checks them.
+//! errors (wrong type, arity, bad integers, bad directions) in the order Redis checks them;
+//! blocking pops served at once, timing out, woken by another connection's push in the
+//! order they blocked, and not blocking inside MULTI.
 
-use crate::case::{Step, cmd};
+use crate::case::{Step, cmd, pending, raw, sleep};
 
 pub fn push_pop_and_read() -> Vec<Step> {
     vec![
@@ -74,5 +76,40 @@ pub fn lrem_and_lmove() -> Vec<Step> {
         cmd(&["LMOVE", "li:one", "li:one", "LEFT", "LEFT"]),
         cmd(&["LRANGE", "li:one", "0", "-1"]),
         cmd(&["DEL", "li:d", "li:s", "li:one"]),
+    ]
+}
+
+pub fn blocking_pops() -> Vec<Step> {
+    vec![
+        cmd(&["DEL", "bl:q", "bl:d", "bl:s"]),
+        cmd(&["RPUSH", "bl:q", "a", "b"]),
+        cmd(&["BLPOP", "bl:none", "bl:q", "0"]),
+        cmd(&["BRPOP", "bl:q", "0"]),
+        cmd(&["BLPOP", "bl:q", "0.05"]),
+        cmd(&["BLMOVE", "bl:q", "bl:d", "LEFT", "RIGHT", "0.05"]),
+        // Blocked until another connection pushes; the request behind it waits.
+        raw(b"BLPOP bl:q 0\r\nPING\r\n", 0).on(1),
+        raw(b"BLMOVE bl:q bl:d RIGHT LEFT 0\r\n", 0).on(2),
+        sleep(50),
+        cmd(&["RPUSH", "bl:q", "x", "y", "z"]),
+        pending(2).on(1),
+        pending(1).on(2),
+        cmd(&["LRANGE", "bl:q", "0", "-1"]),
+        cmd(&["LRANGE", "bl:d", "0", "-1"]),
+        cmd(&["MULTI"]),
+        cmd(&["BLPOP", "bl:none", "0"]),
+        cmd(&["BLMOVE", "bl:none", "bl:d", "LEFT", "LEFT", "0"]),
+        cmd(&["EXEC"]),
+        cmd(&["SET", "bl:s", "v"]),
+        cmd(&["BLPOP", "bl:none", "bl:s", "0"]),
+        cmd(&["BLMOVE", "bl:s", "bl:d", "LEFT", "LEFT", "0"]),
+        cmd(&["BLPOP", "bl:q", "-1"]),
+        cmd(&["BLPOP", "bl:q", "x"]),
+        cmd(&["BLPOP", "bl:q", "inf"]),
+        cmd(&["BLMOVE", "bl:q", "bl:d", "up", "LEFT", "0"]),
+        cmd(&["BLMOVE", "bl:q", "bl:d", "LEFT", "LEFT", "x"]),
+        cmd(&["BLPOP", "bl:q"]),
+        cmd(&["EVAL", "return redis.pcall('blpop', 'bl:q', 0)", "0"]),
+        cmd(&["DEL", "bl:q", "bl:d", "bl:s"]),
     ]
 }
