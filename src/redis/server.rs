@@ -20,6 +20,7 @@ use crate::redis::keyspace::Keyspace;
 use crate::redis::replies;
 use crate::redis::resp::{self, Frame, Limits, RequestReader};
 use crate::redis::script::{self, Scripts};
+pub use blocking::Served;
 use clients::Clients;
 pub use clients::Delivery;
 pub use snapshot::{Entry, rewrite};
@@ -215,6 +216,9 @@ impl Server {
                 Ok(Some(args)) => {
                     let outcome = self.handle(conn, &args, now);
                     out.propagate.extend(outcome.propagate);
+                    for served in self.serve_blocked(now) {
+                        out.propagate.extend(served.propagate);
+                    }
                     if outcome.close == Some(Close::Now) {
                         out.bytes.clear();
                     }
@@ -235,14 +239,14 @@ impl Server {
 
     /// One request from a client, checked and run. What it sends to other connections (and
     /// any frames for this one that come before its reply) waits in
-    /// [`Server::take_deliveries`].
+    /// [`Server::take_deliveries`]. A driver that calls this itself calls
+    /// [`Server::serve_blocked`] after it, as `handle_input` does.
     pub fn handle(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Outcome {
         let mut outcome = self.dispatch(conn, args, now);
         self.clients.sync(conn, None, now);
         if self.clients.is_blocked(conn.id) {
             outcome.reply = None;
         }
-        self.serve_blocked(now, &mut outcome.propagate);
         outcome
     }
 

@@ -23,7 +23,7 @@ fn deadline(ctx: &Ctx<'_>, text: &[u8]) -> Result<Option<i64>, Frame> {
         .ok_or_else(not_a_float)?;
     let ms = (seconds * 1000.0).ceil();
     // 2^63: the first value a long long cannot hold, which the cast turns negative.
-    if ms < 0.0 || ms >= 9_223_372_036_854_775_808.0 {
+    if !(0.0..9_223_372_036_854_775_808.0).contains(&ms) {
         return Err(replies::error(b"timeout is negative"));
     }
     let ms = ms as i64;

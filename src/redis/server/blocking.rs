@@ -13,10 +13,28 @@ use crate::redis::resp::Frame;
 use crate::redis::server::clients::{Blocked, Then};
 use crate::redis::value::{Typed, list::List};
 
+/// A blocked client served: the command it ran in the end, its reply (already on its way
+/// through the deliveries), and what to propagate for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Served {
+    /// Its client id.
+    pub client: u64,
+    /// The pop it did: `LPOP key`, `RPOP key` or `LMOVE source destination from to`.
+    pub args: Args,
+    /// What it was answered.
+    pub reply: Frame,
+    /// The pop, to send to replicas and the AOF after the command that served it.
+    pub propagate: Vec<Args>,
+}
+
 impl Server {
-    /// Serves the clients blocked on keys signalled ready; what their pops propagate is
-    /// appended to `propagate`, after the command that made the keys ready.
-    pub(super) fn serve_blocked(&mut self, now: Now, propagate: &mut Vec<Args>) {
+    /// `handleClientsBlockedOnKeys`, which a driver calls after each command it hands to
+    /// [`Server::handle`] ([`Server::handle_input`] does it itself): serves the clients
+    /// blocked on keys that became lists, in the order they blocked. Their replies wait in
+    /// [`Server::take_deliveries`]; what each pop did is returned, to propagate after the
+    /// command and to record.
+    pub fn serve_blocked(&mut self, now: Now) -> Vec<Served> {
+        let mut served = Vec::new();
         while let Some((db, key)) = self.clients.next_ready() {
             while let Some(client) = self.clients.first_waiting(db, &key) {
                 if !self.holds_list(db, &key) {
@@ -25,10 +43,12 @@ impl Server {
                 let Some(blocked) = self.clients.unblock(client) else {
                     break;
                 };
-                let frame = self.serve_one(client, &blocked, &key, now, propagate);
-                self.clients.answer(client, frame);
+                let one = self.serve_one(client, &blocked, &key, now);
+                self.clients.answer(client, one.reply.clone());
+                served.push(one);
             }
         }
+        served
     }
 
     /// Whether `key` holds a list with elements.
@@ -39,21 +59,14 @@ impl Server {
             .is_some_and(|list| !list.is_empty())
     }
 
-    /// Runs the pop `blocked` waited to do, on `key`, as `client`: its late reply.
-    fn serve_one(
-        &mut self,
-        client: u64,
-        blocked: &Blocked,
-        key: &[u8],
-        now: Now,
-        propagate: &mut Vec<Args>,
-    ) -> Frame {
+    /// Runs the pop `blocked` waited to do, on `key`, as `client`.
+    fn serve_one(&mut self, client: u64, blocked: &Blocked, key: &[u8], now: Now) -> Served {
         let args: Args = match &blocked.then {
             Then::Pop(pop) => vec![pop.to_vec(), key.to_vec()],
             Then::Move(rest) => [vec![b"LMOVE".to_vec(), key.to_vec()], rest.clone()].concat(),
         };
         let Lookup::Found(spec) = command::lookup(&args) else {
-            return Frame::NullArray;
+            unreachable!("LPOP, RPOP and LMOVE are in the table");
         };
         let mut conn = Conn::new(client);
         conn.db = blocked.db;
@@ -61,13 +74,18 @@ impl Server {
         let mut ops = Vec::new();
         let expiry = self.client_expiry();
         let (frame, _) = self.execute(&mut conn, expiry, spec, &args, now, &mut ops);
-        propagate.extend(transaction(ops));
-        match (&blocked.then, frame) {
+        let reply = match (&blocked.then, frame) {
             (Then::Pop(_), Frame::Bulk(item)) => {
                 Frame::Array(vec![Frame::Bulk(key.to_vec()), Frame::Bulk(item)])
             }
             (Then::Pop(_), _) => Frame::NullArray,
             (Then::Move(_), frame) => frame,
+        };
+        Served {
+            client,
+            args,
+            reply,
+            propagate: transaction(ops),
         }
     }
 

@@ -144,8 +144,9 @@ struct State {
     replicated: Rc<Notify>,
     /// The keyspace as the history last saw it change.
     watch: Watch,
-    /// Each open connection's queue of bytes from other connections, by client id.
-    writers: BTreeMap<u64, Writer>,
+    /// Each open connection's queue of bytes from other connections, and its client's
+    /// name, by client id.
+    writers: BTreeMap<u64, (Writer, String)>,
 }
 
 /// A connection's queue: bytes, and whether they answer its blocked command.
@@ -249,6 +250,26 @@ impl State {
         }
     }
 
+    /// Serves the clients blocked on keys the last command made lists, recording each pop
+    /// as its client's command and propagating it.
+    fn serve_blocked(&mut self, now: Now) {
+        for served in self.server.serve_blocked(now) {
+            let client = self
+                .writers
+                .get(&served.client)
+                .map(|(_, name)| name.clone());
+            let outcome = Outcome {
+                reply: Some(served.reply),
+                propagate: served.propagate,
+                close: None,
+            };
+            if let Some(client) = client {
+                self.record_changes(&client, &served.args, &outcome, now);
+            }
+            self.propagate(outcome.propagate);
+        }
+    }
+
     /// Hands what the last command sent to other connections to their tasks; returns the
     /// bytes for `own` (the caller, if any), which go before its reply.
     fn route(&mut self, own: Option<u64>) -> Vec<u8> {
@@ -261,7 +282,7 @@ impl State {
             } = delivery;
             if Some(client) == own {
                 mine.extend(bytes);
-            } else if let Some(writer) = self.writers.get(&client) {
+            } else if let Some((writer, _)) = self.writers.get(&client) {
                 // A connection that is ending no longer reads its queue.
                 let _ = writer.send((bytes, unblocks));
             }
@@ -398,14 +419,15 @@ async fn serve_conn(state: Shared, client: String, stream: TcpStream) {
     let mut conn = {
         let mut s = state.borrow_mut();
         let conn = s.server.connect();
-        s.writers.insert(conn.id(), writer.clone());
+        s.writers
+            .insert(conn.id(), (writer.clone(), client.clone()));
         conn
     };
     converse(&state, &client, stream, &mut conn, from_others).await;
     let mut s = state.borrow_mut();
     if s.writers
         .get(&conn.id())
-        .is_some_and(|w| w.same_channel(&writer))
+        .is_some_and(|(w, _)| w.same_channel(&writer))
     {
         s.writers.remove(&conn.id());
     }
@@ -467,6 +489,7 @@ async fn converse(
                         s.record_changes(client, &args, &outcome, now);
                     }
                     s.propagate(outcome.propagate);
+                    s.serve_blocked(now);
                     let before_reply = s.route(Some(conn.id()));
                     if lost || outcome.close == Some(Close::Now) {
                         return;

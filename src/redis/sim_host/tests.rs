@@ -589,3 +589,66 @@ fn a_partition_loses_the_message_and_a_subscriber_that_leaves_is_forgotten() {
     let clients = vec![("c1", subscriber), ("c2", publisher)];
     world_of(family(Persistence::None), Vec::new(), clients);
 }
+
+/// c1 sends `BLPOP q 0` at once and reads until 650 ms; c2 pushes `a` and `b` at 100 ms,
+/// with `steps` done to the world: what c1 read, and the history.
+fn blocked_and_pusher(steps: Vec<Step>) -> (Option<Vec<u8>>, History) {
+    let received = Rc::new(RefCell::new(None));
+    let got = received.clone();
+    let waiter: Client = Box::pin(async move {
+        let start = tokio::time::Instant::now();
+        let mut stream = TcpStream::connect(("redis1", PORT))
+            .await
+            .map_err(|e| e.to_string())?;
+        stream
+            .write_all(&request(&["BLPOP", "q", "0"]))
+            .await
+            .map_err(|e| e.to_string())?;
+        *got.borrow_mut() = read_until(&mut stream, start, 650).await?;
+        Ok(())
+    });
+    let pusher: Client = Box::pin(async move {
+        sleep(100).await;
+        expect(ask(&["RPUSH", "q", "a", "b"]).await, b":2\r\n")?;
+        sleep(600).await;
+        // `b` stays: `a` went to the waiter, even when its link holds the answer back.
+        let left = ask(&["LLEN", "q"]).await?;
+        expect(Ok(left), b":1\r\n")
+    });
+    let clients = vec![("c1", waiter), ("c2", pusher)];
+    let history = world_of(family(Persistence::None), steps, clients);
+    let received = received.borrow().clone();
+    (received, history)
+}
+
+#[test]
+fn a_blocked_pop_is_served_by_a_push_held_by_a_held_link_and_recorded() {
+    let (received, history) = blocked_and_pusher(Vec::new());
+    assert_eq!(received, Some(b"*2\r\n$1\r\nq\r\n$1\r\na\r\n".to_vec()));
+    let changes: Vec<String> = history
+        .events
+        .iter()
+        .filter_map(|e| match &e.op {
+            Op::Server(server) => Some(format!("{server:?}")),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        changes
+            .iter()
+            .any(|c| c.contains(r#""command": String("LPOP")"#) && c.contains(r#"String("c1")"#)),
+        "the served pop is recorded as c1's: {changes:?}"
+    );
+    assert!(
+        changes
+            .iter()
+            .any(|c| c.contains(r#""command": String("RPUSH")"#)),
+        "{changes:?}"
+    );
+    let hold: Vec<Step> = vec![
+        (50, Box::new(|sim, _| sim.hold("c1", "redis1"))),
+        (700, Box::new(|sim, _| sim.release("c1", "redis1"))),
+    ];
+    let (received, _) = blocked_and_pusher(hold);
+    assert_eq!(received, None, "the answer is held with the link");
+}
