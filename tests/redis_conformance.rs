@@ -24,6 +24,8 @@ mod cases_connection;
 mod cases_expire;
 #[path = "redis_conformance/cases_hello.rs"]
 mod cases_hello;
+#[path = "redis_conformance/cases_keys.rs"]
+mod cases_keys;
 #[path = "redis_conformance/cases_locks.rs"]
 mod cases_locks;
 #[path = "redis_conformance/cases_multi.rs"]
@@ -62,6 +64,14 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_strings::set_expiry_options,
     cases_strings::set_bad_expire_times,
     cases_strings::del_and_exists,
+    cases_strings::counters,
+    cases_strings::get_variants,
+    cases_strings::set_shorthands,
+    cases_strings::multi_key_strings,
+    cases_keys::type_persist_touch,
+    cases_keys::rename,
+    cases_keys::databases,
+    cases_keys::scripts_and_transactions_in_a_database,
     cases_expire::expire_family,
     cases_expire::expire_conditions,
     cases_expire::expire_bad_times,
@@ -73,6 +83,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_connection::unknown_commands,
     cases_connection::introspection,
     cases_connection::quit,
+    cases_connection::auth_config_time,
     cases_hello::hello_forms,
     cases_hello::hello_errors,
     cases_hello::client_handshake,

@@ -45,6 +45,38 @@ pub(crate) enum Cmd {
     Discard,
     Watch,
     Unwatch,
+    // Strings beyond SET and GET.
+    Incr,
+    IncrBy,
+    Decr,
+    DecrBy,
+    GetDel,
+    GetEx,
+    GetSet,
+    SetNx,
+    SetEx,
+    PSetEx,
+    MGet,
+    MSet,
+    MSetNx,
+    Append,
+    StrLen,
+    // Keys of any type, and the databases.
+    Unlink,
+    Touch,
+    Type,
+    Persist,
+    Rename,
+    RenameNx,
+    Keys,
+    Scan,
+    DbSize,
+    FlushDb,
+    FlushAll,
+    // Connection and server.
+    Auth,
+    Time,
+    ConfigGet,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -88,6 +120,12 @@ pub enum Keys {
     First,
     /// Every argument after the name (DEL, EXISTS).
     All,
+    /// The first two arguments after the name (RENAME, LMOVE).
+    Two,
+    /// Every other argument from the first (MSET's keys between their values).
+    Pairs,
+    /// Every argument after the name but the last (BLPOP's keys before its timeout).
+    AllButLast,
 }
 
 /// One entry of the table.
@@ -120,13 +158,16 @@ impl CommandSpec {
     }
 
     /// The keys `args` (a request for this command, its name first) names.
-    pub fn keys<'a>(&self, args: &'a [Vec<u8>]) -> &'a [Vec<u8>] {
+    pub fn keys<'a>(&self, args: &'a [Vec<u8>]) -> Vec<&'a Vec<u8>> {
         let keys = match self.keys {
             Keys::None => None,
             Keys::First => args.get(1..2),
             Keys::All => args.get(1..),
+            Keys::Two => args.get(1..3),
+            Keys::Pairs => return args.iter().skip(1).step_by(2).collect(),
+            Keys::AllButLast => args.get(1..args.len().saturating_sub(1)),
         };
-        keys.unwrap_or_default()
+        keys.unwrap_or_default().iter().collect()
     }
 
     /// The name a client types: the part after `|` for a subcommand.
@@ -197,6 +238,7 @@ const fn keyed(
 const W: Flags = Flags::WRITE;
 const R: Flags = Flags::READONLY;
 const FAST: Flags = Flags::FAST;
+const OOM: Flags = Flags::DENYOOM;
 const STALE: Flags = Flags::STALE;
 const ONE: Keys = Keys::First;
 const ALL: Keys = Keys::All;
@@ -247,6 +289,50 @@ static COMMANDS: &[CommandSpec] = &[
         Flags::NOSCRIPT.and(STALE).and(FAST),
         Cmd::Unwatch,
     ),
+    // Strings beyond SET and GET.
+    keyed("incr", 2, W.and(OOM).and(FAST), ONE, Cmd::Incr),
+    keyed("incrby", 3, W.and(OOM).and(FAST), ONE, Cmd::IncrBy),
+    keyed("decr", 2, W.and(OOM).and(FAST), ONE, Cmd::Decr),
+    keyed("decrby", 3, W.and(OOM).and(FAST), ONE, Cmd::DecrBy),
+    keyed("getdel", 2, W.and(FAST), ONE, Cmd::GetDel),
+    keyed("getex", -2, W.and(FAST), ONE, Cmd::GetEx),
+    keyed("getset", 3, W.and(OOM).and(FAST), ONE, Cmd::GetSet),
+    keyed("setnx", 3, W.and(OOM).and(FAST), ONE, Cmd::SetNx),
+    keyed("setex", 4, W.and(OOM), ONE, Cmd::SetEx),
+    keyed("psetex", 4, W.and(OOM), ONE, Cmd::PSetEx),
+    keyed("mget", -2, R.and(FAST), ALL, Cmd::MGet),
+    keyed("mset", -3, W.and(OOM), Keys::Pairs, Cmd::MSet),
+    keyed("msetnx", -3, W.and(OOM), Keys::Pairs, Cmd::MSetNx),
+    keyed("append", 3, W.and(OOM).and(FAST), ONE, Cmd::Append),
+    keyed("strlen", 2, R.and(FAST), ONE, Cmd::StrLen),
+    // Keys of any type, and the databases.
+    keyed("unlink", -2, W.and(FAST), ALL, Cmd::Unlink),
+    keyed("touch", -2, R.and(FAST), ALL, Cmd::Touch),
+    keyed("type", 2, R.and(FAST), ONE, Cmd::Type),
+    keyed("persist", 2, W.and(FAST), ONE, Cmd::Persist),
+    keyed("rename", 3, W, Keys::Two, Cmd::Rename),
+    keyed("renamenx", 3, W.and(FAST), Keys::Two, Cmd::RenameNx),
+    spec("keys", 2, R, Cmd::Keys),
+    spec("scan", -2, R, Cmd::Scan),
+    spec("dbsize", 1, R.and(FAST), Cmd::DbSize),
+    spec("flushdb", -1, W, Cmd::FlushDb),
+    spec("flushall", -1, W, Cmd::FlushAll),
+    // Connection and server.
+    spec("auth", -2, Flags::NOSCRIPT.and(STALE).and(FAST), Cmd::Auth),
+    spec("time", 1, STALE.and(FAST), Cmd::Time),
+    CommandSpec {
+        fullname: "config",
+        arity: -2,
+        flags: Flags::NONE,
+        keys: Keys::None,
+        cmd: None,
+        subcommands: &[spec(
+            "config|get",
+            -3,
+            Flags::NOSCRIPT.and(STALE),
+            Cmd::ConfigGet,
+        )],
+    },
     CommandSpec {
         fullname: "client",
         arity: -2,
@@ -352,18 +438,24 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 26);
+        assert_eq!(count(), 55);
     }
 
     #[test]
     fn keys_by_position() {
         let keys = |list: &[&str]| {
             let args = args(list);
-            found(list).keys(&args).to_vec()
+            found(list)
+                .keys(&args)
+                .into_iter()
+                .cloned()
+                .collect::<Args>()
         };
         assert_eq!(keys(&["SET", "k", "v", "PX", "5"]), args(&["k"]));
         assert_eq!(keys(&["del", "a", "b"]), args(&["a", "b"]));
         assert_eq!(keys(&["PEXPIREAT", "k", "7"]), args(&["k"]));
+        assert_eq!(keys(&["RENAME", "a", "b"]), args(&["a", "b"]));
+        assert_eq!(keys(&["MSET", "a", "1", "b", "2"]), args(&["a", "b"]));
         assert!(keys(&["EVALSHA", "abc", "1", "k"]).is_empty());
         assert!(keys(&["ping"]).is_empty());
         assert!(keys(&["client", "id"]).is_empty());

@@ -51,6 +51,12 @@ pub fn wrong_type() -> Frame {
     error(b"-WRONGTYPE Operation against a key holding the wrong kind of value")
 }
 
+/// What AUTH and HELLO AUTH answer for a user other than `default` (the one user the
+/// simulated server has, without a password).
+pub fn wrong_pass() -> Frame {
+    error(b"-WRONGPASS invalid username-password pair or user is disabled.")
+}
+
 /// `shared.outofrangeerr`
 pub fn out_of_range() -> Frame {
     error(b"index out of range")

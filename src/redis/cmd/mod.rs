@@ -8,6 +8,7 @@ mod hello;
 mod introspection;
 mod keys;
 mod set;
+mod strings;
 
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::command::{Args, Cmd, CommandSpec};
@@ -47,6 +48,8 @@ pub(crate) struct Ctx<'a> {
     pub close: bool,
     /// FLUSHALL: the server empties every database once the command returns.
     pub flush_all: bool,
+    /// proto-max-bulk-len: the longest string APPEND may make.
+    pub max_string: usize,
 }
 
 impl Ctx<'_> {
@@ -168,6 +171,38 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Unwatch => {
             replies::error(b"transactions are run by the server")
         }
+        // Strings beyond SET and GET.
+        Cmd::Incr => strings::incr(ctx, args, strings::Step::Fixed(1)),
+        Cmd::Decr => strings::incr(ctx, args, strings::Step::Fixed(-1)),
+        Cmd::IncrBy => strings::incr(ctx, args, strings::Step::By),
+        Cmd::DecrBy => strings::incr(ctx, args, strings::Step::DecrBy),
+        Cmd::GetDel => strings::getdel(ctx, args),
+        Cmd::GetEx => strings::getex(ctx, args),
+        Cmd::GetSet => strings::getset(ctx, args),
+        Cmd::SetNx => set::setnx(ctx, args),
+        Cmd::SetEx => set::setex(ctx, args, "setex"),
+        Cmd::PSetEx => set::setex(ctx, args, "psetex"),
+        Cmd::MGet => strings::mget(ctx, args),
+        Cmd::MSet => strings::mset(ctx, args, false),
+        Cmd::MSetNx => strings::mset(ctx, args, true),
+        Cmd::Append => strings::append(ctx, args, ctx.max_string),
+        Cmd::StrLen => strings::strlen(ctx, args),
+        // Keys of any type, and the databases.
+        Cmd::Unlink => keys::del(ctx, args),
+        Cmd::Touch => keys::touch(ctx, args),
+        Cmd::Type => keys::type_of(ctx, args),
+        Cmd::Persist => keys::persist(ctx, args),
+        Cmd::Rename => keys::rename(ctx, args, false),
+        Cmd::RenameNx => keys::rename(ctx, args, true),
+        Cmd::Keys => keys::keys(ctx, args),
+        Cmd::Scan => keys::scan(ctx, args),
+        Cmd::DbSize => keys::dbsize(ctx),
+        Cmd::FlushDb => keys::flush(ctx, args, false),
+        Cmd::FlushAll => keys::flush(ctx, args, true),
+        // Connection and server.
+        Cmd::Auth => connection::auth(args),
+        Cmd::Time => introspection::time(ctx),
+        Cmd::ConfigGet => introspection::config_get(args),
     }
 }
 
