@@ -11,6 +11,7 @@
 //! …, format = …}}`. Attributes, which Redis's parser skips, have no `Frame`; push replies,
 //! which its parser does not read, never reach a script (its client subscribes to nothing) and
 //! would come as arrays. The other way (a script's return value) is `reply`.
+
 use mlua::{Lua, Table, Value};
 
 use crate::redis::resp::{Frame, Protocol};
