@@ -34,6 +34,8 @@ mod cases_multi;
 mod cases_protocol;
 #[path = "redis_conformance/cases_scripts.rs"]
 mod cases_scripts;
+#[path = "redis_conformance/cases_scripts_resp3.rs"]
+mod cases_scripts_resp3;
 #[path = "redis_conformance/cases_strings.rs"]
 mod cases_strings;
 #[path = "redis_conformance/lock_scripts.rs"]
@@ -99,6 +101,10 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_scripts::script_helpers,
     cases_scripts::shebangs,
     cases_scripts::script_cache,
+    cases_scripts_resp3::setresp_arguments,
+    cases_scripts_resp3::returned_table_forms,
+    cases_scripts_resp3::resp3_calls,
+    cases_scripts_resp3::resp3_errors,
     cases_locks::recipe_scripts,
     cases_locks::redis_py_lock,
     cases_locks::expired_lock,

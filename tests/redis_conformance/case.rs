@@ -58,7 +58,6 @@ pub struct Step {
     action: Action,
     compare: Compare,
     label: String,
-    resp2_only: bool,
 }
 
 impl Step {
@@ -86,12 +85,6 @@ impl Step {
         self
     }
 
-    /// Left out of the RESP3 pass, for a reply the simulator does not give in RESP3 yet.
-    pub fn resp2_only(mut self) -> Step {
-        self.resp2_only = true;
-        self
-    }
-
     /// Shown as `label` in the transcript (for long scripts).
     pub fn named(mut self, label: String) -> Step {
         self.label = label;
@@ -105,7 +98,6 @@ fn step(action: Action, label: String) -> Step {
         action,
         compare: Compare::Exact,
         label,
-        resp2_only: false,
     }
 }
 
@@ -246,10 +238,7 @@ fn open(addr: SocketAddr, proto: Proto) -> Result<Conn, Vec<u8>> {
 pub fn run(steps: &[Step], addr: SocketAddr, proto: Proto) -> Vec<Entry> {
     let mut conns: BTreeMap<usize, Conn> = BTreeMap::new();
     let mut entries = Vec::new();
-    for step in steps
-        .iter()
-        .filter(|s| proto == Proto::Resp2 || !s.resp2_only)
-    {
+    for step in steps {
         let label = match step.conn {
             0 => step.label.clone(),
             n => format!("[conn {n}] {}", step.label),
