@@ -33,10 +33,13 @@ pub(super) fn incr(ctx: &mut Ctx<'_>, args: &[Vec<u8>], step: Step) -> Frame {
         },
     };
     let key = arg(args, 1);
-    let old = match ctx.lookup_string(key) {
+    let current = match ctx.lookup_as_mut::<Vec<u8>>(key) {
         Err(wrong_type) => return wrong_type,
-        Ok(None) => 0,
-        Ok(Some(value)) => match parse_i64(value) {
+        Ok(current) => current,
+    };
+    let old = match current.as_deref() {
+        None => 0,
+        Some(value) => match parse_i64(value) {
             Some(n) => n,
             None => return replies::not_an_integer(),
         },
@@ -44,8 +47,13 @@ pub(super) fn incr(ctx: &mut Ctx<'_>, args: &[Vec<u8>], step: Step) -> Frame {
     let Some(new) = old.checked_add(by) else {
         return replies::error(b"increment or decrement would overflow");
     };
-    ctx.ks.set(key, new.to_string().as_bytes(), true);
-    ctx.dirty += 1;
+    let digits = new.to_string().into_bytes();
+    // Changed in place, so the deadline stays.
+    match current {
+        Some(value) => *value = digits,
+        None => ctx.ks.set(key, &digits, false),
+    }
+    ctx.modified(key);
     Frame::Integer(new)
 }
 
@@ -133,7 +141,7 @@ pub(super) fn mget(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 /// MSET key value... (`OK`) and MSETNX (1, or 0 and nothing set if any key exists). Each
 /// key's deadline goes.
 pub(super) fn mset(ctx: &mut Ctx<'_>, args: &[Vec<u8>], nx: bool) -> Frame {
-    if args.len() % 2 == 0 {
+    if args.len().is_multiple_of(2) {
         return replies::wrong_arity(if nx { "msetnx" } else { "mset" });
     }
     let pairs = || args.get(1..).unwrap_or_default().chunks_exact(2);
@@ -154,23 +162,16 @@ pub(super) fn mset(ctx: &mut Ctx<'_>, args: &[Vec<u8>], nx: bool) -> Frame {
 /// `max_string` (proto-max-bulk-len).
 pub(super) fn append(ctx: &mut Ctx<'_>, args: &[Vec<u8>], max_string: usize) -> Frame {
     let (key, tail) = (arg(args, 1), arg(args, 2));
-    let len = match ctx.lookup_as_mut::<Vec<u8>>(key) {
+    let value = match ctx.entry_as::<Vec<u8>>(key) {
         Err(wrong_type) => return wrong_type,
-        Ok(None) => {
-            ctx.ks.set(key, tail, false);
-            tail.len()
-        }
-        Ok(Some(value)) => {
-            if value.len().saturating_add(tail.len()) > max_string {
-                return replies::error(b"string exceeds maximum allowed size (proto-max-bulk-len)");
-            }
-            value.extend_from_slice(tail);
-            let len = value.len();
-            ctx.ks.modified(key);
-            len
-        }
+        Ok(value) => value,
     };
-    ctx.dirty += 1;
+    if value.len().saturating_add(tail.len()) > max_string {
+        return replies::error(b"string exceeds maximum allowed size (proto-max-bulk-len)");
+    }
+    value.extend_from_slice(tail);
+    let len = value.len();
+    ctx.modified(key);
     Frame::Integer(i64::try_from(len).unwrap_or(i64::MAX))
 }
 
