@@ -8,6 +8,7 @@ mod hello;
 mod introspection;
 mod keys;
 mod set;
+mod zset;
 
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::command::{Args, Cmd, CommandSpec};
@@ -168,6 +169,28 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Unwatch => {
             replies::error(b"transactions are run by the server")
         }
+        // Sorted sets.
+        Cmd::ZAdd => zset::zadd(ctx, args, false),
+        Cmd::ZIncrBy => zset::zadd(ctx, args, true),
+        Cmd::ZRem => zset::zrem(ctx, args),
+        Cmd::ZScore => zset::zscore(ctx, args),
+        Cmd::ZMScore => zset::zmscore(ctx, args),
+        Cmd::ZCard => zset::zcard(ctx, args),
+        Cmd::ZCount => zset::zcount(ctx, args, false),
+        Cmd::ZLexCount => zset::zcount(ctx, args, true),
+        Cmd::ZRank => zset::zrank(ctx, args, false),
+        Cmd::ZRevRank => zset::zrank(ctx, args, true),
+        Cmd::ZRange => zset::zrange(ctx, args, zset::By::Any, None),
+        Cmd::ZRevRange => zset::zrange(ctx, args, zset::By::Rank, Some(true)),
+        Cmd::ZRangeByScore => zset::zrange(ctx, args, zset::By::Score, Some(false)),
+        Cmd::ZRevRangeByScore => zset::zrange(ctx, args, zset::By::Score, Some(true)),
+        Cmd::ZRangeByLex => zset::zrange(ctx, args, zset::By::Lex, Some(false)),
+        Cmd::ZRevRangeByLex => zset::zrange(ctx, args, zset::By::Lex, Some(true)),
+        Cmd::ZRemRangeByScore => zset::zremrange(ctx, args, zset::RemoveBy::Score),
+        Cmd::ZRemRangeByRank => zset::zremrange(ctx, args, zset::RemoveBy::Rank),
+        Cmd::ZRemRangeByLex => zset::zremrange(ctx, args, zset::RemoveBy::Lex),
+        Cmd::ZPopMin => zset::zpop(ctx, args, false),
+        Cmd::ZPopMax => zset::zpop(ctx, args, true),
     }
 }
 
