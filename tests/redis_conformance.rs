@@ -106,6 +106,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_zsets::wrong_types,
     cases_zsets::zsets_in_transactions,
     cases_zsets::zsets_in_scripts,
+    cases_zsets::big_sets,
     cases_zsets::semaphore,
 ];
 

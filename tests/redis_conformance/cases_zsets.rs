@@ -388,6 +388,69 @@ pub fn zsets_in_scripts() -> Vec<Step> {
     ]
 }
 
+/// Past 128 members, or with a member over 64 bytes, Redis switches a sorted set from a
+/// listpack to a skiplist; the replies must not notice.
+pub fn big_sets() -> Vec<Step> {
+    let pairs: Vec<String> = (0..200)
+        .flat_map(|i| [format!("{}", i % 7), format!("m{i:03}")])
+        .collect();
+    let mut zadd = vec!["ZADD", "zb:k"];
+    zadd.extend(pairs.iter().map(String::as_str));
+    let long = "x".repeat(100);
+    let mut steps = vec![
+        cmd(&["DEL", "zb:k", "zb:long"]),
+        cmd(&zadd).named("ZADD zb:k (200 members, scores 0 to 6)".to_string()),
+        cmd(&["ZCARD", "zb:k"]),
+        cmd(&["ZRANGE", "zb:k", "0", "4", "WITHSCORES"]),
+        cmd(&["ZRANGE", "zb:k", "-3", "-1", "REV"]),
+        cmd(&["ZRANGE", "zb:k", "100", "104", "WITHSCORES"]),
+        cmd(&[
+            "ZRANGE",
+            "zb:k",
+            "(2",
+            "3",
+            "BYSCORE",
+            "LIMIT",
+            "5",
+            "4",
+            "WITHSCORES",
+        ]),
+        cmd(&[
+            "ZRANGE", "zb:k", "6", "-inf", "BYSCORE", "REV", "LIMIT", "27", "3",
+        ]),
+        cmd(&["ZCOUNT", "zb:k", "(1", "4"]),
+        cmd(&["ZRANK", "zb:k", "m150"]),
+        cmd(&["ZREVRANK", "zb:k", "m150"]),
+        cmd(&["ZADD", "zb:k", "XX", "CH", "2.5", "m150", "9", "m151"]),
+        cmd(&["ZRANK", "zb:k", "m150"]),
+        cmd(&["ZREMRANGEBYRANK", "zb:k", "10", "19"]),
+        cmd(&["ZREMRANGEBYSCORE", "zb:k", "(5", "6"]),
+        cmd(&["ZPOPMAX", "zb:k", "3"]),
+        cmd(&["ZPOPMIN", "zb:k"]),
+        cmd(&["ZCARD", "zb:k"]),
+        cmd(&["ZADD", "zb:long", "1", &long, "2", "b"]),
+        cmd(&["ZRANGE", "zb:long", "0", "-1", "WITHSCORES"]),
+        cmd(&["ZSCORE", "zb:long", &long]),
+        cmd(&["ZRANK", "zb:long", "b"]),
+    ];
+    // Members of one score walked by lex, in both encodings.
+    let mut lex = vec!["ZADD", "zb:lex"];
+    let names: Vec<String> = (0..150).map(|i| format!("w{i:03}")).collect();
+    for name in &names {
+        lex.extend(["0", name.as_str()]);
+    }
+    steps.extend([
+        cmd(&["DEL", "zb:lex"]),
+        cmd(&lex).named("ZADD zb:lex (150 members, score 0)".to_string()),
+        cmd(&["ZRANGEBYLEX", "zb:lex", "[w100", "(w105"]),
+        cmd(&["ZREVRANGEBYLEX", "zb:lex", "+", "[w140", "LIMIT", "2", "3"]),
+        cmd(&["ZLEXCOUNT", "zb:lex", "(w010", "[w020"]),
+        cmd(&["ZREMRANGEBYLEX", "zb:lex", "-", "(w140"]),
+        cmd(&["ZRANGE", "zb:lex", "0", "-1"]),
+    ]);
+    steps
+}
+
 /// A counting semaphore of 2 as libraries build one: by hand (the Redis in Action shape:
 /// drop the expired, join, check the rank, leave if too late) and by redis-semaphore's
 /// script. Timestamps are fixed numbers; what matters is their order.
