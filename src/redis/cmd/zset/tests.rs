@@ -180,3 +180,69 @@ fn a_no_op_leaves_a_watch_alone_and_a_change_breaks_it() {
     assert_eq!(exec_after(&[b"ZINCRBY", b"k", b"1", b"a"]), b"*-1\r\n");
     assert_eq!(exec_after(&[b"ZREM", b"k", b"a"]), b"*-1\r\n");
 }
+
+/// The table's entries, as src/commands/*.json at 7.0.15 has them.
+#[test]
+fn table_entries_carry_redis_arities_and_flags() {
+    use crate::redis::command::{Flags, Lookup, lookup};
+    let spec = |name: &str| match lookup(&[name.as_bytes().to_vec()]) {
+        Lookup::Found(spec) => spec,
+        _ => panic!("{name} missing"),
+    };
+    for (name, arity) in [("zadd", -4), ("zincrby", 4), ("zrem", -3), ("zpopmin", -2)] {
+        let s = spec(name);
+        assert!(s.flags.contains(Flags::WRITE) && s.flags.contains(Flags::FAST));
+        assert_eq!(s.arity, arity, "{name}");
+    }
+    assert!(spec("zadd").flags.contains(Flags::DENYOOM));
+    assert!(!spec("zrem").flags.contains(Flags::DENYOOM));
+    for name in ["zremrangebyscore", "zremrangebyrank", "zremrangebylex"] {
+        let s = spec(name);
+        assert!(s.flags.contains(Flags::WRITE) && !s.flags.contains(Flags::FAST));
+        assert_eq!(s.arity, 4, "{name}");
+    }
+    for name in ["zscore", "zcard", "zrank", "zrevrank", "zcount", "zmscore"] {
+        let flags = spec(name).flags;
+        assert!(
+            flags.contains(Flags::READONLY) && flags.contains(Flags::FAST),
+            "{name}"
+        );
+    }
+    for name in ["zrange", "zrevrange", "zrangebyscore", "zrangebylex"] {
+        let s = spec(name);
+        assert!(s.flags.contains(Flags::READONLY) && !s.flags.contains(Flags::FAST));
+        assert_eq!(s.arity, -4, "{name}");
+    }
+}
+
+#[test]
+fn a_replica_refuses_zadd_and_answers_reads() {
+    use crate::redis::server::Role;
+    let mut server = Server::new(Config {
+        role: Role::Replica,
+        ..Config::default()
+    });
+    let mut conn = server.connect();
+    assert_eq!(
+        run(&mut server, &mut conn, &[b"ZADD", b"k", b"1", b"a"]),
+        b"-READONLY You can't write against a read only replica.\r\n"
+    );
+    assert_eq!(run(&mut server, &mut conn, &[b"ZCARD", b"k"]), b":0\r\n");
+    // What its master propagates applies: ZADD INCR as sent, then a ZPOPMIN.
+    let mut link = server.connect();
+    server.replicate(
+        &mut link,
+        &args(&[b"ZADD", b"k", b"INCR", b"2.5", b"a"]),
+        NOW,
+    );
+    server.replicate(&mut link, &args(&[b"ZADD", b"k", b"1", b"b"]), NOW);
+    server.replicate(&mut link, &args(&[b"ZPOPMIN", b"k"]), NOW);
+    assert_eq!(
+        run(
+            &mut server,
+            &mut conn,
+            &[b"ZRANGE", b"k", b"0", b"-1", b"WITHSCORES"]
+        ),
+        b"*2\r\n$1\r\na\r\n$3\r\n2.5\r\n"
+    );
+}
