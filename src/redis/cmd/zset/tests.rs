@@ -246,3 +246,44 @@ fn a_replica_refuses_zadd_and_answers_reads() {
         b"*2\r\n$1\r\na\r\n$3\r\n2.5\r\n"
     );
 }
+
+/// An AOF rewrite spells each score so that ZADD reads back the same double, the extreme
+/// ones included.
+#[test]
+fn an_aof_rewrite_rebuilds_every_score_exactly() {
+    use crate::redis::server::rewrite;
+    let mut server = Server::new(Config::default());
+    let mut conn = server.connect();
+    let zadd: &[&[u8]] = &[
+        b"ZADD",
+        b"k",
+        b"1.1",
+        b"a",
+        b"1e308",
+        b"b",
+        b"-1e-300",
+        b"c",
+        b"3e-324",
+        b"d",
+        b"inf",
+        b"e",
+        b"-inf",
+        b"f",
+        b"0x1.fffffffffffffp1023",
+        b"g",
+        b"-0",
+        b"h",
+    ];
+    assert_eq!(run(&mut server, &mut conn, zadd), b":8\r\n");
+    let mut rebuilt = Server::new(Config::default());
+    let mut link = rebuilt.connect();
+    for op in rewrite(&server.dump(NOW)) {
+        rebuilt.replicate(&mut link, &op, NOW);
+    }
+    assert_eq!(rebuilt.dump(NOW), server.dump(NOW));
+    let mut conn = rebuilt.connect();
+    assert_eq!(
+        run(&mut rebuilt, &mut conn, &[b"ZSCORE", b"k", b"g"]),
+        b"$23\r\n1.7976931348623157e+308\r\n"
+    );
+}
