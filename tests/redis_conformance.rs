@@ -38,6 +38,8 @@ mod cases_scripts;
 mod cases_scripts_resp3;
 #[path = "redis_conformance/cases_strings.rs"]
 mod cases_strings;
+#[path = "redis_conformance/cases_zsets.rs"]
+mod cases_zsets;
 #[path = "redis_conformance/lock_scripts.rs"]
 mod lock_scripts;
 #[path = "common/server_process.rs"]
@@ -114,6 +116,15 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_multi::watch_and_other_connections,
     cases_multi::watch_and_expiry,
     cases_multi::scripts_in_transactions,
+    cases_zsets::zadd_flags,
+    cases_zsets::score_spellings,
+    cases_zsets::range_forms,
+    cases_zsets::removals_and_pops,
+    cases_zsets::wrong_types,
+    cases_zsets::zsets_in_transactions,
+    cases_zsets::zsets_in_scripts,
+    cases_zsets::big_sets,
+    cases_zsets::semaphore,
 ];
 
 /// Runs a case on both servers at the same time.

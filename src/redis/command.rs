@@ -77,6 +77,28 @@ pub(crate) enum Cmd {
     Auth,
     Time,
     ConfigGet,
+    // Sorted sets (cmd/zset.rs).
+    ZAdd,
+    ZIncrBy,
+    ZRem,
+    ZScore,
+    ZMScore,
+    ZCard,
+    ZCount,
+    ZLexCount,
+    ZRank,
+    ZRevRank,
+    ZRange,
+    ZRevRange,
+    ZRangeByScore,
+    ZRevRangeByScore,
+    ZRangeByLex,
+    ZRevRangeByLex,
+    ZRemRangeByScore,
+    ZRemRangeByRank,
+    ZRemRangeByLex,
+    ZPopMin,
+    ZPopMax,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -333,6 +355,34 @@ static COMMANDS: &[CommandSpec] = &[
             Cmd::ConfigGet,
         )],
     },
+    // Sorted sets (cmd/zset.rs).
+    keyed("zadd", -4, W.and(Flags::DENYOOM).and(FAST), ONE, Cmd::ZAdd),
+    keyed(
+        "zincrby",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::ZIncrBy,
+    ),
+    keyed("zrem", -3, W.and(FAST), ONE, Cmd::ZRem),
+    keyed("zscore", 3, R.and(FAST), ONE, Cmd::ZScore),
+    keyed("zmscore", -3, R.and(FAST), ONE, Cmd::ZMScore),
+    keyed("zcard", 2, R.and(FAST), ONE, Cmd::ZCard),
+    keyed("zcount", 4, R.and(FAST), ONE, Cmd::ZCount),
+    keyed("zlexcount", 4, R.and(FAST), ONE, Cmd::ZLexCount),
+    keyed("zrank", 3, R.and(FAST), ONE, Cmd::ZRank),
+    keyed("zrevrank", 3, R.and(FAST), ONE, Cmd::ZRevRank),
+    keyed("zrange", -4, R, ONE, Cmd::ZRange),
+    keyed("zrevrange", -4, R, ONE, Cmd::ZRevRange),
+    keyed("zrangebyscore", -4, R, ONE, Cmd::ZRangeByScore),
+    keyed("zrevrangebyscore", -4, R, ONE, Cmd::ZRevRangeByScore),
+    keyed("zrangebylex", -4, R, ONE, Cmd::ZRangeByLex),
+    keyed("zrevrangebylex", -4, R, ONE, Cmd::ZRevRangeByLex),
+    keyed("zremrangebyscore", 4, W, ONE, Cmd::ZRemRangeByScore),
+    keyed("zremrangebyrank", 4, W, ONE, Cmd::ZRemRangeByRank),
+    keyed("zremrangebylex", 4, W, ONE, Cmd::ZRemRangeByLex),
+    keyed("zpopmin", -2, W.and(FAST), ONE, Cmd::ZPopMin),
+    keyed("zpopmax", -2, W.and(FAST), ONE, Cmd::ZPopMax),
     CommandSpec {
         fullname: "client",
         arity: -2,
@@ -438,7 +488,7 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 55);
+        assert_eq!(count(), 76);
     }
 
     #[test]

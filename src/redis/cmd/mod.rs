@@ -9,6 +9,7 @@ mod introspection;
 mod keys;
 mod set;
 mod strings;
+mod zset;
 
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::command::{Args, Cmd, CommandSpec};
@@ -203,6 +204,28 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::Auth => connection::auth(args),
         Cmd::Time => introspection::time(ctx),
         Cmd::ConfigGet => introspection::config_get(args),
+        // Sorted sets.
+        Cmd::ZAdd => zset::zadd(ctx, args, false),
+        Cmd::ZIncrBy => zset::zadd(ctx, args, true),
+        Cmd::ZRem => zset::zrem(ctx, args),
+        Cmd::ZScore => zset::zscore(ctx, args),
+        Cmd::ZMScore => zset::zmscore(ctx, args),
+        Cmd::ZCard => zset::zcard(ctx, args),
+        Cmd::ZCount => zset::zcount(ctx, args, false),
+        Cmd::ZLexCount => zset::zcount(ctx, args, true),
+        Cmd::ZRank => zset::zrank(ctx, args, false),
+        Cmd::ZRevRank => zset::zrank(ctx, args, true),
+        Cmd::ZRange => zset::zrange(ctx, args, zset::By::Any, None),
+        Cmd::ZRevRange => zset::zrange(ctx, args, zset::By::Rank, Some(true)),
+        Cmd::ZRangeByScore => zset::zrange(ctx, args, zset::By::Score, Some(false)),
+        Cmd::ZRevRangeByScore => zset::zrange(ctx, args, zset::By::Score, Some(true)),
+        Cmd::ZRangeByLex => zset::zrange(ctx, args, zset::By::Lex, Some(false)),
+        Cmd::ZRevRangeByLex => zset::zrange(ctx, args, zset::By::Lex, Some(true)),
+        Cmd::ZRemRangeByScore => zset::zremrange(ctx, args, zset::RemoveBy::Score),
+        Cmd::ZRemRangeByRank => zset::zremrange(ctx, args, zset::RemoveBy::Rank),
+        Cmd::ZRemRangeByLex => zset::zremrange(ctx, args, zset::RemoveBy::Lex),
+        Cmd::ZPopMin => zset::zpop(ctx, args, false),
+        Cmd::ZPopMax => zset::zpop(ctx, args, true),
     }
 }
 

@@ -166,7 +166,7 @@ mod tests {
                     b"ERR Wrong number of args calling Redis command from script".to_vec(),
                 ),
             ),
-            ("return redis.pcall('command', 'count')", Frame::Integer(55)),
+            ("return redis.pcall('command', 'count')", Frame::Integer(76)),
             (
                 "return redis.acl_check_cmd('client', 'id')",
                 Frame::Integer(1),
