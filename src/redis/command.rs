@@ -45,6 +45,27 @@ pub(crate) enum Cmd {
     Discard,
     Watch,
     Unwatch,
+    // Hashes (t_hash.c).
+    HSet,
+    HMSet,
+    HSetNx,
+    HGet,
+    HMGet,
+    HDel,
+    HExists,
+    HLen,
+    HStrLen,
+    HIncrBy,
+    HKeys,
+    HVals,
+    HGetAll,
+    // Sets (t_set.c).
+    SAdd,
+    SRem,
+    SIsMember,
+    SMIsMember,
+    SCard,
+    SMembers,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -247,6 +268,45 @@ static COMMANDS: &[CommandSpec] = &[
         Flags::NOSCRIPT.and(STALE).and(FAST),
         Cmd::Unwatch,
     ),
+    // Hashes (t_hash.c).
+    keyed("hset", -4, W.and(Flags::DENYOOM).and(FAST), ONE, Cmd::HSet),
+    keyed(
+        "hmset",
+        -4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HMSet,
+    ),
+    keyed(
+        "hsetnx",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HSetNx,
+    ),
+    keyed("hget", 3, R.and(FAST), ONE, Cmd::HGet),
+    keyed("hmget", -3, R.and(FAST), ONE, Cmd::HMGet),
+    keyed("hdel", -3, W.and(FAST), ONE, Cmd::HDel),
+    keyed("hexists", 3, R.and(FAST), ONE, Cmd::HExists),
+    keyed("hlen", 2, R.and(FAST), ONE, Cmd::HLen),
+    keyed("hstrlen", 3, R.and(FAST), ONE, Cmd::HStrLen),
+    keyed(
+        "hincrby",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HIncrBy,
+    ),
+    keyed("hkeys", 2, R, ONE, Cmd::HKeys),
+    keyed("hvals", 2, R, ONE, Cmd::HVals),
+    keyed("hgetall", 2, R, ONE, Cmd::HGetAll),
+    // Sets (t_set.c).
+    keyed("sadd", -3, W.and(Flags::DENYOOM).and(FAST), ONE, Cmd::SAdd),
+    keyed("srem", -3, W.and(FAST), ONE, Cmd::SRem),
+    keyed("sismember", 3, R.and(FAST), ONE, Cmd::SIsMember),
+    keyed("smismember", -3, R.and(FAST), ONE, Cmd::SMIsMember),
+    keyed("scard", 2, R.and(FAST), ONE, Cmd::SCard),
+    keyed("smembers", 2, R, ONE, Cmd::SMembers),
     CommandSpec {
         fullname: "client",
         arity: -2,
@@ -352,7 +412,7 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 26);
+        assert_eq!(count(), 45);
     }
 
     #[test]
