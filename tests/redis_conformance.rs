@@ -22,6 +22,8 @@ mod case;
 mod cases_connection;
 #[path = "redis_conformance/cases_expire.rs"]
 mod cases_expire;
+#[path = "redis_conformance/cases_hashes.rs"]
+mod cases_hashes;
 #[path = "redis_conformance/cases_hello.rs"]
 mod cases_hello;
 #[path = "redis_conformance/cases_locks.rs"]
@@ -32,6 +34,8 @@ mod cases_multi;
 mod cases_protocol;
 #[path = "redis_conformance/cases_scripts.rs"]
 mod cases_scripts;
+#[path = "redis_conformance/cases_sets.rs"]
+mod cases_sets;
 #[path = "redis_conformance/cases_strings.rs"]
 mod cases_strings;
 #[path = "redis_conformance/lock_scripts.rs"]
@@ -97,6 +101,15 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_multi::watch_and_other_connections,
     cases_multi::watch_and_expiry,
     cases_multi::scripts_in_transactions,
+    cases_hashes::hash_set_and_get,
+    cases_hashes::hash_delete_and_setnx,
+    cases_hashes::hash_incrby,
+    cases_hashes::hash_arity_and_wrong_type,
+    cases_hashes::hashes_in_transactions_and_scripts,
+    cases_sets::set_add_and_members,
+    cases_sets::set_remove,
+    cases_sets::set_arity_and_wrong_type,
+    cases_sets::sets_in_transactions_and_scripts,
 ];
 
 /// Runs a case on both servers at the same time.
