@@ -395,3 +395,45 @@ pub fn first_difference<'a>(
         })
         .map(|i| (i, a.get(i), b.get(i)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(reply: &[u8], compare: Compare) -> Entry {
+        Entry {
+            label: "SMEMBERS k".to_string(),
+            reply: reply.to_vec(),
+            compare,
+        }
+    }
+
+    #[test]
+    fn unordered_replies_agree_in_any_order_and_only_then() {
+        let agree_unordered = |a: &[u8], b: &[u8]| {
+            agree(&entry(a, Compare::Unordered), &entry(b, Compare::Unordered))
+        };
+        assert!(agree_unordered(
+            b"*3\r\n$1\r\nc\r\n$1\r\na\r\n$2\r\nbb\r\n",
+            b"*3\r\n$2\r\nbb\r\n$1\r\nc\r\n$1\r\na\r\n"
+        ));
+        assert!(agree_unordered(b"~2\r\n:1\r\n_\r\n", b"~2\r\n_\r\n:1\r\n"));
+        // Another element, another count, another kind of aggregate, a trailing byte.
+        assert!(!agree_unordered(
+            b"*2\r\n$1\r\na\r\n$1\r\nb\r\n",
+            b"*2\r\n$1\r\na\r\n$1\r\nc\r\n"
+        ));
+        assert!(!agree_unordered(
+            b"*1\r\n$1\r\na\r\n",
+            b"*2\r\n$1\r\na\r\n$1\r\na\r\n"
+        ));
+        assert!(!agree_unordered(b"*1\r\n$1\r\na\r\n", b"~1\r\n$1\r\na\r\n"));
+        assert!(!agree_unordered(
+            b"*1\r\n$1\r\na\r\nx",
+            b"*1\r\n$1\r\na\r\n"
+        ));
+        // Anything else byte for byte.
+        assert!(agree_unordered(b"-ERR x\r\n", b"-ERR x\r\n"));
+        assert!(!agree_unordered(b"-ERR x\r\n", b"-ERR y\r\n"));
+    }
+}

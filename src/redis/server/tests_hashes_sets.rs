@@ -304,3 +304,49 @@ fn sets_of_other_members_walk_in_byte_order() {
         "*3\r\n$2\r\n-1\r\n$1\r\n9\r\n$2\r\n10\r\n"
     );
 }
+
+#[test]
+fn a_replica_and_an_aof_rewrite_rebuild_the_same_hashes_and_sets() {
+    let mut c = Client::master();
+    let mut stream = Vec::new();
+    for request in [
+        &[&b"HSET"[..], b"h", b"b", b"1", b"a", b"2"][..],
+        &[b"HINCRBY", b"h", b"b", b"5"],
+        &[b"HDEL", b"h", b"a"],
+        &[b"HSET", b"h", b"a", b"3"],
+        &[b"SADD", b"s", b"x", b"y", b"3"],
+        &[b"SREM", b"s", b"y"],
+        &[b"PEXPIRE", b"s", b"100000"],
+        &[b"HSETNX", b"gone", b"f", b"v"],
+        &[b"HDEL", b"gone", b"f"],
+    ] {
+        stream.extend(c.propagated(at(0), request));
+    }
+    let mut replica = super::Server::new(super::Config {
+        role: super::Role::Replica,
+        ..super::Config::default()
+    });
+    let mut link = replica.connect();
+    for op in &stream {
+        replica.replicate(&mut link, op, at(0));
+    }
+    let master = c.server.dump(at(0));
+    assert_eq!(replica.dump(at(0)), master);
+    let mut loaded = super::Server::new(super::Config::default());
+    let mut aof = loaded.connect();
+    for op in super::rewrite(&master) {
+        loaded.replicate(&mut aof, &op, at(0));
+    }
+    assert_eq!(loaded.dump(at(0)), master);
+    assert_eq!(
+        text(
+            &loaded
+                .handle(&mut aof, &args(&[b"HGETALL", b"h"]), at(0))
+                .reply
+                .as_ref()
+                .map(bytes)
+                .unwrap_or_default()
+        ),
+        "*4\r\n$1\r\nb\r\n$1\r\n6\r\n$1\r\na\r\n$1\r\n3\r\n"
+    );
+}

@@ -4,8 +4,10 @@
 
 use std::collections::BTreeMap;
 
-/// The fields of a hash key, in insertion order, with an index by field.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The fields of a hash key, in insertion order, with an index by field. Two hashes are
+/// equal when they hold the same fields and values in the same order, however they got
+/// there (the insertion numbers are bookkeeping).
+#[derive(Debug, Clone, Default)]
 pub struct Hash {
     /// Field → (its insertion number, its value).
     fields: BTreeMap<Vec<u8>, (u64, Vec<u8>)>,
@@ -64,6 +66,14 @@ impl Hash {
         })
     }
 }
+
+impl PartialEq for Hash {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Hash {}
 
 #[cfg(test)]
 mod tests {
