@@ -168,6 +168,12 @@ pub fn hashes_in_transactions_and_scripts() -> Vec<Step> {
         cmd(&["MULTI"]),
         cmd(&["HSET", "h:t", "odd"]),
         cmd(&["EXEC"]),
+        // A field without its value passes the table's arity: queued, refused at EXEC.
+        cmd(&["MULTI"]),
+        cmd(&["HSET", "h:t", "a", "1", "b"]),
+        cmd(&["HMSET", "h:t", "a", "1", "b"]),
+        cmd(&["HSET", "h:t", "c", "3"]),
+        cmd(&["EXEC"]),
         // HSET from another connection breaks a WATCH; a no-op HSETNX or HDEL does not.
         cmd(&["HSET", "h:w", "f", "1"]),
         cmd(&["WATCH", "h:w"]),
@@ -222,6 +228,19 @@ pub fn hashes_in_transactions_and_scripts() -> Vec<Step> {
         cmd(&[
             "EVAL",
             "return redis.pcall('hset', KEYS[1], 'f')",
+            "1",
+            "h:s",
+        ]),
+        // A field without its value passes the script's arity check, then HSET refuses it.
+        cmd(&[
+            "EVAL",
+            "return redis.pcall('hset', KEYS[1], 'f', 'v', 'g')",
+            "1",
+            "h:s",
+        ]),
+        cmd(&[
+            "EVAL",
+            "return redis.call('hmset', KEYS[1], 'f', 'v', 'g')",
             "1",
             "h:s",
         ]),
