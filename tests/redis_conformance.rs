@@ -104,6 +104,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_hashes::hash_set_and_get,
     cases_hashes::hash_delete_and_setnx,
     cases_hashes::hash_incrby,
+    cases_hashes::hash_incrbyfloat,
     cases_hashes::hash_arity_and_wrong_type,
     cases_hashes::hashes_in_transactions_and_scripts,
     cases_sets::set_add_and_members,

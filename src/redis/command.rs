@@ -56,6 +56,7 @@ pub(crate) enum Cmd {
     HLen,
     HStrLen,
     HIncrBy,
+    HIncrByFloat,
     HKeys,
     HVals,
     HGetAll,
@@ -297,6 +298,13 @@ static COMMANDS: &[CommandSpec] = &[
         ONE,
         Cmd::HIncrBy,
     ),
+    keyed(
+        "hincrbyfloat",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HIncrByFloat,
+    ),
     keyed("hkeys", 2, R, ONE, Cmd::HKeys),
     keyed("hvals", 2, R, ONE, Cmd::HVals),
     keyed("hgetall", 2, R, ONE, Cmd::HGetAll),
@@ -412,7 +420,7 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 45);
+        assert_eq!(count(), 46);
     }
 
     #[test]

@@ -1,8 +1,9 @@
-//! Hashes: HSET, HMSET, HSETNX, HGET, HMGET, HDEL, HEXISTS, HLEN, HSTRLEN, HINCRBY, HKEYS,
-//! HVALS, HGETALL, their errors, WRONGTYPE both ways, and hashes in transactions, under
-//! WATCH and in scripts. Hashes stay small (at most 128 fields of at most 64 bytes), so the
-//! real server keeps them in a listpack, in insertion order, as the simulator does always.
-//! Each case deletes its keys first, so that both passes start from the same state.
+//! Hashes: HSET, HMSET, HSETNX, HGET, HMGET, HDEL, HEXISTS, HLEN, HSTRLEN, HINCRBY,
+//! HINCRBYFLOAT, HKEYS, HVALS, HGETALL, their errors, WRONGTYPE both ways, and hashes in
+//! transactions, under WATCH and in scripts. Hashes whose order is read stay small (at most
+//! 128 fields of at most 64 bytes), so the real server keeps them in a listpack, in insertion
+//! order, as the simulator does always. Each case deletes its keys first, so that both passes
+//! start from the same state.
 
 use crate::case::{Step, cmd};
 
@@ -259,4 +260,81 @@ pub fn hashes_in_transactions_and_scripts() -> Vec<Step> {
         ]),
         cmd(&["EVAL", "return redis.call('hgetall', KEYS[1])", "1", "h:s"]),
     ]
+}
+
+/// HINCRBYFLOAT's long doubles: read as `strtold` reads them (hex, infinities, the range's
+/// ends), added and printed with `%.17Lf` as the real server does on x86-64.
+pub fn hash_incrbyfloat() -> Vec<Step> {
+    let mut steps = vec![cmd(&["DEL", "h:f", "h:fs", "h:fbig"])];
+    for (n, incr) in [
+        "0.1",
+        "0.2",
+        "-0.3",
+        "10.5",
+        "-5e-18",
+        "1e20",
+        "0.000000000000000005",
+        "0.000000000000000015",
+        "3.14159265358979323846264338327950288",
+        "18446744073709551615",
+        "18446744073709551617",
+        "0X1.8P1",
+        "-0x.8",
+        "0x1p-16445",
+        "-0.0",
+        "+.5e1",
+        "5.",
+        "00.100",
+        "5e-4951",
+        "1e-4950",
+        "1e5000",
+        "1e-5000",
+        "inf",
+        "-Infinity",
+        "nan",
+        " 1",
+        "1 ",
+        "1e",
+        "0x",
+        "",
+        "1,5",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let field = format!("f{}", n % 6);
+        steps.push(cmd(&["HINCRBYFLOAT", "h:f", &field, incr]));
+    }
+    steps.extend([
+        cmd(&["HGETALL", "h:f"]),
+        cmd(&[
+            "HSET",
+            "h:fs",
+            "s",
+            "abc",
+            "i",
+            "inf",
+            "n",
+            "10",
+            "big",
+            "1.18e4932",
+        ]),
+        cmd(&["HINCRBYFLOAT", "h:fs", "s", "1"]),
+        cmd(&["HINCRBYFLOAT", "h:fs", "i", "1"]),
+        cmd(&["HINCRBYFLOAT", "h:fs", "n", "1.5"]),
+        cmd(&["HINCRBYFLOAT", "h:fs", "big", "1e4932"]),
+        cmd(&["HINCRBYFLOAT", "h:fs", "big", "-1e4932"]),
+        cmd(&["HINCRBYFLOAT", "h:fbig", "x", "1e4932"]),
+        cmd(&["HINCRBYFLOAT", "h:fs"]),
+        cmd(&["SET", "h:fs", "v"]),
+        cmd(&["HINCRBYFLOAT", "h:fs", "f", "1"]),
+        cmd(&["HINCRBYFLOAT", "h:fs", "f", "x"]),
+        cmd(&[
+            "EVAL",
+            "return redis.call('hincrbyfloat', KEYS[1], 'f', '0.1')",
+            "1",
+            "h:fbig",
+        ]),
+    ]);
+    steps
 }

@@ -1,13 +1,17 @@
 //! The hash commands (t_hash.c): HSET, HMSET, HSETNX, HGET, HMGET, HDEL, HEXISTS, HLEN,
-//! HSTRLEN, HINCRBY, HKEYS, HVALS, HGETALL. A write that changes nothing (HSETNX on a set
+//! HSTRLEN, HINCRBY, HINCRBYFLOAT (its long doubles in `long_double`), HKEYS, HVALS,
+//! HGETALL. A write that changes nothing (HSETNX on a set
 //! field, HDEL of missing fields) neither touches watchers nor propagates; HSET always
 //! does, even when every value stays the same, as Redis's does.
+
+mod long_double;
 
 use super::{Ctx, arg};
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 use crate::redis::value::Hash;
+use long_double::LongDouble;
 
 /// What HSET and HMSET answer: the count of new fields, or `+OK`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,6 +163,50 @@ pub(super) fn hincrby(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     hash.insert(field.to_vec(), new.to_string().into_bytes());
     ctx.modified(key);
     Frame::Integer(new)
+}
+
+/// HINCRBYFLOAT key field increment: the new value as Redis prints a long double. The
+/// increment is checked first (a valid float, then a finite one), then the key's type (a
+/// missing key is created), then the field's value (a float) and the sum (finite).
+/// Propagated as the HSET of the result, as Redis does, so that replicas need not redo the
+/// arithmetic.
+pub(super) fn hincrbyfloat(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+    let incr = match long_double::parse(arg(args, 3)) {
+        None => return replies::error(b"value is not a valid float"),
+        Some(LongDouble::Infinite { .. }) => {
+            return replies::error(b"value is NaN or Infinity");
+        }
+        Some(finite) => finite,
+    };
+    let (key, field) = (arg(args, 1), arg(args, 2));
+    let hash = match ctx.entry_as::<Hash>(key) {
+        Ok(hash) => hash,
+        Err(wrong_type) => return wrong_type,
+    };
+    let old = match hash.get(field) {
+        None => LongDouble::Finite {
+            neg: false,
+            mant: 0,
+            exp: 0,
+        },
+        Some(value) => match long_double::parse(value) {
+            Some(old) => old,
+            None => return replies::error(b"hash value is not a float"),
+        },
+    };
+    let Some(LongDouble::Finite { neg, mant, exp }) = long_double::add(old, incr) else {
+        return replies::error(b"increment would produce NaN or Infinity");
+    };
+    let new = long_double::human(neg, mant, exp);
+    hash.insert(field.to_vec(), new.clone());
+    ctx.modified(key);
+    ctx.rewrite = Some(vec![
+        b"HSET".to_vec(),
+        key.to_vec(),
+        field.to_vec(),
+        new.clone(),
+    ]);
+    Frame::Bulk(new)
 }
 
 /// Which parts of each field HKEYS, HVALS and HGETALL answer.

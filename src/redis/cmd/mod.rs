@@ -181,6 +181,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::HLen => hash::hlen(ctx, args),
         Cmd::HStrLen => hash::hstrlen(ctx, args),
         Cmd::HIncrBy => hash::hincrby(ctx, args),
+        Cmd::HIncrByFloat => hash::hincrbyfloat(ctx, args),
         Cmd::HKeys => hash::hgetall(ctx, args, hash::Parts::Fields),
         Cmd::HVals => hash::hgetall(ctx, args, hash::Parts::Values),
         Cmd::HGetAll => hash::hgetall(ctx, args, hash::Parts::Both),
