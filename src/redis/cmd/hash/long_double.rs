@@ -147,7 +147,8 @@ fn decimal(neg: bool, digits: Big, exp: i64) -> Option<LongDouble> {
 fn round(neg: bool, n: Big, exp: i64, sticky: bool) -> Option<LongDouble> {
     let bits = i64::try_from(n.bits()).unwrap_or(i64::MAX);
     let shift = (bits - 64).max(MIN_EXP - exp);
-    let (mut mant, mut exp) = if shift <= 0 {
+    // The shift keeps the last bit's exponent at MIN_EXP or above.
+    let (mant, mut exp) = if shift <= 0 {
         (
             n.shl(usize::try_from(-shift).unwrap_or(0)).low_u64(),
             exp + shift,
@@ -167,10 +168,6 @@ fn round(neg: bool, n: Big, exp: i64, sticky: bool) -> Option<LongDouble> {
     }
     if exp > MAX_EXP {
         return None;
-    }
-    if mant != 0 && exp < MIN_EXP {
-        mant = 0;
-        exp = 0;
     }
     Some(LongDouble::Finite { neg, mant, exp })
 }
