@@ -22,6 +22,8 @@ mod case;
 mod cases_connection;
 #[path = "redis_conformance/cases_expire.rs"]
 mod cases_expire;
+#[path = "redis_conformance/cases_hashes.rs"]
+mod cases_hashes;
 #[path = "redis_conformance/cases_hello.rs"]
 mod cases_hello;
 #[path = "redis_conformance/cases_keys.rs"]
@@ -36,6 +38,8 @@ mod cases_protocol;
 mod cases_scripts;
 #[path = "redis_conformance/cases_scripts_resp3.rs"]
 mod cases_scripts_resp3;
+#[path = "redis_conformance/cases_sets.rs"]
+mod cases_sets;
 #[path = "redis_conformance/cases_strings.rs"]
 mod cases_strings;
 #[path = "redis_conformance/cases_zsets.rs"]
@@ -125,6 +129,16 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_zsets::zsets_in_scripts,
     cases_zsets::big_sets,
     cases_zsets::semaphore,
+    cases_hashes::hash_set_and_get,
+    cases_hashes::hash_delete_and_setnx,
+    cases_hashes::hash_incrby,
+    cases_hashes::hash_incrbyfloat,
+    cases_hashes::hash_arity_and_wrong_type,
+    cases_hashes::hashes_in_transactions_and_scripts,
+    cases_sets::set_add_and_members,
+    cases_sets::set_remove,
+    cases_sets::set_arity_and_wrong_type,
+    cases_sets::sets_in_transactions_and_scripts,
 ];
 
 /// Runs a case on both servers at the same time.

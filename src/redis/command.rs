@@ -99,6 +99,28 @@ pub(crate) enum Cmd {
     ZRemRangeByLex,
     ZPopMin,
     ZPopMax,
+    // Hashes (t_hash.c).
+    HSet,
+    HMSet,
+    HSetNx,
+    HGet,
+    HMGet,
+    HDel,
+    HExists,
+    HLen,
+    HStrLen,
+    HIncrBy,
+    HIncrByFloat,
+    HKeys,
+    HVals,
+    HGetAll,
+    // Sets (t_set.c).
+    SAdd,
+    SRem,
+    SIsMember,
+    SMIsMember,
+    SCard,
+    SMembers,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -383,6 +405,52 @@ static COMMANDS: &[CommandSpec] = &[
     keyed("zremrangebylex", 4, W, ONE, Cmd::ZRemRangeByLex),
     keyed("zpopmin", -2, W.and(FAST), ONE, Cmd::ZPopMin),
     keyed("zpopmax", -2, W.and(FAST), ONE, Cmd::ZPopMax),
+    // Hashes (t_hash.c).
+    keyed("hset", -4, W.and(Flags::DENYOOM).and(FAST), ONE, Cmd::HSet),
+    keyed(
+        "hmset",
+        -4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HMSet,
+    ),
+    keyed(
+        "hsetnx",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HSetNx,
+    ),
+    keyed("hget", 3, R.and(FAST), ONE, Cmd::HGet),
+    keyed("hmget", -3, R.and(FAST), ONE, Cmd::HMGet),
+    keyed("hdel", -3, W.and(FAST), ONE, Cmd::HDel),
+    keyed("hexists", 3, R.and(FAST), ONE, Cmd::HExists),
+    keyed("hlen", 2, R.and(FAST), ONE, Cmd::HLen),
+    keyed("hstrlen", 3, R.and(FAST), ONE, Cmd::HStrLen),
+    keyed(
+        "hincrby",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HIncrBy,
+    ),
+    keyed(
+        "hincrbyfloat",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HIncrByFloat,
+    ),
+    keyed("hkeys", 2, R, ONE, Cmd::HKeys),
+    keyed("hvals", 2, R, ONE, Cmd::HVals),
+    keyed("hgetall", 2, R, ONE, Cmd::HGetAll),
+    // Sets (t_set.c).
+    keyed("sadd", -3, W.and(Flags::DENYOOM).and(FAST), ONE, Cmd::SAdd),
+    keyed("srem", -3, W.and(FAST), ONE, Cmd::SRem),
+    keyed("sismember", 3, R.and(FAST), ONE, Cmd::SIsMember),
+    keyed("smismember", -3, R.and(FAST), ONE, Cmd::SMIsMember),
+    keyed("scard", 2, R.and(FAST), ONE, Cmd::SCard),
+    keyed("smembers", 2, R, ONE, Cmd::SMembers),
     CommandSpec {
         fullname: "client",
         arity: -2,
@@ -488,7 +556,7 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 76);
+        assert_eq!(count(), 96);
     }
 
     #[test]

@@ -36,6 +36,11 @@ fn spaced(text: &[u8]) -> Vec<u8> {
         .collect()
 }
 
+/// `addReplyLongLong` of a count or a length (HLEN, SCARD, how many were added...).
+pub fn count(n: usize) -> Frame {
+    Frame::Integer(i64::try_from(n).unwrap_or(i64::MAX))
+}
+
 /// `shared.syntaxerr`
 pub fn syntax_error() -> Frame {
     error(b"syntax error")

@@ -31,6 +31,8 @@ mod tests_commands;
 #[cfg(test)]
 mod tests_expiry;
 #[cfg(test)]
+mod tests_hashes_sets;
+#[cfg(test)]
 mod tests_server;
 #[cfg(test)]
 mod tests_strings_keys;

@@ -4,10 +4,12 @@
 
 mod connection;
 mod expire;
+mod hash;
 mod hello;
 mod introspection;
 mod keys;
 mod set;
+mod set_type;
 mod strings;
 mod zset;
 
@@ -226,6 +228,28 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::ZRemRangeByLex => zset::zremrange(ctx, args, zset::RemoveBy::Lex),
         Cmd::ZPopMin => zset::zpop(ctx, args, false),
         Cmd::ZPopMax => zset::zpop(ctx, args, true),
+        // Hashes.
+        Cmd::HSet => hash::hset(ctx, args, spec.fullname, hash::SetReply::Created),
+        Cmd::HMSet => hash::hset(ctx, args, spec.fullname, hash::SetReply::Ok),
+        Cmd::HSetNx => hash::hsetnx(ctx, args),
+        Cmd::HGet => hash::hget(ctx, args),
+        Cmd::HMGet => hash::hmget(ctx, args),
+        Cmd::HDel => hash::hdel(ctx, args),
+        Cmd::HExists => hash::hexists(ctx, args),
+        Cmd::HLen => hash::hlen(ctx, args),
+        Cmd::HStrLen => hash::hstrlen(ctx, args),
+        Cmd::HIncrBy => hash::hincrby(ctx, args),
+        Cmd::HIncrByFloat => hash::hincrbyfloat(ctx, args),
+        Cmd::HKeys => hash::hgetall(ctx, args, hash::Parts::Fields),
+        Cmd::HVals => hash::hgetall(ctx, args, hash::Parts::Values),
+        Cmd::HGetAll => hash::hgetall(ctx, args, hash::Parts::Both),
+        // Sets.
+        Cmd::SAdd => set_type::sadd(ctx, args),
+        Cmd::SRem => set_type::srem(ctx, args),
+        Cmd::SIsMember => set_type::sismember(ctx, args),
+        Cmd::SMIsMember => set_type::smismember(ctx, args),
+        Cmd::SCard => set_type::scard(ctx, args),
+        Cmd::SMembers => set_type::smembers(ctx, args),
     }
 }
 
