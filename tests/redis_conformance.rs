@@ -22,8 +22,12 @@ mod case;
 mod cases_connection;
 #[path = "redis_conformance/cases_expire.rs"]
 mod cases_expire;
+#[path = "redis_conformance/cases_hashes.rs"]
+mod cases_hashes;
 #[path = "redis_conformance/cases_hello.rs"]
 mod cases_hello;
+#[path = "redis_conformance/cases_keys.rs"]
+mod cases_keys;
 #[path = "redis_conformance/cases_lists.rs"]
 mod cases_lists;
 #[path = "redis_conformance/cases_locks.rs"]
@@ -36,8 +40,14 @@ mod cases_protocol;
 mod cases_pubsub;
 #[path = "redis_conformance/cases_scripts.rs"]
 mod cases_scripts;
+#[path = "redis_conformance/cases_scripts_resp3.rs"]
+mod cases_scripts_resp3;
+#[path = "redis_conformance/cases_sets.rs"]
+mod cases_sets;
 #[path = "redis_conformance/cases_strings.rs"]
 mod cases_strings;
+#[path = "redis_conformance/cases_zsets.rs"]
+mod cases_zsets;
 #[path = "redis_conformance/lock_scripts.rs"]
 mod lock_scripts;
 #[path = "common/server_process.rs"]
@@ -66,6 +76,14 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_strings::set_expiry_options,
     cases_strings::set_bad_expire_times,
     cases_strings::del_and_exists,
+    cases_strings::counters,
+    cases_strings::get_variants,
+    cases_strings::set_shorthands,
+    cases_strings::multi_key_strings,
+    cases_keys::type_persist_touch,
+    cases_keys::rename,
+    cases_keys::databases,
+    cases_keys::scripts_and_transactions_in_a_database,
     cases_expire::expire_family,
     cases_expire::expire_conditions,
     cases_expire::expire_bad_times,
@@ -77,6 +95,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_connection::unknown_commands,
     cases_connection::introspection,
     cases_connection::quit,
+    cases_connection::auth_config_time,
     cases_hello::hello_forms,
     cases_hello::hello_errors,
     cases_hello::client_handshake,
@@ -92,6 +111,10 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_scripts::script_helpers,
     cases_scripts::shebangs,
     cases_scripts::script_cache,
+    cases_scripts_resp3::setresp_arguments,
+    cases_scripts_resp3::returned_table_forms,
+    cases_scripts_resp3::resp3_calls,
+    cases_scripts_resp3::resp3_errors,
     cases_locks::recipe_scripts,
     cases_locks::redis_py_lock,
     cases_locks::expired_lock,
@@ -101,6 +124,25 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_multi::watch_and_other_connections,
     cases_multi::watch_and_expiry,
     cases_multi::scripts_in_transactions,
+    cases_zsets::zadd_flags,
+    cases_zsets::score_spellings,
+    cases_zsets::range_forms,
+    cases_zsets::removals_and_pops,
+    cases_zsets::wrong_types,
+    cases_zsets::zsets_in_transactions,
+    cases_zsets::zsets_in_scripts,
+    cases_zsets::big_sets,
+    cases_zsets::semaphore,
+    cases_hashes::hash_set_and_get,
+    cases_hashes::hash_delete_and_setnx,
+    cases_hashes::hash_incrby,
+    cases_hashes::hash_incrbyfloat,
+    cases_hashes::hash_arity_and_wrong_type,
+    cases_hashes::hashes_in_transactions_and_scripts,
+    cases_sets::set_add_and_members,
+    cases_sets::set_remove,
+    cases_sets::set_arity_and_wrong_type,
+    cases_sets::sets_in_transactions_and_scripts,
     cases_pubsub::subscribe_and_publish,
     cases_pubsub::subscribed_mode,
     cases_pubsub::reset,

@@ -72,6 +72,82 @@ pub(crate) enum Cmd {
     BLPop,
     BRPop,
     BLMove,
+    // Strings beyond SET and GET.
+    Incr,
+    IncrBy,
+    Decr,
+    DecrBy,
+    GetDel,
+    GetEx,
+    GetSet,
+    SetNx,
+    SetEx,
+    PSetEx,
+    MGet,
+    MSet,
+    MSetNx,
+    Append,
+    StrLen,
+    // Keys of any type, and the databases.
+    Unlink,
+    Touch,
+    Type,
+    Persist,
+    Rename,
+    RenameNx,
+    Keys,
+    Scan,
+    DbSize,
+    FlushDb,
+    FlushAll,
+    // Connection and server.
+    Auth,
+    Time,
+    ConfigGet,
+    // Sorted sets (cmd/zset.rs).
+    ZAdd,
+    ZIncrBy,
+    ZRem,
+    ZScore,
+    ZMScore,
+    ZCard,
+    ZCount,
+    ZLexCount,
+    ZRank,
+    ZRevRank,
+    ZRange,
+    ZRevRange,
+    ZRangeByScore,
+    ZRevRangeByScore,
+    ZRangeByLex,
+    ZRevRangeByLex,
+    ZRemRangeByScore,
+    ZRemRangeByRank,
+    ZRemRangeByLex,
+    ZPopMin,
+    ZPopMax,
+    // Hashes (t_hash.c).
+    HSet,
+    HMSet,
+    HSetNx,
+    HGet,
+    HMGet,
+    HDel,
+    HExists,
+    HLen,
+    HStrLen,
+    HIncrBy,
+    HIncrByFloat,
+    HKeys,
+    HVals,
+    HGetAll,
+    // Sets (t_set.c).
+    SAdd,
+    SRem,
+    SIsMember,
+    SMIsMember,
+    SCard,
+    SMembers,
 }
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
@@ -115,8 +191,12 @@ pub enum Keys {
     First,
     /// Every argument after the name (DEL, EXISTS).
     All,
-    /// The first two arguments after the name (LMOVE's source and destination).
-    FirstTwo,
+    /// The first two arguments after the name (RENAME, LMOVE).
+    Two,
+    /// Every other argument from the first (MSET's keys between their values).
+    Pairs,
+    /// Every argument after the name but the last (BLPOP's keys before its timeout).
+    AllButLast,
 }
 
 /// One entry of the table.
@@ -149,14 +229,16 @@ impl CommandSpec {
     }
 
     /// The keys `args` (a request for this command, its name first) names.
-    pub fn keys<'a>(&self, args: &'a [Vec<u8>]) -> &'a [Vec<u8>] {
+    pub fn keys<'a>(&self, args: &'a [Vec<u8>]) -> Vec<&'a Vec<u8>> {
         let keys = match self.keys {
             Keys::None => None,
             Keys::First => args.get(1..2),
             Keys::All => args.get(1..),
-            Keys::FirstTwo => args.get(1..3),
+            Keys::Two => args.get(1..3),
+            Keys::Pairs => return args.iter().skip(1).step_by(2).collect(),
+            Keys::AllButLast => args.get(1..args.len().saturating_sub(1)),
         };
-        keys.unwrap_or_default()
+        keys.unwrap_or_default().iter().collect()
     }
 
     /// The name a client types: the part after `|` for a subcommand.
@@ -227,6 +309,7 @@ const fn keyed(
 const W: Flags = Flags::WRITE;
 const R: Flags = Flags::READONLY;
 const FAST: Flags = Flags::FAST;
+const OOM: Flags = Flags::DENYOOM;
 const STALE: Flags = Flags::STALE;
 const ONE: Keys = Keys::First;
 const ALL: Keys = Keys::All;
@@ -277,6 +360,124 @@ static COMMANDS: &[CommandSpec] = &[
         Flags::NOSCRIPT.and(STALE).and(FAST),
         Cmd::Unwatch,
     ),
+    // Strings beyond SET and GET.
+    keyed("incr", 2, W.and(OOM).and(FAST), ONE, Cmd::Incr),
+    keyed("incrby", 3, W.and(OOM).and(FAST), ONE, Cmd::IncrBy),
+    keyed("decr", 2, W.and(OOM).and(FAST), ONE, Cmd::Decr),
+    keyed("decrby", 3, W.and(OOM).and(FAST), ONE, Cmd::DecrBy),
+    keyed("getdel", 2, W.and(FAST), ONE, Cmd::GetDel),
+    keyed("getex", -2, W.and(FAST), ONE, Cmd::GetEx),
+    keyed("getset", 3, W.and(OOM).and(FAST), ONE, Cmd::GetSet),
+    keyed("setnx", 3, W.and(OOM).and(FAST), ONE, Cmd::SetNx),
+    keyed("setex", 4, W.and(OOM), ONE, Cmd::SetEx),
+    keyed("psetex", 4, W.and(OOM), ONE, Cmd::PSetEx),
+    keyed("mget", -2, R.and(FAST), ALL, Cmd::MGet),
+    keyed("mset", -3, W.and(OOM), Keys::Pairs, Cmd::MSet),
+    keyed("msetnx", -3, W.and(OOM), Keys::Pairs, Cmd::MSetNx),
+    keyed("append", 3, W.and(OOM).and(FAST), ONE, Cmd::Append),
+    keyed("strlen", 2, R.and(FAST), ONE, Cmd::StrLen),
+    // Keys of any type, and the databases.
+    keyed("unlink", -2, W.and(FAST), ALL, Cmd::Unlink),
+    keyed("touch", -2, R.and(FAST), ALL, Cmd::Touch),
+    keyed("type", 2, R.and(FAST), ONE, Cmd::Type),
+    keyed("persist", 2, W.and(FAST), ONE, Cmd::Persist),
+    keyed("rename", 3, W, Keys::Two, Cmd::Rename),
+    keyed("renamenx", 3, W.and(FAST), Keys::Two, Cmd::RenameNx),
+    spec("keys", 2, R, Cmd::Keys),
+    spec("scan", -2, R, Cmd::Scan),
+    spec("dbsize", 1, R.and(FAST), Cmd::DbSize),
+    spec("flushdb", -1, W, Cmd::FlushDb),
+    spec("flushall", -1, W, Cmd::FlushAll),
+    // Connection and server.
+    spec("auth", -2, Flags::NOSCRIPT.and(STALE).and(FAST), Cmd::Auth),
+    spec("time", 1, STALE.and(FAST), Cmd::Time),
+    CommandSpec {
+        fullname: "config",
+        arity: -2,
+        flags: Flags::NONE,
+        keys: Keys::None,
+        cmd: None,
+        subcommands: &[spec(
+            "config|get",
+            -3,
+            Flags::NOSCRIPT.and(STALE),
+            Cmd::ConfigGet,
+        )],
+    },
+    // Sorted sets (cmd/zset.rs).
+    keyed("zadd", -4, W.and(Flags::DENYOOM).and(FAST), ONE, Cmd::ZAdd),
+    keyed(
+        "zincrby",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::ZIncrBy,
+    ),
+    keyed("zrem", -3, W.and(FAST), ONE, Cmd::ZRem),
+    keyed("zscore", 3, R.and(FAST), ONE, Cmd::ZScore),
+    keyed("zmscore", -3, R.and(FAST), ONE, Cmd::ZMScore),
+    keyed("zcard", 2, R.and(FAST), ONE, Cmd::ZCard),
+    keyed("zcount", 4, R.and(FAST), ONE, Cmd::ZCount),
+    keyed("zlexcount", 4, R.and(FAST), ONE, Cmd::ZLexCount),
+    keyed("zrank", 3, R.and(FAST), ONE, Cmd::ZRank),
+    keyed("zrevrank", 3, R.and(FAST), ONE, Cmd::ZRevRank),
+    keyed("zrange", -4, R, ONE, Cmd::ZRange),
+    keyed("zrevrange", -4, R, ONE, Cmd::ZRevRange),
+    keyed("zrangebyscore", -4, R, ONE, Cmd::ZRangeByScore),
+    keyed("zrevrangebyscore", -4, R, ONE, Cmd::ZRevRangeByScore),
+    keyed("zrangebylex", -4, R, ONE, Cmd::ZRangeByLex),
+    keyed("zrevrangebylex", -4, R, ONE, Cmd::ZRevRangeByLex),
+    keyed("zremrangebyscore", 4, W, ONE, Cmd::ZRemRangeByScore),
+    keyed("zremrangebyrank", 4, W, ONE, Cmd::ZRemRangeByRank),
+    keyed("zremrangebylex", 4, W, ONE, Cmd::ZRemRangeByLex),
+    keyed("zpopmin", -2, W.and(FAST), ONE, Cmd::ZPopMin),
+    keyed("zpopmax", -2, W.and(FAST), ONE, Cmd::ZPopMax),
+    // Hashes (t_hash.c).
+    keyed("hset", -4, W.and(Flags::DENYOOM).and(FAST), ONE, Cmd::HSet),
+    keyed(
+        "hmset",
+        -4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HMSet,
+    ),
+    keyed(
+        "hsetnx",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HSetNx,
+    ),
+    keyed("hget", 3, R.and(FAST), ONE, Cmd::HGet),
+    keyed("hmget", -3, R.and(FAST), ONE, Cmd::HMGet),
+    keyed("hdel", -3, W.and(FAST), ONE, Cmd::HDel),
+    keyed("hexists", 3, R.and(FAST), ONE, Cmd::HExists),
+    keyed("hlen", 2, R.and(FAST), ONE, Cmd::HLen),
+    keyed("hstrlen", 3, R.and(FAST), ONE, Cmd::HStrLen),
+    keyed(
+        "hincrby",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HIncrBy,
+    ),
+    keyed(
+        "hincrbyfloat",
+        4,
+        W.and(Flags::DENYOOM).and(FAST),
+        ONE,
+        Cmd::HIncrByFloat,
+    ),
+    keyed("hkeys", 2, R, ONE, Cmd::HKeys),
+    keyed("hvals", 2, R, ONE, Cmd::HVals),
+    keyed("hgetall", 2, R, ONE, Cmd::HGetAll),
+    // Sets (t_set.c).
+    keyed("sadd", -3, W.and(Flags::DENYOOM).and(FAST), ONE, Cmd::SAdd),
+    keyed("srem", -3, W.and(FAST), ONE, Cmd::SRem),
+    keyed("sismember", 3, R.and(FAST), ONE, Cmd::SIsMember),
+    keyed("smismember", -3, R.and(FAST), ONE, Cmd::SMIsMember),
+    keyed("scard", 2, R.and(FAST), ONE, Cmd::SCard),
+    keyed("smembers", 2, R, ONE, Cmd::SMembers),
     CommandSpec {
         fullname: "client",
         arity: -2,
@@ -377,22 +578,28 @@ static COMMANDS: &[CommandSpec] = &[
     keyed("lrange", 4, R, ONE, Cmd::LRange),
     keyed("lindex", 3, R, ONE, Cmd::LIndex),
     keyed("lrem", 4, W, ONE, Cmd::LRem),
-    keyed(
-        "lmove",
-        5,
-        W.and(Flags::DENYOOM),
-        Keys::FirstTwo,
-        Cmd::LMove,
-    ),
+    keyed("lmove", 5, W.and(Flags::DENYOOM), Keys::Two, Cmd::LMove),
     // Blocking pops (their keys are listed for the history, which reads propagated
     // commands: the pops they did, or an immediate BLMOVE).
-    keyed("blpop", -3, W.and(Flags::NOSCRIPT), ONE, Cmd::BLPop),
-    keyed("brpop", -3, W.and(Flags::NOSCRIPT), ONE, Cmd::BRPop),
+    keyed(
+        "blpop",
+        -3,
+        W.and(Flags::NOSCRIPT),
+        Keys::AllButLast,
+        Cmd::BLPop,
+    ),
+    keyed(
+        "brpop",
+        -3,
+        W.and(Flags::NOSCRIPT),
+        Keys::AllButLast,
+        Cmd::BRPop,
+    ),
     keyed(
         "blmove",
         6,
         W.and(Flags::DENYOOM).and(Flags::NOSCRIPT),
-        Keys::FirstTwo,
+        Keys::Two,
         Cmd::BLMove,
     ),
 ];
@@ -467,18 +674,24 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 45);
+        assert_eq!(count(), 115);
     }
 
     #[test]
     fn keys_by_position() {
         let keys = |list: &[&str]| {
             let args = args(list);
-            found(list).keys(&args).to_vec()
+            found(list)
+                .keys(&args)
+                .into_iter()
+                .cloned()
+                .collect::<Args>()
         };
         assert_eq!(keys(&["SET", "k", "v", "PX", "5"]), args(&["k"]));
         assert_eq!(keys(&["del", "a", "b"]), args(&["a", "b"]));
         assert_eq!(keys(&["PEXPIREAT", "k", "7"]), args(&["k"]));
+        assert_eq!(keys(&["RENAME", "a", "b"]), args(&["a", "b"]));
+        assert_eq!(keys(&["MSET", "a", "1", "b", "2"]), args(&["a", "b"]));
         assert!(keys(&["EVALSHA", "abc", "1", "k"]).is_empty());
         assert!(keys(&["ping"]).is_empty());
         assert!(keys(&["client", "id"]).is_empty());

@@ -36,6 +36,11 @@ fn spaced(text: &[u8]) -> Vec<u8> {
         .collect()
 }
 
+/// `addReplyLongLong` of a count or a length (HLEN, SCARD, how many were added...).
+pub fn count(n: usize) -> Frame {
+    Frame::Integer(i64::try_from(n).unwrap_or(i64::MAX))
+}
+
 /// `shared.syntaxerr`
 pub fn syntax_error() -> Frame {
     error(b"syntax error")
@@ -49,6 +54,12 @@ pub fn not_an_integer() -> Frame {
 /// `shared.wrongtypeerr`: a command of one type met a key holding another.
 pub fn wrong_type() -> Frame {
     error(b"-WRONGTYPE Operation against a key holding the wrong kind of value")
+}
+
+/// What AUTH and HELLO AUTH answer for a user other than `default` (the one user the
+/// simulated server has, without a password).
+pub fn wrong_pass() -> Frame {
+    error(b"-WRONGPASS invalid username-password pair or user is disabled.")
 }
 
 /// `shared.outofrangeerr`

@@ -72,7 +72,8 @@ pub enum Frame {
 
 impl Frame {
     /// The value as a RESP2 connection receives it (a map as a flat array, a double as its
-    /// text ...): what Redis's RESP2 clients, and scripts' `redis.call`, see.
+    /// text ...): what Redis's RESP2 clients see, and scripts' `redis.call` unless the script
+    /// chose RESP3 with `redis.setresp(3)`.
     pub fn into_resp2(self) -> Frame {
         let all =
             |items: Vec<Frame>| Frame::Array(items.into_iter().map(Frame::into_resp2).collect());

@@ -40,9 +40,13 @@ mod tests_commands;
 #[cfg(test)]
 mod tests_expiry;
 #[cfg(test)]
+mod tests_hashes_sets;
+#[cfg(test)]
 mod tests_pubsub;
 #[cfg(test)]
 mod tests_server;
+#[cfg(test)]
+mod tests_strings_keys;
 #[cfg(test)]
 mod tests_transaction;
 mod transaction;
@@ -415,6 +419,7 @@ impl Server {
     ) -> (Frame, bool) {
         let db = conn.db;
         let (clock, role) = (self.config.expiry_clock, self.config.role);
+        let max_string = self.config.limits.max_bulk_len;
         let mut ctx = Ctx {
             ks: &mut self.dbs[db.min(DATABASES - 1)],
             now,
@@ -428,6 +433,7 @@ impl Server {
             rewrite: None,
             close: false,
             flush_all: false,
+            max_string,
         };
         let frame = cmd::run(&mut ctx, spec, args);
         let mut done = std::mem::take(&mut ctx.ops);
@@ -476,12 +482,22 @@ fn expire_cycle(ks: &mut Keyspace, now: i64, dels: &mut Vec<Args>) {
 
 /// What Redis 7.0 propagates for one command or script: its commands as they are, or
 /// wrapped in MULTI/EXEC when there are several, so replicas and the AOF apply them
-/// atomically.
-pub fn transaction(ops: Vec<Args>) -> Vec<Args> {
+/// atomically. A SELECT that moves the stream to the command's database goes ahead of the
+/// MULTI, as Redis feeds it.
+pub fn transaction(mut ops: Vec<Args>) -> Vec<Args> {
+    let select = ops
+        .first()
+        .is_some_and(|op| op.first().is_some_and(|name| name == b"SELECT"));
+    let head: Vec<Args> = if select {
+        ops.drain(..1).collect()
+    } else {
+        Vec::new()
+    };
     if ops.len() < 2 {
-        return ops;
+        return head.into_iter().chain(ops).collect();
     }
-    let mut wrapped = Vec::with_capacity(ops.len() + 2);
+    let mut wrapped = Vec::with_capacity(head.len() + ops.len() + 2);
+    wrapped.extend(head);
     wrapped.push(vec![b"MULTI".to_vec()]);
     wrapped.extend(ops);
     wrapped.push(vec![b"EXEC".to_vec()]);

@@ -30,6 +30,10 @@ pub enum Compare {
     Kind,
     /// Byte for byte, but for the client id in HELLO's map (it counts connections).
     HelloId,
+    /// An array or set of bulk strings, integers or nulls, its elements in any order: for
+    /// replies that Redis gives in its hash tables' random order (SMEMBERS of a set that is
+    /// not all integers).
+    Unordered,
 }
 
 /// The protocol a pass speaks.
@@ -58,7 +62,6 @@ pub struct Step {
     action: Action,
     compare: Compare,
     label: String,
-    resp2_only: bool,
 }
 
 impl Step {
@@ -86,9 +89,9 @@ impl Step {
         self
     }
 
-    /// Left out of the RESP3 pass, for a reply the simulator does not give in RESP3 yet.
-    pub fn resp2_only(mut self) -> Step {
-        self.resp2_only = true;
+    /// Compares an aggregate's elements in any order: see [`Compare::Unordered`].
+    pub fn unordered(mut self) -> Step {
+        self.compare = Compare::Unordered;
         self
     }
 
@@ -105,7 +108,6 @@ fn step(action: Action, label: String) -> Step {
         action,
         compare: Compare::Exact,
         label,
-        resp2_only: false,
     }
 }
 
@@ -253,10 +255,7 @@ fn open(addr: SocketAddr, proto: Proto) -> Result<Conn, Vec<u8>> {
 pub fn run(steps: &[Step], addr: SocketAddr, proto: Proto) -> Vec<Entry> {
     let mut conns: BTreeMap<usize, Conn> = BTreeMap::new();
     let mut entries = Vec::new();
-    for step in steps
-        .iter()
-        .filter(|s| proto == Proto::Resp2 || !s.resp2_only)
-    {
+    for step in steps {
         let label = match step.conn {
             0 => step.label.clone(),
             n => format!("[conn {n}] {}", step.label),
@@ -309,6 +308,10 @@ fn agree(a: &Entry, b: &Entry) -> bool {
         Compare::Exact => a.reply == b.reply,
         Compare::Kind => a.reply.first() == b.reply.first(),
         Compare::HelloId => without_id(&a.reply) == without_id(&b.reply),
+        Compare::Unordered => match (sorted(&a.reply), sorted(&b.reply)) {
+            (Some(x), Some(y)) => x == y,
+            _ => a.reply == b.reply,
+        },
         Compare::Within(slack) => match (integer(&a.reply), integer(&b.reply)) {
             (Some(x), Some(y)) if x >= 0 && y >= 0 => (x - y).abs() <= slack,
             _ => a.reply == b.reply,
@@ -328,6 +331,43 @@ fn without_id(reply: &[u8]) -> Vec<u8> {
         .take_while(|b| b.is_ascii_digit())
         .count();
     [&reply[..start], b"?", &reply[start + digits..]].concat()
+}
+
+/// An array or set reply of flat elements (bulk strings, integers, nulls) as its header and
+/// its elements sorted; None for anything else.
+fn sorted(reply: &[u8]) -> Option<(u8, usize, Vec<&[u8]>)> {
+    let (&kind, rest) = reply.split_first()?;
+    if kind != b'*' && kind != b'~' {
+        return None;
+    }
+    let (count, mut rest) = line(rest)?;
+    let count: usize = std::str::from_utf8(count).ok()?.parse().ok()?;
+    let mut elements = Vec::with_capacity(count);
+    for _ in 0..count {
+        let start = rest;
+        let (&element_kind, after) = rest.split_first()?;
+        let (text, after) = line(after)?;
+        rest = match element_kind {
+            b':' | b'_' => after,
+            b'$' => {
+                let len: usize = std::str::from_utf8(text).ok()?.parse().ok()?;
+                after.get(len + 2..)?
+            }
+            _ => return None,
+        };
+        elements.push(&start[..start.len() - rest.len()]);
+    }
+    if !rest.is_empty() {
+        return None;
+    }
+    elements.sort_unstable();
+    Some((kind, count, elements))
+}
+
+/// The text up to the first CRLF, and what follows it.
+fn line(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let end = bytes.windows(2).position(|w| w == b"\r\n")?;
+    Some((&bytes[..end], &bytes[end + 2..]))
 }
 
 /// The value of an integer reply.
@@ -350,4 +390,46 @@ pub fn first_difference<'a>(
             _ => true,
         })
         .map(|i| (i, a.get(i), b.get(i)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(reply: &[u8], compare: Compare) -> Entry {
+        Entry {
+            label: "SMEMBERS k".to_string(),
+            reply: reply.to_vec(),
+            compare,
+        }
+    }
+
+    #[test]
+    fn unordered_replies_agree_in_any_order_and_only_then() {
+        let agree_unordered = |a: &[u8], b: &[u8]| {
+            agree(&entry(a, Compare::Unordered), &entry(b, Compare::Unordered))
+        };
+        assert!(agree_unordered(
+            b"*3\r\n$1\r\nc\r\n$1\r\na\r\n$2\r\nbb\r\n",
+            b"*3\r\n$2\r\nbb\r\n$1\r\nc\r\n$1\r\na\r\n"
+        ));
+        assert!(agree_unordered(b"~2\r\n:1\r\n_\r\n", b"~2\r\n_\r\n:1\r\n"));
+        // Another element, another count, another kind of aggregate, a trailing byte.
+        assert!(!agree_unordered(
+            b"*2\r\n$1\r\na\r\n$1\r\nb\r\n",
+            b"*2\r\n$1\r\na\r\n$1\r\nc\r\n"
+        ));
+        assert!(!agree_unordered(
+            b"*1\r\n$1\r\na\r\n",
+            b"*2\r\n$1\r\na\r\n$1\r\na\r\n"
+        ));
+        assert!(!agree_unordered(b"*1\r\n$1\r\na\r\n", b"~1\r\n$1\r\na\r\n"));
+        assert!(!agree_unordered(
+            b"*1\r\n$1\r\na\r\nx",
+            b"*1\r\n$1\r\na\r\n"
+        ));
+        // Anything else byte for byte.
+        assert!(agree_unordered(b"-ERR x\r\n", b"-ERR x\r\n"));
+        assert!(!agree_unordered(b"-ERR x\r\n", b"-ERR y\r\n"));
+    }
 }

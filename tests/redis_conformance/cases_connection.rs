@@ -98,3 +98,23 @@ pub fn quit() -> Vec<Step> {
         cmd(&["GET", "q:k"]),
     ]
 }
+
+pub fn auth_config_time() -> Vec<Step> {
+    vec![
+        cmd(&["AUTH", "secret"]),
+        cmd(&["AUTH", "default", "anything"]),
+        cmd(&["AUTH", "bob", "x"]),
+        cmd(&["AUTH", "a", "b", "c"]),
+        cmd(&["AUTH"]),
+        cmd(&["CONFIG", "GET", "maxmemory-policy"]),
+        cmd(&["CONFIG", "GET", "databases"]),
+        cmd(&["CONFIG", "GET", "NOTIFY-keyspace-events"]),
+        cmd(&["CONFIG", "GET", "appendonly"]),
+        cmd(&["CONFIG", "GET", "nosuch"]),
+        cmd(&["CONFIG", "GET"]),
+        cmd(&["CONFIG"]),
+        cmd(&["CONFIG", "FOO"]),
+        cmd(&["TIME"]).kind_only(),
+        cmd(&["TIME", "x"]),
+    ]
+}

@@ -74,13 +74,10 @@ pub fn lua_to_resp() -> Vec<Step> {
         "return {1.5, 2.5, -0.5}",
         "return tostring(12.5)",
         "return tonumber('0x10')",
+        "return {double = 3.5}",
     ]
     .into_iter()
     .map(eval)
-    .chain([
-        // A RESP3 caller gets `,3.5`; the simulator's scripts give the RESP2 form yet.
-        eval("return {double = 3.5}").resp2_only(),
-    ])
     .collect()
 }
 

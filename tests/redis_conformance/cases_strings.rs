@@ -146,3 +146,105 @@ pub fn del_and_exists() -> Vec<Step> {
         cmd(&["EXISTS"]),
     ]
 }
+
+pub fn counters() -> Vec<Step> {
+    vec![
+        cmd(&["DEL", "c:n", "c:s", "c:big"]),
+        cmd(&["INCR", "c:n"]),
+        cmd(&["INCRBY", "c:n", "41"]),
+        cmd(&["DECR", "c:n"]),
+        cmd(&["DECRBY", "c:n", "-10"]),
+        cmd(&["GET", "c:n"]),
+        cmd(&["INCRBY", "c:n", "x"]),
+        cmd(&["INCRBY", "c:n", "1.5"]),
+        cmd(&["INCRBY", "c:n", "+1"]),
+        cmd(&["DECRBY", "c:n", "-9223372036854775808"]),
+        cmd(&["SET", "c:s", "abc"]),
+        cmd(&["INCR", "c:s"]),
+        cmd(&["SET", "c:s", " 1"]),
+        cmd(&["INCR", "c:s"]),
+        cmd(&["SET", "c:s", "007"]),
+        cmd(&["INCR", "c:s"]),
+        cmd(&["SET", "c:big", "9223372036854775807"]),
+        cmd(&["INCR", "c:big"]),
+        cmd(&["DECRBY", "c:big", "9223372036854775807"]),
+        cmd(&["DECRBY", "c:big", "9223372036854775807"]),
+        cmd(&["DECR", "c:big"]),
+        cmd(&["INCR"]),
+        cmd(&["INCR", "c:n", "c:n"]),
+        // The deadline stays through a counter's change (a fencing counter with a lease).
+        cmd(&["SET", "c:n", "5", "PX", "60000"]),
+        cmd(&["INCR", "c:n"]),
+        pttl("c:n"),
+    ]
+}
+
+pub fn get_variants() -> Vec<Step> {
+    vec![
+        cmd(&["DEL", "gv:k", "gv:missing"]),
+        cmd(&["GETDEL", "gv:k"]),
+        cmd(&["SET", "gv:k", "v"]),
+        cmd(&["GETDEL", "gv:k"]),
+        cmd(&["EXISTS", "gv:k"]),
+        cmd(&["GETSET", "gv:k", "a"]),
+        cmd(&["SET", "gv:k", "b", "PX", "60000"]),
+        cmd(&["GETSET", "gv:k", "c"]),
+        cmd(&["PTTL", "gv:k"]),
+        cmd(&["GETEX", "gv:k"]),
+        cmd(&["GETEX", "gv:k", "PX", "60000"]),
+        pttl("gv:k"),
+        cmd(&["GETEX", "gv:k", "EX", "100"]),
+        ttl("gv:k"),
+        cmd(&["GETEX", "gv:k", "PERSIST"]),
+        cmd(&["PTTL", "gv:k"]),
+        cmd(&["GETEX", "gv:k", "PERSIST", "EX", "10"]),
+        cmd(&["GETEX", "gv:k", "EX", "10", "PERSIST"]),
+        cmd(&["GETEX", "gv:k", "EX", "10", "PX", "10"]),
+        cmd(&["GETEX", "gv:k", "EX"]),
+        cmd(&["GETEX", "gv:k", "EX", "0"]),
+        cmd(&["GETEX", "gv:k", "EX", "x"]),
+        cmd(&["GETEX", "gv:k", "NX"]),
+        cmd(&["GETEX", "gv:missing", "PX", "100"]),
+        cmd(&["GETEX", "gv:k", "PXAT", "1"]),
+        cmd(&["EXISTS", "gv:k"]),
+    ]
+}
+
+pub fn set_shorthands() -> Vec<Step> {
+    vec![
+        cmd(&["DEL", "sh:k", "sh:e"]),
+        cmd(&["SETNX", "sh:k", "1"]),
+        cmd(&["SETNX", "sh:k", "2"]),
+        cmd(&["GET", "sh:k"]),
+        cmd(&["SETEX", "sh:e", "100", "v"]),
+        ttl("sh:e"),
+        cmd(&["PSETEX", "sh:e", "100000", "w"]),
+        pttl("sh:e"),
+        cmd(&["GET", "sh:e"]),
+        cmd(&["SETEX", "sh:e", "0", "v"]),
+        cmd(&["SETEX", "sh:e", "-5", "v"]),
+        cmd(&["PSETEX", "sh:e", "x", "v"]),
+        cmd(&["SETEX", "sh:e", "100"]),
+        cmd(&["SETNX", "sh:k"]),
+    ]
+}
+
+pub fn multi_key_strings() -> Vec<Step> {
+    vec![
+        cmd(&["DEL", "mk:a", "mk:b", "mk:c", "mk:h"]),
+        cmd(&["MSET", "mk:a", "1", "mk:b", "2"]),
+        cmd(&["MGET", "mk:a", "mk:b", "mk:c"]),
+        cmd(&["MSET", "mk:a", "1", "mk:b"]),
+        cmd(&["MSETNX", "mk:c", "3", "mk:a", "9"]),
+        cmd(&["MGET", "mk:a", "mk:c"]),
+        cmd(&["MSETNX", "mk:c", "3", "mk:d", "4"]),
+        cmd(&["MGET", "mk:c", "mk:d"]),
+        cmd(&["DEL", "mk:d"]),
+        cmd(&["APPEND", "mk:a", "23"]),
+        cmd(&["APPEND", "mk:new", "x"]),
+        cmd(&["GET", "mk:a"]),
+        cmd(&["STRLEN", "mk:a"]),
+        cmd(&["STRLEN", "mk:none"]),
+        cmd(&["DEL", "mk:new"]),
+    ]
+}

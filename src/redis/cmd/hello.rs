@@ -32,9 +32,7 @@ pub(super) fn hello(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
         let more = args.len() - 1 - j;
         if is(opt, "auth") && more >= 2 {
             if arg(args, j + 1) != b"default" {
-                return replies::error(
-                    b"-WRONGPASS invalid username-password pair or user is disabled.",
-                );
+                return replies::wrong_pass();
             }
             j += 3;
         } else if is(opt, "setname") && more >= 1 {

@@ -1,8 +1,9 @@
-//! INFO and COMMAND: what clients read about the server.
+//! INFO, COMMAND, CONFIG GET and TIME: what clients read about the server.
 
 use super::Ctx;
 use crate::redis::command;
 use crate::redis::cstr::is;
+use crate::redis::glob;
 use crate::redis::resp::Frame;
 use crate::redis::server::Role;
 
@@ -54,4 +55,66 @@ pub(super) fn no_docs() -> Frame {
 /// COMMAND COUNT: the commands this server has.
 pub(super) fn command_count() -> Frame {
     Frame::Integer(i64::try_from(command::count()).unwrap_or(i64::MAX))
+}
+
+/// The configuration parameters CONFIG GET knows, with the values the simulated server runs
+/// with (Redis 7.0.15's defaults, no persistence): those clients and lock libraries read.
+const CONFIG: &[(&str, &str)] = &[
+    ("appendfsync", "everysec"),
+    ("appendonly", "no"),
+    ("busy-reply-threshold", "5000"),
+    ("client-query-buffer-limit", "1073741824"),
+    ("cluster-enabled", "no"),
+    ("databases", "16"),
+    ("lua-time-limit", "5000"),
+    ("maxclients", "10000"),
+    ("maxmemory", "0"),
+    ("maxmemory-policy", "noeviction"),
+    ("min-replicas-max-lag", "10"),
+    ("min-replicas-to-write", "0"),
+    ("notify-keyspace-events", ""),
+    ("proto-max-bulk-len", "536870912"),
+    ("replica-read-only", "yes"),
+    ("save", ""),
+    ("timeout", "0"),
+];
+
+/// CONFIG GET parameter...: a map of the known parameters the arguments name, each once. A
+/// glob pattern matches names in any case, in the table's order (Redis's is its dict's); a
+/// plain name is looked up in any case and answered under the spelling it was given, as
+/// Redis 7.0 does.
+pub(super) fn config_get(args: &[Vec<u8>]) -> Frame {
+    // (the name as answered, the parameter's entry)
+    let mut found: Vec<(&[u8], &(&str, &str))> = Vec::new();
+    for pattern in args.get(2..).unwrap_or_default() {
+        let is_glob = pattern.iter().any(|b| matches!(b, b'*' | b'?' | b'['));
+        for entry in CONFIG {
+            let name = entry.0.as_bytes();
+            let given: &[u8] = if is_glob { name } else { pattern };
+            let hit = if is_glob {
+                glob::matches(pattern, name, true)
+            } else {
+                name.eq_ignore_ascii_case(pattern)
+            };
+            if hit && !found.iter().any(|(_, seen)| seen.0 == entry.0) {
+                found.push((given, entry));
+            }
+        }
+    }
+    let pairs = found.into_iter().map(|(given, (_, value))| {
+        (
+            Frame::Bulk(given.to_vec()),
+            Frame::Bulk(value.as_bytes().to_vec()),
+        )
+    });
+    Frame::Map(pairs.collect())
+}
+
+/// TIME: the server's wall clock as seconds and microseconds, two bulk strings.
+pub(super) fn time(ctx: &Ctx<'_>) -> Frame {
+    let ms = ctx.wall();
+    Frame::Array(vec![
+        Frame::Bulk(ms.div_euclid(1000).to_string().into_bytes()),
+        Frame::Bulk((ms.rem_euclid(1000) * 1000).to_string().into_bytes()),
+    ])
 }

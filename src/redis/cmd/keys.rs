@@ -1,7 +1,14 @@
-//! GET, DEL, EXISTS (t_string.c, db.c).
+//! GET (t_string.c) and the commands on keys of any type (db.c, expire.c): DEL, UNLINK,
+//! EXISTS, TOUCH, TYPE, PERSIST, RENAME, RENAMENX, KEYS, SCAN, DBSIZE, FLUSHDB, FLUSHALL.
 
-use super::{Ctx, arg};
+use super::{Ctx, Expiry, arg};
+use crate::redis::cstr::is;
+use crate::redis::glob;
+use crate::redis::replies;
 use crate::redis::resp::Frame;
+
+/// SCAN's COUNT when none is given.
+const SCAN_COUNT: usize = 10;
 
 /// GET key: the value, or the null bulk for a missing or expired key.
 pub(super) fn get(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
@@ -35,4 +42,184 @@ pub(super) fn exists(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
         }
     }
     Frame::Integer(found)
+}
+
+/// TOUCH key...: how many of the keys exist.
+pub(super) fn touch(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+    exists(ctx, args)
+}
+
+/// TYPE key: the type's name as a status, `none` for a missing key.
+pub(super) fn type_of(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+    let name = ctx.lookup(arg(args, 1)).map_or("none", |v| v.type_name());
+    Frame::Simple(name.as_bytes().to_vec())
+}
+
+/// PERSIST key: 1 if it dropped the key's deadline, 0 for a missing key or none.
+pub(super) fn persist(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+    let key = arg(args, 1);
+    if ctx.lookup(key).is_some() && ctx.ks.persist(key) {
+        ctx.dirty += 1;
+        return Frame::Integer(1);
+    }
+    Frame::Integer(0)
+}
+
+/// RENAME key newkey (`OK`) and RENAMENX (1, or 0 when newkey exists): the value moves
+/// with its deadline, replacing what newkey held.
+pub(super) fn rename(ctx: &mut Ctx<'_>, args: &[Vec<u8>], nx: bool) -> Frame {
+    let (from, to) = (arg(args, 1), arg(args, 2));
+    let done = || {
+        if nx { Frame::Integer(1) } else { replies::ok() }
+    };
+    if ctx.lookup(from).is_none() {
+        return replies::error(b"no such key");
+    }
+    if from == to {
+        return if nx { Frame::Integer(0) } else { done() };
+    }
+    if ctx.lookup(to).is_some() {
+        if nx {
+            return Frame::Integer(0);
+        }
+        ctx.ks.remove(to);
+    }
+    if let Some((value, when)) = ctx.ks.take(from) {
+        ctx.ks.insert(to, value, false);
+        if let Some(when) = when {
+            ctx.ks.set_expire(to, when);
+        }
+    }
+    ctx.dirty += 1;
+    done()
+}
+
+/// KEYS pattern: the keys that match and have not expired (none is deleted), in key order
+/// (Redis's is its hash table's).
+pub(super) fn keys(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+    let pattern = arg(args, 1);
+    let all = pattern == b"*";
+    let now = ctx.clock.now(ctx.now);
+    let check_expiry = ctx.expiry != Expiry::Never;
+    let found = ctx
+        .ks
+        .iter()
+        .filter(|(key, _, _)| all || glob::matches(pattern, key, false))
+        .filter(|(key, _, _)| !(check_expiry && ctx.ks.is_expired(key, now)))
+        .map(|(key, _, _)| Frame::Bulk(key.to_vec()));
+    Frame::Array(found.collect())
+}
+
+/// SCAN cursor [MATCH pattern] [COUNT count] [TYPE type]: the next cursor and a batch of
+/// keys. The walk goes in the order of a fixed 64-bit hash of the keys (FNV-1a) and the
+/// cursor is the hash to go on from, so a key there from the first call to the last is
+/// returned at least once, as Redis promises; 0 starts and ends a walk. Keys found expired
+/// are deleted on the way, as Redis's SCAN does. Each call reads every key's hash (Redis's
+/// reads about COUNT).
+pub(super) fn scan(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+    let Some(cursor) = parse_cursor(arg(args, 1)) else {
+        return replies::error(b"invalid cursor");
+    };
+    let mut count = SCAN_COUNT;
+    let (mut pattern, mut type_name): (Option<&[u8]>, Option<&[u8]>) = (None, None);
+    let mut i = 2;
+    while let Some(option) = args.get(i) {
+        let Some(value) = args.get(i + 1) else {
+            return replies::syntax_error();
+        };
+        if is(option, "count") {
+            match crate::redis::num::parse_i64(value) {
+                None => return replies::not_an_integer(),
+                Some(n) if n < 1 => return replies::syntax_error(),
+                Some(n) => count = usize::try_from(n).unwrap_or(usize::MAX),
+            }
+        } else if is(option, "match") {
+            pattern = (value.as_slice() != b"*").then_some(value.as_slice());
+        } else if is(option, "type") {
+            type_name = Some(value);
+        } else {
+            return replies::syntax_error();
+        }
+        i += 2;
+    }
+    let mut walk: Vec<(u64, Vec<u8>)> = ctx
+        .ks
+        .iter()
+        .map(|(key, _, _)| (scan_hash(key), key.to_vec()))
+        .filter(|(hash, _)| *hash >= cursor)
+        .collect();
+    walk.sort_unstable();
+    // A batch never splits keys that share a hash: the next cursor is a hash not yet seen.
+    let mut end = count.min(walk.len());
+    while end > 0 && walk.get(end).map(|(h, _)| h) == walk.get(end - 1).map(|(h, _)| h) {
+        end += 1;
+    }
+    let next = walk.get(end).map_or(0, |(hash, _)| *hash);
+    walk.truncate(end);
+    let batch = walk;
+    let mut keys = Vec::new();
+    for (_, key) in batch {
+        if pattern.is_some_and(|p| !glob::matches(p, &key, false)) {
+            continue;
+        }
+        let Some(value) = ctx.lookup(&key) else {
+            continue;
+        };
+        if type_name.is_some_and(|t| !t.eq_ignore_ascii_case(value.type_name().as_bytes())) {
+            continue;
+        }
+        keys.push(Frame::Bulk(key));
+    }
+    Frame::Array(vec![
+        Frame::Bulk(next.to_string().into_bytes()),
+        Frame::Array(keys),
+    ])
+}
+
+/// `parseScanCursorOrReply`: an unsigned decimal as `strtoul` reads it (a sign allowed, a
+/// negative one wrapping around, an empty text 0), no leading space, nothing after.
+fn parse_cursor(text: &[u8]) -> Option<u64> {
+    if text.is_empty() {
+        return Some(0);
+    }
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, text),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n: u64 = std::str::from_utf8(digits).ok()?.parse().ok()?;
+    Some(if negative { n.wrapping_neg() } else { n })
+}
+
+/// Where a key is in SCAN's walk: FNV-1a, never 0 (the cursor that starts and ends a walk).
+fn scan_hash(key: &[u8]) -> u64 {
+    let hash = key.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    hash.max(1)
+}
+
+/// DBSIZE: how many keys the database holds, expired ones not yet deleted included.
+pub(super) fn dbsize(ctx: &mut Ctx<'_>) -> Frame {
+    Frame::Integer(i64::try_from(ctx.ks.len()).unwrap_or(i64::MAX))
+}
+
+/// FLUSHDB [ASYNC | SYNC] and FLUSHALL (`all`): empties the database, or every one; always
+/// propagated, even when there was nothing to delete.
+pub(super) fn flush(ctx: &mut Ctx<'_>, args: &[Vec<u8>], all: bool) -> Frame {
+    match args {
+        [_] => {}
+        [_, mode] if is(mode, "sync") || is(mode, "async") => {}
+        _ => return replies::syntax_error(),
+    }
+    if all {
+        ctx.flush_all = true;
+    } else {
+        ctx.ks.flush();
+    }
+    ctx.dirty += 1;
+    replies::ok()
 }

@@ -5,12 +5,16 @@
 mod blocking;
 mod connection;
 mod expire;
+mod hash;
 mod hello;
 mod introspection;
 mod keys;
 mod list;
 mod pubsub;
 mod set;
+mod set_type;
+mod strings;
+mod zset;
 
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::command::{Args, Cmd, CommandSpec};
@@ -54,6 +58,8 @@ pub(crate) struct Ctx<'a> {
     pub close: bool,
     /// FLUSHALL: the server empties every database once the command returns.
     pub flush_all: bool,
+    /// proto-max-bulk-len: the longest string APPEND may make.
+    pub max_string: usize,
 }
 
 impl Ctx<'_> {
@@ -175,6 +181,82 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Unwatch => {
             replies::error(b"transactions are run by the server")
         }
+        // Strings beyond SET and GET.
+        Cmd::Incr => strings::incr(ctx, args, strings::Step::Fixed(1)),
+        Cmd::Decr => strings::incr(ctx, args, strings::Step::Fixed(-1)),
+        Cmd::IncrBy => strings::incr(ctx, args, strings::Step::By),
+        Cmd::DecrBy => strings::incr(ctx, args, strings::Step::DecrBy),
+        Cmd::GetDel => strings::getdel(ctx, args),
+        Cmd::GetEx => strings::getex(ctx, args),
+        Cmd::GetSet => strings::getset(ctx, args),
+        Cmd::SetNx => set::setnx(ctx, args),
+        Cmd::SetEx => set::setex(ctx, args, "setex"),
+        Cmd::PSetEx => set::setex(ctx, args, "psetex"),
+        Cmd::MGet => strings::mget(ctx, args),
+        Cmd::MSet => strings::mset(ctx, args, false),
+        Cmd::MSetNx => strings::mset(ctx, args, true),
+        Cmd::Append => strings::append(ctx, args, ctx.max_string),
+        Cmd::StrLen => strings::strlen(ctx, args),
+        // Keys of any type, and the databases.
+        Cmd::Unlink => keys::del(ctx, args),
+        Cmd::Touch => keys::touch(ctx, args),
+        Cmd::Type => keys::type_of(ctx, args),
+        Cmd::Persist => keys::persist(ctx, args),
+        Cmd::Rename => keys::rename(ctx, args, false),
+        Cmd::RenameNx => keys::rename(ctx, args, true),
+        Cmd::Keys => keys::keys(ctx, args),
+        Cmd::Scan => keys::scan(ctx, args),
+        Cmd::DbSize => keys::dbsize(ctx),
+        Cmd::FlushDb => keys::flush(ctx, args, false),
+        Cmd::FlushAll => keys::flush(ctx, args, true),
+        // Connection and server.
+        Cmd::Auth => connection::auth(args),
+        Cmd::Time => introspection::time(ctx),
+        Cmd::ConfigGet => introspection::config_get(args),
+        // Sorted sets.
+        Cmd::ZAdd => zset::zadd(ctx, args, false),
+        Cmd::ZIncrBy => zset::zadd(ctx, args, true),
+        Cmd::ZRem => zset::zrem(ctx, args),
+        Cmd::ZScore => zset::zscore(ctx, args),
+        Cmd::ZMScore => zset::zmscore(ctx, args),
+        Cmd::ZCard => zset::zcard(ctx, args),
+        Cmd::ZCount => zset::zcount(ctx, args, false),
+        Cmd::ZLexCount => zset::zcount(ctx, args, true),
+        Cmd::ZRank => zset::zrank(ctx, args, false),
+        Cmd::ZRevRank => zset::zrank(ctx, args, true),
+        Cmd::ZRange => zset::zrange(ctx, args, zset::By::Any, None),
+        Cmd::ZRevRange => zset::zrange(ctx, args, zset::By::Rank, Some(true)),
+        Cmd::ZRangeByScore => zset::zrange(ctx, args, zset::By::Score, Some(false)),
+        Cmd::ZRevRangeByScore => zset::zrange(ctx, args, zset::By::Score, Some(true)),
+        Cmd::ZRangeByLex => zset::zrange(ctx, args, zset::By::Lex, Some(false)),
+        Cmd::ZRevRangeByLex => zset::zrange(ctx, args, zset::By::Lex, Some(true)),
+        Cmd::ZRemRangeByScore => zset::zremrange(ctx, args, zset::RemoveBy::Score),
+        Cmd::ZRemRangeByRank => zset::zremrange(ctx, args, zset::RemoveBy::Rank),
+        Cmd::ZRemRangeByLex => zset::zremrange(ctx, args, zset::RemoveBy::Lex),
+        Cmd::ZPopMin => zset::zpop(ctx, args, false),
+        Cmd::ZPopMax => zset::zpop(ctx, args, true),
+        // Hashes.
+        Cmd::HSet => hash::hset(ctx, args, spec.fullname, hash::SetReply::Created),
+        Cmd::HMSet => hash::hset(ctx, args, spec.fullname, hash::SetReply::Ok),
+        Cmd::HSetNx => hash::hsetnx(ctx, args),
+        Cmd::HGet => hash::hget(ctx, args),
+        Cmd::HMGet => hash::hmget(ctx, args),
+        Cmd::HDel => hash::hdel(ctx, args),
+        Cmd::HExists => hash::hexists(ctx, args),
+        Cmd::HLen => hash::hlen(ctx, args),
+        Cmd::HStrLen => hash::hstrlen(ctx, args),
+        Cmd::HIncrBy => hash::hincrby(ctx, args),
+        Cmd::HIncrByFloat => hash::hincrbyfloat(ctx, args),
+        Cmd::HKeys => hash::hgetall(ctx, args, hash::Parts::Fields),
+        Cmd::HVals => hash::hgetall(ctx, args, hash::Parts::Values),
+        Cmd::HGetAll => hash::hgetall(ctx, args, hash::Parts::Both),
+        // Sets.
+        Cmd::SAdd => set_type::sadd(ctx, args),
+        Cmd::SRem => set_type::srem(ctx, args),
+        Cmd::SIsMember => set_type::sismember(ctx, args),
+        Cmd::SMIsMember => set_type::smismember(ctx, args),
+        Cmd::SCard => set_type::scard(ctx, args),
+        Cmd::SMembers => set_type::smembers(ctx, args),
         // Pub/sub and the registry of clients.
         Cmd::Subscribe => pubsub::subscribe(ctx, args, Kind::Channel),
         Cmd::PSubscribe => pubsub::subscribe(ctx, args, Kind::Pattern),

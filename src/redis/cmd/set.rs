@@ -1,5 +1,6 @@
 //! SET key value [NX | XX] [GET] [EX s | PX ms | EXAT s | PXAT ms | KEEPTTL], as t_string.c
-//! parses, checks, runs and propagates it.
+//! parses, checks, runs and propagates it; its shorthands SETNX, SETEX and PSETEX; and the
+//! options GETEX shares with it.
 
 use super::{Ctx, arg};
 use crate::redis::cstr::is;
@@ -9,46 +10,61 @@ use crate::redis::resp::Frame;
 
 /// The options given, as `parseExtendedStringArgumentsOrReply` accepts them.
 #[derive(Default)]
-struct Options<'a> {
+pub(super) struct Options<'a> {
     nx: bool,
     xx: bool,
     get: bool,
     keep_ttl: bool,
-    expire: Option<Expire<'a>>,
+    /// GETEX's PERSIST.
+    pub(super) persist: bool,
+    pub(super) expire: Option<Expire<'a>>,
 }
 
 /// An EX / PX / EXAT / PXAT option and its argument.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Unit {
+pub(super) enum Unit {
     Ex,
     Px,
     ExAt,
     PxAt,
 }
 
-struct Expire<'a> {
-    unit: Unit,
+pub(super) struct Expire<'a> {
+    pub(super) unit: Unit,
     arg: &'a [u8],
 }
 
-/// Options from argument 3 on. Each may repeat (the last expiry wins) but none may meet one
-/// it excludes: NX with XX, KEEPTTL with an expiry, two kinds of expiry; anything else, or
-/// an expiry without its argument, is a syntax error.
-fn options(args: &[Vec<u8>]) -> Option<Options<'_>> {
+/// Which command's options `options` reads (`COMMAND_SET` or `COMMAND_GET`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum OptionsOf {
+    /// SET's, from argument 3 on.
+    Set,
+    /// GETEX's, from argument 2 on: the expiries and PERSIST.
+    GetEx,
+}
+
+/// `parseExtendedStringArgumentsOrReply`. Each option may repeat (the last expiry wins) but
+/// none may meet one it excludes: NX with XX, KEEPTTL or PERSIST with an expiry, two kinds
+/// of expiry; anything else, or an expiry without its argument, is a syntax error.
+pub(super) fn options(args: &[Vec<u8>], of: OptionsOf) -> Option<Options<'_>> {
     let mut o = Options::default();
-    let mut j = 3;
+    let set = of == OptionsOf::Set;
+    let mut j = if set { 3 } else { 2 };
     while let Some(opt) = args.get(j) {
         let next = args.get(j + 1).map(Vec::as_slice);
         let unit = o.expire.as_ref().map(|e| e.unit);
-        let expiry_allowed = |u: Unit| !o.keep_ttl && unit.is_none_or(|have| have == u);
-        if is(opt, "nx") && !o.xx {
+        let expiry_allowed =
+            |u: Unit| !o.keep_ttl && !o.persist && unit.is_none_or(|have| have == u);
+        if set && is(opt, "nx") && !o.xx {
             o.nx = true;
-        } else if is(opt, "xx") && !o.nx {
+        } else if set && is(opt, "xx") && !o.nx {
             o.xx = true;
-        } else if is(opt, "get") {
+        } else if set && is(opt, "get") {
             o.get = true;
-        } else if is(opt, "keepttl") && unit.is_none() {
+        } else if set && is(opt, "keepttl") && unit.is_none() {
             o.keep_ttl = true;
+        } else if !set && is(opt, "persist") && unit.is_none() {
+            o.persist = true;
         } else if let (Some(u), Some(arg)) = (expiry_unit(opt), next) {
             if !expiry_allowed(u) {
                 return None;
@@ -75,13 +91,14 @@ fn expiry_unit(opt: &[u8]) -> Option<Unit> {
     .map(|(_, unit)| unit)
 }
 
-/// `getExpireMillisecondsOrReply`: the deadline in unix ms, or the error reply. Relative
-/// times are added to the wall clock (Redis's `mstime()`), whatever the expiry clock.
-fn deadline(ctx: &Ctx<'_>, expire: &Expire<'_>) -> Result<i64, Frame> {
+/// `getExpireMillisecondsOrReply`: the deadline in unix ms, or the error reply naming
+/// `fullname`. Relative times are added to the wall clock (Redis's `mstime()`), whatever the
+/// expiry clock.
+pub(super) fn deadline(ctx: &Ctx<'_>, expire: &Expire<'_>, fullname: &str) -> Result<i64, Frame> {
     let mut ms = parse_i64(expire.arg).ok_or_else(replies::not_an_integer)?;
     let seconds = matches!(expire.unit, Unit::Ex | Unit::ExAt);
     if ms <= 0 || (seconds && ms > i64::MAX / 1000) {
-        return Err(replies::invalid_expire_time("set"));
+        return Err(replies::invalid_expire_time(fullname));
     }
     if seconds {
         ms *= 1000;
@@ -91,20 +108,87 @@ fn deadline(ctx: &Ctx<'_>, expire: &Expire<'_>) -> Result<i64, Frame> {
         ms = ms.wrapping_add(ctx.wall());
     }
     if ms <= 0 {
-        return Err(replies::invalid_expire_time("set"));
+        return Err(replies::invalid_expire_time(fullname));
     }
     Ok(ms)
 }
 
-/// `setCommand` / `setGenericCommand`: `+OK`, or the null bulk when NX / XX stops it, or
-/// with GET the old value (null if none) either way.
+/// `setCommand`: `+OK`, or the null bulk when NX / XX stops it, or with GET the old value
+/// (null if none) either way.
 pub(super) fn set(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
-    let Some(o) = options(args) else {
+    let Some(o) = options(args, OptionsOf::Set) else {
         return replies::syntax_error();
     };
+    let answers = Answers {
+        ok: replies::ok(),
+        stopped: Frame::Null,
+    };
+    let reply = set_generic(ctx, args, &o, "set", answers);
+    if o.get && o.expire.is_none() && ctx.dirty > 0 {
+        // Propagated without its GETs: a replica has no one to answer.
+        let kept = args
+            .iter()
+            .enumerate()
+            .filter(|(j, a)| *j < 3 || !is(a, "get"))
+            .map(|(_, a)| a.clone());
+        ctx.rewrite = Some(kept.collect());
+    }
+    reply
+}
+
+/// SETNX key value: 1 if it set the key, 0 if the key was there.
+pub(super) fn setnx(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+    let o = Options {
+        nx: true,
+        ..Options::default()
+    };
+    let answers = Answers {
+        ok: Frame::Integer(1),
+        stopped: Frame::Integer(0),
+    };
+    set_generic(ctx, args, &o, "setnx", answers)
+}
+
+/// SETEX key seconds value and PSETEX key milliseconds value (`fullname` says which).
+pub(super) fn setex(ctx: &mut Ctx<'_>, args: &[Vec<u8>], fullname: &str) -> Frame {
+    let unit = if fullname == "psetex" {
+        Unit::Px
+    } else {
+        Unit::Ex
+    };
+    let o = Options {
+        expire: Some(Expire {
+            unit,
+            arg: arg(args, 2),
+        }),
+        ..Options::default()
+    };
+    let reordered = [arg(args, 0), arg(args, 1), arg(args, 3)].map(<[u8]>::to_vec);
+    let answers = Answers {
+        ok: replies::ok(),
+        stopped: Frame::Null,
+    };
+    set_generic(ctx, &reordered, &o, fullname, answers)
+}
+
+/// What `setGenericCommand` answers when it sets the key and when NX / XX stops it.
+struct Answers {
+    ok: Frame,
+    stopped: Frame,
+}
+
+/// `setGenericCommand` for `args` = name, key, value, options already read into `o`; a
+/// deadline is propagated as SET ... PXAT.
+fn set_generic(
+    ctx: &mut Ctx<'_>,
+    args: &[Vec<u8>],
+    o: &Options<'_>,
+    fullname: &str,
+    answers: Answers,
+) -> Frame {
     let (key, value) = (arg(args, 1), arg(args, 2));
     let when = match &o.expire {
-        Some(expire) => match deadline(ctx, expire) {
+        Some(expire) => match deadline(ctx, expire, fullname) {
             Ok(ms) => Some(ms),
             Err(reply) => return reply,
         },
@@ -118,7 +202,7 @@ pub(super) fn set(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     };
     let found = ctx.lookup(key).is_some();
     if (o.nx && found) || (o.xx && !found) {
-        return old.unwrap_or(Frame::Null);
+        return old.unwrap_or(answers.stopped);
     }
     ctx.ks.set(key, value, o.keep_ttl);
     ctx.dirty += 1;
@@ -132,14 +216,6 @@ pub(super) fn set(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
             b"PXAT".to_vec(),
             when.to_string().into_bytes(),
         ]);
-    } else if o.get {
-        // Propagated without its GETs: a replica has no one to answer.
-        let kept = args
-            .iter()
-            .enumerate()
-            .filter(|(j, a)| *j < 3 || !is(a, "get"))
-            .map(|(_, a)| a.clone());
-        ctx.rewrite = Some(kept.collect());
     }
-    old.unwrap_or_else(replies::ok)
+    old.unwrap_or(answers.ok)
 }

@@ -1,6 +1,7 @@
 //! The `redis` table scripts see: `redis.call` and `redis.pcall` with the checks of Redis 7.0's
 //! `luaRedisGenericCommand` and `scriptCall`, and the helpers (`error_reply`, `status_reply`,
-//! `sha1hex`, `log`, …) with their messages word for word.
+//! `sha1hex`, `log`, `setresp`, …) with their messages word for word; and what a run keeps
+//! between them (the protocol it asked for, the bytes it wrote).
 
 use std::cell::RefCell;
 
@@ -9,7 +10,7 @@ use mlua::{Lua, LuaString, MultiValue, Table, Value};
 use super::ScriptHost;
 use super::convert::{self, c_int};
 use super::raise;
-use crate::redis::resp::Frame;
+use crate::redis::resp::{Frame, Protocol};
 
 /// `REDIS_VERSION` and `REDIS_VERSION_NUM` of the server the simulation reproduces.
 const VERSION: &str = "7.0.15";
@@ -74,13 +75,14 @@ pub(super) fn call(
                 Err(text) => (text, true),
                 Ok(true) if !written(lua, size) => (WRITES_TOO_LARGE, false),
                 Ok(_) => {
-                    let reply = host.borrow_mut().call(&argv);
+                    let proto = resp(lua);
+                    let reply = host.borrow_mut().call(&argv, proto);
                     return match (raise, reply) {
                         (true, Frame::Error(text)) => {
                             let buffer = [b"-".as_slice(), &text].concat();
                             Err(raise::reply(convert::error_text(&buffer), true))
                         }
-                        (_, reply) => convert::to_lua(lua, reply),
+                        (_, reply) => convert::to_lua(lua, reply, proto),
                     };
                 }
             }
@@ -116,8 +118,25 @@ const WRITES_TOO_LARGE: &str = "the script's write commands exceed the simulatio
      of 256 MiB of arguments in one script (a real Redis sets none)";
 
 /// The bytes of arguments a run's write commands have carried so far, in the Lua state's
-/// app data; the sandbox resets it for each run.
-pub(super) struct Written(pub(super) usize);
+/// app data.
+struct Written(usize);
+
+/// The protocol of the run's `redis.setresp`, in the Lua state's app data: the one its
+/// commands reply in, and the one its booleans are returned for (see `reply`).
+struct Resp(Protocol);
+
+/// A run's fresh start: nothing written yet, and RESP2, as Redis's `scriptPrepareForRun`
+/// resets its Lua client for each script.
+pub(super) fn start_run(lua: &Lua) {
+    lua.set_app_data(Written(0));
+    lua.set_app_data(Resp(Protocol::Resp2));
+}
+
+/// The protocol the running script asked for with `redis.setresp` (RESP2 unless it did).
+pub(super) fn resp(lua: &Lua) -> Protocol {
+    lua.app_data_ref::<Resp>()
+        .map_or(Protocol::Resp2, |resp| resp.0)
+}
 
 /// Counts `size` more bytes of writes for this run: false past [`ARGS_LIMIT`].
 fn written(lua: &Lua, size: usize) -> bool {
@@ -252,18 +271,20 @@ fn log(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
     Ok(())
 }
 
-/// `redis.setresp(2)`. The simulated server speaks RESP2 only, so RESP3 is refused.
+/// `redis.setresp(2|3)` (`luaSetResp`): the protocol the script's commands reply in from now
+/// on, until the script ends. The argument goes through `lua_tonumber` and C's `(int)`: `'3'`
+/// and `3.9` are 3, anything not a number 0.
 fn setresp(lua: &Lua, args: MultiValue) -> mlua::Result<()> {
     let Some(value) = only(&args) else {
         return Err(refusal("redis.setresp() requires one argument."));
     };
-    match c_int(lua.coerce_number(value.clone())?.unwrap_or(0.0)) {
-        2 => Ok(()),
-        3 => Err(refusal(
-            "redis.setresp(3) is not supported: the simulated Redis speaks RESP2 only",
-        )),
-        _ => Err(refusal("RESP version must be 2 or 3.")),
-    }
+    let proto = match c_int(lua.coerce_number(value.clone())?.unwrap_or(0.0)) {
+        2 => Protocol::Resp2,
+        3 => Protocol::Resp3,
+        _ => return Err(refusal("RESP version must be 2 or 3.")),
+    };
+    lua.set_app_data(Resp(proto));
+    Ok(())
 }
 
 /// `redis.set_repl(flags)`: checked as Redis checks it. The host replicates what it replicates:

@@ -1,12 +1,20 @@
-//! Values across the Lua ↔ RESP boundary, as Redis 7.0's `script_lua.c` converts them (RESP2):
-//! the rules for single values, and RESP → Lua (what `redis.call` returns): integer → number;
-//! bulk → string; null bulk and null array → false; array → table; status → `{ok = …}`; error →
-//! `{err = …}` (raised by `redis.call`, returned by `redis.pcall`). The other way (a script's
-//! return value) is `reply`.
+//! Values across the Lua ↔ RESP boundary, as Redis 7.0's `script_lua.c` converts them: the rules
+//! for single values, and RESP → Lua (what `redis.call` returns), in the protocol the script
+//! chose with `redis.setresp`, whatever the caller speaks.
+//!
+//! Both protocols: integer → number; bulk → string; array → table; status → `{ok = …}`; error
+//! → `{err = …}` (raised by `redis.call`, returned by `redis.pcall`). RESP2 (every script's
+//! start): null bulk and null array → false, and RESP3 types come as a RESP2 client sees them
+//! (a map as a flat array, a double as its text, a boolean as 1 or 0). RESP3: null → nil; map →
+//! `{map = {k = v …}}`; set → `{set = {member = true …}}`; double → `{double = n}`; boolean →
+//! true / false; big number → `{big_number = "…"}`; verbatim → `{verbatim_string = {string =
+//! …, format = …}}`. Attributes, which Redis's parser skips, have no `Frame`; push replies,
+//! which its parser does not read, never reach a script (its client subscribes to nothing) and
+//! would come as arrays. The other way (a script's return value) is `reply`.
 
 use mlua::{Lua, Table, Value};
 
-use crate::redis::resp::Frame;
+use crate::redis::resp::{Frame, Protocol};
 
 /// C's `(long long)` cast of a double on x86-64: truncation, with the "integer indefinite"
 /// value (i64::MIN) for NaN and anything out of range.
@@ -118,31 +126,69 @@ pub(super) fn error_table(lua: &Lua, err: &[u8], from_command: bool) -> mlua::Re
     Ok(table)
 }
 
-/// A command's reply as `redis.call` hands it to the script.
-pub(super) fn to_lua(lua: &Lua, reply: Frame) -> mlua::Result<Value> {
+/// A command's reply as `redis.call` hands it to the script, which chose `proto` with
+/// `redis.setresp`. Tables are built as Redis's parser builds them (`lua_newtable`, then each
+/// entry in order), so that `pairs` walks them in the same order.
+pub(super) fn to_lua(lua: &Lua, reply: Frame, proto: Protocol) -> mlua::Result<Value> {
+    let resp3 = proto == Protocol::Resp3;
     Ok(match reply {
         Frame::Integer(n) => Value::Number(n as f64),
         Frame::Bulk(bytes) => Value::String(lua.create_string(bytes)?),
+        Frame::Null | Frame::NullArray if resp3 => Value::Nil,
         Frame::Null | Frame::NullArray => Value::Boolean(false),
-        Frame::Simple(text) => {
-            let table = lua.create_table_with_capacity(0, 1)?;
-            table.raw_set("ok", lua.create_string(text)?)?;
-            Value::Table(table)
-        }
+        Frame::Simple(text) => single(lua, "ok", lua.create_string(text)?)?,
         Frame::Error(text) => {
             let buffer = [b"-".as_slice(), &text].concat();
             Value::Table(error_table(lua, &error_text(&buffer), true)?)
         }
-        Frame::Array(items) => {
-            let table = lua.create_table_with_capacity(items.len(), 0)?;
+        Frame::Array(items) | Frame::Push(items) => {
+            let table = lua.create_table()?;
             for (i, item) in items.into_iter().enumerate() {
-                table.raw_set(i + 1, to_lua(lua, item)?)?;
+                table.raw_set(i + 1, to_lua(lua, item, proto)?)?;
             }
             Value::Table(table)
         }
-        // Scripts' commands run on a RESP2 client: they get the RESP2 form.
-        resp3 => to_lua(lua, resp3.into_resp2())?,
+        Frame::Map(pairs) if resp3 => {
+            let map = lua.create_table()?;
+            for (key, value) in pairs {
+                map.raw_set(to_lua(lua, key, proto)?, to_lua(lua, value, proto)?)?;
+            }
+            single(lua, "map", map)?
+        }
+        Frame::Set(members) if resp3 => {
+            let set = lua.create_table()?;
+            for member in members {
+                set.raw_set(to_lua(lua, member, proto)?, true)?;
+            }
+            single(lua, "set", set)?
+        }
+        Frame::Double(text) if resp3 => single(lua, "double", strtod(&text))?,
+        Frame::Boolean(b) if resp3 => Value::Boolean(b),
+        Frame::BigNumber(text) if resp3 => single(lua, "big_number", lua.create_string(text)?)?,
+        Frame::Verbatim { format, text } if resp3 => {
+            let verbatim = lua.create_table()?;
+            verbatim.raw_set("string", lua.create_string(text)?)?;
+            verbatim.raw_set("format", lua.create_string(format)?)?;
+            single(lua, "verbatim_string", verbatim)?
+        }
+        other => to_lua(lua, other.into_resp2(), proto)?,
     })
+}
+
+/// `{field = value}`.
+fn single(lua: &Lua, field: &str, value: impl mlua::IntoLua) -> mlua::Result<Value> {
+    let table = lua.create_table()?;
+    table.raw_set(field, value)?;
+    Ok(Value::Table(table))
+}
+
+/// The number a double's text stands for, as the reply parser's `strtod` reads it (the server
+/// printed it: `%.17g`, `inf`, `-inf`, `nan`).
+fn strtod(text: &[u8]) -> f64 {
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .unwrap_or(0.0)
 }
 
 #[cfg(test)]

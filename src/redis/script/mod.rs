@@ -8,8 +8,8 @@
 //!
 //! - `sandbox`: the Lua state, its libraries, the bounds, one run; `load`: compiling Lua text;
 //! - `protect`: the read-only globals; `catch`: pcall, xpcall, the error handler;
-//! - `api`: the `redis` table; `convert`, `reply`: RESP → Lua and back; `raise`: Redis-shaped
-//!   Lua errors;
+//! - `api`: the `redis` table; `convert`, `reply`: RESP2 and RESP3 → Lua and back; `raise`:
+//!   Redis-shaped Lua errors;
 //! - `rand48`: Redis's `math.random`; `shebang`: `#!lua flags=…`; `budget`: the instruction limit.
 //!
 //! Time is the host's business: a script sees the server with its clock frozen at the script's
@@ -38,7 +38,7 @@ mod tests;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::redis::resp::Frame;
+use crate::redis::resp::{Frame, Protocol};
 use rand48::Rand48;
 use sandbox::Sandbox;
 
@@ -61,8 +61,11 @@ pub trait ScriptHost {
     /// is its subcommand named by `argv[1]`, whose own arity and flags apply; `None` for an
     /// unknown command or subcommand.
     fn command(&self, argv: &[Vec<u8>]) -> Option<CommandSpec>;
-    /// Runs one command (already checked for arity and script permission) and returns its reply.
-    fn call(&mut self, args: &[Vec<u8>]) -> Frame;
+    /// Runs one command (already checked for arity and script permission) and returns its reply,
+    /// built for a client speaking `proto`, the protocol the script chose with `redis.setresp`
+    /// (RESP2 unless it did): a few commands shape their reply by the client's protocol, beyond
+    /// how it is encoded (Redis's Lua client takes the script's protocol).
+    fn call(&mut self, args: &[Vec<u8>], proto: Protocol) -> Frame;
 }
 
 /// A command's entry in Redis's command table, as far as scripts care.

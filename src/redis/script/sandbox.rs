@@ -300,7 +300,7 @@ impl Sandbox {
         if let Err(error) = budget::renew(&self.lua) {
             return self.failure(sha, &error);
         }
-        self.lua.set_app_data(api::Written(0));
+        api::start_run(&self.lua);
         let host: api::Host<'_> = RefCell::new(host);
         let outcome = self.lua.scope(|scope| {
             let call =

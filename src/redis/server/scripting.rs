@@ -7,7 +7,7 @@ use super::{Outcome, Role, Server, transaction};
 use crate::redis::clock::Now;
 use crate::redis::command::{self, Args, Cmd, CommandSpec, Flags, Lookup};
 use crate::redis::replies;
-use crate::redis::resp::Frame;
+use crate::redis::resp::{Frame, Protocol};
 use crate::redis::script::{self, ScriptHost};
 
 /// `spec`'s command, if it is one of the scripting commands.
@@ -35,7 +35,7 @@ impl ScriptHost for Host<'_> {
         }
     }
 
-    fn call(&mut self, args: &[Vec<u8>]) -> Frame {
+    fn call(&mut self, args: &[Vec<u8>], proto: Protocol) -> Frame {
         let spec = match command::lookup(args) {
             Lookup::Found(spec) => spec,
             Lookup::UnknownCommand => return replies::unknown_command(args),
@@ -48,6 +48,8 @@ impl ScriptHost for Host<'_> {
         if self.server.config.role == Role::Replica && spec.flags.contains(Flags::WRITE) {
             return replies::readonly();
         }
+        // Redis's Lua client speaks what the script chose with `redis.setresp`.
+        self.server.script_client.proto = proto;
         self.server.call(spec, args, self.now, &mut self.ops)
     }
 }
@@ -164,7 +166,10 @@ mod tests {
                     b"ERR Wrong number of args calling Redis command from script".to_vec(),
                 ),
             ),
-            ("return redis.pcall('command', 'count')", Frame::Integer(45)),
+            (
+                "return redis.pcall('command', 'count')",
+                replies::count(command::count()),
+            ),
             (
                 "return redis.acl_check_cmd('client', 'id')",
                 Frame::Integer(1),

@@ -58,10 +58,9 @@ impl Server {
         let clock = self.config.expiry_clock;
         self.dbs.iter_mut().for_each(|ks| ks.flush());
         for entry in entries {
-            if let Some(when) = entry.expires_at_ms {
-                if self.config.role == Role::Master && when < now.wall_ms {
-                    continue;
-                }
+            let past = entry.expires_at_ms.is_some_and(|when| when < now.wall_ms);
+            if past && self.config.role == Role::Master {
+                continue;
             }
             let ks = self.db_mut(entry.db);
             ks.insert(&entry.key, entry.value, false);

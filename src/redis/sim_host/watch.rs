@@ -127,14 +127,14 @@ impl Watch {
 fn written_keys<'a>(ops: &'a [Args], db: &mut usize) -> Vec<(usize, &'a [u8])> {
     let mut keys: Vec<(usize, &[u8])> = Vec::new();
     for op in ops {
-        if let [name, index] = op.as_slice() {
-            if name.eq_ignore_ascii_case(b"select") {
-                *db = std::str::from_utf8(index)
-                    .ok()
-                    .and_then(|i| i.parse().ok())
-                    .unwrap_or(*db);
-                continue;
-            }
+        if let [name, index] = op.as_slice()
+            && name.eq_ignore_ascii_case(b"select")
+        {
+            *db = std::str::from_utf8(index)
+                .ok()
+                .and_then(|i| i.parse().ok())
+                .unwrap_or(*db);
+            continue;
         }
         let Lookup::Found(spec) = command::lookup(op) else {
             continue;

@@ -4,8 +4,10 @@
 
 use std::collections::BTreeMap;
 
-/// The fields of a hash key, in insertion order, with an index by field.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The fields of a hash key, in insertion order, with an index by field. Two hashes are
+/// equal when they hold the same fields and values in the same order, however they got
+/// there (the insertion numbers are bookkeeping).
+#[derive(Debug, Clone, Default)]
 pub struct Hash {
     /// Field → (its insertion number, its value).
     fields: BTreeMap<Vec<u8>, (u64, Vec<u8>)>,
@@ -62,5 +64,40 @@ impl Hash {
                 .map_or(&[][..], |(_, v)| v.as_slice());
             (field.as_slice(), value)
         })
+    }
+}
+
+impl PartialEq for Hash {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Hash {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(h: &Hash) -> Vec<(&[u8], &[u8])> {
+        h.iter().collect()
+    }
+
+    #[test]
+    fn insertion_order_kept_across_updates_and_reinsertions() {
+        let mut h = Hash::default();
+        assert!(h.insert(b"b".to_vec(), b"1".to_vec()));
+        assert!(h.insert(b"a".to_vec(), b"2".to_vec()));
+        // An update keeps the field's place.
+        assert!(!h.insert(b"b".to_vec(), b"3".to_vec()));
+        assert_eq!(fields(&h), [(&b"b"[..], &b"3"[..]), (b"a", b"2")]);
+        // Deleted and set again, a field goes last.
+        assert!(h.remove(b"b") && !h.remove(b"b"));
+        h.insert(b"b".to_vec(), b"4".to_vec());
+        assert_eq!(fields(&h), [(&b"a"[..], &b"2"[..]), (b"b", b"4")]);
+        assert_eq!(
+            (h.len(), h.get(b"a"), h.get(b"z")),
+            (2, Some(&b"2"[..]), None)
+        );
     }
 }

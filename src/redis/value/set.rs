@@ -54,3 +54,38 @@ impl Set {
         ordered.into_iter()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(members: &[&[u8]]) -> Set {
+        let mut s = Set::default();
+        for m in members {
+            s.insert(m.to_vec());
+        }
+        s
+    }
+
+    #[test]
+    fn integers_by_value_anything_else_by_bytes() {
+        let numbers = set(&[b"10", b"9", b"-1", b"-20"]);
+        assert_eq!(
+            numbers.iter().collect::<Vec<_>>(),
+            [&b"-20"[..], b"-1", b"9", b"10"]
+        );
+        // One member that Redis would not store as an integer ("09") orders them all by bytes.
+        let mixed = set(&[b"10", b"9", b"09"]);
+        assert_eq!(mixed.iter().collect::<Vec<_>>(), [&b"09"[..], b"10", b"9"]);
+    }
+
+    #[test]
+    fn membership_and_removal() {
+        let mut s = set(&[b"a", b"b"]);
+        assert!(!s.insert(b"a".to_vec()));
+        assert!(s.contains(b"b") && !s.contains(b"c"));
+        assert!(s.remove(b"a") && !s.remove(b"a"));
+        assert!(s.remove(b"b"));
+        assert!(s.is_empty());
+    }
+}

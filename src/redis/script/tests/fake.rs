@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::redis::resp::Frame;
+use crate::redis::resp::{Frame, Protocol};
 use crate::redis::script::{CommandSpec, ScriptHost};
 
 #[derive(Debug, Clone)]
@@ -240,7 +240,7 @@ impl ScriptHost for FakeRedis {
             })
     }
 
-    fn call(&mut self, args: &[Vec<u8>]) -> Frame {
+    fn call(&mut self, args: &[Vec<u8>], _: Protocol) -> Frame {
         self.calls.push(args.to_vec());
         self.dispatch(args)
     }

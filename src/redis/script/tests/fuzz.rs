@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use super::fake::FakeRedis;
-use crate::redis::resp::Frame;
+use crate::redis::resp::{Frame, Protocol};
 use crate::redis::script::convert::{error_text, reply_text, to_integer};
 use crate::redis::script::{CommandSpec, ScriptHost, Scripts};
 
@@ -195,7 +195,7 @@ impl ScriptHost for Answer {
         })
     }
 
-    fn call(&mut self, _: &[Vec<u8>]) -> Frame {
+    fn call(&mut self, _: &[Vec<u8>], _: Protocol) -> Frame {
         self.0.clone()
     }
 }

@@ -5,7 +5,8 @@
 //! - `bounds`, `isolation`, `host`: what a real server cannot show the same way (its clock
 //!   moves, its Lua has cjson and friends) or what is the simulation's own (its bounds);
 //! - `adversarial`: scripts that would end the process or starve the next script;
-//! - `fuzz`: no input panics, and replies survive the trip through Lua.
+//! - `fuzz`: no input panics, and replies survive the trip through Lua;
+//! - `resp3`: `redis.setresp` and the RESP3 conversions both ways, in both protocols.
 
 mod adversarial;
 mod bounds;
@@ -14,6 +15,7 @@ mod fuzz;
 mod host;
 mod isolation;
 mod pinned;
+mod resp3;
 
 use fake::FakeRedis;
 
