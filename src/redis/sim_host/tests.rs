@@ -652,3 +652,30 @@ fn a_blocked_pop_is_served_by_a_push_held_by_a_held_link_and_recorded() {
     let (received, _) = blocked_and_pusher(hold);
     assert_eq!(received, None, "the answer is held with the link");
 }
+
+#[test]
+fn a_blocked_client_whose_connection_ends_is_forgotten() {
+    let waiter: Client = Box::pin(async move {
+        let mut stream = TcpStream::connect(("redis1", PORT))
+            .await
+            .map_err(|e| e.to_string())?;
+        stream
+            .write_all(&request(&["BLPOP", "q", "0"]))
+            .await
+            .map_err(|e| e.to_string())?;
+        sleep(50).await;
+        Ok(())
+    });
+    let pusher: Client = Box::pin(async move {
+        sleep(100).await;
+        expect(ask(&["RPUSH", "q", "a"]).await, b":1\r\n")?;
+        expect(ask(&["LLEN", "q"]).await, b":1\r\n")
+    });
+    let clients = vec![("c1", waiter), ("c2", pusher)];
+    let history = world_of(family(Persistence::None), Vec::new(), clients);
+    let popped = history
+        .events
+        .iter()
+        .any(|e| format!("{:?}", e.op).contains("LPOP"));
+    assert!(!popped, "nobody was left to pop");
+}
