@@ -13,8 +13,10 @@
 //! to "no sleeps". A few cases wait for deadlines to pass, a few hundred ms in all.
 //!
 //! Left out on purpose: what the simulator does not have (commands beyond its table, which
-//! it answers as unknown; Lua's `cjson`, `cmsgpack`, `struct` and `bit`), and `error()` with
-//! a table that has no `err` field, which crashes redis-server 7.0.15.
+//! it answers as unknown), and `error()` with a table that has no `err` field, which crashes
+//! redis-server 7.0.15. Lua's `cjson`, `cmsgpack`, `struct` and `bit` are in
+//! `cases_lua_libs`, except where the simulation answers differently on purpose (memory
+//! limits, library tables seen as proxies: see `vendor/redis-lua-libs/README.md`).
 
 #[path = "redis_conformance/case.rs"]
 mod case;

@@ -6,6 +6,7 @@
 
 #include "lua.h"
 #include "lauxlib.h"
+#include "lua_memory.h"
 
 #define LUACMSGPACK_NAME        "cmsgpack"
 #define LUACMSGPACK_SAFE_NAME   "cmsgpack_safe"
@@ -104,24 +105,44 @@ void *mp_realloc(lua_State *L, void *target, size_t osize,size_t nsize) {
     return local_realloc(ud, target, osize, nsize);
 }
 
-mp_buf *mp_buf_new(lua_State *L) {
-    mp_buf *buf = NULL;
+/* locksim: a buffer is a userdata pushed on the Lua stack, whose __gc method frees its bytes,
+ * so that an error raised while packing (Lua running out of memory, a stack overflow) cannot
+ * leak them. */
+#define MP_BUF_META "cmsgpack.mp_buf"
 
-    /* Old size = 0; new size = sizeof(*buf) */
-    buf = (mp_buf*)mp_realloc(L, NULL, 0, sizeof(*buf));
+void mp_buf_free(lua_State *L, mp_buf *buf);
+
+static int mp_buf_gc(lua_State *L) {
+    mp_buf_free(L, (mp_buf*)lua_touserdata(L, 1));
+    return 0;
+}
+
+mp_buf *mp_buf_new(lua_State *L) {
+    mp_buf *buf = (mp_buf*)lua_newuserdata(L, sizeof(*buf));
 
     buf->b = NULL;
     buf->len = buf->free = 0;
+    luaL_getmetatable(L, MP_BUF_META);
+    lua_setmetatable(L, -2);
     return buf;
 }
 
 void mp_buf_append(lua_State *L, mp_buf *buf, const unsigned char *s, size_t len) {
     if (buf->free < len) {
         size_t newsize = buf->len+len;
+        unsigned char *b;
         if (newsize < buf->len || newsize >= SIZE_MAX/2) abort();
         newsize *= 2;
 
-        buf->b = (unsigned char*)mp_realloc(L, buf->b, buf->len + buf->free, newsize);
+        b = (unsigned char*)mp_realloc(L, buf->b, buf->len + buf->free, newsize);
+        if (b == NULL) {
+            /* locksim: the doubled size went past the memory limit; the exact one may not.
+             * When that fails too, Lua's memory error instead of a write through NULL. */
+            newsize = buf->len+len;
+            b = (unsigned char*)mp_realloc(L, buf->b, buf->len + buf->free, newsize);
+            if (b == NULL) lua_memory_error(L);
+        }
+        buf->b = b;
         buf->free = newsize - buf->len;
     }
     memcpy(buf->b+buf->len,s,len);
@@ -129,9 +150,11 @@ void mp_buf_append(lua_State *L, mp_buf *buf, const unsigned char *s, size_t len
     buf->free -= len;
 }
 
+/* locksim: frees the bytes; the collector frees the userdata. */
 void mp_buf_free(lua_State *L, mp_buf *buf) {
     mp_realloc(L, buf->b, buf->len + buf->free, 0); /* realloc to 0 = free */
-    mp_realloc(L, buf, sizeof(*buf), 0);
+    buf->b = NULL;
+    buf->len = buf->free = 0;
 }
 
 /* ---------------------------- String cursor ----------------------------------
@@ -903,6 +926,14 @@ const struct luaL_Reg cmds[] = {
 
 int luaopen_create(lua_State *L) {
     int i;
+
+    /* locksim: the metatable of mp_buf_new()'s buffers */
+    if (luaL_newmetatable(L, MP_BUF_META)) {
+        lua_pushcfunction(L, mp_buf_gc);
+        lua_setfield(L, -2, "__gc");
+    }
+    lua_pop(L, 1);
+
     /* Manually construct our module table instead of
      * relying on _register or _newlib */
     lua_newtable(L);

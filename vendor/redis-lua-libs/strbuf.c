@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "strbuf.h"
+#include "lua_memory.h"
 
 static void die(const char *fmt, ...)
 {
@@ -42,7 +43,8 @@ static void die(const char *fmt, ...)
     abort();
 }
 
-void strbuf_init(strbuf_t *s, size_t len)
+/* locksim: buf comes from the Lua state's allocator (lua_memory.h), not malloc. */
+void strbuf_init(strbuf_t *s, lua_State *L, size_t len)
 {
     size_t size;
 
@@ -55,31 +57,15 @@ void strbuf_init(strbuf_t *s, size_t len)
     s->buf = NULL;
     s->size = size;
     s->length = 0;
-    s->dynamic = 0;
     s->reallocs = 0;
     s->debug = 0;
+    s->L = L;
 
-    s->buf = malloc(size);
+    s->buf = lua_memory_realloc(L, NULL, 0, size);
     if (!s->buf)
-        die("Out of memory");
+        lua_memory_error(L);
 
     strbuf_ensure_null(s);
-}
-
-strbuf_t *strbuf_new(size_t len)
-{
-    strbuf_t *s;
-
-    s = malloc(sizeof(strbuf_t));
-    if (!s)
-        die("Out of memory");
-
-    strbuf_init(s, len);
-
-    /* Dynamic strbuf allocation / deallocation */
-    s->dynamic = 1;
-
-    return s;
 }
 
 static inline void debug_stats(strbuf_t *s)
@@ -90,36 +76,15 @@ static inline void debug_stats(strbuf_t *s)
     }
 }
 
-/* If strbuf_t has not been dynamically allocated, strbuf_free() can
- * be called any number of times strbuf_init() */
+/* strbuf_free() can be called any number of times after strbuf_init() */
 void strbuf_free(strbuf_t *s)
 {
     debug_stats(s);
 
     if (s->buf) {
-        free(s->buf);
+        lua_memory_realloc(s->L, s->buf, s->size, 0);
         s->buf = NULL;
     }
-    if (s->dynamic)
-        free(s);
-}
-
-char *strbuf_free_to_string(strbuf_t *s, size_t *len)
-{
-    char *buf;
-
-    debug_stats(s);
-
-    strbuf_ensure_null(s);
-
-    buf = s->buf;
-    if (len)
-        *len = s->length;
-
-    if (s->dynamic)
-        free(s);
-
-    return buf;
 }
 
 static size_t calculate_new_size(strbuf_t *s, size_t len)
@@ -159,6 +124,7 @@ static size_t calculate_new_size(strbuf_t *s, size_t len)
 void strbuf_resize(strbuf_t *s, size_t len)
 {
     size_t newsize;
+    char *buf;
 
     newsize = calculate_new_size(s, len);
 
@@ -167,17 +133,22 @@ void strbuf_resize(strbuf_t *s, size_t len)
                 (long)s, s->size, newsize);
     }
 
+    buf = lua_memory_realloc(s->L, s->buf, s->size, newsize);
+    if (!buf && newsize > len + 1) {
+        /* locksim: the doubled size went past the memory limit; the exact one may not. */
+        newsize = len + 1;
+        buf = lua_memory_realloc(s->L, s->buf, s->size, newsize);
+    }
+    if (!buf)
+        lua_memory_error(s->L);
+    s->buf = buf;
     s->size = newsize;
-    s->buf = realloc(s->buf, s->size);
-    if (!s->buf)
-        die("Out of memory, len: %zu", len);
     s->reallocs++;
 }
 
 void strbuf_append_string(strbuf_t *s, const char *str)
 {
-    int i;
-    size_t space;
+    size_t i, space;
 
     space = strbuf_empty_length(s);
 

@@ -25,18 +25,21 @@
 #include <stdlib.h>
 #include <stdarg.h>
 
+#include "lua.h"
+
 /* Size: Total bytes allocated to *buf
  * Length: String length, excluding optional NULL terminator.
- * Dynamic: True if created via strbuf_new()
  */
 
 typedef struct {
     char *buf;
     size_t size;
     size_t length;
-    int dynamic;
     int reallocs;
     int debug;
+    /* locksim: the Lua state whose allocator holds buf (see lua_memory.h). Set it to the
+     * running thread before each use: a coroutine stored here may be gone by then. */
+    lua_State *L;
 } strbuf_t;
 
 #ifndef STRBUF_DEFAULT_SIZE
@@ -44,12 +47,10 @@ typedef struct {
 #endif
 
 /* Initialise */
-extern strbuf_t *strbuf_new(size_t len);
-extern void strbuf_init(strbuf_t *s, size_t len);
+extern void strbuf_init(strbuf_t *s, lua_State *L, size_t len);
 
 /* Release */
 extern void strbuf_free(strbuf_t *s);
-extern char *strbuf_free_to_string(strbuf_t *s, size_t *len);
 
 /* Management */
 extern void strbuf_resize(strbuf_t *s, size_t len);
