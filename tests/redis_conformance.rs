@@ -28,6 +28,8 @@ mod cases_expire;
 mod cases_hello;
 #[path = "redis_conformance/cases_locks.rs"]
 mod cases_locks;
+#[path = "redis_conformance/cases_lua_libs.rs"]
+mod cases_lua_libs;
 #[path = "redis_conformance/cases_multi.rs"]
 mod cases_multi;
 #[path = "redis_conformance/cases_protocol.rs"]
@@ -94,6 +96,13 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_locks::redis_py_lock,
     cases_locks::expired_lock,
     cases_locks::time_frozen_in_a_script,
+    cases_lua_libs::cjson_encode,
+    cases_lua_libs::cjson_decode,
+    cases_lua_libs::cjson_settings,
+    cases_lua_libs::cmsgpack_round_trips,
+    cases_lua_libs::struct_formats,
+    cases_lua_libs::bit_operations,
+    cases_lua_libs::libraries_are_read_only,
     cases_multi::queued_and_executed,
     cases_multi::errors_in_and_out_of_transactions,
     cases_multi::watch_and_other_connections,
