@@ -410,6 +410,8 @@ fn library_calls_that_fail_half_way_leave_nothing_behind() {
             assert!(served.alive(), "the server died in round {round}");
         }
     }
-    assert!(failed >= 120, "only {failed} runs failed");
+    // A run can succeed where the one before failed: its limit counts from what the state
+    // holds when it starts, and the buffer the failure left is freed while it runs.
+    assert!(failed >= 60, "only {failed} runs failed");
     assert_eq!(conn.call(&[b"PING"]), Some(Reply::Simple("PONG".into())));
 }

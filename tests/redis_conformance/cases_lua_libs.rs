@@ -169,6 +169,8 @@ pub fn cmsgpack_round_trips() -> Vec<Step> {
         "return {cmsgpack.unpack_limit(cmsgpack.pack(1, 2, 3), 2, 10)}",
         "return {cmsgpack.unpack_limit(cmsgpack.pack(1, 2, 3), -1)}",
         "return {cmsgpack.unpack_limit(cmsgpack.pack(1, 2, 3))}",
+        "local t = {} for i = 1, 4000 do t[i] = 1 end return #cmsgpack.pack(unpack(t))",
+        "local t = {} for i = 1, 4001 do t[i] = 1 end return cmsgpack.pack(unpack(t))",
         "return #cmsgpack.unpack(string.rep('\\145', 10000) .. '\\1')",
         "return select('#', cmsgpack.unpack(string.rep('\\1', 10000)))",
         "return {pcall(cmsgpack.unpack, '\\217')}",

@@ -62,7 +62,10 @@ static void fpconv_update_locale()
         abort();
     }
 
-    locale_decimal_point = buf[1];
+    /* locksim: written only when it changes, so that Lua states opened on several threads
+     * at once (each runs this) do not all write the shared variable. */
+    if (locale_decimal_point != buf[1])
+        locale_decimal_point = buf[1];
 }
 
 /* Check for a valid number character: [-+0-9a-yA-Y.]

@@ -105,9 +105,12 @@ void *mp_realloc(lua_State *L, void *target, size_t osize,size_t nsize) {
     return local_realloc(ud, target, osize, nsize);
 }
 
-/* locksim: a buffer is a userdata pushed on the Lua stack, whose __gc method frees its bytes,
- * so that an error raised while packing (Lua running out of memory, a stack overflow) cannot
- * leak them. */
+/* locksim: the buffer is a userdata, pack's upvalue, whose __gc method frees its bytes, so
+ * that an error raised while packing (Lua running out of memory, a stack overflow) cannot
+ * leak them: the next packing (or the collector) frees them. Being an upvalue, it takes no
+ * slot of the Lua stack, whose limits stay Redis's. Packing runs no Lua code (tables are
+ * read raw, or through lua_gettable on keys that are all present), so it is never re-entered
+ * while its buffer is in use. */
 #define MP_BUF_META "cmsgpack.mp_buf"
 
 void mp_buf_free(lua_State *L, mp_buf *buf);
@@ -118,12 +121,9 @@ static int mp_buf_gc(lua_State *L) {
 }
 
 mp_buf *mp_buf_new(lua_State *L) {
-    mp_buf *buf = (mp_buf*)lua_newuserdata(L, sizeof(*buf));
+    mp_buf *buf = (mp_buf*)lua_touserdata(L, lua_upvalueindex(1));
 
-    buf->b = NULL;
-    buf->len = buf->free = 0;
-    luaL_getmetatable(L, MP_BUF_META);
-    lua_setmetatable(L, -2);
+    mp_buf_free(L, buf);
     return buf;
 }
 
@@ -150,7 +150,7 @@ void mp_buf_append(lua_State *L, mp_buf *buf, const unsigned char *s, size_t len
     buf->free -= len;
 }
 
-/* locksim: frees the bytes; the collector frees the userdata. */
+/* locksim: frees the bytes (the buffer itself is a userdata). */
 void mp_buf_free(lua_State *L, mp_buf *buf) {
     mp_realloc(L, buf->b, buf->len + buf->free, 0); /* realloc to 0 = free */
     buf->b = NULL;
@@ -939,7 +939,17 @@ int luaopen_create(lua_State *L) {
     lua_newtable(L);
 
     for (i = 0; i < (sizeof(cmds)/sizeof(*cmds) - 1); i++) {
-        lua_pushcfunction(L, cmds[i].func);
+        if (cmds[i].func == mp_pack) {
+            /* locksim: pack's buffer, its upvalue */
+            mp_buf *buf = (mp_buf*)lua_newuserdata(L, sizeof(*buf));
+            buf->b = NULL;
+            buf->len = buf->free = 0;
+            luaL_getmetatable(L, MP_BUF_META);
+            lua_setmetatable(L, -2);
+            lua_pushcclosure(L, cmds[i].func, 1);
+        } else {
+            lua_pushcfunction(L, cmds[i].func);
+        }
         lua_setfield(L, -2, cmds[i].name);
     }
 

@@ -6,8 +6,9 @@
 //! Their buffers come from the Lua state's allocator, so they count against the script's
 //! memory limit: an encoding, a packing or a decoding that would go past it fails with Lua's
 //! own memory error, like any other allocation of the script (a real Redis has no limit, and
-//! would allocate, or abort on a failed `malloc`). The buffers belong to userdata the collector
-//! frees, so a failing script leaves nothing behind. Their depth limits are Redis's: `cjson`
+//! would allocate, or abort on a failed `malloc`). A buffer that an error leaves behind belongs
+//! to its library (a `cjson` configuration, `cmsgpack.pack`): the next call frees it, or the
+//! collector, so failing scripts cannot pile up memory as Redis's copies would. Their depth limits are Redis's: `cjson`
 //! nests 1000 levels by default (`cjson.encode_max_depth`, `cjson.decode_max_depth`) and at
 //! most as deep as the Lua stack lets a C function go; `cmsgpack` packs 16 levels (deeper
 //! tables become nil) and unpacks as deep as the Lua stack lets it.
