@@ -11,7 +11,10 @@
 //! collector, so failing scripts cannot pile up memory as Redis's copies would. Their depth limits are Redis's: `cjson`
 //! nests 1000 levels by default (`cjson.encode_max_depth`, `cjson.decode_max_depth`) and at
 //! most as deep as the Lua stack lets a C function go; `cmsgpack` packs 16 levels (deeper
-//! tables become nil) and unpacks as deep as the Lua stack lets it.
+//! tables become nil) and unpacks as deep as the Lua stack lets it. Their C loops do not count
+//! against the instruction limit: what one call does is bounded by the memory limit (the
+//! slowest, `cmsgpack.pack` of a table holding itself a hundred times, takes seconds to reach
+//! 64 MiB).
 //!
 //! Determinism: `cjson.encode` and `cmsgpack.pack` walk tables with `lua_next`, whose order
 //! depends only on the keys and the table's history for strings and numbers (Lua 5.1 hashes
