@@ -190,8 +190,60 @@ const SCRIPTS: &[(&str, Option<&str>)] = &[
         "local t = {} for i = 1, 10 do t[i] = t end return t",
         Some("limit"),
     ),
+    // Redis's Lua libraries: outputs past memory (Redis would allocate gigabytes, or abort
+    // in strbuf's die()), nesting as deep as the Lua stack, bit.tohex's CVE-2024-31449.
+    (
+        "local s = string.rep('x', 1e6) local t = {} for i = 1, 1e5 do t[i] = s end \
+         return cjson.encode(t)",
+        Some("memory limit"),
+    ),
+    (
+        "local s = string.rep('x', 1e6) local t = {} for i = 1, 1e5 do t[i] = s end \
+         return cmsgpack.pack(t)",
+        Some("memory limit"),
+    ),
+    (
+        "local t = {} for i = 1, 100 do t[i] = t end return cmsgpack.pack(t)",
+        Some("memory limit"),
+    ),
+    (
+        "local s = string.rep('x', 1e6) local t = {} for i = 1, 1000 do t[i] = s end \
+         return struct.pack(string.rep('c0', 1000), unpack(t))",
+        Some("memory limit"),
+    ),
+    (
+        "return cjson.decode('\"' .. string.rep('a', 3e7) .. '\"')",
+        Some("memory limit"),
+    ),
+    (
+        "cjson.decode_max_depth(1e6) \
+         local ok, e = pcall(cjson.decode, string.rep('[', 1e6) .. string.rep(']', 1e6)) \
+         cjson.decode_max_depth(1000) error(e)",
+        Some("Found too many nested data structures (7999)"),
+    ),
+    (
+        "cjson.encode_max_depth(1e6) local t = {} local c = t \
+         for i = 1, 1e5 do c[1] = {} c = c[1] end \
+         local ok, e = pcall(cjson.encode, t) cjson.encode_max_depth(1000) error(e)",
+        Some("Cannot serialise, excessive nesting (7998)"),
+    ),
+    (
+        "return cmsgpack.unpack(string.rep('\\145', 1e6) .. '\\1')",
+        Some("stack overflow"),
+    ),
+    (
+        "return cmsgpack.unpack(string.rep('\\221\\255\\255\\255\\255', 1e5))",
+        Some("stack overflow"),
+    ),
+    ("return bit.tohex(1, -2147483648)", None),
+    ("return bit.tohex(-2147483648, -2147483648)", None),
     // Sandbox escapes: globals, bytecode, shared metatables, environments, library tables.
     ("x = 1", Some("Attempt to modify a readonly table")),
+    (
+        "cjson.encode = nil",
+        Some("Attempt to modify a readonly table"),
+    ),
+    ("bit = nil", Some("Attempt to modify a readonly table")),
     (
         "rawset(_G, 'x', 1)",
         Some("Attempt to modify a readonly table"),
@@ -331,4 +383,35 @@ fn a_client_that_fills_the_script_cache_leaves_others_scripts_working() {
         filler.call(&[b"SCRIPT", b"FLUSH"]),
         Some(Reply::Simple("OK".into()))
     );
+}
+
+/// Library calls that run out of memory half-way, again and again: Redis's copies leaked the
+/// decoder's buffer (and cmsgpack its pack buffer) at each, so a hundred of them would take
+/// the server past its 3 GB; here they leave nothing behind.
+#[test]
+fn library_calls_that_fail_half_way_leave_nothing_behind() {
+    let mut served = Served::start();
+    let mut conn = served.connect();
+    // 25 MB of JSON, a 25 MB decoding buffer, then strings of 5 MB until memory runs out.
+    let decode = "local parts = {} \
+                  for i = 1, 5 do parts[i] = '\"' .. string.rep(string.char(96 + i), 5e6) .. '\"' end \
+                  local json = '[' .. table.concat(parts, ',') .. ']' parts = nil collectgarbage() \
+                  return #cjson.decode(json)";
+    let pack = "local t = {} for i = 1, 40 do t[i] = string.rep(string.char(64 + i), 1e6) end \
+                return #cmsgpack.pack(t)";
+    let mut failed = 0;
+    for round in 0..120 {
+        for body in [decode, pack] {
+            match conn.eval(body) {
+                Some(Reply::Error(text)) if text.contains("memory limit") => failed += 1,
+                Some(Reply::Integer(_)) => {}
+                other => panic!("round {round}: {body}: {other:?}"),
+            }
+            assert!(served.alive(), "the server died in round {round}");
+        }
+    }
+    // A run can succeed where the one before failed: its limit counts from what the state
+    // holds when it starts, and the buffer the failure left is freed while it runs.
+    assert!(failed >= 60, "only {failed} runs failed");
+    assert_eq!(conn.call(&[b"PING"]), Some(Reply::Simple("PONG".into())));
 }

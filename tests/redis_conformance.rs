@@ -13,8 +13,10 @@
 //! to "no sleeps". A few cases wait for deadlines to pass, a few hundred ms in all.
 //!
 //! Left out on purpose: what the simulator does not have (commands beyond its table, which
-//! it answers as unknown; Lua's `cjson`, `cmsgpack`, `struct` and `bit`), and `error()` with
-//! a table that has no `err` field, which crashes redis-server 7.0.15.
+//! it answers as unknown), and `error()` with a table that has no `err` field, which crashes
+//! redis-server 7.0.15. Lua's `cjson`, `cmsgpack`, `struct` and `bit` are in
+//! `cases_lua_libs`, except where the simulation answers differently on purpose (memory
+//! limits, library tables seen as proxies: see `vendor/redis-lua-libs/README.md`).
 
 #[path = "redis_conformance/case.rs"]
 mod case;
@@ -32,6 +34,8 @@ mod cases_keys;
 mod cases_lists;
 #[path = "redis_conformance/cases_locks.rs"]
 mod cases_locks;
+#[path = "redis_conformance/cases_lua_libs.rs"]
+mod cases_lua_libs;
 #[path = "redis_conformance/cases_multi.rs"]
 mod cases_multi;
 #[path = "redis_conformance/cases_protocol.rs"]
@@ -119,6 +123,13 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_locks::redis_py_lock,
     cases_locks::expired_lock,
     cases_locks::time_frozen_in_a_script,
+    cases_lua_libs::cjson_encode,
+    cases_lua_libs::cjson_decode,
+    cases_lua_libs::cjson_settings,
+    cases_lua_libs::cmsgpack_round_trips,
+    cases_lua_libs::struct_formats,
+    cases_lua_libs::bit_operations,
+    cases_lua_libs::libraries_are_read_only,
     cases_multi::queued_and_executed,
     cases_multi::errors_in_and_out_of_transactions,
     cases_multi::watch_and_other_connections,

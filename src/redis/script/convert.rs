@@ -33,48 +33,9 @@ pub(super) fn c_int(x: f64) -> i32 {
     x as i32
 }
 
-/// `printf("%.17g")`, which Redis uses for numbers passed to `redis.call` and for doubles:
-/// 17 significant digits, fixed notation for exponents from -4 to 16, trailing zeros dropped.
-pub(super) fn g17(x: f64) -> String {
-    if x.is_nan() {
-        return if x.is_sign_negative() { "-nan" } else { "nan" }.to_owned();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.to_owned();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0" } else { "0" }.to_owned();
-    }
-    let scientific = format!("{x:.16e}");
-    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let sign = if x < 0.0 { "-" } else { "" };
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    if (-4..17).contains(&exponent) {
-        let (int, frac) = if exponent >= 0 {
-            let point = exponent as usize + 1;
-            (digits[..point].to_owned(), digits[point..].to_owned())
-        } else {
-            let zeros = "0".repeat((-exponent - 1) as usize);
-            ("0".to_owned(), format!("{zeros}{digits}"))
-        };
-        let frac = frac.trim_end_matches('0');
-        if frac.is_empty() {
-            format!("{sign}{int}")
-        } else {
-            format!("{sign}{int}.{frac}")
-        }
-    } else {
-        let frac = digits[1..].trim_end_matches('0');
-        let point = if frac.is_empty() { "" } else { "." };
-        let exp_sign = if exponent < 0 { '-' } else { '+' };
-        format!(
-            "{sign}{}{point}{frac}e{exp_sign}{:02}",
-            &digits[..1],
-            exponent.unsigned_abs()
-        )
-    }
-}
+/// `printf("%.17g")`, which Redis uses for numbers passed to `redis.call` and for doubles
+/// (shared with the sorted sets' scores).
+pub(super) use crate::redis::num::format_double as g17;
 
 /// The bytes of a C string: Redis reads error and status texts with `strlen`.
 pub(super) fn c_str(bytes: &[u8]) -> &[u8] {

@@ -6,7 +6,8 @@
 //! CR and LF from a failed script's error and drop `getfenv`, `setfenv` and `newproxy`), and the
 //! `script_lua.c`, `eval.c` and `script.c` of the 7.0.15 sources.
 //!
-//! - `sandbox`: the Lua state, its libraries, the bounds, one run; `load`: compiling Lua text;
+//! - `sandbox`: the Lua state, its libraries, the bounds, one run; `libs`: Redis's `cjson`,
+//!   `struct`, `cmsgpack` and `bit`, from its C sources; `load`: compiling Lua text;
 //! - `protect`: the read-only globals; `catch`: pcall, xpcall, the error handler;
 //! - `api`: the `redis` table; `convert`, `reply`: RESP2 and RESP3 → Lua and back; `raise`:
 //!   Redis-shaped Lua errors;
@@ -24,6 +25,7 @@ mod catch;
 mod chunks;
 mod convert;
 mod guards;
+mod libs;
 mod load;
 mod protect;
 mod raise;

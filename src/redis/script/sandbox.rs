@@ -3,15 +3,21 @@
 //!
 //! Loaded: the base library (without `print`, `dofile`, `loadfile`, `getfenv`, `setfenv` and
 //! `newproxy`, absent from the reference server too), `coroutine`, `table`, `string`, `math`
-//! (with Redis's `math.random`) and the `redis` table. Not loaded: `os`, `io`, `debug`, `package`
-//! (`require`, `module`), so no file, process or wall-clock access; and Redis's `cjson`,
-//! `cmsgpack`, `struct` and `bit`, which this simulation leaves out (a script using them fails on
-//! the missing global).
+//! (with Redis's `math.random`), Redis's `cjson`, `struct`, `cmsgpack` and `bit` (its own C
+//! sources, see `libs`) and the `redis` table, all read-only. Not loaded: `os`, `io`, `debug`,
+//! `package` (`require`, `module`), so no file, process or wall-clock access.
+//!
+//! Where the four libraries answer differently from Redis 7.0.15: past the memory limit their
+//! buffers fail with it (Redis would build the value, or abort); and they see a library table
+//! or `_G` as the empty proxy it is here (`cjson.encode(string)` gives `{}` where Redis refuses
+//! the functions inside). `vendor/redis-lua-libs/README.md` has the details.
 //!
 //! Determinism: nothing here reads time or OS randomness, and Lua 5.1 hashes strings and numbers
-//! without a seed. One caveat comes with Lua itself: tables and functions used as table keys
-//! are placed by address, so `pairs()` over such a table, like `tostring()` of a table or
-//! function, can differ between processes (as it does between real Redis servers).
+//! without a seed, so `pairs()`, `cjson.encode` and `cmsgpack.pack` walk a table with string
+//! and number keys in the same order every time. One caveat comes with Lua itself: tables and
+//! functions used as table keys are placed by address, so `pairs()` (or `cmsgpack.pack`) over
+//! such a table, like `tostring()` of a table or function, can differ between processes (as it
+//! does between real Redis servers).
 
 use std::cell::{Cell, RefCell};
 
@@ -24,6 +30,7 @@ use super::catch;
 use super::chunks;
 use super::convert::{c_str, reply_text};
 use super::guards;
+use super::libs;
 use super::load;
 use super::protect::{self, Guard, Views};
 use super::raise;
@@ -192,6 +199,9 @@ impl Sandbox {
             ("math", math),
             ("coroutine", coroutine),
         ])?;
+        for (name, lib) in libs::open(&lua)? {
+            libs.raw_set(name, lib)?;
+        }
         let replies = Replies::new(&lua, (native("type")?, native("rawget")?, native("next")?))?;
         let nonexistent = protect::nonexistent_global(&lua)?;
         let globals_meta = lua.create_table_from([("__index", &nonexistent)])?;
@@ -251,6 +261,12 @@ impl Sandbox {
         let result = f();
         self.lua.set_memory_limit(0)?;
         result
+    }
+
+    /// What the Lua state holds now, the libraries' buffers included.
+    #[cfg(test)]
+    pub(super) fn used_memory(&self) -> usize {
+        self.lua.used_memory()
     }
 
     /// Where `math.random` is: carried over when `SCRIPT FLUSH` replaces the state.

@@ -3,8 +3,10 @@
 //! - `pinned`: command sequences whose every reply was recorded from redis-server 7.0.15 (Debian
 //!   7.0.15-1~deb12u10) and must come back byte for byte;
 //! - `bounds`, `isolation`, `host`: what a real server cannot show the same way (its clock
-//!   moves, its Lua has cjson and friends) or what is the simulation's own (its bounds);
+//!   moves) or what is the simulation's own (its bounds);
 //! - `adversarial`: scripts that would end the process or starve the next script;
+//! - `libs`: Redis's `cjson`, `cmsgpack`, `struct` and `bit`: replies pinned from the reference
+//!   server, and the memory, depth and stack bounds they keep;
 //! - `fuzz`: no input panics, and replies survive the trip through Lua;
 //! - `resp3`: `redis.setresp` and the RESP3 conversions both ways, in both protocols.
 
@@ -14,6 +16,7 @@ mod fake;
 mod fuzz;
 mod host;
 mod isolation;
+mod libs;
 mod pinned;
 mod resp3;
 
