@@ -4,6 +4,7 @@
 //! differs, so one failure shows all that is missing.
 
 use crate::run::{End, Run};
+use std::collections::BTreeSet;
 
 /// The line every program prints last, once it has run every step.
 const DONE: &str = "done";
@@ -63,13 +64,40 @@ pub fn verdict(client: &str, real: &Run, sim: &Run) -> Result<(), String> {
         .map(|line| step_name(line))
         .collect();
     report += &format!(
-        "  {} of {} steps differ: {}\n  locksim's run {}",
+        "  {} of {} steps differ: {}\n",
         differing.len(),
         real.lines.len(),
-        differing.join(", "),
-        describe(&sim.end)
+        differing.join(", ")
     );
+    let refused_by_real = unknown_commands(&real.lines);
+    let refused_by_sim = unknown_commands(&sim.lines);
+    let unknown: Vec<&str> = refused_by_sim
+        .difference(&refused_by_real)
+        .map(String::as_str)
+        .collect();
+    if !unknown.is_empty() {
+        report += &format!(
+            "  locksim answered unknown command to: {}\n",
+            unknown.join(", ")
+        );
+    }
+    report += &format!("  locksim's run {}", describe(&sim.end));
     Err(report)
+}
+
+/// The commands `lines` show refused as unknown (Redis's `unknown command 'NAME'`), upper
+/// case, each once, sorted: the quickest read of what the server lacks (less those that
+/// redis-server refuses too, which a program sends on purpose).
+fn unknown_commands(lines: &[String]) -> BTreeSet<String> {
+    const REFUSAL: &str = "unknown command '";
+    lines
+        .iter()
+        .flat_map(|line| {
+            line.match_indices(REFUSAL)
+                .map(move |(at, _)| &line[at + REFUSAL.len()..])
+        })
+        .filter_map(|rest| rest.split_once('\'').map(|(name, _)| name.to_uppercase()))
+        .collect()
 }
 
 fn describe(end: &End) -> String {
@@ -97,17 +125,33 @@ fn equal_transcripts_that_both_end_pass() {
 
 #[test]
 fn a_difference_names_the_first_line_with_both_sides_and_every_step_that_differs() {
-    let real = run(&["a: 1", "b: 2", "c: 3", "done"], End::Finished);
+    let real = run(
+        &[
+            "a: 1",
+            "b: 2",
+            "c: 3",
+            "d: ERR unknown command 'NOSUCH', with args beginning with: ",
+            "done",
+        ],
+        End::Finished,
+    );
     let sim = run(
-        &["a: 1", "b: ERR unknown", "c: ERR unknown", "done"],
+        &[
+            "a: 1",
+            "b: ERR unknown command 'hset', with args beginning with: 'k' ",
+            "c: ERR unknown command 'INCR', with args beginning with: 'k' ",
+            "d: ERR unknown command 'NOSUCH', with args beginning with: ",
+            "done",
+        ],
         End::Finished,
     );
     let report = verdict("client", &real, &sim).unwrap_err();
     assert_eq!(
         report,
         "client: against locksim serve redis, the transcript differs from redis-server's first \
-         at line 2:\n  redis-server: b: 2\n  locksim:      b: ERR unknown\n  2 of 4 steps \
-         differ: b, c\n  locksim's run ended by itself"
+         at line 2:\n  redis-server: b: 2\n  locksim:      b: ERR unknown command 'hset', with \
+         args beginning with: 'k' \n  2 of 5 steps differ: b, c\n  locksim answered unknown \
+         command to: HSET, INCR\n  locksim's run ended by itself"
     );
 }
 
