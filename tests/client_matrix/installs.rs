@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// `tests/client_matrix` in the source tree: the programs and their pinned dependency files.
-pub fn matrix_dir() -> PathBuf {
+fn matrix_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/client_matrix")
 }
 

@@ -14,7 +14,9 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(60);
 
 /// What one program printed, and how it ended.
 pub struct Run {
+    /// Its transcript: the lines it printed, in order.
     pub lines: Vec<String>,
+    /// How it ended.
     pub end: End,
 }
 
