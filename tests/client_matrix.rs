@@ -1,0 +1,109 @@
+//! The client matrix: real Redis clients, each in its default configuration (host and port,
+//! no protocol option), run one program each through what lock libraries use (strings with
+//! SET NX PX and INCR, hashes, sorted sets, a transaction, a script helper, lists with blocking
+//! pops, pub/sub, and redis-py's own `Lock` across threads) against a real redis-server 7.0
+//! and against `locksim serve redis`; the two transcripts must be equal.
+//!
+//! The clients: redis-py and node-redis and ioredis as child processes (`tests/client_matrix/`
+//! holds their programs and pinned versions, which `.ci/run` installs inside the clone), and
+//! redis-rs in this process. A missing interpreter or package fails at once with the command
+//! to run; a program that runs past `run::TIME_LIMIT` is killed.
+//!
+//! `LOCKSIM_CLIENT_MATRIX_SHOW=1 cargo test --release --test client_matrix -- --nocapture`
+//! prints both transcripts of every client.
+//!
+//! Real sockets and real time against real servers: like the conformance suite, the
+//! documented exception to "no sleeps" (a waiter is given 200 ms to block before the push that
+//! wakes it; its transcript is the same if it has not).
+
+#[path = "client_matrix/compare.rs"]
+mod compare;
+#[path = "client_matrix/installs.rs"]
+mod installs;
+#[path = "client_matrix/redis_rs.rs"]
+mod redis_rs;
+#[path = "client_matrix/run.rs"]
+mod run;
+#[path = "common/server_process.rs"]
+mod server_process;
+#[path = "redis_conformance/servers.rs"]
+mod servers;
+
+use run::Run;
+use std::process::Command;
+use std::sync::Mutex;
+
+/// One client at a time: each test starts its own pair of servers, whose throwaway
+/// directories are named after this process, and the machine has few cores.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Runs `program` (given a server's port) against a fresh redis-server and a fresh
+/// `locksim serve redis`, and compares the transcripts.
+fn matrix(client: &str, program: impl Fn(u16) -> Run) {
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let real = servers::start_real().unwrap_or_else(|e| panic!("redis-server: {e}"));
+    let sim = servers::start_sim().unwrap_or_else(|e| panic!("locksim serve redis: {e}"));
+    let real_run = program(real.addr.port());
+    let sim_run = program(sim.addr.port());
+    if std::env::var_os("LOCKSIM_CLIENT_MATRIX_SHOW").is_some() {
+        for (server, run) in [("redis-server", &real_run), ("locksim", &sim_run)] {
+            println!("--- {client} against {server}:");
+            run.lines.iter().for_each(|line| println!("{line}"));
+        }
+    }
+    if let Err(report) = compare::verdict(client, &real_run, &sim_run) {
+        panic!("{report}");
+    }
+    println!(
+        "{client}: {} lines, the same against both servers",
+        real_run.lines.len()
+    );
+}
+
+/// Runs an external program, failing at once (one line) when it cannot start.
+fn external(client: &str, command: Result<Command, String>) -> Run {
+    let command = command.unwrap_or_else(|hint| panic!("{client}: {hint}"));
+    run::program(command, run::TIME_LIMIT)
+        .unwrap_or_else(|e| panic!("{client}: cannot start it: {e}"))
+}
+
+#[test]
+fn redis_py() {
+    matrix("redis-py", |port| {
+        external("redis-py", installs::python("redis_py.py", port))
+    });
+}
+
+#[test]
+fn node_redis() {
+    matrix("node-redis", |port| {
+        external("node-redis", installs::node("node_redis.js", port))
+    });
+}
+
+#[test]
+fn ioredis() {
+    matrix("ioredis", |port| {
+        external("ioredis", installs::node("ioredis.js", port))
+    });
+}
+
+#[test]
+fn redis_rs_sync() {
+    matrix("redis-rs (sync)", |port| {
+        run::in_thread(run::TIME_LIMIT, move |out| {
+            redis_rs::sync_transcript(port, out)
+        })
+    });
+}
+
+#[test]
+fn redis_rs_async_multiplexed() {
+    matrix("redis-rs (async multiplexed)", |port| {
+        run::in_thread(run::TIME_LIMIT, move |out| {
+            redis_rs::async_transcript(port, out)
+        })
+    });
+}
