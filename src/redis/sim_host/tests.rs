@@ -679,3 +679,21 @@ fn a_blocked_client_whose_connection_ends_is_forgotten() {
         .any(|e| format!("{:?}", e.op).contains("LPOP"));
     assert!(!popped, "nobody was left to pop");
 }
+
+#[test]
+fn a_partition_loses_the_answer_to_a_served_pop_and_the_element_with_it() {
+    // c1 blocked before the partition; the push at 100 ms pops `a` for it, and the answer is
+    // dropped on the cut link, as turmoil's TCP drops a segment: `a` is gone from the list
+    // (the pusher still finds only `b`) and c1 never hears of it.
+    let partition: Vec<Step> = vec![
+        (50, Box::new(|sim, _| sim.partition("c1", "redis1"))),
+        (500, Box::new(|sim, _| sim.repair("c1", "redis1"))),
+    ];
+    let (received, history) = blocked_and_pusher(partition);
+    assert_eq!(received, None);
+    let popped_for_c1 = history.events.iter().any(|e| {
+        let op = format!("{:?}", e.op);
+        op.contains("LPOP") && op.contains(r#"String("c1")"#)
+    });
+    assert!(popped_for_c1, "the pop was done, and recorded as c1's");
+}
