@@ -100,6 +100,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_connection::introspection,
     cases_connection::quit,
     cases_connection::auth_config_time,
+    cases_connection::wait_without_replicas,
     cases_hello::hello_forms,
     cases_hello::hello_errors,
     cases_hello::client_handshake,

@@ -104,6 +104,7 @@ pub(crate) enum Cmd {
     Auth,
     Time,
     ConfigGet,
+    Wait,
     // Sorted sets (cmd/zset.rs).
     ZAdd,
     ZIncrBy,
@@ -391,6 +392,7 @@ static COMMANDS: &[CommandSpec] = &[
     // Connection and server.
     spec("auth", -2, Flags::NOSCRIPT.and(STALE).and(FAST), Cmd::Auth),
     spec("time", 1, STALE.and(FAST), Cmd::Time),
+    spec("wait", 3, Flags::NOSCRIPT, Cmd::Wait),
     CommandSpec {
         fullname: "config",
         arity: -2,
@@ -674,7 +676,7 @@ mod tests {
                 "{scripting}"
             );
         }
-        assert_eq!(count(), 115);
+        assert_eq!(count(), 116);
     }
 
     #[test]

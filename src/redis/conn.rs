@@ -31,6 +31,9 @@ pub struct Conn {
     /// Its commands may not block (Redis's CLIENT_DENY_BLOCKING): set while EXEC runs its
     /// queue, for scripts' client and on a master's link; a blocking pop then answers null.
     pub(crate) deny_blocking: bool,
+    /// The replication offset after its last command that propagated something (Redis's
+    /// `c->woff`): what WAIT waits for replicas to acknowledge.
+    pub(crate) woff: u64,
 }
 
 impl Conn {
@@ -47,6 +50,7 @@ impl Conn {
             queue_refused: false,
             watching: Vec::new(),
             deny_blocking: false,
+            woff: 0,
         }
     }
 

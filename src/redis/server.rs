@@ -49,6 +49,8 @@ mod tests_server;
 mod tests_strings_keys;
 #[cfg(test)]
 mod tests_transaction;
+#[cfg(test)]
+mod tests_wait;
 mod transaction;
 
 /// How many databases a server has (Redis's default `databases 16`): SELECT's range.
@@ -140,6 +142,11 @@ pub struct Server {
     config: Config,
     /// The databases, SELECT's index into them.
     dbs: Vec<Keyspace>,
+    /// How many commands this server has propagated (Redis's `master_repl_offset`, counted
+    /// in commands).
+    repl_offset: u64,
+    /// The offset its replica has acknowledged; None without a replica.
+    replica_ack: Option<u64>,
     /// The database the propagated stream is in: a write elsewhere goes out after a SELECT
     /// (Redis's `slaveseldb`). A new stream's reader starts in database 0.
     stream_db: usize,
@@ -157,6 +164,8 @@ impl Server {
     pub fn new(config: Config) -> Server {
         Server {
             dbs: vec![Keyspace::default(); DATABASES],
+            repl_offset: 0,
+            replica_ack: None,
             stream_db: 0,
             clients: Clients::default(),
             next_client_id: 2,
@@ -247,6 +256,10 @@ impl Server {
     /// [`Server::serve_blocked`] after it, as `handle_input` does.
     pub fn handle(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Outcome {
         let mut outcome = self.dispatch(conn, args, now);
+        if !outcome.propagate.is_empty() {
+            self.repl_offset += outcome.propagate.len() as u64;
+            conn.woff = self.repl_offset;
+        }
         self.clients.sync(conn, None, now);
         if self.clients.is_blocked(conn.id) {
             outcome.reply = None;
@@ -388,6 +401,7 @@ impl Server {
                 dels.append(&mut expired_here);
             }
         }
+        self.repl_offset += dels.len() as u64;
         dels
     }
 
@@ -420,6 +434,7 @@ impl Server {
         let db = conn.db;
         let (clock, role) = (self.config.expiry_clock, self.config.role);
         let max_string = self.config.limits.max_bulk_len;
+        let acked_replicas = self.acked_replicas(conn.woff);
         let mut ctx = Ctx {
             ks: &mut self.dbs[db.min(DATABASES - 1)],
             now,
@@ -434,6 +449,7 @@ impl Server {
             close: false,
             flush_all: false,
             max_string,
+            acked_replicas,
         };
         let frame = cmd::run(&mut ctx, spec, args);
         let mut done = std::mem::take(&mut ctx.ops);

@@ -118,3 +118,22 @@ pub fn auth_config_time() -> Vec<Step> {
         cmd(&["TIME", "x"]),
     ]
 }
+
+/// WAIT on a master without replicas: 0 at once for none, 0 at the timeout for one.
+pub fn wait_without_replicas() -> Vec<Step> {
+    vec![
+        cmd(&["WAIT", "0", "0"]),
+        cmd(&["SET", "wt:k", "v"]),
+        cmd(&["WAIT", "1", "50"]),
+        cmd(&["WAIT", "x", "0"]),
+        cmd(&["WAIT", "0", "x"]),
+        cmd(&["WAIT", "0", "-1"]),
+        cmd(&["WAIT", "0", "1.5"]),
+        cmd(&["WAIT", "0"]),
+        cmd(&["MULTI"]),
+        cmd(&["WAIT", "1", "0"]),
+        cmd(&["EXEC"]),
+        cmd(&["EVAL", "return redis.call('wait', 0, 0)", "0"]),
+        cmd(&["DEL", "wt:k"]),
+    ]
+}

@@ -11,6 +11,7 @@ mod introspection;
 mod keys;
 mod list;
 mod pubsub;
+mod replication;
 mod set;
 mod set_type;
 mod strings;
@@ -60,6 +61,8 @@ pub(crate) struct Ctx<'a> {
     pub flush_all: bool,
     /// proto-max-bulk-len: the longest string APPEND may make.
     pub max_string: usize,
+    /// How many replicas have acknowledged the connection's last write (WAIT's answer).
+    pub acked_replicas: i64,
 }
 
 impl Ctx<'_> {
@@ -213,6 +216,7 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
         Cmd::Auth => connection::auth(args),
         Cmd::Time => introspection::time(ctx),
         Cmd::ConfigGet => introspection::config_get(args),
+        Cmd::Wait => replication::wait(ctx, args),
         // Sorted sets.
         Cmd::ZAdd => zset::zadd(ctx, args, false),
         Cmd::ZIncrBy => zset::zadd(ctx, args, true),

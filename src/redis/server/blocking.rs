@@ -43,12 +43,39 @@ impl Server {
                 let Some(blocked) = self.clients.unblock(client) else {
                     break;
                 };
-                let one = self.serve_one(client, &blocked, &key, now);
+                let Some(one) = self.serve_one(client, &blocked, &key, now) else {
+                    break;
+                };
                 self.clients.answer(client, one.reply.clone());
+                self.repl_offset += one.propagate.len() as u64;
                 served.push(one);
             }
         }
         served
+    }
+
+    /// How many commands this master has propagated: the offset a replica acknowledges.
+    pub fn repl_offset(&self) -> u64 {
+        self.repl_offset
+    }
+
+    /// A replica has applied the stream up to `offset` (a full sync acknowledges the offset
+    /// it was taken at; None: the server has no replica any more). The WAITs it satisfies
+    /// are answered with the count, in client-id order.
+    pub fn replica_acked(&mut self, offset: Option<u64>) {
+        self.replica_ack = offset;
+        for (client, replicas, woff) in self.clients.waiting_for_acks() {
+            let acked = self.acked_replicas(woff);
+            if acked >= replicas {
+                self.clients.unblock(client);
+                self.clients.answer(client, Frame::Integer(acked));
+            }
+        }
+    }
+
+    /// `replicationCountAcksByOffset`: how many replicas have acknowledged `offset`.
+    pub(super) fn acked_replicas(&self, offset: u64) -> i64 {
+        i64::from(self.replica_ack.is_some_and(|acked| acked >= offset))
     }
 
     /// Whether `key` holds a list with elements.
@@ -59,14 +86,21 @@ impl Server {
             .is_some_and(|list| !list.is_empty())
     }
 
-    /// Runs the pop `blocked` waited to do, on `key`, as `client`.
-    fn serve_one(&mut self, client: u64, blocked: &Blocked, key: &[u8], now: Now) -> Served {
+    /// Runs the pop `blocked` waited to do, on `key`, as `client` (a WAIT waits on no key).
+    fn serve_one(
+        &mut self,
+        client: u64,
+        blocked: &Blocked,
+        key: &[u8],
+        now: Now,
+    ) -> Option<Served> {
         let args: Args = match &blocked.then {
             Then::Pop(pop) => vec![pop.to_vec(), key.to_vec()],
             Then::Move(rest) => [vec![b"LMOVE".to_vec(), key.to_vec()], rest.clone()].concat(),
+            Then::Acks { .. } => return None,
         };
         let Lookup::Found(spec) = command::lookup(&args) else {
-            unreachable!("LPOP, RPOP and LMOVE are in the table");
+            return None;
         };
         let mut conn = Conn::new(client);
         conn.db = blocked.db;
@@ -79,23 +113,30 @@ impl Server {
                 Frame::Array(vec![Frame::Bulk(key.to_vec()), Frame::Bulk(item)])
             }
             (Then::Pop(_), _) => Frame::NullArray,
-            (Then::Move(_), frame) => frame,
+            (_, frame) => frame,
         };
-        Served {
+        Some(Served {
             client,
             args,
             reply,
             propagate: transaction(ops),
-        }
+        })
     }
 
-    /// Answers the blocked clients whose timeout has passed by `now` with the null array
-    /// (`replyToBlockedClientTimedOut`, BLMOVE's included); the replies wait in
+    /// Answers the blocked clients whose timeout has passed by `now`
+    /// (`replyToBlockedClientTimedOut`): a pop with the null array (BLMOVE's included), a
+    /// WAIT with the replicas that acknowledged its offset by then. The replies wait in
     /// [`Server::take_deliveries`].
     pub fn expire_blocked(&mut self, now: Now) {
         for client in self.clients.timed_out(now.wall_ms) {
-            self.clients.unblock(client);
-            self.clients.answer(client, Frame::NullArray);
+            let Some(blocked) = self.clients.unblock(client) else {
+                continue;
+            };
+            let reply = match blocked.then {
+                Then::Acks { offset, .. } => Frame::Integer(self.acked_replicas(offset)),
+                _ => Frame::NullArray,
+            };
+            self.clients.answer(client, reply);
         }
     }
 

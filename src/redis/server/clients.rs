@@ -50,6 +50,13 @@ pub(crate) enum Then {
     Pop(&'static [u8]),
     /// BLMOVE: the LMOVE to run, its arguments after the source key.
     Move(Vec<Vec<u8>>),
+    /// WAIT: for this many replicas to acknowledge the offset (it waits on no key).
+    Acks {
+        /// How many replicas it asked for.
+        replicas: i64,
+        /// The offset they must have acknowledged (the client's `woff`).
+        offset: u64,
+    },
 }
 
 /// Every connected client, and what waits to be written to them.
@@ -155,6 +162,17 @@ impl Clients {
     /// The earliest deadline of a blocked client, ms on the wall clock.
     pub fn next_deadline(&self) -> Option<i64> {
         self.blocked.values().filter_map(|b| b.deadline_ms).min()
+    }
+
+    /// The clients blocked in WAIT, in id order, with what they wait for.
+    pub fn waiting_for_acks(&self) -> Vec<(u64, i64, u64)> {
+        self.blocked
+            .iter()
+            .filter_map(|(&id, b)| match b.then {
+                Then::Acks { replicas, offset } => Some((id, replicas, offset)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The blocked clients whose deadline is before `wall_ms`, in id order.

@@ -87,8 +87,13 @@ impl ServerFamily for RedisFamily {
     }
 
     fn install(&self, node: Node) -> Box<dyn ServerSoftware> {
+        let mut server = Server::new(self.config(Role::Master));
+        if self.replica_lag_ms.is_some() {
+            // The replica starts in sync with the empty master.
+            server.replica_acked(Some(0));
+        }
         let state = State {
-            server: Server::new(self.config(Role::Master)),
+            server,
             replica: self.replica_lag_ms.map(|lag_ms| self.replica(lag_ms)),
             family: *self,
             node,
@@ -121,6 +126,7 @@ impl RedisFamily {
             link,
             lag_ms,
             in_flight: VecDeque::new(),
+            acked: 0,
         }
     }
 }
@@ -158,6 +164,8 @@ struct Replica {
     lag_ms: u64,
     /// The stream on its way: (when it arrives, on the node's monotonic clock; command).
     in_flight: VecDeque<(u64, Args)>,
+    /// The master's offset it has applied up to, which it acknowledges as it goes (WAIT).
+    acked: u64,
 }
 
 impl State {
@@ -217,6 +225,9 @@ impl State {
         let now = self.now();
         let mut replica = self.family.replica(lag_ms);
         replica.server.load(self.server.dump(now), now);
+        replica.acked = self.server.repl_offset();
+        self.server.replica_acked(Some(replica.acked));
+        self.route(None);
         self.replica = Some(replica);
     }
 
@@ -397,6 +408,10 @@ async fn replicate(state: Shared) {
         {
             replica.in_flight.pop_front();
             replica.server.replicate(&mut replica.link, &op, now);
+            replica.acked += 1;
+            let acked = replica.acked;
+            s.server.replica_acked(Some(acked));
+            s.route(None);
         }
     }
 }

@@ -697,3 +697,47 @@ fn a_partition_loses_the_answer_to_a_served_pop_and_the_element_with_it() {
     });
     assert!(popped_for_c1, "the pop was done, and recorded as c1's");
 }
+
+/// Runs `commands` on one connection: the replies and how long they took, ms.
+async fn timed(commands: &[&[&str]]) -> Result<(Vec<Vec<u8>>, u128), String> {
+    let start = tokio::time::Instant::now();
+    let replies = one_by_one(commands).await?;
+    Ok((replies, start.elapsed().as_millis()))
+}
+
+#[test]
+fn wait_answers_once_the_replica_has_applied_the_write_or_at_its_timeout() {
+    let replicated = |lag_ms| RedisFamily {
+        replica_lag_ms: Some(lag_ms),
+        ..family(Persistence::None)
+    };
+    world(replicated(50), vec![], async {
+        // The write reaches the replica 50 ms later; WAIT answers then.
+        let (replies, ms) = timed(&[&["SET", "k", "v"], &["WAIT", "1", "0"]]).await?;
+        if replies != [b"+OK\r\n".to_vec(), b":1\r\n".to_vec()] || !(50..100).contains(&ms) {
+            return Err(format!("{replies:?} after {ms} ms"));
+        }
+        // A connection that wrote nothing has nothing to wait for.
+        let (replies, ms) = timed(&[&["WAIT", "1", "0"]]).await?;
+        if replies != [b":1\r\n".to_vec()] || ms > 10 {
+            return Err(format!("{replies:?} after {ms} ms"));
+        }
+        Ok(())
+    });
+    world(replicated(1000), vec![], async {
+        // The replica lags past the timeout: none has acknowledged by then.
+        let (replies, ms) = timed(&[&["SET", "k", "v"], &["WAIT", "1", "150"]]).await?;
+        if replies != [b"+OK\r\n".to_vec(), b":0\r\n".to_vec()] || !(150..300).contains(&ms) {
+            return Err(format!("{replies:?} after {ms} ms"));
+        }
+        Ok(())
+    });
+    world(family(Persistence::None), vec![], async {
+        // No replica: WAIT 0 answers at once, WAIT 1 at its timeout.
+        let (replies, _) = timed(&[&["WAIT", "0", "0"], &["WAIT", "1", "100"]]).await?;
+        if replies != [b":0\r\n".to_vec(), b":0\r\n".to_vec()] {
+            return Err(format!("{replies:?}"));
+        }
+        Ok(())
+    });
+}
