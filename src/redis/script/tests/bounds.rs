@@ -1,7 +1,7 @@
 //! The simulation's own bounds (instructions, memory, reply size) and Redis's nesting limit.
 
 use super::fake::FakeRedis;
-use super::{run, wire};
+use super::{nesting, run, wire};
 use crate::redis::resp::Frame;
 use crate::redis::script::{MEMORY_LIMIT, Scripts};
 
@@ -136,17 +136,6 @@ fn a_reply_that_would_never_end_is_refused() {
         run(&mut scripts, &mut host, body, &[], &[]),
         Frame::Error(expected.into_bytes())
     );
-}
-
-/// How many times `prefix` repeats at the start of `bytes`, and what follows.
-fn nesting(bytes: &[u8], prefix: &[u8]) -> (usize, Vec<u8>) {
-    let mut rest = bytes;
-    let mut count = 0;
-    while let Some(tail) = rest.strip_prefix(prefix) {
-        rest = tail;
-        count += 1;
-    }
-    (count, rest[..rest.len().min(100)].to_vec())
 }
 
 /// The depths redis-server 7.0.15 reached before "reached lua stack limit" (its replies are too

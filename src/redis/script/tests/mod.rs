@@ -133,3 +133,14 @@ fn sandbox_and_globals() {
 fn eval_evalsha_and_script() {
     check(pinned::ADMIN);
 }
+
+/// How many times `prefix` repeats at the start of `bytes`, and what follows.
+pub(super) fn nesting(bytes: &[u8], prefix: &[u8]) -> (usize, Vec<u8>) {
+    let mut rest = bytes;
+    let mut count = 0;
+    while let Some(tail) = rest.strip_prefix(prefix) {
+        rest = tail;
+        count += 1;
+    }
+    (count, rest[..rest.len().min(100)].to_vec())
+}

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 use super::fake::FakeRedis;
-use super::{run, sha};
+use super::{nesting, run, sha};
 use crate::redis::resp::{self, Frame, Protocol};
 use crate::redis::script::convert::{error_text, g17, reply_text, to_integer};
 use crate::redis::script::{CommandSpec, ScriptHost, Scripts};
@@ -415,17 +415,6 @@ fn the_new_forms_are_bounded_like_arrays_and_strings() {
             "{body}"
         );
     }
-}
-
-/// How many times `prefix` repeats at the start of `bytes`, and what follows.
-fn nesting(bytes: &[u8], prefix: &[u8]) -> (usize, Vec<u8>) {
-    let mut rest = bytes;
-    let mut count = 0;
-    while let Some(tail) = rest.strip_prefix(prefix) {
-        rest = tail;
-        count += 1;
-    }
-    (count, rest[..rest.len().min(100)].to_vec())
 }
 
 /// Nested maps and sets stop where redis-server 7.0.15 ran out of Lua stack, as a RESP3 caller
