@@ -741,3 +741,61 @@ fn wait_answers_once_the_replica_has_applied_the_write_or_at_its_timeout() {
         Ok(())
     });
 }
+
+/// c1 on redis-rs (RESP3, subscribed to `news`) blocks in `BLPOP q 0`; c2 publishes to
+/// `news` and pushes onto `q` from 100 ms. When `paused`, c1's process is frozen from 50 ms to
+/// 300 ms: when c1 heard its pop answered, what it popped, and whether the message came.
+fn paused_waiter(paused: bool) -> (u64, Option<[String; 2]>, bool) {
+    use redis_rs::{AsyncCommands, AsyncConnectionConfig, ProtocolVersion, PushKind};
+    let heard = Rc::new(RefCell::new(None));
+    let got = heard.clone();
+    let waiter: Client = Box::pin(async move {
+        let me = node("c1", &Recorder::default());
+        let start = tokio::time::Instant::now();
+        let fail = |e: redis_rs::RedisError| e.to_string();
+        let (pushes, mut received) = tokio::sync::mpsc::unbounded_channel();
+        let info = redis_rs::RedisConnectionInfo::default().set_protocol(ProtocolVersion::RESP3);
+        let config = AsyncConnectionConfig::new().set_push_sender(pushes);
+        let mut conn = crate::redis::rs::connect_as(&me, "redis1", info, config)
+            .await
+            .map_err(fail)?;
+        conn.subscribe("news").await.map_err(fail)?;
+        let gate = me.gate.clone();
+        let freeze = async {
+            if paused {
+                tokio::time::sleep_until(start + Duration::from_millis(50)).await;
+                gate.pause();
+                tokio::time::sleep_until(start + Duration::from_millis(300)).await;
+                gate.resume();
+            }
+        };
+        let (_, popped) = tokio::join!(freeze, conn.blpop::<_, Option<[String; 2]>>("q", 0.0));
+        let at = start.elapsed().as_millis() as u64;
+        let mut message = false;
+        while let Ok(push) = received.try_recv() {
+            message |= push.kind == PushKind::Message;
+        }
+        *got.borrow_mut() = Some((at, popped.map_err(fail)?, message));
+        Ok(())
+    });
+    let pusher: Client = Box::pin(async move {
+        sleep(100).await;
+        expect(ask(&["PUBLISH", "news", "x"]).await, b":1\r\n")?;
+        expect(ask(&["RPUSH", "q", "a"]).await, b":1\r\n")
+    });
+    let clients = vec![("c1", waiter), ("c2", pusher)];
+    world_of(family(Persistence::None), Vec::new(), clients);
+    heard.take().expect("c1 finished")
+}
+
+#[test]
+fn a_paused_client_hears_its_served_pop_and_its_message_when_it_resumes() {
+    let popped = Some(["q".to_string(), "a".to_string()]);
+    let (at, got, message) = paused_waiter(false);
+    assert!(at < 150, "answered at {at} ms");
+    assert_eq!((got, message), (popped.clone(), true));
+    // Served and published while c1 was frozen: both wait in its socket until it thaws.
+    let (at, got, message) = paused_waiter(true);
+    assert!((300..350).contains(&at), "answered at {at} ms");
+    assert_eq!((got, message), (popped, true));
+}
