@@ -1,8 +1,10 @@
 //! A user's own Redis lock, written against redis-rs as it would be for production: `SET key
 //! token NX PX ttl` to acquire, and one of two releases. The tests explore it with locksim.
-//! `semaphore` is a counting semaphore with a property of the user's own, and `zk_lock` a
+//! `semaphore` is a counting semaphore with a property of the user's own, `fenced_lock` a
+//! fenced lock whose waiters a blocking pop or a pub/sub notice wakes, and `zk_lock` a
 //! ZooKeeper lock built from locksim's recipe kit.
 
+pub mod fenced_lock;
 pub mod semaphore;
 pub mod zk_lock;
 
