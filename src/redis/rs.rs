@@ -6,7 +6,7 @@
 
 use super::PORT;
 use crate::sim::node::Node;
-use redis_rs::aio::MultiplexedConnection;
+use redis_rs::aio::{MultiplexedConnection, PubSub};
 use redis_rs::{AsyncConnectionConfig, RedisConnectionInfo, RedisError, RedisResult};
 use std::io;
 
@@ -61,20 +61,56 @@ pub async fn connect_as(
     info: RedisConnectionInfo,
     config: AsyncConnectionConfig,
 ) -> RedisResult<MultiplexedConnection> {
-    let setup = async {
-        let stream = turmoil::net::TcpStream::connect((server, PORT)).await?;
+    let (conn, driver) = open(node, server, async |stream| {
         MultiplexedConnection::new_with_config(&info, stream, config).await
+    })
+    .await?;
+    node.spawn(driver);
+    Ok(conn)
+}
+
+/// A redis-rs pub/sub connection from `node` to `server`: what `Client::get_async_pubsub`
+/// opens, in redis-rs's default configuration (RESP2, where a subscribed connection serves
+/// nothing but subscriptions). Messages arrive on its `on_message()` stream; a connection
+/// that drops ends the stream. redis-rs runs its reader as a task of its own, outside the
+/// host's pause gate: a paused client's messages wait in that task's queue, as they would
+/// in a frozen process's socket. (A RESP3 command connection can subscribe too: `connect_as`
+/// with a push sender in its config.)
+///
+/// ```no_run
+/// use locksim::redis_rs::RedisResult;
+///
+/// async fn unlock_notices(node: locksim::Node) -> RedisResult<()> {
+///     let mut pubsub = locksim::redis::rs::pubsub(&node, "redis1").await?;
+///     pubsub.subscribe("my-lock:released").await?;
+///     Ok(())
+/// }
+/// ```
+pub async fn pubsub(node: &Node, server: &str) -> RedisResult<PubSub> {
+    open(node, server, async |stream| {
+        PubSub::new(&RedisConnectionInfo::default(), stream).await
+    })
+    .await
+}
+
+/// Opens a TCP stream from `node` to `server` and sets up a redis-rs connection on it, both
+/// within `CONNECT_TIMEOUT_MS` on the node's clock.
+async fn open<T>(
+    node: &Node,
+    server: &str,
+    setup: impl AsyncFnOnce(turmoil::net::TcpStream) -> RedisResult<T>,
+) -> RedisResult<T> {
+    let connect = async {
+        let stream = turmoil::net::TcpStream::connect((server, PORT)).await?;
+        setup(stream).await
     };
-    let (conn, driver) = node
-        .timer()
-        .timeout(CONNECT_TIMEOUT_MS, setup)
+    node.timer()
+        .timeout(CONNECT_TIMEOUT_MS, connect)
         .await
         .ok_or_else(|| {
             RedisError::from(io::Error::new(
                 io::ErrorKind::TimedOut,
                 format!("no connection to {server} within {CONNECT_TIMEOUT_MS} ms"),
             ))
-        })??;
-    node.spawn(driver);
-    Ok(conn)
+        })?
 }

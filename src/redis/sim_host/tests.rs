@@ -799,3 +799,36 @@ fn a_paused_client_hears_its_served_pop_and_its_message_when_it_resumes() {
     assert!((300..350).contains(&at), "answered at {at} ms");
     assert_eq!((got, message), (popped, true));
 }
+
+#[test]
+fn redis_rs_pubsub_hears_each_message_until_the_server_crashes() {
+    use futures_util::StreamExt;
+    let subscriber: Client = Box::pin(async move {
+        let me = node("c1", &Recorder::default());
+        let fail = |e: redis_rs::RedisError| e.to_string();
+        let mut pubsub = crate::redis::rs::pubsub(&me, "redis1")
+            .await
+            .map_err(fail)?;
+        pubsub.subscribe("news").await.map_err(fail)?;
+        let mut messages = pubsub.into_on_message();
+        for want in ["one", "two"] {
+            let message = messages.next().await.ok_or("the stream ended")?;
+            let got: String = message.get_payload().map_err(fail)?;
+            if (message.get_channel_name(), got.as_str()) != ("news", want) {
+                return Err(format!("{message:?}"));
+            }
+        }
+        // The crash at 300 ms ends the connection, and the stream with it.
+        match messages.next().await {
+            None => Ok(()),
+            Some(message) => Err(format!("after the crash: {message:?}")),
+        }
+    });
+    let publisher: Client = Box::pin(async move {
+        sleep(100).await;
+        expect(ask(&["PUBLISH", "news", "one"]).await, b":1\r\n")?;
+        expect(ask(&["PUBLISH", "news", "two"]).await, b":1\r\n")
+    });
+    let clients = vec![("c1", subscriber), ("c2", publisher)];
+    world_of(family(Persistence::None), crash_and_restart(300), clients);
+}
