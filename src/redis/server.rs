@@ -504,14 +504,15 @@ pub fn transaction(mut ops: Vec<Args>) -> Vec<Args> {
     let select = ops
         .first()
         .is_some_and(|op| op.first().is_some_and(|name| name == b"SELECT"));
+    if ops.len() - usize::from(select) < 2 {
+        // One command or none: it goes out as it is, without a copy.
+        return ops;
+    }
     let head: Vec<Args> = if select {
         ops.drain(..1).collect()
     } else {
         Vec::new()
     };
-    if ops.len() < 2 {
-        return head.into_iter().chain(ops).collect();
-    }
     let mut wrapped = Vec::with_capacity(head.len() + ops.len() + 2);
     wrapped.extend(head);
     wrapped.push(vec![b"MULTI".to_vec()]);

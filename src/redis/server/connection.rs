@@ -66,4 +66,10 @@ impl Server {
     pub fn take_deliveries(&mut self) -> Vec<Delivery> {
         self.clients.take_all()
     }
+
+    /// Whether the client `id` listens to a channel or a pattern: other connections'
+    /// PUBLISHes may send it messages.
+    pub fn is_subscribed(&self, id: u64) -> bool {
+        self.clients.subscribed(id)
+    }
 }

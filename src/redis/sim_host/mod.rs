@@ -462,19 +462,23 @@ async fn converse(
     let mut input = RequestReader::default();
     let mut buf = vec![0u8; 16 * 1024];
     loop {
-        let read = tokio::select! {
-            biased;
-            Some((bytes, unblocks)) = from_others.recv() => {
-                if stream.write_all(&bytes).await.is_err() {
-                    return;
+        let read = if may_receive(state, conn, &from_others) {
+            tokio::select! {
+                biased;
+                Some((bytes, unblocks)) = from_others.recv() => {
+                    if stream.write_all(&bytes).await.is_err() {
+                        return;
+                    }
+                    if !unblocks {
+                        continue;
+                    }
+                    // Answered: on with what it sent while blocked.
+                    None
                 }
-                if !unblocks {
-                    continue;
-                }
-                // Answered: on with what it sent while blocked.
-                None
+                read = stream.read(&mut buf) => Some(read),
             }
-            read = stream.read(&mut buf) => Some(read),
+        } else {
+            Some(stream.read(&mut buf).await)
         };
         if let Some(read) = read {
             match read {
@@ -521,6 +525,19 @@ async fn converse(
             return;
         }
     }
+}
+
+/// Whether other connections may send `conn` anything while it waits for its next request:
+/// something is queued already, or it is a subscriber (messages) or blocked (its answer),
+/// which only its own commands make it. Otherwise its task awaits the socket alone, without
+/// polling the empty queue on every read (most of what deliveries cost a plain client).
+fn may_receive(
+    state: &Shared,
+    conn: &Conn,
+    queue: &mpsc::UnboundedReceiver<(Vec<u8>, bool)>,
+) -> bool {
+    let s = state.borrow();
+    !queue.is_empty() || s.server.is_blocked(conn.id()) || s.server.is_subscribed(conn.id())
 }
 
 #[cfg(test)]

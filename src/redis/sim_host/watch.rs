@@ -62,13 +62,17 @@ impl Watch {
                     key: key_text(db, key),
                 });
             }
-            let after = server.peek(db, key).map(|(value, deadline)| Seen {
-                value: value.render(),
-                deadline,
-                writer: match &before {
-                    Some(seen) if seen.value == value.render() => seen.writer.clone(),
+            let after = server.peek(db, key).map(|(value, deadline)| {
+                let value = value.render();
+                let writer = match &before {
+                    Some(seen) if seen.value == value => seen.writer.clone(),
                     _ => Some(client.to_string()),
-                },
+                };
+                Seen {
+                    value,
+                    deadline,
+                    writer,
+                }
             });
             if after != before {
                 events.push(RedisEvent::KeyChanged(KeyChange {
