@@ -5,19 +5,20 @@
 //! two never diverge. Nothing here spawns tasks or reads a clock.
 //!
 //! What one connection's command sends to another (a pub/sub message) goes through that
-//! connection's writer: an unbounded queue its task drains between reads, ahead of reading
-//! more. Redis would drop a subscriber whose output outgrows `client-output-buffer-limit`;
-//! nothing here bounds it.
+//! connection's writer: a queue its task drains between reads, ahead of reading more. A
+//! subscriber whose unwritten messages outgrow Redis's `client-output-buffer-limit` for its
+//! class (`output_limit`) is dropped, as Redis drops it.
 
 use crate::redis::clock::Now;
 use crate::redis::command::Args;
+use crate::redis::output_limit;
 use crate::redis::server::Server;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 
 /// The most one read takes: Redis's PROTO_IOBUF_LEN. The core checks its request limits
 /// after each read, so handing it the same slices draws the line where Redis does.
@@ -45,6 +46,11 @@ pub enum HostEvent<'a> {
         conn: Option<u64>,
         commands: &'a [Args],
     },
+    /// A subscriber's unwritten messages reached its output limit: the server drops it.
+    OutputLimit {
+        conn: u64,
+        unwritten: usize,
+    },
 }
 
 /// Everything about the surroundings the core's driver needs.
@@ -62,8 +68,23 @@ pub struct Host<E> {
     writers: BTreeMap<u64, Writer>,
 }
 
-/// A connection's queue: bytes, and whether they answer its blocked command.
-type Writer = mpsc::UnboundedSender<(Vec<u8>, bool)>;
+/// A connection's queue of bytes from other connections, each with whether it answers the
+/// connection's blocked command.
+struct Writer {
+    queue: mpsc::UnboundedSender<(Vec<u8>, bool)>,
+    state: Rc<Queued>,
+    /// Since when its unwritten bytes have been at the soft output limit.
+    soft_since: Option<u64>,
+}
+
+/// What the host and a connection's task share about its queue.
+#[derive(Default)]
+struct Queued {
+    /// Bytes queued and not yet written.
+    unwritten: Cell<usize>,
+    /// Told when the host drops the connection for its output limit.
+    dropped: Notify,
+}
 
 pub type SharedHost<E> = Rc<RefCell<Host<E>>>;
 
@@ -76,12 +97,32 @@ impl<E: Env> Host<E> {
         }))
     }
 
-    /// Hands what the last commands sent to other connections to their writers.
+    /// Hands what the last commands sent to other connections to their writers, and drops
+    /// a subscriber whose unwritten messages reach its output limit.
     fn route(&mut self) {
-        for delivery in self.server.take_deliveries() {
-            if let Some(writer) = self.writers.get(&delivery.client) {
-                // A connection that is ending no longer reads its queue.
-                let _ = writer.send((delivery.bytes, delivery.unblocks));
+        let deliveries = self.server.take_deliveries();
+        if deliveries.is_empty() {
+            return;
+        }
+        let now_ms = self.env.now().mono_ms;
+        for delivery in deliveries {
+            let client = delivery.client;
+            let Some(writer) = self.writers.get_mut(&client) else {
+                continue;
+            };
+            let unwritten = writer.state.unwritten.get() + delivery.bytes.len();
+            writer.state.unwritten.set(unwritten);
+            // A connection that is ending no longer reads its queue.
+            let _ = writer.queue.send((delivery.bytes, delivery.unblocks));
+            if self.server.is_subscribed(client)
+                && output_limit::PUBSUB.reached(unwritten, &mut writer.soft_since, now_ms)
+            {
+                writer.state.dropped.notify_one();
+                self.writers.remove(&client);
+                self.env.observe(HostEvent::OutputLimit {
+                    conn: client,
+                    unwritten,
+                });
             }
         }
     }
@@ -118,10 +159,16 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
     stream: S,
 ) {
     tokio::pin!(stream);
-    let (writer, mut from_others) = mpsc::unbounded_channel();
+    let (queue, mut from_others) = mpsc::unbounded_channel();
+    let queued = Rc::new(Queued::default());
     let mut conn = {
         let mut h = host.borrow_mut();
         let conn = h.server.connect();
+        let writer = Writer {
+            queue,
+            state: queued.clone(),
+            soft_since: None,
+        };
         h.writers.insert(conn.id(), writer);
         h.env.observe(HostEvent::Accepted {
             conn: conn.id(),
@@ -130,13 +177,21 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
         conn
     };
     let mut buf = vec![0; READ_LEN];
+    // Every wait, a write to a client that does not read included, ends when the host
+    // drops the connection.
     let by_server = loop {
         let read = tokio::select! {
             biased;
+            () = queued.dropped.notified() => break true,
             Some((bytes, unblocks)) = from_others.recv() => {
-                if stream.write_all(&bytes).await.is_err() {
+                let written = tokio::select! {
+                    () = queued.dropped.notified() => break true,
+                    written = stream.write_all(&bytes) => written,
+                };
+                if written.is_err() {
                     break false;
                 }
+                queued.unwritten.set(queued.unwritten.get() - bytes.len());
                 if !unblocks {
                     continue;
                 }
@@ -156,7 +211,11 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
             h.route();
             output
         };
-        if stream.write_all(&output.bytes).await.is_err() {
+        let written = tokio::select! {
+            () = queued.dropped.notified() => break true,
+            written = stream.write_all(&output.bytes) => written,
+        };
+        if written.is_err() {
             break false;
         }
         if output.close {
@@ -228,5 +287,75 @@ mod tests {
             "{events:?}"
         );
         assert_eq!(events[2], "Closed { conn: 2, by_server: true }");
+    }
+
+    /// A RESP2 command of bulk strings.
+    fn command(args: &[&[u8]]) -> Vec<u8> {
+        let mut out = format!("*{}\r\n", args.len()).into_bytes();
+        for arg in args {
+            out.extend(format!("${}\r\n", arg.len()).into_bytes());
+            out.extend(*arg);
+            out.extend(b"\r\n");
+        }
+        out
+    }
+
+    #[tokio::test]
+    async fn a_subscriber_that_does_not_read_is_dropped_at_the_hard_output_limit() {
+        let host = Host::new(
+            Recorder { events: Vec::new() },
+            Server::new(Config::default()),
+        );
+        let (mut subscriber, subscriber_side) = tokio::io::duplex(64);
+        let (mut publisher, publisher_side) = tokio::io::duplex(64);
+        let message = vec![b'm'; 1 << 20];
+        let local = tokio::task::LocalSet::new();
+        let counts = local
+            .run_until(async {
+                tokio::task::spawn_local(serve_conn(host.clone(), "s".into(), subscriber_side));
+                tokio::task::spawn_local(serve_conn(host.clone(), "p".into(), publisher_side));
+                subscriber
+                    .write_all(&command(&[b"SUBSCRIBE", b"ch"]))
+                    .await
+                    .unwrap();
+                let mut confirmation = [0; 31];
+                subscriber.read_exact(&mut confirmation).await.unwrap();
+                assert_eq!(
+                    &confirmation,
+                    b"*3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n"
+                );
+                // The subscriber reads nothing more; each PUBLISH's count, until it is 0.
+                let mut counts = Vec::new();
+                while counts.last() != Some(&b":0\r\n".to_vec()) && counts.len() < 40 {
+                    publisher
+                        .write_all(&command(&[b"PUBLISH", b"ch", &message]))
+                        .await
+                        .unwrap();
+                    let mut count = vec![0; 4];
+                    publisher.read_exact(&mut count).await.unwrap();
+                    counts.push(count);
+                }
+                counts
+            })
+            .await;
+        // 32 messages of 1 MiB and their framing reach 32 MiB: the 32nd drops it.
+        let heard = counts.iter().filter(|c| c.as_slice() == b":1\r\n").count();
+        assert_eq!((heard, counts.len()), (32, 33), "{counts:?}");
+        let events = &host.borrow().env.events;
+        let subscriber_id = 2;
+        // Each message is 37 bytes of framing around its 1 MiB.
+        let unwritten = 32 * ((1 << 20) + 37);
+        assert!(
+            events.contains(&format!(
+                "OutputLimit {{ conn: {subscriber_id}, unwritten: {unwritten} }}"
+            )),
+            "{events:?}"
+        );
+        assert!(
+            events.contains(&format!(
+                "Closed {{ conn: {subscriber_id}, by_server: true }}"
+            )),
+            "{events:?}"
+        );
     }
 }

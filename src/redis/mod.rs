@@ -20,6 +20,7 @@
 //! - `events`: what a simulated Redis host records in the history
 //! - `sim_host`: the family's simulation glue (persistence, replica, failover, lost replies)
 //! - `host`: the core over byte streams, whatever the clock and the socket
+//! - `output_limit`: when `host` drops a subscriber that does not read
 //! - `serve`: `locksim serve redis`, the core on a real socket and the real clock
 
 pub mod client;
@@ -34,6 +35,8 @@ pub mod glob;
 pub(crate) mod host;
 pub mod keyspace;
 pub mod num;
+#[cfg(feature = "cli")]
+pub(crate) mod output_limit;
 pub mod replies;
 pub mod resp;
 pub mod rs;

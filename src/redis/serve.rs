@@ -9,7 +9,7 @@ use crate::redis::server::{Config, Server};
 use std::future::Future;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpListener;
-use tracing::{debug, info};
+use tracing::{debug, info, warn};
 
 /// The knobs of `locksim serve redis`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +61,10 @@ impl Env for RealEnv {
                 by_server: true,
             } => debug!("conn {conn}: closed by the server (QUIT, a protocol error or HTTP)"),
             HostEvent::Closed { conn, .. } => debug!("conn {conn}: closed"),
+            HostEvent::OutputLimit { conn, unwritten } => warn!(
+                "conn {conn}: dropped for overcoming the pubsub output buffer limit \
+                 ({unwritten} bytes unwritten)"
+            ),
             HostEvent::Propagated { conn, commands } => {
                 let by = conn.map_or("active expiry".to_string(), |c| format!("conn {c}"));
                 for args in commands {
