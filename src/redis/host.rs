@@ -185,6 +185,7 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
             () = queued.dropped.notified() => break true,
             Some((bytes, unblocks)) = from_others.recv() => {
                 let written = tokio::select! {
+                    biased;
                     () = queued.dropped.notified() => break true,
                     written = stream.write_all(&bytes) => written,
                 };
@@ -212,6 +213,7 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
             output
         };
         let written = tokio::select! {
+            biased;
             () = queued.dropped.notified() => break true,
             written = stream.write_all(&output.bytes) => written,
         };
