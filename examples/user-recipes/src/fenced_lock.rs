@@ -1,7 +1,9 @@
 //! A fenced Redis lock whose waiters are woken rather than polling. Acquiring sets the lock
 //! key (`SET NX PX`) and takes a fencing token from an `INCR` counter, in one script, so
 //! tokens rise in the order the lock was granted; the protected store refuses a write with a
-//! token older than one it has seen. Releasing deletes the key if it is still ours, leaves one
+//! token older than one it has seen. The counter is only as durable as Redis: a restart that
+//! forgets it hands the same tokens out again, and the store cannot tell a stalled holder from
+//! the new one that holds its token. Releasing deletes the key if it is still ours, leaves one
 //! wake-up on a list and publishes an unlock notice, in one script too. A waiter waits for a
 //! wake-up with a blocking pop (`BLPOP`, which wakes one waiter) or for the notice on a
 //! pub/sub channel (which wakes every subscriber, over a RESP3 connection's pushes).

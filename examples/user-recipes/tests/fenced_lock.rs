@@ -1,6 +1,7 @@
 //! The fenced lock with woken waiters: a blocking pop or a pub/sub notice wakes a waiter
 //! under faults without breaking the lock, its fencing tokens keep the store whole when a
-//! stalled holder outlives its lock, and a notice awaited without a bound hangs a waiter.
+//! stalled holder outlives its lock (as long as the counter outlives Redis's crashes), and a
+//! notice awaited without a bound hangs a waiter.
 //! The findings' traces are committed in `traces/` and replay bit for bit.
 
 use locksim::history::Op;
@@ -17,16 +18,18 @@ fn unbounded() -> Experiment {
     fenced(Wait::NoticeUnbounded).named("fenced-lock-notice-unbounded")
 }
 
-/// Holders that stall past their TTL under every fault, judged on the store alone.
-fn stalls(fencing: bool) -> Experiment {
+/// Holders that stall past their TTL under every fault, judged on the store alone. The
+/// fencing counter lives in Redis: it survives a crash only as `persistence` keeps it.
+fn stalls(fencing: bool, persistence: &str) -> Experiment {
+    let name = match (fencing, persistence) {
+        (false, _) => "fenced-lock-stalls-unfenced".to_string(),
+        (true, kept) => format!("fenced-lock-stalls-{kept}"),
+    };
     fenced(Wait::Pop)
-        .named(if fencing {
-            "fenced-lock-stalls"
-        } else {
-            "fenced-lock-stalls-unfenced"
-        })
+        .named(&name)
         .profile("full")
         .set(&format!("fencing={fencing}"))
+        .set(&format!("persistence={persistence}"))
         .properties([Property::RESOURCE])
 }
 
@@ -66,11 +69,18 @@ fn releases_wake_waiters_before_their_bound() {
 }
 
 #[test]
-fn the_fence_keeps_the_store_whole_when_a_stalled_holder_outlives_its_lock() {
-    stalls(false)
+fn a_fence_kept_through_crashes_keeps_the_store_whole_when_a_stalled_holder_outlives_its_lock() {
+    stalls(false, "aof-always")
         .explore(0..300)
         .assert_violates(Property::RESOURCE);
-    stalls(true).explore(0..300).assert_clean();
+    stalls(true, "aof-always").explore(0..300).assert_clean();
+}
+
+#[test]
+fn a_fence_that_a_restart_forgets_hands_a_token_out_twice() {
+    stalls(true, "none")
+        .explore(0..1_000)
+        .assert_violates(Property::RESOURCE);
 }
 
 #[test]
@@ -85,7 +95,11 @@ fn the_committed_traces_replay_bit_for_bit() {
     let traces = Path::new(env!("CARGO_MANIFEST_DIR")).join("traces");
     for (experiment, file) in [
         (unbounded(), "fenced-lock-notice-unbounded-0.json"),
-        (stalls(false), "fenced-lock-stalls-unfenced-10.json"),
+        (
+            stalls(false, "aof-always"),
+            "fenced-lock-stalls-unfenced-10.json",
+        ),
+        (stalls(true, "none"), "fenced-lock-stalls-none-455.json"),
     ] {
         let replay = experiment.replay(&traces.join(file));
         assert!(replay.verdict_matches, "{file}: {:?}", replay.violated);
