@@ -40,23 +40,29 @@ fn interpreter(program: &str, install: &str) -> Result<(), String> {
 }
 
 /// `python3 <script> PORT` with the pinned packages on its path; fails with a hint when
-/// python3 or the pinned redis-py is missing.
+/// python3 or one of the packages pinned in requirements.txt (at its exact version) is missing.
 pub fn python(script: &str, port: u16) -> Result<Command, String> {
     interpreter("python3", "apt-get install python3 python3-pip")?;
     let dir = matrix_dir().join("python");
     let requirements = std::fs::read_to_string(dir.join("requirements.txt"))
         .map_err(|e| format!("requirements.txt: {e}"))?;
-    let pinned = requirements
-        .lines()
-        .find_map(|line| line.strip_prefix("redis=="))
-        .ok_or("requirements.txt pins no redis==VERSION")?
-        .trim();
     let site = dir.join("site");
-    if !site.join(format!("redis-{pinned}.dist-info")).is_dir() {
-        return Err(format!(
-            "redis-py {pinned} is not installed in {PYTHON_SITE}: run {}",
-            pip_hint()
-        ));
+    // Pins with an environment marker (`; python_full_version < ...`) apply to some
+    // interpreters only.
+    let pins = requirements
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.contains(';'))
+        .filter_map(|line| line.split_once("=="));
+    for (name, version) in pins {
+        // pip names the record after the package, `-` written `_`.
+        let record = format!("{}-{}.dist-info", name.replace('-', "_"), version.trim());
+        if !site.join(record).is_dir() {
+            return Err(format!(
+                "{name} {} is not installed in {PYTHON_SITE}: run {}",
+                version.trim(),
+                pip_hint()
+            ));
+        }
     }
     let mut command = Command::new("python3");
     command

@@ -1,5 +1,6 @@
 """redis-py in its default configuration (host and port, nothing else) through the families a
-lock library uses. Prints one line per step, `step: result`, with nothing that varies between
+lock library uses, its own Lock, and python-redis-lock (a lock library on redis-py whose waiters
+block in BLPOP until a release script pushes a signal). Prints one line per step, `step: result`, with nothing that varies between
 runs or servers, so that the transcripts against redis-server and `locksim serve redis` can be
 compared line by line (tests/client_matrix.rs). A failed step prints its error and the program
 goes on; every wait is bounded.
@@ -12,6 +13,7 @@ import threading
 import time
 
 import redis
+import redis_lock
 
 HOST = "127.0.0.1"
 PORT = int(sys.argv[1])
@@ -174,6 +176,49 @@ def lock(r):
     step("lock key gone", lambda: r.exists("py:mutex"))
 
 
+def lock_library(r):
+    """python-redis-lock shared by 4 threads: SET NX EX, waiters blocked in BLPOP on its signal
+    list until the release script (GET, DEL, LPUSH, PEXPIRE) wakes one."""
+    guard = threading.Lock()
+    state = {"holders": 0, "most": 0, "acquired": 0, "errors": []}
+
+    def worker():
+        client = redis.Redis(host=HOST, port=PORT)
+        for _ in range(LOCK_ROUNDS):
+            try:
+                held = redis_lock.Lock(client, "py:lib", expire=WAIT_S)
+                held.acquire(timeout=WAIT_S)
+                with guard:
+                    state["acquired"] += 1
+                    state["holders"] += 1
+                    state["most"] = max(state["most"], state["holders"])
+                time.sleep(0.01)
+                held.extend(WAIT_S)
+                with guard:
+                    state["holders"] -= 1
+                held.release()
+            except Exception as error:
+                with guard:
+                    state["errors"].append(f"{type(error).__name__}: {error}")
+
+    threads = [threading.Thread(target=worker) for _ in range(LOCK_THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(LOCK_ROUNDS * WAIT_S * 2)
+    say("redis_lock acquired", state["acquired"])
+    say("redis_lock at most one holder", state["most"] <= 1)
+    say("redis_lock errors", sorted(set(state["errors"])))
+    held = redis_lock.Lock(r, "py:lib", expire=WAIT_S)
+    step("redis_lock acquire", held.acquire)
+    step("redis_lock locked", held.locked)
+    other = redis_lock.Lock(r, "py:lib", expire=WAIT_S)
+    step("redis_lock acquire (held, not blocking)", lambda: other.acquire(blocking=False))
+    step("redis_lock release (not the holder)", other.release)
+    step("redis_lock reset_all", lambda: redis_lock.reset_all(r))
+    step("redis_lock locked after reset_all", held.locked)
+
+
 def main():
     r = redis.Redis(host=HOST, port=PORT)
     strings(r)
@@ -184,6 +229,7 @@ def main():
     lists(r)
     pubsub(r)
     lock(r)
+    lock_library(r)
     print("done", flush=True)
 
 
