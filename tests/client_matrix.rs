@@ -1,9 +1,10 @@
 //! The client matrix: real Redis clients, each in its default configuration (host and port,
 //! no protocol option), run one program each through what lock libraries use (strings with
 //! SET NX PX and INCR, hashes, sorted sets, a transaction, a script helper, lists with blocking
-//! pops, pub/sub, redis-py's own `Lock` across threads, and python-redis-lock, a lock library
-//! whose waiters block in BLPOP) against a real redis-server 7.0 and against `locksim serve
-//! redis`; the two transcripts must be equal.
+//! pops, pub/sub, redis-py's own `Lock` across threads, and two lock libraries in their
+//! default configuration: python-redis-lock, whose waiters block in BLPOP, and
+//! redis-semaphore's mutex and sorted-set semaphore on ioredis) against a real redis-server 7.0
+//! and against `locksim serve redis`; the two transcripts must be equal.
 //!
 //! The clients: redis-py and node-redis and ioredis as child processes (`tests/client_matrix/`
 //! holds their programs and pinned versions, which `.ci/run` installs inside the clone), and

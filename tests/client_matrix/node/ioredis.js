@@ -1,5 +1,6 @@
 // ioredis in its default configuration (port and host, nothing else) through the families a
-// lock library uses. Prints one line per step, `step: result`, with nothing that varies between
+// lock library uses, and redis-semaphore (a mutex and a semaphore on ioredis, in its default
+// configuration: scripts over SET NX PX and over a sorted set of holders). Prints one line per step, `step: result`, with nothing that varies between
 // runs or servers, so that the transcripts against redis-server and `locksim serve redis` can be
 // compared line by line (tests/client_matrix.rs). A failed step prints its error and the program
 // goes on; every wait is bounded.
@@ -9,7 +10,8 @@
 'use strict';
 
 const Redis = require('ioredis');
-const { say, step, within, WAIT_MS } = require('./transcript');
+const { Mutex, Semaphore } = require('redis-semaphore');
+const { say, show, step, within, WAIT_MS } = require('./transcript');
 
 const PORT = Number(process.argv[2]);
 
@@ -109,6 +111,45 @@ async function pubsub(c) {
   sub.disconnect();
 }
 
+// `tasks` tasks take the lock `make()` builds, `rounds` times each, on one connection: how
+// many took it, whether more than `limit` ever held it at once, and the errors.
+async function contend(name, make, limit) {
+  const tasks = 4;
+  const rounds = 3;
+  const seen = { holders: 0, most: 0, acquired: 0, errors: new Set() };
+  const task = async () => {
+    for (let round = 0; round < rounds; round += 1) {
+      try {
+        const lock = make();
+        await lock.acquire();
+        seen.acquired += 1;
+        seen.holders += 1;
+        seen.most = Math.max(seen.most, seen.holders);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        seen.holders -= 1;
+        await lock.release();
+      } catch (error) {
+        seen.errors.add(`${error.constructor.name}: ${error.message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: tasks }, task));
+  say(`${name} acquired`, seen.acquired);
+  say(`${name} at most ${limit} holding`, seen.most <= limit);
+  say(`${name} errors`, show([...seen.errors].sort()));
+}
+
+async function lockLibrary(c) {
+  await contend('mutex', () => new Mutex(c, 'io:mutex'), 1);
+  await contend('semaphore', () => new Semaphore(c, 'io:semaphore', 2), 2);
+  const held = new Mutex(c, 'io:mutex');
+  await step('mutex tryAcquire', () => held.tryAcquire());
+  await step('mutex tryAcquire (held)', () => new Mutex(c, 'io:mutex', { acquireTimeout: 50 }).tryAcquire());
+  await step('mutex release', () => held.release());
+  await step('mutex key gone', () => c.exists('mutex:io:mutex'));
+  await step('semaphore holders gone', () => c.zcard('semaphore:io:semaphore'));
+}
+
 async function main() {
   const c = new Redis(PORT, '127.0.0.1');
   if ((await open('connect', c)) === undefined) {
@@ -122,6 +163,7 @@ async function main() {
   await scriptHelper(c);
   await lists(c);
   await pubsub(c);
+  await lockLibrary(c);
   await step('quit', () => c.quit());
   console.log('done');
   process.exit(0);
