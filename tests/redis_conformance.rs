@@ -157,6 +157,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_sets::sets_in_transactions_and_scripts,
     cases_pubsub::subscribe_and_publish,
     cases_pubsub::subscribed_mode,
+    cases_pubsub::frames_inside_exec,
     cases_pubsub::reset,
     cases_pubsub::client_list_and_info,
     cases_lists::push_pop_and_read,

@@ -2,7 +2,7 @@
 //! the same in its `client` struct.
 
 use crate::redis::command::Args;
-use crate::redis::resp::{Protocol, RequestReader};
+use crate::redis::resp::{self, Frame, Protocol, RequestReader};
 
 /// A client connection (or the link from a master, or a script's caller).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,9 +34,34 @@ pub struct Conn {
     /// The replication offset after its last command that propagated something (Redis's
     /// `c->woff`): what WAIT waits for replicas to acknowledge.
     pub(crate) woff: u64,
+    /// Frames EXEC's queued commands sent this connection besides their replies, each with
+    /// the index of the reply it comes before: Redis writes them inside EXEC's array.
+    pub(crate) inside_reply: Vec<(usize, Vec<Frame>)>,
 }
 
 impl Conn {
+    /// Writes `reply` in the connection's protocol; an EXEC's array with the frames its
+    /// commands sent this connection where Redis writes them, after the array's header and
+    /// before the reply of the command that sent them (so that RESP2's array then holds
+    /// more frames than its count says, as Redis's does).
+    pub fn encode_reply(&mut self, reply: &Frame, out: &mut Vec<u8>) {
+        let inside = std::mem::take(&mut self.inside_reply);
+        let Frame::Array(replies) = reply else {
+            return resp::encode(reply, self.proto, out);
+        };
+        if inside.is_empty() {
+            return resp::encode(reply, self.proto, out);
+        }
+        resp::encode_array_header(replies.len(), out);
+        let mut inside = inside.into_iter().peekable();
+        for (i, item) in replies.iter().enumerate() {
+            while let Some((_, frames)) = inside.next_if(|(at, _)| *at == i) {
+                frames.iter().for_each(|f| resp::encode(f, self.proto, out));
+            }
+            resp::encode(item, self.proto, out);
+        }
+    }
+
     pub(crate) fn new(id: u64) -> Conn {
         Conn {
             id,
@@ -51,6 +76,7 @@ impl Conn {
             watching: Vec::new(),
             deny_blocking: false,
             woff: 0,
+            inside_reply: Vec::new(),
         }
     }
 

@@ -237,7 +237,7 @@ impl Server {
                     }
                     self.clients.take_for(conn.id, conn.proto, &mut out.bytes);
                     if let Some(reply) = outcome.reply {
-                        resp::encode(&reply, conn.proto, &mut out.bytes);
+                        conn.encode_reply(&reply, &mut out.bytes);
                     }
                     conn.closing = outcome.close.is_some();
                 }
@@ -252,9 +252,12 @@ impl Server {
 
     /// One request from a client, checked and run. What it sends to other connections (and
     /// any frames for this one that come before its reply) waits in
-    /// [`Server::take_deliveries`]. A driver that calls this itself calls
-    /// [`Server::serve_blocked`] after it, as `handle_input` does.
+    /// [`Server::take_deliveries`]; the frames an EXEC's commands sent it wait in `conn` for
+    /// [`Conn::encode_reply`] to write inside the reply. A driver that calls this itself
+    /// calls [`Server::serve_blocked`] after it, as `handle_input` does.
     pub fn handle(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Outcome {
+        // What a previous EXEC's reply would have carried, had it been written.
+        conn.inside_reply.clear();
         let mut outcome = self.dispatch(conn, args, now);
         if !outcome.propagate.is_empty() {
             self.repl_offset += outcome.propagate.len() as u64;

@@ -60,6 +60,26 @@ pub fn subscribed_mode() -> Vec<Step> {
     ]
 }
 
+/// Frames a queued command sends its own connection come inside EXEC's array, before that
+/// command's reply (RESP2's array then holds more frames than its count says): the
+/// confirmations of a SUBSCRIBE of two channels, and in RESP3 a message the connection
+/// PUBLISHes to itself (RESP2's subscribed mode refuses the MULTI).
+pub fn frames_inside_exec() -> Vec<Step> {
+    vec![
+        cmd(&["MULTI"]),
+        cmd(&["SUBSCRIBE", "fx:a", "fx:b"]),
+        cmd(&["PING"]),
+        cmd(&["EXEC"]),
+        pending(1),
+        cmd(&["MULTI"]),
+        cmd(&["PUBLISH", "fx:a", "to-myself"]),
+        cmd(&["SUBSCRIBE", "fx:c"]),
+        cmd(&["EXEC"]),
+        pending(1),
+        cmd(&["RESET"]),
+    ]
+}
+
 pub fn reset() -> Vec<Step> {
     vec![
         cmd(&["CLIENT", "SETNAME", "rs"]),

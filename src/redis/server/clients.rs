@@ -228,6 +228,18 @@ impl Clients {
         }
     }
 
+    /// The frames queued for `client`, taken out of the outbox as they are.
+    pub fn take_frames(&mut self, client: u64) -> Vec<Frame> {
+        if self.outbox.iter().all(|(to, ..)| *to != client) {
+            return Vec::new();
+        }
+        let (mine, others) = std::mem::take(&mut self.outbox)
+            .into_iter()
+            .partition(|(to, ..)| *to == client);
+        self.outbox = others;
+        mine.into_iter().map(|(_, frame, _)| frame).collect()
+    }
+
     /// Everything queued, each in its client's protocol.
     pub fn take_all(&mut self) -> Vec<Delivery> {
         // The driver asks after every command; most send nothing to anyone.

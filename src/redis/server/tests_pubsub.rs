@@ -137,6 +137,42 @@ fn resp3_gets_pushes_any_command_and_its_own_message_before_the_reply() {
 }
 
 #[test]
+fn frames_a_queued_command_sends_itself_come_inside_execs_array_before_its_reply() {
+    let mut s = server();
+    let mut c = s.connect();
+    assert_eq!(
+        send(
+            &mut s,
+            &mut c,
+            b"MULTI\r\nSUBSCRIBE a b\r\nPING\r\nEXEC\r\n"
+        ),
+        [
+            b"+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n".as_slice(),
+            b"*3\r\n$9\r\nsubscribe\r\n$1\r\na\r\n:1\r\n",
+            b"*3\r\n$9\r\nsubscribe\r\n$1\r\nb\r\n:2\r\n",
+            b"*2\r\n$4\r\npong\r\n$0\r\n\r\n",
+        ]
+        .concat()
+    );
+    let mut c = s.connect();
+    send(&mut s, &mut c, b"HELLO 3\r\nSUBSCRIBE a\r\n");
+    assert_eq!(
+        send(
+            &mut s,
+            &mut c,
+            b"MULTI\r\nPING\r\nPUBLISH a x\r\nEXEC\r\nPING\r\n"
+        ),
+        [
+            b"+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n+PONG\r\n".as_slice(),
+            b">3\r\n$7\r\nmessage\r\n$1\r\na\r\n$1\r\nx\r\n:2\r\n+PONG\r\n",
+        ]
+        .concat(),
+        "the message before PUBLISH's reply (two receivers: the first connection too), inside \
+         the array; nothing carried to the next reply"
+    );
+}
+
+#[test]
 fn reset_leaves_subscriptions_transaction_name_and_resp3() {
     let mut s = server();
     let mut c = s.connect();

@@ -138,7 +138,7 @@ impl Server {
         let mut ops = Vec::new();
         let mut replies = Vec::with_capacity(queued.len());
         conn.deny_blocking = true;
-        for (spec, args) in specs.into_iter().zip(&queued) {
+        for (i, (spec, args)) in specs.into_iter().zip(&queued).enumerate() {
             let reply = if let Some(script) = scripting::command(spec) {
                 let (reply, effects) = self.script_effects(script, args, conn.db, now);
                 ops.extend(effects);
@@ -151,6 +151,10 @@ impl Server {
                 self.execute(conn, expiry, spec, args, now, &mut ops).0
             };
             replies.push(reply);
+            let sent_itself = self.clients.take_frames(conn.id);
+            if !sent_itself.is_empty() {
+                conn.inside_reply.push((i, sent_itself));
+            }
         }
         conn.deny_blocking = false;
         self.discard_transaction(conn);

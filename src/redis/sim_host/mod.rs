@@ -515,7 +515,7 @@ async fn converse(
                     }
                     out.extend(before_reply);
                     if let Some(reply) = outcome.reply {
-                        resp::encode(&reply, conn.protocol(), &mut out);
+                        conn.encode_reply(&reply, &mut out);
                     }
                     close = outcome.close.is_some();
                 }
