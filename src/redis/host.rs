@@ -1,8 +1,9 @@
 //! Serving the sans-IO core over byte streams: one core for every connection, each read
 //! handed to it as it comes, the active expiry on Redis's cycle. What differs between
-//! drivers (clocks, what to log or record) is the `Env`, as in `zk::host`: `locksim serve
-//! redis` is the first driver, and a turmoil host can serve through the same code, so the
-//! two never diverge. Nothing here spawns tasks or reads a clock.
+//! drivers (clocks, what to log) is the `Env`, as in `zk::host`. `locksim serve redis` is
+//! its driver; the simulation's host (`sim_host`) runs the same core through a loop of its
+//! own, which records the history, loses replies and fails over, and does not bound a
+//! subscriber's output. Nothing here spawns tasks or reads a clock.
 //!
 //! What one connection's command sends to another (a pub/sub message) goes through that
 //! connection's writer: a queue its task drains between reads, ahead of reading more. A
@@ -64,7 +65,8 @@ pub trait Env {
 pub struct Host<E> {
     pub env: E,
     server: Server,
-    /// Each open connection's queue of bytes from other connections, by client id.
+    /// The queue of bytes from other connections of each connection being served, by
+    /// client id; a subscriber dropped for its output limit leaves at once.
     writers: BTreeMap<u64, Writer>,
 }
 
@@ -114,9 +116,12 @@ impl<E: Env> Host<E> {
             writer.state.unwritten.set(unwritten);
             // A connection that is ending no longer reads its queue.
             let _ = writer.queue.send((delivery.bytes, delivery.unblocks));
-            if self.server.is_subscribed(client)
-                && output_limit::PUBSUB.reached(unwritten, &mut writer.soft_since, now_ms)
-            {
+            if !self.server.is_subscribed(client) {
+                // A normal client's output has no limit, and its soft time starts again.
+                writer.soft_since = None;
+                continue;
+            }
+            if output_limit::PUBSUB.reached(unwritten, &mut writer.soft_since, now_ms) {
                 writer.state.dropped.notify_one();
                 self.writers.remove(&client);
                 self.env.observe(HostEvent::OutputLimit {

@@ -170,13 +170,13 @@ pub fn encode(frame: &Frame, proto: Protocol, out: &mut Vec<u8>) {
     }
 }
 
-/// An aggregate's header; its elements follow.
 /// The header of an array of `len` items (`*2\r\n`), in either protocol: for a reply whose
 /// items are written one by one (`Conn::encode_reply`).
 pub fn encode_array_header(len: usize, out: &mut Vec<u8>) {
     number_line(out, b'*', len as i64);
 }
 
+/// An aggregate's header; its elements follow.
 fn header<'a>(out: &mut Vec<u8>, kind: u8, items: &'a [Frame]) -> Pending<'a> {
     number_line(out, kind, items.len() as i64);
     Pending::Items(items.iter())

@@ -50,7 +50,8 @@ const RELEASE: &str = "\
     return 1";
 
 /// What the lock records when a release, not the bound, ended a wait: the tests read it back
-/// to see that releases do wake waiters.
+/// to see that releases do wake waiters. (The wake-up may be one a release left while nobody
+/// waited, which the next waiter takes at once: it then tries again, no harm done.)
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum WaiterEvent {

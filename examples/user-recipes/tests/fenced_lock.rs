@@ -4,7 +4,7 @@
 //! notice awaited without a bound hangs a waiter.
 //! The findings' traces are committed in `traces/` and replay bit for bit.
 
-use locksim::history::Op;
+use locksim::history::{LockOp, Op};
 use locksim::{Experiment, Property, Scenario};
 use std::path::Path;
 use user_recipes::fenced_lock::{FencedLock, Wait, WaiterEvent};
@@ -78,9 +78,22 @@ fn a_fence_kept_through_crashes_keeps_the_store_whole_when_a_stalled_holder_outl
 
 #[test]
 fn a_fence_that_a_restart_forgets_hands_a_token_out_twice() {
-    stalls(true, "none")
-        .explore(0..1_000)
-        .assert_violates(Property::RESOURCE);
+    let found = stalls(true, "none").explore(0..1_000);
+    let finding = found.assert_violates(Property::RESOURCE);
+    let mut tokens: Vec<i64> = finding
+        .report
+        .history
+        .events
+        .iter()
+        .filter_map(|event| match &event.op {
+            Op::Lock(LockOp::Acquire { token, .. }) => *token,
+            _ => None,
+        })
+        .collect();
+    let granted = tokens.len();
+    tokens.sort();
+    tokens.dedup();
+    assert!(tokens.len() < granted, "no token was granted twice");
 }
 
 #[test]

@@ -1,9 +1,10 @@
-// ioredis in its default configuration (port and host, nothing else) through the families a
-// lock library uses, and redis-semaphore (a mutex and a semaphore on ioredis, in its default
-// configuration: scripts over SET NX PX and over a sorted set of holders). Prints one line per step, `step: result`, with nothing that varies between
-// runs or servers, so that the transcripts against redis-server and `locksim serve redis` can be
-// compared line by line (tests/client_matrix.rs). A failed step prints its error and the program
-// goes on; every wait is bounded.
+// ioredis in its default configuration (port and host, nothing else) through the families a lock
+// library uses, and redis-semaphore (a mutex and a semaphore on ioredis, in its default
+// configuration: scripts over SET NX PX and over a sorted set of holders). Prints one line per
+// step, `step: result`, with nothing that varies between runs or servers, so that the transcripts
+// against redis-server and `locksim serve redis` can be compared line by line
+// (tests/client_matrix.rs). A failed step prints its error and the program goes on; every wait
+// is bounded.
 //
 // Usage: node ioredis.js PORT
 

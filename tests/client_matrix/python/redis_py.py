@@ -1,9 +1,9 @@
-"""redis-py in its default configuration (host and port, nothing else) through the families a
-lock library uses, its own Lock, and python-redis-lock (a lock library on redis-py whose waiters
-block in BLPOP until a release script pushes a signal). Prints one line per step, `step: result`, with nothing that varies between
-runs or servers, so that the transcripts against redis-server and `locksim serve redis` can be
-compared line by line (tests/client_matrix.rs). A failed step prints its error and the program
-goes on; every wait is bounded.
+"""redis-py in its default configuration (host and port, nothing else) through the families a lock
+library uses, its own Lock, and python-redis-lock (a lock library on redis-py whose waiters
+block in BLPOP until a release script pushes a signal). Prints one line per step, `step:
+result`, with nothing that varies between runs or servers, so that the transcripts against
+redis-server and `locksim serve redis` can be compared line by line (tests/client_matrix.rs). A
+failed step prints its error and the program goes on; every wait is bounded.
 
 Usage: python3 redis_py.py PORT
 """
@@ -187,7 +187,8 @@ def lock_library(r):
         for _ in range(LOCK_ROUNDS):
             try:
                 held = redis_lock.Lock(client, "py:lib", expire=WAIT_S)
-                held.acquire(timeout=WAIT_S)
+                if not held.acquire(timeout=WAIT_S):
+                    raise TimeoutError("acquire timed out")
                 with guard:
                     state["acquired"] += 1
                     state["holders"] += 1
