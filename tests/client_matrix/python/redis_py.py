@@ -133,83 +133,97 @@ def pubsub(r):
         sub.close()
 
 
-def lock(r):
-    """redis-py's own Lock, shared by 4 threads: at most one holder at any time."""
-    guard = threading.Lock()
-    state = {"holders": 0, "most": 0, "acquired": 0, "extended": 0, "released": 0, "errors": []}
+class Holders:
+    """Who holds a lock, across threads: the most at once, counts of what happened, errors."""
+
+    def __init__(self):
+        self.guard = threading.Lock()
+        self.now = 0
+        self.most = 0
+        self.counts = {"acquired": 0, "extended": 0, "released": 0}
+        self.errors = set()
+
+    def enter(self):
+        with self.guard:
+            self.counts["acquired"] += 1
+            self.now += 1
+            self.most = max(self.most, self.now)
+
+    def leave(self):
+        with self.guard:
+            self.now -= 1
+
+    def count(self, what, happened=True):
+        with self.guard:
+            self.counts[what] += bool(happened)
+
+    def fail(self, error):
+        with self.guard:
+            self.errors.add(f"{type(error).__name__}: {error}")
+
+    def report(self, name):
+        for what, count in self.counts.items():
+            say(f"{name} {what}", count)
+        say(f"{name} at most one holder", self.most <= 1)
+        say(f"{name} errors", sorted(self.errors))
+
+
+def contend(name, one_round):
+    """LOCK_THREADS threads, each on its own client, run `one_round(client, holders)`
+    LOCK_ROUNDS times; then the transcript of what they saw."""
+    holders = Holders()
 
     def worker():
         client = redis.Redis(host=HOST, port=PORT)
         for _ in range(LOCK_ROUNDS):
             try:
-                held = client.lock("py:mutex", timeout=WAIT_S, blocking_timeout=WAIT_S * 2)
-                if not held.acquire():
-                    with guard:
-                        state["errors"].append("acquire timed out")
-                    continue
-                with guard:
-                    state["acquired"] += 1
-                    state["holders"] += 1
-                    state["most"] = max(state["most"], state["holders"])
-                time.sleep(0.01)
-                extended = held.extend(WAIT_S)
-                with guard:
-                    state["extended"] += bool(extended)
-                    state["holders"] -= 1
-                held.release()
-                with guard:
-                    state["released"] += 1
-            except Exception as error:
-                with guard:
-                    state["errors"].append(f"{type(error).__name__}: {error}")
+                one_round(client, holders)
+            except Exception as error:  # the transcript shows any failure, whatever its kind
+                holders.fail(error)
 
     threads = [threading.Thread(target=worker) for _ in range(LOCK_THREADS)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(LOCK_ROUNDS * WAIT_S * 2)
-    say("lock acquired", state["acquired"])
-    say("lock extended", state["extended"])
-    say("lock released", state["released"])
-    say("lock at most one holder", state["most"] <= 1)
-    say("lock errors", sorted(set(state["errors"])))
+    holders.report(name)
+
+
+def lock(r):
+    """redis-py's own Lock, shared by 4 threads: at most one holder at any time."""
+
+    def one_round(client, holders):
+        held = client.lock("py:mutex", timeout=WAIT_S, blocking_timeout=WAIT_S * 2)
+        if not held.acquire():
+            raise TimeoutError("acquire timed out")
+        holders.enter()
+        time.sleep(0.01)
+        holders.count("extended", held.extend(WAIT_S))
+        holders.leave()
+        held.release()
+        holders.count("released")
+
+    contend("lock", one_round)
     step("lock key gone", lambda: r.exists("py:mutex"))
 
 
 def lock_library(r):
     """python-redis-lock shared by 4 threads: SET NX EX, waiters blocked in BLPOP on its signal
     list until the release script (GET, DEL, LPUSH, PEXPIRE) wakes one."""
-    guard = threading.Lock()
-    state = {"holders": 0, "most": 0, "acquired": 0, "errors": []}
 
-    def worker():
-        client = redis.Redis(host=HOST, port=PORT)
-        for _ in range(LOCK_ROUNDS):
-            try:
-                held = redis_lock.Lock(client, "py:lib", expire=WAIT_S)
-                if not held.acquire(timeout=WAIT_S):
-                    raise TimeoutError("acquire timed out")
-                with guard:
-                    state["acquired"] += 1
-                    state["holders"] += 1
-                    state["most"] = max(state["most"], state["holders"])
-                time.sleep(0.01)
-                held.extend(WAIT_S)
-                with guard:
-                    state["holders"] -= 1
-                held.release()
-            except Exception as error:
-                with guard:
-                    state["errors"].append(f"{type(error).__name__}: {error}")
+    def one_round(client, holders):
+        held = redis_lock.Lock(client, "py:lib", expire=WAIT_S)
+        if not held.acquire(timeout=WAIT_S):
+            raise TimeoutError("acquire timed out")
+        holders.enter()
+        time.sleep(0.01)
+        held.extend(WAIT_S)
+        holders.count("extended")
+        holders.leave()
+        held.release()
+        holders.count("released")
 
-    threads = [threading.Thread(target=worker) for _ in range(LOCK_THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(LOCK_ROUNDS * WAIT_S * 2)
-    say("redis_lock acquired", state["acquired"])
-    say("redis_lock at most one holder", state["most"] <= 1)
-    say("redis_lock errors", sorted(set(state["errors"])))
+    contend("redis_lock", one_round)
     held = redis_lock.Lock(r, "py:lib", expire=WAIT_S)
     step("redis_lock acquire", held.acquire)
     step("redis_lock locked", held.locked)
