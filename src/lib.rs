@@ -89,7 +89,7 @@ pub mod zk;
 
 pub use check::Property;
 pub use experiment::{Experiment, Explored};
-pub use recipes::{Grant, Lock, LockError};
+pub use recipes::{Election, Grant, Lock, LockError, Queue, RecipeError, Taken};
 pub use scenario::Scenario;
 pub use sim::node::Node;
 pub use sim::param::Param;

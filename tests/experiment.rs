@@ -2,6 +2,8 @@
 //! report a failed assertion prints, and the replay of the trace it wrote. The built-ins go
 //! through the same API.
 
+use locksim::check::{CheckConfig, Checker, Reads, Violation};
+use locksim::history::History;
 use locksim::scenario;
 use locksim::trace::{self, Trace};
 use locksim::{Experiment, Property};
@@ -86,16 +88,75 @@ fn a_clean_exploration_fails_an_expected_violation_with_its_count() {
 }
 
 #[test]
-fn bad_settings_are_refused_with_what_is_wrong() {
+fn bad_settings_are_refused_at_the_call_that_makes_them() {
     let report = panic_message(|| {
-        builtin("redis-lock").profile("fast").explore(0..1);
+        let _ = builtin("redis-lock").profile("fast");
+    });
+    assert_eq!(
+        report,
+        "unknown profile 'fast' for redis-lock (known: full, own-assumptions)"
+    );
+    let report = panic_message(|| {
+        let _ = builtin("redis-lock").set("faults=nope");
     });
     assert!(
-        report.contains("unknown profile") || report.contains("fast"),
-        "{report}"
+        report.contains("faults") && report.contains("nope") && report.contains("partition"),
+        "names the key, the value and the known kinds: {report}"
     );
-    let err = builtin("redis-lock").set("ttl_ms=-1").params().unwrap_err();
-    assert!(err.to_string().contains("ttl_ms"), "{err}");
+    for (bad, names) in [
+        ("ttl_ms=-1", "ttl_ms"),
+        ("ttl=200", "unknown parameter 'ttl'"),
+        ("clients=0", "clients=0 is outside"),
+        ("clients", "clients"),
+    ] {
+        let err = builtin("redis-lock").try_set(bad).unwrap_err().to_string();
+        assert!(err.contains(names), "{bad}: {err}");
+    }
+    // Bounds that relate two settings judge the final combination, in whatever order.
+    let both = builtin("zk-lock")
+        .set("session_timeout_ms=600")
+        .set("latency_max_ms=40");
+    assert!(both.params().is_ok());
+    let alone = builtin("zk-lock").set("latency_max_ms=40");
+    assert!(alone.params().is_err(), "too slow for the default session");
+}
+
+/// A property of the test's own, and a checker that finds it broken in every run.
+const ALWAYS: Property = Property::new("always");
+struct Always;
+
+impl Checker for Always {
+    fn property(&self) -> Property {
+        ALWAYS
+    }
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::Harness]
+    }
+    fn check(&self, _: &History, _: &CheckConfig) -> Vec<Violation> {
+        vec![Violation {
+            property: ALWAYS,
+            clients: vec![],
+            times_ms: vec![0],
+            detail: "every run".into(),
+        }]
+    }
+}
+
+#[test]
+fn a_checker_is_judged_whether_properties_come_before_or_after_it() {
+    let before = builtin("zk-lock")
+        .properties([Property::MUTEX])
+        .check(Always);
+    let after = builtin("zk-lock")
+        .check(Always)
+        .properties([Property::MUTEX]);
+    for experiment in [before, after] {
+        let violated = experiment.run(0).violations;
+        assert!(
+            violated.iter().any(|v| v.property == ALWAYS),
+            "{violated:?}"
+        );
+    }
 }
 
 #[test]

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 /// fault plan and the trace written for it. Its `Display` is the report a failed assertion
 /// prints.
 #[derive(Debug)]
+#[must_use = "an exploration asserts nothing until you say what it should have found, e.g. `.assert_clean()`"]
 pub struct Explored {
     scenario: String,
     /// What was searched, for messages: "seeds 0..500", "256 proptest cases".

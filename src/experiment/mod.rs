@@ -21,8 +21,10 @@ use crate::check::{Checker, Property};
 use crate::explore::{self, ExploreSpec};
 use crate::html;
 use crate::params::{ParamError, Params};
-use crate::recipes::{Lock, LockError};
-use crate::scenario::{RedisLockProgram, Scenario, ZkLockProgram};
+use crate::recipes::{Election, Lock, LockError, Queue, RecipeError};
+use crate::scenario::{
+    RedisLockProgram, Scenario, ZkElectionProgram, ZkLockProgram, ZkQueueProgram,
+};
 use crate::sim::node::Node;
 use crate::sim::param::{Param, ParamValue};
 use crate::trace::{self, Trace};
@@ -86,6 +88,66 @@ impl ZkHosts {
             ],
         ))
     }
+
+    /// Each client runs the standard election workload (run for leader, read the store,
+    /// work, write with the grant's token, step down; `terms` times) over the candidate
+    /// `connect` binds to a new session with `zk1`; the election directory
+    /// `recipes::zk::kit::ELECTION_DIR` exists by then. `connect` is called when a client
+    /// starts and again whenever the election reports its session gone. Judged by
+    /// `leader`, `resource`, `herd` (which reads what the recipe reports with
+    /// `recipes::zk::kit::Report`) and `liveness`; its profiles are the built-in
+    /// election's (`short-pauses`, the default, and `long-pauses`).
+    ///
+    /// ```no_run
+    /// # use locksim::{Election, Grant, RecipeError, Property, Scenario};
+    /// # struct Mine;
+    /// # impl Election for Mine {
+    /// #     async fn lead(&mut self) -> Result<Grant, RecipeError> { Ok(Grant::default()) }
+    /// #     async fn resign(&mut self) -> Result<(), RecipeError> { Ok(()) }
+    /// # }
+    /// Scenario::zookeeper()
+    ///     .election_workload(|_node, _client| async { Ok(Mine) })
+    ///     .explore(0..100)
+    ///     .assert_violates(Property::LEADER);
+    /// ```
+    pub fn election_workload<E, F, Fut>(self, connect: F) -> Experiment
+    where
+        E: Election + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<E, RecipeError>> + 'static,
+    {
+        Experiment::new(Scenario::new(
+            default_name(),
+            "a user's leader election over ZooKeeper",
+            ZkElectionProgram::election_workload(connect),
+            &[
+                Property::LEADER,
+                Property::RESOURCE,
+                Property::HERD,
+                Property::LIVENESS,
+            ],
+        ))
+    }
+
+    /// Producers `p1..pP` offer their items (`p1-0`, `p1-1`, ...) and consumers `c1..cC`
+    /// take them all, each over the queue `connect` binds to a new session with `zk1`; the
+    /// queue directory `recipes::zk::kit::QUEUE_DIR` exists by then. `connect` is called
+    /// when a client starts and again whenever the queue reports its session gone (set
+    /// `producers`, `consumers` and `items` to shape it). Judged by `queue` (no item lost,
+    /// none taken twice, each producer's order kept), `herd` and `liveness`.
+    pub fn queue_workload<Q, F, Fut>(self, connect: F) -> Experiment
+    where
+        Q: Queue + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Q, RecipeError>> + 'static,
+    {
+        Experiment::new(Scenario::new(
+            default_name(),
+            "a user's queue over ZooKeeper",
+            ZkQueueProgram::queue_workload(connect),
+            &[Property::QUEUE, Property::HERD, Property::LIVENESS],
+        ))
+    }
 }
 
 /// A scenario built in a test is named after it; the second one built by the same test
@@ -139,6 +201,8 @@ pub struct Experiment {
     settings: Vec<String>,
     /// The properties runs are judged by, when not the scenario's own.
     properties: Option<Vec<Property>>,
+    /// The properties of the checkers `check` added, judged whatever `properties` says.
+    checked: Vec<Property>,
     jobs: Option<usize>,
     traces: Option<PathBuf>,
 }
@@ -152,6 +216,7 @@ impl Experiment {
             profile: None,
             settings: Vec::new(),
             properties: None,
+            checked: Vec::new(),
             jobs: None,
             traces: None,
         }
@@ -165,15 +230,27 @@ impl Experiment {
     }
 
     /// How many clients contend (the `clients` parameter).
+    #[track_caller]
     pub fn clients(self, clients: u32) -> Experiment {
         self.set(&format!("clients={clients}"))
     }
 
     /// The fault profile to explore under (`locksim list SCENARIO` shows a scenario's); its
     /// settings come before any `set`.
-    pub fn profile(mut self, profile: &str) -> Experiment {
+    ///
+    /// # Panics
+    /// At this call, when the scenario has no profile of that name (the message names the
+    /// ones it has); `try_profile` returns the error instead.
+    #[track_caller]
+    pub fn profile(self, profile: &str) -> Experiment {
+        self.try_profile(profile).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// `profile`, returning an unknown profile's error instead of panicking.
+    pub fn try_profile(mut self, profile: &str) -> Result<Experiment, ParamError> {
+        self.scenario.profile(profile)?;
         self.profile = Some(profile.to_string());
-        self
+        Ok(self)
     }
 
     /// Declares a parameter of your own, which `set` then sets like a built-in one and
@@ -206,14 +283,41 @@ impl Experiment {
         self
     }
 
-    /// A parameter setting as `--set` takes it: `"ttl_ms=200"`. Later settings win.
-    pub fn set(mut self, assignment: &str) -> Experiment {
+    /// A parameter setting as `--set` takes it: `"ttl_ms=200"`. Later settings win. The
+    /// setting is checked here on its own (a parameter the scenario has, declared with
+    /// `param` first if it is your own; a value of its type and in its range); bounds that
+    /// relate two parameters are judged when the experiment runs.
+    ///
+    /// ```should_panic
+    /// # use locksim::{Lock, LockError, Grant, Scenario};
+    /// # struct Nop;
+    /// # impl Lock for Nop {
+    /// #     async fn acquire(&mut self) -> Result<Grant, LockError> { Ok(Grant::default()) }
+    /// #     async fn release(&mut self) -> Result<(), LockError> { Ok(()) }
+    /// # }
+    /// // Panics here: "bad value 'nope' for faults: ... (known: partition, loss, ...)".
+    /// let _ = Scenario::redis(1)
+    ///     .lock_workload(|_node| async { Ok(Nop) })
+    ///     .set("faults=nope");
+    /// ```
+    ///
+    /// # Panics
+    /// At this call, on a setting the scenario refuses; `try_set` returns the error instead.
+    #[track_caller]
+    pub fn set(self, assignment: &str) -> Experiment {
+        self.try_set(assignment).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// `set`, returning a refused setting's error instead of panicking.
+    pub fn try_set(mut self, assignment: &str) -> Result<Experiment, ParamError> {
+        self.scenario.check_setting(assignment)?;
         self.settings.push(assignment.to_string());
-        self
+        Ok(self)
     }
 
     /// Judges runs by `properties` instead of the scenario's own (a property of your own
-    /// needs its checker: `check`). Trace files record the choice, so a replay judges the
+    /// needs its checker: `check`), and by the property of every checker `check` adds,
+    /// before or after this call. Trace files record the choice, so a replay judges the
     /// same.
     pub fn properties(mut self, properties: impl IntoIterator<Item = Property>) -> Experiment {
         self.properties = Some(properties.into_iter().collect());
@@ -221,15 +325,13 @@ impl Experiment {
     }
 
     /// Gives the scenario `checker` (in place of any checker of the same property, a
-    /// built-in one included) and judges runs by its property too. Its violations appear in
+    /// built-in one included) and judges runs by its property too, whether `properties`
+    /// comes before this call or after. Its violations appear in
     /// verdicts, reports and trace files like the built-ins'.
     pub fn check(mut self, checker: impl Checker + 'static) -> Experiment {
         let property = checker.property();
         self.scenario.checkers.add(Arc::new(checker));
-        for judged in [
-            &mut self.scenario.properties,
-            self.properties.get_or_insert_default(),
-        ] {
+        for judged in [&mut self.scenario.properties, &mut self.checked] {
             if !judged.contains(&property) {
                 judged.push(property);
             }
@@ -237,11 +339,19 @@ impl Experiment {
         self
     }
 
-    /// The properties runs are judged by.
+    /// The properties runs are judged by: those `properties` chose (else the scenario's),
+    /// then those of the checkers `check` added.
     fn judged(&self) -> Vec<Property> {
-        self.properties
+        let mut judged = self
+            .properties
             .clone()
-            .unwrap_or_else(|| self.scenario.properties.clone())
+            .unwrap_or_else(|| self.scenario.properties.clone());
+        for property in &self.checked {
+            if !judged.contains(property) {
+                judged.push(*property);
+            }
+        }
+        judged
     }
 
     /// How many simulations run at once (default: the machine's parallelism). The verdict

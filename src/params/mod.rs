@@ -142,31 +142,25 @@ impl Params {
     pub fn overridden<S: AsRef<str>>(&self, assignments: &[S]) -> Result<Params, ParamError> {
         let mut map = self.to_map();
         for assignment in assignments {
-            let assignment = assignment.as_ref();
-            let (key, raw) = assignment
-                .split_once('=')
-                .ok_or_else(|| ParamError::Syntax(assignment.to_string()))?;
-            let (key, raw) = (key.trim(), raw.trim());
-            let bad = |reason: &str| ParamError::BadValue {
-                key: key.to_string(),
-                value: raw.to_string(),
-                reason: reason.to_string(),
-            };
-            let value = match map.get(key) {
-                None => return Err(ParamError::Unknown(key.to_string())),
-                Some(Value::Bool(_)) => {
-                    Value::Bool(raw.parse().map_err(|_| bad("expected true or false"))?)
-                }
-                Some(Value::Number(_)) => Value::Number(
-                    raw.parse::<u64>()
-                        .map_err(|_| bad("expected a non-negative integer"))?
-                        .into(),
-                ),
-                Some(_) => Value::String(raw.to_string()),
-            };
-            assign(&mut map, key, value)?;
+            apply(&mut map, assignment.as_ref())?;
         }
         Params::from_map(map)
+    }
+
+    /// These parameters with one `key=value` assignment applied, checked on its own: the
+    /// key known, the value of its type and, for a built-in one, in its range. Bounds that
+    /// relate two parameters wait for `overridden`, which judges the final combination.
+    pub fn with_assignment(&self, assignment: &str) -> Result<Params, ParamError> {
+        let mut map = self.to_map();
+        let key = apply(&mut map, assignment)?;
+        let params: Params = serde_json::from_value(Value::Object(map))
+            .map_err(|e| ParamError::Invalid(e.to_string()))?;
+        match params.ranges().into_iter().find(|(name, ..)| *name == key) {
+            Some((name, value, lo, hi)) if value < lo || value > hi => Err(ParamError::Invalid(
+                format!("{name}={value} is outside {lo}..={hi}"),
+            )),
+            _ => Ok(params),
+        }
     }
 
     /// Reads a trace file's params object: missing keys take defaults, unknown keys fail,
@@ -210,10 +204,9 @@ impl Params {
         Ok(params)
     }
 
-    /// Checks each built-in value against its range and the relations between them (a
-    /// scenario adds its own checks: `Scenario::validate`).
-    pub fn validate(&self) -> Result<(), ParamError> {
-        let ranges = [
+    /// Each built-in value with its name and range.
+    fn ranges(&self) -> Vec<groups::Range> {
+        [
             self.network.ranges(),
             self.faults.ranges(),
             self.workload.ranges(),
@@ -224,7 +217,13 @@ impl Params {
             self.zookeeper.ranges(),
             self.redis.ranges(),
         ]
-        .concat();
+        .concat()
+    }
+
+    /// Checks each built-in value against its range and the relations between them (a
+    /// scenario adds its own checks: `Scenario::validate`).
+    pub fn validate(&self) -> Result<(), ParamError> {
+        let ranges = self.ranges();
         if let Some((name, value, lo, hi)) = ranges.iter().find(|(_, v, lo, hi)| v < lo || v > hi) {
             return Err(ParamError::Invalid(format!(
                 "{name}={value} is outside {lo}..={hi}"
@@ -264,6 +263,33 @@ impl Params {
 }
 
 /// Puts `value` at `key`, if `key` is a parameter and the value has its type.
+/// Applies one `key=value` assignment to `map`; returns the key.
+fn apply<'a>(map: &mut Map<String, Value>, assignment: &'a str) -> Result<&'a str, ParamError> {
+    let (key, raw) = assignment
+        .split_once('=')
+        .ok_or_else(|| ParamError::Syntax(assignment.to_string()))?;
+    let (key, raw) = (key.trim(), raw.trim());
+    let bad = |reason: &str| ParamError::BadValue {
+        key: key.to_string(),
+        value: raw.to_string(),
+        reason: reason.to_string(),
+    };
+    let value = match map.get(key) {
+        None => return Err(ParamError::Unknown(key.to_string())),
+        Some(Value::Bool(_)) => {
+            Value::Bool(raw.parse().map_err(|_| bad("expected true or false"))?)
+        }
+        Some(Value::Number(_)) => Value::Number(
+            raw.parse::<u64>()
+                .map_err(|_| bad("expected a non-negative integer"))?
+                .into(),
+        ),
+        Some(_) => Value::String(raw.to_string()),
+    };
+    assign(map, key, value)?;
+    Ok(key)
+}
+
 fn assign(map: &mut Map<String, Value>, key: &str, value: Value) -> Result<(), ParamError> {
     if !map.contains_key(key) {
         return Err(ParamError::Unknown(key.to_string()));

@@ -24,16 +24,17 @@ use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::queue::decide::Flavor as QueueFlavor;
 use crate::recipes::zk::rwlock;
 use crate::recipes::zk::{barrier, double_barrier};
+use crate::sim::node::Node;
 use crate::sim::param::{Param, ParamSpec, ParamValue};
-use crate::sim::software::Hosts;
+use crate::sim::software::{ClientFuture, Hosts};
 pub use redis_lock::RedisLockProgram;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 use zk_barrier::ZkBarrierProgram;
-use zk_election::ZkElectionProgram;
+pub use zk_election::ZkElectionProgram;
 pub use zk_lock::ZkLockProgram;
-use zk_queue::ZkQueueProgram;
+pub use zk_queue::ZkQueueProgram;
 
 /// What a scenario runs, the seam a user implements to put their own recipe in the world:
 /// which hosts there are with which software, and the bounds its runs are judged by.
@@ -60,6 +61,25 @@ pub trait Program: Send + Sync + fmt::Debug {
     /// Its named profiles, the first the default; none: the parameters' defaults alone.
     fn profiles(&self) -> &'static [Profile] {
         &[]
+    }
+}
+
+/// What each client host runs for a user's program, given the run's parameters.
+type UserClientFn = dyn Fn(Node, &Params) -> ClientFuture + Send + Sync;
+
+/// A user's client software, which a program runs in place of its built-in recipe.
+#[derive(Clone)]
+struct UserClients(Arc<UserClientFn>);
+
+impl UserClients {
+    fn new(run: impl Fn(Node, &Params) -> ClientFuture + Send + Sync + 'static) -> UserClients {
+        UserClients(Arc::new(run))
+    }
+}
+
+impl fmt::Debug for UserClients {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("UserClients")
     }
 }
 
@@ -223,52 +243,40 @@ fn builtin_list() -> Vec<Scenario> {
     Scenario::new(
         "zk-election",
         "ZooKeeper recipes-doc leader election: GUID-named ephemeral sequential n_ nodes, the lowest leads, each candidate watches the largest lower one; the leader writes with its node's czxid. Profile long-pauses: a leader paused past its session breaks leader",
-        ZkElectionProgram {
-            flavor: ElectionFlavor::Recipe,
-        },
+        ZkElectionProgram::recipe(ElectionFlavor::Recipe),
         ELECTION_PROPERTIES,
     ),
     Scenario::new(
         "zk-election-herd",
         "flawed: every candidate watches the lowest node, so each leader's exit wakes them all (Z12)",
-        ZkElectionProgram {
-            flavor: ElectionFlavor::Herd,
-        },
+        ZkElectionProgram::recipe(ElectionFlavor::Herd),
         ELECTION_PROPERTIES,
     )
     .flawed(&[Property::HERD]),
     Scenario::new(
         "zk-queue",
         "ZooKeeper queue (the seed's DistributedQueue): qn- persistent sequential nodes; a consumer reads the lowest and deletes it, trying the next when it is gone, and watches the children only after listing none; offers and takes are multis with a marker that settles a lost reply",
-        ZkQueueProgram {
-            flavor: QueueFlavor::Recipe,
-        },
+        ZkQueueProgram::recipe(QueueFlavor::Recipe),
         QUEUE_PROPERTIES,
     ),
     Scenario::new(
         "zk-queue-delete-first",
         "flawed: claims the head by deleting it, then reads it (Z10); a deleted node cannot be read, so the item is lost",
-        ZkQueueProgram {
-            flavor: QueueFlavor::DeleteFirst,
-        },
+        ZkQueueProgram::recipe(QueueFlavor::DeleteFirst),
         QUEUE_PROPERTIES,
     )
     .flawed(&[Property::QUEUE]),
     Scenario::new(
         "zk-queue-unconfirmed-delete",
         "flawed: reads the head, deletes it and takes it whatever the delete says (Z10); a NoNode means another consumer took it too",
-        ZkQueueProgram {
-            flavor: QueueFlavor::UnconfirmedDelete,
-        },
+        ZkQueueProgram::recipe(QueueFlavor::UnconfirmedDelete),
         QUEUE_PROPERTIES,
     )
     .flawed(&[Property::QUEUE]),
     Scenario::new(
         "zk-queue-herd",
         "flawed: every listing watches the queue's children and a consumer that lost the race for the head waits on it, so each take wakes every consumer that lost",
-        ZkQueueProgram {
-            flavor: QueueFlavor::Herd,
-        },
+        ZkQueueProgram::recipe(QueueFlavor::Herd),
         QUEUE_PROPERTIES,
     )
     .flawed(&[Property::HERD]),
@@ -446,20 +454,13 @@ impl Scenario {
         profile: Option<&str>,
         assignments: &[S],
     ) -> Result<Params, ParamError> {
-        let profiles = self.program.profiles();
         let settings = match profile {
-            None => profiles.first().map_or(&[][..], |p| p.settings),
-            Some(name) => {
-                let found = profiles.iter().find(|p| p.name == name).ok_or_else(|| {
-                    let known: Vec<_> = profiles.iter().map(|p| p.name).collect();
-                    ParamError::UnknownProfile {
-                        scenario: self.name.to_string(),
-                        name: name.to_string(),
-                        known: known.join(", "),
-                    }
-                })?;
-                found.settings
-            }
+            None => self
+                .program
+                .profiles()
+                .first()
+                .map_or(&[][..], |p| p.settings),
+            Some(name) => self.profile(name)?.settings,
         };
         let params = self
             .defaults()
@@ -467,6 +468,32 @@ impl Scenario {
             .overridden(assignments)?;
         self.validate(&params)?;
         Ok(params)
+    }
+
+    /// Its profile called `name`, or an error naming the ones it has.
+    pub fn profile(&self, name: &str) -> Result<&'static Profile, ParamError> {
+        let profiles = self.program.profiles();
+        profiles.iter().find(|p| p.name == name).ok_or_else(|| {
+            let known: Vec<_> = profiles.iter().map(|p| p.name).collect();
+            ParamError::UnknownProfile {
+                scenario: self.name.to_string(),
+                name: name.to_string(),
+                known: known.join(", "),
+            }
+        })
+    }
+
+    /// Checks one `--set` assignment on its own: a parameter it has (built in or declared),
+    /// a value of that parameter's type and in its range. Bounds that relate two
+    /// parameters are judged with the whole (`params`).
+    pub fn check_setting(&self, assignment: &str) -> Result<(), ParamError> {
+        let params = self.defaults().with_assignment(assignment)?;
+        for (key, value) in params.own.iter() {
+            if let Some(declared) = self.own_params.iter().find(|p| p.key == key) {
+                declared.check(value).map_err(ParamError::Invalid)?;
+            }
+        }
+        Ok(())
     }
 
     /// The liveness bound of a run with `params`: the parameter if set, else the program's.

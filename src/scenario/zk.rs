@@ -2,10 +2,13 @@
 //! session settings, and the bound the network's latency must keep for clients to connect.
 
 use crate::params::{ParamError, Params};
+use crate::recipes::RecipeError;
+use crate::recipes::zk::ensure_path;
+use crate::recipes::zk::host::ZkHost;
 use crate::sim::node::Node;
 use crate::sim::software::ServerHost;
 use crate::store::StoreFamily;
-use crate::zk::client::ZkConfig;
+use crate::zk::client::{ZkClient, ZkConfig};
 use crate::zk::sim_host::ZkFamily;
 use std::rc::Rc;
 
@@ -45,6 +48,17 @@ pub(super) fn zk_config(node: &Node, params: &Params) -> ZkConfig {
         timer: node.timer(),
         ..ZkConfig::with_session_timeout(params.zookeeper.session_timeout_ms as u32)
     }
+}
+
+/// A new session of `host` for a user's recipe, with `dir` (where the recipe works) made
+/// if missing.
+pub(super) async fn session_in(host: &ZkHost, dir: &str) -> Result<ZkClient, RecipeError> {
+    let client = host
+        .session()
+        .await
+        .map_err(|_| RecipeError::ConnectionLoss)?;
+    ensure_path(&client, dir).await?;
+    Ok(client)
 }
 
 /// Refuses a network whose slowest link no client could connect over.

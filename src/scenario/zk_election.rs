@@ -1,14 +1,17 @@
 //! The ZooKeeper leader election scenarios: `zk1`, the store, and candidates that run the
-//! election workload with one flavor of the recipe.
+//! election workload with one flavor of the recipe, or with a user's own election.
 
-use super::{Profile, Program, zk};
-use crate::params::{self, Election, Faults, Group, Network, ParamError, Params, Zookeeper};
+use super::{Profile, Program, UserClients, zk};
+use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::election::decide::Flavor;
 use crate::recipes::zk::host::{ELECTION_DIR, ZkHost};
+use crate::recipes::{Election, RecipeError};
 use crate::sim::node::Node;
-use crate::sim::software::Hosts;
+use crate::sim::software::{ClientFuture, Hosts};
 use crate::workload::election::{self as workload, Workload};
+use crate::zk::client::ZkClient;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The election's two questions: does it hold under the faults a session survives, and
 /// what do pauses past the session timeout do to it.
@@ -28,9 +31,49 @@ pub(super) const PROFILES: &[Profile] = &[
     },
 ];
 
+/// `zk1`, the store, and candidates running the election workload over the ZooKeeper
+/// election recipe (a flavor of it) or over a user's election
+/// (`ZkElectionProgram::election_workload`).
 #[derive(Debug)]
-pub(super) struct ZkElectionProgram {
-    pub(super) flavor: Flavor,
+pub struct ZkElectionProgram {
+    flavor: Flavor,
+    /// A user's election, run in place of the recipe.
+    user: Option<UserClients>,
+}
+
+impl ZkElectionProgram {
+    /// The built-in recipe of `flavor`.
+    pub(super) const fn recipe(flavor: Flavor) -> ZkElectionProgram {
+        ZkElectionProgram { flavor, user: None }
+    }
+
+    /// Each client runs the standard election workload over the candidate `connect` binds
+    /// to a new session with `zk1` (the election directory `ELECTION_DIR` exists by then):
+    /// called at the start and again whenever the election reports its session gone. The
+    /// profiles of the built-in election (`short-pauses`, `long-pauses`).
+    pub fn election_workload<E, F, Fut>(connect: F) -> ZkElectionProgram
+    where
+        E: Election + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<E, RecipeError>> + 'static,
+    {
+        let connect = Arc::new(connect);
+        let run = move |node: Node, params: &Params| -> ClientFuture {
+            let (connect, params) = (connect.clone(), params.clone());
+            Box::pin(async move {
+                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                workload::run_client(&node, &workload_of(&params), async || {
+                    let client = zk::session_in(&host, ELECTION_DIR).await?;
+                    connect(node.clone(), client).await
+                })
+                .await
+            })
+        };
+        ZkElectionProgram {
+            user: Some(UserClients::new(run)),
+            ..ZkElectionProgram::recipe(Flavor::Recipe)
+        }
+    }
 }
 
 impl Program for ZkElectionProgram {
@@ -39,7 +82,7 @@ impl Program for ZkElectionProgram {
             Network::GROUP,
             Faults::GROUP,
             params::Workload::GROUP,
-            Election::GROUP,
+            params::Election::GROUP,
             Zookeeper::GROUP,
         ]
     }
@@ -51,7 +94,10 @@ impl Program for ZkElectionProgram {
             clients: params.client_names(),
             pause_steps: workload::PAUSE_STEPS,
             wait_steps: &[],
-            program: Rc::new(move |node| Box::pin(client(node, params.clone(), flavor))),
+            program: match self.user.clone() {
+                Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),
+                None => Rc::new(move |node| Box::pin(client(node, params.clone(), flavor))),
+            },
         }
     }
 
@@ -81,14 +127,21 @@ impl Program for ZkElectionProgram {
     }
 }
 
-/// The software of client host `node`: the election workload over a candidate of `flavor`.
-async fn client(node: Node, params: Params, flavor: Flavor) {
-    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
-    let work = Workload {
+/// The election workload's settings, from the scenario's parameters.
+fn workload_of(params: &Params) -> Workload {
+    Workload {
         election: ELECTION_DIR.into(),
         terms: params.election.terms,
         hold_ms: params.workload.hold_ms,
         store_timeout_ms: params.zookeeper.session_timeout_ms,
-    };
-    workload::run_client(&node, &work, async || host.candidate(flavor).await).await;
+    }
+}
+
+/// The software of client host `node`: the election workload over a candidate of `flavor`.
+async fn client(node: Node, params: Params, flavor: Flavor) {
+    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+    workload::run_client(&node, &workload_of(&params), async || {
+        host.candidate(flavor).await
+    })
+    .await;
 }

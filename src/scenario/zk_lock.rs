@@ -2,19 +2,18 @@
 //! with one flavor of the recipe, the exclusive lock's or the shared lock's, or a lock of
 //! the user's own.
 
-use super::{Profile, Program, zk};
+use super::{Profile, Program, UserClients, zk};
 use crate::history::LockMode;
 use crate::params::{self, Faults, Group, Network, ParamError, Params, SharedLock, Zookeeper};
 use crate::recipes::zk::host::{LOCK_DIR, ZkHost};
 use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::lock::decide::Contender;
-use crate::recipes::zk::{ensure_path, rwlock};
+use crate::recipes::zk::rwlock;
 use crate::recipes::{Lock, LockError};
 use crate::sim::node::Node;
 use crate::sim::software::{ClientFuture, Hosts};
 use crate::workload::lock::{self as workload, Workload};
 use crate::zk::client::ZkClient;
-use std::fmt;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -28,19 +27,7 @@ pub struct ZkLockProgram {
     shared: Option<rwlock::Flavor>,
     profiles: &'static [Profile],
     /// A user's lock, run in place of the recipe.
-    user: Option<UserLock>,
-}
-
-/// What each client host runs for a user's lock, given the run's parameters.
-type UserClientFn = dyn Fn(Node, &Params) -> ClientFuture + Send + Sync;
-
-#[derive(Clone)]
-struct UserLock(Arc<UserClientFn>);
-
-impl fmt::Debug for UserLock {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("UserLock")
-    }
+    user: Option<UserClients>,
 }
 
 /// The swarm with targeted faults: pauses aimed at a holder, a waiter or a waiter's
@@ -126,18 +113,14 @@ impl ZkLockProgram {
                 let host = ZkHost::new(&node, zk::zk_config(&node, &params));
                 let work = workload_of(&params, None);
                 workload::run_client(&node, &work, async || {
-                    let client = host
-                        .session()
-                        .await
-                        .map_err(|_| LockError::ConnectionLoss)?;
-                    ensure_path(&client, LOCK_DIR).await?;
+                    let client = zk::session_in(&host, LOCK_DIR).await?;
                     connect(node.clone(), client).await
                 })
                 .await
             })
         };
         ZkLockProgram {
-            user: Some(UserLock(Arc::new(run))),
+            user: Some(UserClients::new(run)),
             ..ZkLockProgram::profiled(Flavor::Recipe, PROFILES)
         }
     }
@@ -212,7 +195,7 @@ impl Program for ZkLockProgram {
             pause_steps,
             wait_steps,
             program: match self.user.clone() {
-                Some(UserLock(run)) => Rc::new(move |node| run(node, &params)),
+                Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),
                 None => Rc::new(move |node| {
                     let contender = contender(shared, &node.name, &params);
                     Box::pin(client(node, params.clone(), flavor, contender))

@@ -1,18 +1,61 @@
 //! The ZooKeeper queue scenarios: `zk1`, and producers p1..pP and consumers c1..cC that run
-//! the queue workload with one flavor of the recipe.
+//! the queue workload with one flavor of the recipe, or with a user's own queue.
 
-use super::{Program, zk};
-use crate::params::{Faults, Group, Network, ParamError, Params, Queue, Zookeeper};
+use super::{Program, UserClients, zk};
+use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::host::{QUEUE_DIR, ZkHost};
 use crate::recipes::zk::queue::decide::Flavor;
+use crate::recipes::{Queue, RecipeError};
 use crate::sim::node::Node;
-use crate::sim::software::Hosts;
+use crate::sim::software::{ClientFuture, Hosts};
 use crate::workload::queue::{self as workload, Role};
+use crate::zk::client::ZkClient;
 use std::rc::Rc;
+use std::sync::Arc;
 
+/// `zk1`, and producers and consumers running the queue workload over the ZooKeeper queue
+/// recipe (a flavor of it) or over a user's queue (`ZkQueueProgram::queue_workload`).
 #[derive(Debug)]
-pub(super) struct ZkQueueProgram {
-    pub(super) flavor: Flavor,
+pub struct ZkQueueProgram {
+    flavor: Flavor,
+    /// A user's queue, run in place of the recipe.
+    user: Option<UserClients>,
+}
+
+impl ZkQueueProgram {
+    /// The built-in recipe of `flavor`.
+    pub(super) const fn recipe(flavor: Flavor) -> ZkQueueProgram {
+        ZkQueueProgram { flavor, user: None }
+    }
+
+    /// Producers `p1..pP` and consumers `c1..cC` run the standard queue workload over the
+    /// queue `connect` binds to a new session with `zk1` (the queue directory `QUEUE_DIR`
+    /// exists by then): called at the start and again whenever the queue reports its
+    /// session gone.
+    pub fn queue_workload<Q, F, Fut>(connect: F) -> ZkQueueProgram
+    where
+        Q: Queue + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Q, RecipeError>> + 'static,
+    {
+        let connect = Arc::new(connect);
+        let run = move |node: Node, params: &Params| -> ClientFuture {
+            let (connect, params) = (connect.clone(), params.clone());
+            Box::pin(async move {
+                let role = role_of(&node, &params);
+                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                workload::run_client(&node, QUEUE_DIR, &role, async || {
+                    let client = zk::session_in(&host, QUEUE_DIR).await?;
+                    connect(node.clone(), client).await
+                })
+                .await
+            })
+        };
+        ZkQueueProgram {
+            user: Some(UserClients::new(run)),
+            ..ZkQueueProgram::recipe(Flavor::Recipe)
+        }
+    }
 }
 
 /// Each client's name and role: producers first, then consumers with their shares.
@@ -29,6 +72,15 @@ fn roles(p: &Params) -> Vec<(String, Role)> {
         (format!("c{}", i + 1), Role::Consumer { takes })
     });
     producers.chain(consumers).collect()
+}
+
+/// The role of client host `node`.
+fn role_of(node: &Node, params: &Params) -> Role {
+    roles(params)
+        .into_iter()
+        .find(|(name, _)| *name == node.name)
+        .map(|(_, role)| role)
+        .expect("every client has a role")
 }
 
 /// Round trips an item costs: an offer (multi, marker delete) and a take (list, read, multi,
@@ -48,27 +100,25 @@ impl Program for ZkQueueProgram {
         &[
             Network::GROUP,
             Faults::GROUP,
-            Queue::GROUP,
+            params::Queue::GROUP,
             Zookeeper::GROUP,
         ]
     }
 
     fn hosts(&self, params: &Params) -> Hosts {
         let (flavor, params) = (self.flavor, params.clone());
-        let roles = roles(&params);
         Hosts {
             servers: zk::servers(&params),
-            clients: roles.iter().map(|(name, _)| name.clone()).collect(),
+            clients: roles(&params).into_iter().map(|(name, _)| name).collect(),
             pause_steps: workload::PAUSE_STEPS,
             wait_steps: &[],
-            program: Rc::new(move |node| {
-                let role = roles
-                    .iter()
-                    .find(|(name, _)| *name == node.name)
-                    .map(|(_, role)| role.clone())
-                    .expect("every client has a role");
-                Box::pin(client(node, params.clone(), flavor, role))
-            }),
+            program: match self.user.clone() {
+                Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),
+                None => Rc::new(move |node| {
+                    let role = role_of(&node, &params);
+                    Box::pin(client(node, params.clone(), flavor, role))
+                }),
+            },
         }
     }
 
@@ -95,5 +145,8 @@ impl Program for ZkQueueProgram {
 /// The software of client host `node`: the queue workload in `role`.
 async fn client(node: Node, params: Params, flavor: Flavor, role: Role) {
     let host = ZkHost::new(&node, zk::zk_config(&node, &params));
-    workload::run_client(&node, QUEUE_DIR, &role, async || host.queue(flavor).await).await;
+    workload::run_client(&node, QUEUE_DIR, &role, async || {
+        Ok(host.queue(flavor).await?)
+    })
+    .await;
 }

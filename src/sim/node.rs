@@ -8,6 +8,7 @@ use crate::sim::pause::PauseGate;
 use crate::sim::seed::Seeds;
 use crate::sim::timer::Timer;
 use rand_chacha::ChaCha8Rng;
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -43,6 +44,18 @@ pub struct Node {
     pub(crate) seeds: Seeds,
     /// The run's values of the parameters its scenario declared (`param` reads them).
     pub(crate) params: ParamValues,
+    /// What its software keeps across sessions (`kept`).
+    pub(crate) kept: Kept,
+}
+
+/// A host's values of its own, one per type, for as long as the host's run lasts.
+#[derive(Clone, Default)]
+pub(crate) struct Kept(Rc<RefCell<Vec<Rc<dyn Any>>>>);
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Kept({} values)", self.0.borrow().len())
+    }
 }
 
 impl Node {
@@ -84,6 +97,35 @@ impl Node {
     /// A number from the node's stream, for components that seed themselves.
     pub fn seed(&self) -> u64 {
         self.seeds.derive(&self.name)
+    }
+
+    /// The host's value of type `T`, made with `T::default()` the first time it is asked
+    /// for and the same value (shared) every time after, for as long as the host runs:
+    /// what a process keeps in memory across its sessions. A recipe bound to one session
+    /// that must settle, on the next one, a request whose reply it lost keeps it here (the
+    /// workload builds a new recipe object for each session).
+    ///
+    /// ```
+    /// # fn f(node: &locksim::Node) {
+    /// #[derive(Default)]
+    /// struct InFlight(Option<String>);
+    ///
+    /// let in_flight = node.kept::<InFlight>();
+    /// in_flight.borrow_mut().0 = Some("p1-0".into());
+    /// assert_eq!(node.kept::<InFlight>().borrow().0.as_deref(), Some("p1-0"));
+    /// # }
+    /// ```
+    pub fn kept<T: Default + 'static>(&self) -> Rc<RefCell<T>> {
+        let mut kept = self.kept.0.borrow_mut();
+        if let Some(value) = kept
+            .iter()
+            .find_map(|v| v.clone().downcast::<RefCell<T>>().ok())
+        {
+            return value;
+        }
+        let value = Rc::new(RefCell::new(T::default()));
+        kept.push(value.clone());
+        value
     }
 
     /// This run's value of a parameter of your own scenario (its default unless the

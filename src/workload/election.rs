@@ -6,7 +6,7 @@
 use super::lock::{self, Held, critical_section};
 use super::{RETRY_MS, reconnect};
 use crate::history::{ElectionOp, Kind, Op};
-use crate::recipes::{Lock, LockError};
+use crate::recipes::{Election, Grant, Lock, RecipeError};
 use crate::sim::node::Node;
 
 /// The steps a `pause_before` fault can aim at: the store write, just after the check that
@@ -25,13 +25,36 @@ pub(crate) struct Workload {
     pub(crate) store_timeout_ms: u64,
 }
 
-/// Runs the workload. `connect` opens a new session and returns a candidate bound to it
-/// (leadership held like a lock); it is called again whenever the session is lost.
-pub(crate) async fn run_client<L: Lock>(
+/// Leadership held like a lock, so the leader's work is the lock workload's critical
+/// section.
+struct Leading<E>(E);
+
+impl<E: Election> Lock for Leading<E> {
+    async fn acquire(&mut self) -> Result<Grant, RecipeError> {
+        self.0.lead().await
+    }
+
+    async fn release(&mut self) -> Result<(), RecipeError> {
+        self.0.resign().await
+    }
+
+    async fn lost(&mut self) {
+        self.0.leadership_lost().await
+    }
+
+    async fn close(self) {
+        self.0.close().await
+    }
+}
+
+/// Runs the workload. `connect` opens a new session and returns a candidate bound to it;
+/// it is called again whenever the session is lost.
+pub(crate) async fn run_client<E: Election>(
     node: &Node,
     work: &Workload,
-    mut connect: impl AsyncFnMut() -> Result<L, LockError>,
+    mut connect: impl AsyncFnMut() -> Result<E, RecipeError>,
 ) {
+    let mut connect = async || connect().await.map(Leading);
     let guarded = lock::Workload {
         lock_name: work.election.clone(),
         mode: None,

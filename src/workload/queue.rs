@@ -8,7 +8,7 @@
 
 use super::{RETRY_MS, reconnect};
 use crate::history::{Kind, Op, QueueOp};
-use crate::recipes::zk::queue::{QueueError, Ticket, ZkQueue};
+use crate::recipes::{Queue, RecipeError};
 use crate::sim::node::Node;
 
 /// The steps a `pause_before` fault can aim at: just before an offer or a take begins.
@@ -34,12 +34,13 @@ pub(crate) fn share(total: u32, consumers: u32, index: u32) -> u32 {
 }
 
 /// Runs `role` on queue `queue`. `connect` opens a new session and returns the queue bound
-/// to it; it is called again whenever the session is lost.
-pub(crate) async fn run_client(
+/// to it; it is called again whenever the session is lost. After a failed attempt the same
+/// operation is asked again, and the recipe settles what the failed one left unknown.
+pub(crate) async fn run_client<Q: Queue>(
     node: &Node,
     queue: &str,
     role: &Role,
-    mut connect: impl AsyncFnMut() -> Result<ZkQueue, QueueError>,
+    mut connect: impl AsyncFnMut() -> Result<Q, RecipeError>,
 ) {
     let mut q = reconnect(node, &mut connect).await;
     match role {
@@ -51,9 +52,8 @@ pub(crate) async fn run_client(
                     item: item.clone(),
                 });
                 node.record(Kind::Invoke, op.clone());
-                let mut ticket = Ticket::default();
                 loop {
-                    match q.offer(item, &mut ticket).await {
+                    match q.offer(item).await {
                         Ok(()) => break,
                         Err(e) => q = recover(node, &mut connect, q, e).await,
                     }
@@ -65,10 +65,9 @@ pub(crate) async fn run_client(
             for _ in 0..*takes {
                 node.step("take").await;
                 node.record(Kind::Invoke, Op::Queue(QueueOp::take(queue)));
-                let mut ticket = Ticket::default();
-                let item = loop {
-                    match q.take(&mut ticket).await {
-                        Ok(item) => break item,
+                let taken = loop {
+                    match q.take().await {
+                        Ok(taken) => break taken,
                         Err(e) => q = recover(node, &mut connect, q, e).await,
                     }
                 };
@@ -76,8 +75,8 @@ pub(crate) async fn run_client(
                     Kind::Ok,
                     Op::Queue(QueueOp::Take {
                         queue: queue.into(),
-                        item: Some(item.data),
-                        node: Some(item.node),
+                        item: Some(taken.item),
+                        node: taken.node,
                     }),
                 );
             }
@@ -86,23 +85,19 @@ pub(crate) async fn run_client(
     q.close().await;
 }
 
-/// After a failed attempt: a new session if the old one ended, else a pause; the ticket
-/// keeps what the next attempt must settle first.
-async fn recover(
+/// After a failed attempt: a new session if the old one ended, else a pause.
+async fn recover<Q: Queue>(
     node: &Node,
-    connect: &mut impl AsyncFnMut() -> Result<ZkQueue, QueueError>,
-    q: ZkQueue,
-    e: QueueError,
-) -> ZkQueue {
-    match e {
-        QueueError::SessionExpired => {
-            q.close().await;
-            reconnect(node, connect).await
-        }
-        QueueError::Unexpected(_) => {
-            node.timer().sleep(RETRY_MS).await;
-            q
-        }
+    connect: &mut impl AsyncFnMut() -> Result<Q, RecipeError>,
+    q: Q,
+    e: RecipeError,
+) -> Q {
+    if e.needs_new_session() {
+        q.close().await;
+        reconnect(node, connect).await
+    } else {
+        node.timer().sleep(RETRY_MS).await;
+        q
     }
 }
 

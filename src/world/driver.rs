@@ -88,6 +88,7 @@ impl World {
             recorder: recorder.clone(),
             seeds,
             params: p.own.clone(),
+            kept: Default::default(),
         };
         let nodes: BTreeMap<String, Node> =
             hosts.names().map(|h| (h.to_string(), node(h))).collect();

@@ -1,10 +1,13 @@
 //! A user's own Redis lock, written against redis-rs as it would be for production: `SET key
 //! token NX PX ttl` to acquire, and one of two releases. The tests explore it with locksim.
 //! `semaphore` is a counting semaphore with a property of the user's own, `fenced_lock` a
-//! fenced lock whose waiters a blocking pop or a pub/sub notice wakes, and `zk_lock` a
-//! ZooKeeper lock built from locksim's recipe kit.
+//! fenced lock whose waiters a blocking pop or a pub/sub notice wakes, `zk_lock` a
+//! ZooKeeper lock built from locksim's recipe kit, `election` a leader election and `queue`
+//! a distributed queue over ZooKeeper.
 
+pub mod election;
 pub mod fenced_lock;
+pub mod queue;
 pub mod semaphore;
 pub mod zk_lock;
 

@@ -8,7 +8,7 @@ use super::kit::Report;
 use super::lock::decide::Contender;
 use super::lock::{Flavor as LockFlavor, Step, ZkLock};
 use super::queue::decide::Flavor as QueueFlavor;
-use super::queue::{QueueError, QueueEvent, ZkQueue};
+use super::queue::{QueueError, QueueEvent, Ticket, ZkQueue};
 use crate::history::{ClientOp, ElectionOp, Kind, Op, QueueOp, WatchEvent};
 use crate::recipes::{LockError, Observation};
 use crate::sim::node::Node;
@@ -39,6 +39,8 @@ pub struct ZkHost {
     /// The GUID of a create whose outcome is unknown, which only a lock flaw carries from
     /// one session to the next.
     carried: Rc<RefCell<Option<String>>>,
+    /// The queue operation in flight, which a queue of the next session settles.
+    ticket: Rc<RefCell<Ticket>>,
 }
 
 impl ZkHost {
@@ -48,6 +50,7 @@ impl ZkHost {
             node: node.clone(),
             rng: Rc::new(RefCell::new(node.rng())),
             carried: Rc::new(RefCell::new(None)),
+            ticket: Rc::default(),
             config,
         }
     }
@@ -146,7 +149,8 @@ impl ZkHost {
             node.record(Kind::Info, Op::Queue(op));
         });
         let guids = self.guids("");
-        let queue = ZkQueue::new(client, flavor, QUEUE_DIR, MARKER_DIR, guids, observer);
+        let queue = ZkQueue::new(client, flavor, QUEUE_DIR, MARKER_DIR, guids, observer)
+            .with_ticket(self.ticket.clone());
         queue.ensure_dirs().await?;
         Ok(queue)
     }

@@ -1,20 +1,24 @@
-//! The ZooKeeper recipe kit: what a lock recipe of your own needs besides its own decisions,
-//! so a variant is its `decide` plus a small driver over `ZkClient`.
+//! The ZooKeeper recipe kit: what a recipe of your own (a lock, an election, a queue) needs
+//! besides its own decisions, so a variant is its `decide` plus a small driver over
+//! `ZkClient`.
 //!
+//! - the directories the workloads make before they hand over a session: `LOCK_DIR`,
+//!   `ELECTION_DIR`, `QUEUE_DIR`
 //! - requests whose outcome is unknown after ConnectionLoss: `is_transient`, `retrying`
 //! - a create whose reply was lost: name nodes with a GUID, then `find_own`
 //! - sequence order, right across the counter's wrap: `line`, `sequence`
-//! - what the checkers judge that only the recipe knows: its place in line and the watches
-//!   that woke it, reported with `Report` (`herd`, `fifo` and targeted faults read them)
+//! - what the checkers judge that only the recipe knows: its place in line, the watches
+//!   that woke it, a queue's claims and empty listings, reported with `Report` (`herd`,
+//!   `fifo`, `queue` and targeted faults read them)
 //! - the session: `wait` on a watch through session events, `session_lost` for
-//!   `Lock::lost`
+//!   `Lock::lost` and `Election::leadership_lost`
 
-pub use super::host::LOCK_DIR;
+pub use super::host::{ELECTION_DIR, LOCK_DIR, QUEUE_DIR};
 pub use super::lock::decide::{OnEvent, find_own, on_event};
 pub use super::{RETRY_MS, ensure_path, is_transient, retrying};
 pub use crate::zk::seq::parse as sequence;
 
-use crate::history::{ClientOp, Kind, LockMode, LockOp, Op, WatchEvent};
+use crate::history::{ClientOp, Kind, LockMode, LockOp, Op, QueueOp, WatchEvent};
 use crate::recipes::LockError;
 use crate::sim::node::Node;
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
@@ -109,7 +113,8 @@ pub fn line(children: &[String]) -> Vec<String> {
     line.into_iter().map(|(_, c)| c.clone()).collect()
 }
 
-/// What a client's lock recipe reports to the history about lock `lock`.
+/// What a client's recipe reports to the history about its directory (a lock's, an
+/// election's, a queue's).
 #[derive(Debug, Clone)]
 pub struct Report {
     node: Node,
@@ -117,7 +122,7 @@ pub struct Report {
 }
 
 impl Report {
-    /// Reports of the client on `node` about the lock directory `lock`.
+    /// Reports of the client on `node` about the directory `lock`.
     pub fn new(node: &Node, lock: &str) -> Report {
         Report {
             node: node.clone(),
@@ -153,5 +158,28 @@ impl Report {
     /// A watch woke it with `event`.
     pub fn woken(&self, event: &WatcherEvent) {
         self.woken_by(&event.path, event.event_type.into());
+    }
+
+    /// Of a queue: it asks ZooKeeper to take `item`, held by node `name` (bare), for it. A
+    /// take the run's end cuts short after its claim may have removed the item without
+    /// returning it: `queue` excuses that item rather than call it lost.
+    pub fn claimed(&self, item: &str, name: &str) {
+        self.node.record(
+            Kind::Info,
+            Op::Queue(QueueOp::Claim {
+                queue: self.lock.clone(),
+                item: item.to_string(),
+                node: name.to_string(),
+            }),
+        );
+    }
+
+    /// Of a queue: it listed no item, setting a watch on the children with that listing,
+    /// and waits on it. The watch's first change is then an offer, whatever else changed
+    /// before the wake-up is recorded: `herd` does not take it for a take's.
+    pub fn listed_empty(&self) {
+        let queue = self.lock.clone();
+        self.node
+            .record(Kind::Info, Op::Queue(QueueOp::Empty { queue }));
     }
 }

@@ -25,6 +25,7 @@ fn node(name: &str, recorder: &Recorder) -> Node {
         recorder: recorder.clone(),
         seeds: Seeds::new(1),
         params: Default::default(),
+        kept: Default::default(),
     }
 }
 

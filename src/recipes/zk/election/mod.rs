@@ -1,15 +1,16 @@
 //! The ZooKeeper recipes doc's leader election: pure decisions in `decide`, the async driver
 //! here, a simulated host's way to it in `zk::host`.
 //!
-//! Leadership is held the way a lock is (win the election = acquire, step down = release,
-//! an expired session = lost), so the driver is a `Lock`, and the lock workload's critical
-//! section serves the leader's guarded work unchanged.
+//! The driver is an `Election`, the trait a user's own election implements too: the
+//! workload holds leadership the way a lock is held (win = acquire, step down = release, an
+//! expired session = lost), so the lock workload's critical section serves the leader's
+//! guarded work unchanged.
 
 pub mod decide;
 
 use crate::recipes::zk::lock::decide::{OnEvent, find_own, on_event};
 use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient, retrying};
-use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
+use crate::recipes::{Election, Grant, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
 use decide::{Decision, Flavor, PREFIX};
@@ -175,17 +176,17 @@ impl Candidate {
     }
 }
 
-impl Lock for Candidate {
+impl Election for Candidate {
     /// Wins the election: the grant's token is my node's czxid.
-    async fn acquire(&mut self) -> Result<Grant, LockError> {
-        self.lead().await
+    async fn lead(&mut self) -> Result<Grant, LockError> {
+        Candidate::lead(self).await
     }
 
-    async fn release(&mut self) -> Result<(), LockError> {
+    async fn resign(&mut self) -> Result<(), LockError> {
         self.step_down().await
     }
 
-    async fn lost(&mut self) {
+    async fn leadership_lost(&mut self) {
         while let Some(e) = self.events.next().await {
             if on_event(e.event_type, e.state) == OnEvent::SessionLost {
                 return;

@@ -24,9 +24,11 @@ use crate::history::WatchEvent;
 use crate::recipes::zk::lock::decide::{OnEvent, Outcome, on_event};
 use crate::recipes::zk::lock::{outcome, retrying};
 use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient};
+use crate::recipes::{Queue, RecipeError, Taken};
 use crate::zk::client::{Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, OpResult, multi_error};
 use decide::{Flavor, OnGone, Settled, TakeSteps};
+use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
@@ -121,6 +123,8 @@ pub struct ZkQueue {
     markers: String,
     new_guid: Box<dyn FnMut() -> String>,
     observer: QueueObserver,
+    /// The operation in flight, kept across sessions, for the `Queue` the workload drives.
+    ticket: Rc<RefCell<Ticket>>,
 }
 
 /// A multi's result as the decisions see it: a failed multi comes back Ok with its error.
@@ -165,7 +169,14 @@ impl ZkQueue {
             markers: markers.to_string(),
             new_guid,
             observer,
+            ticket: Rc::default(),
         }
+    }
+
+    /// Keeps the ticket of the operation in flight in `ticket`, which the queue of the
+    /// client's next session shares, so that it settles what this one left unknown.
+    pub fn with_ticket(self, ticket: Rc<RefCell<Ticket>>) -> Self {
+        ZkQueue { ticket, ..self }
     }
 
     fn path(&self, name: &str) -> String {
@@ -467,5 +478,47 @@ impl ZkQueue {
     /// Closes the session.
     pub async fn close(self) {
         self.client.close().await;
+    }
+
+    /// Runs `op` with the ticket kept across sessions: a fresh one for the next operation
+    /// once it succeeds, the same one for its retry when it fails.
+    async fn with_kept_ticket<T>(
+        &mut self,
+        op: impl AsyncFnOnce(&mut ZkQueue, &mut Ticket) -> Result<T, QueueError>,
+    ) -> Result<T, RecipeError> {
+        let mut ticket = self.ticket.take();
+        let result = op(self, &mut ticket).await;
+        if result.is_err() {
+            *self.ticket.borrow_mut() = ticket;
+        }
+        result.map_err(RecipeError::from)
+    }
+}
+
+/// The queue as the workload drives it, its ticket kept across sessions.
+impl Queue for ZkQueue {
+    async fn offer(&mut self, item: &str) -> Result<(), RecipeError> {
+        self.with_kept_ticket(async |q, ticket| ZkQueue::offer(q, item, ticket).await)
+            .await
+    }
+
+    async fn take(&mut self) -> Result<Taken, RecipeError> {
+        let item = self
+            .with_kept_ticket(async |q, ticket| ZkQueue::take(q, ticket).await)
+            .await?;
+        Ok(Taken::new(item.data).at(item.node))
+    }
+
+    async fn close(self) {
+        ZkQueue::close(self).await
+    }
+}
+
+impl From<QueueError> for RecipeError {
+    fn from(e: QueueError) -> RecipeError {
+        match e {
+            QueueError::SessionExpired => RecipeError::SessionExpired,
+            QueueError::Unexpected(s) => RecipeError::Unexpected(s),
+        }
     }
 }
