@@ -61,6 +61,22 @@
 //! [`Experiment::param`] and read with [`Node::param`]; an event of your own goes into the
 //! history with [`Node::record_event`]. A ZooKeeper lock of your own is written against
 //! [`zk::client::ZkClient`] with the recipe kit, [`recipes::zk::kit`].
+//!
+//! # Guides
+//!
+//! One guide per concern, in the repository's `docs/` (each linked from its README):
+//!
+//! - `docs/own-recipes.md`: your own recipes, from the example crate `examples/user-recipes`.
+//! - `docs/scenarios.md`: the built-in scenarios, their properties, and the ZooKeeper recipes.
+//! - `docs/commands.md`: the command line, the time scale and the parameters.
+//! - `docs/faults-and-traces.md`: faults, trace files, targeted faults, reading a violation.
+//! - `docs/catalogue.md`: the ZooKeeper (Z1–Z13) and Redis (R1–R8) bug catalogues.
+//! - `docs/serving.md`: serving the simulated servers to real clients; which clients run in
+//!   a simulated run.
+//! - `docs/scaling-out.md`: exploring in shards and merging their reports.
+//! - `docs/models.md`: the stateright models of the recipes' decisions.
+//! - `docs/benchmark.md`: locksim against a bare turmoil simulation.
+//! - `docs/layout.md`: the code layout.
 
 #![deny(missing_docs)]
 

@@ -1,7 +1,7 @@
-//! The README's catalogues, ZooKeeper's (Z1–Z13) and Redis's (R1–R8): every row's trace
-//! replays to the verdict the row states and the row's scenario and settings are the trace's;
-//! in the Redis catalogue each contrast between two rows differs in nothing but the setting it
-//! names, so a flipped verdict is that setting's.
+//! The catalogues in `docs/catalogue.md`, ZooKeeper's (Z1–Z13) and Redis's (R1–R8): every
+//! row's trace replays to the verdict the row states and the row's scenario and settings are
+//! the trace's; in the Redis catalogue each contrast between two rows differs in nothing but
+//! the setting it names, so a flipped verdict is that setting's.
 
 use locksim::check::Property;
 use locksim::trace::{Trace, replay};
@@ -9,12 +9,14 @@ use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+/// The guide that holds both catalogues.
+const CATALOGUE: &str = "docs/catalogue.md";
 const SECTION: &str = "## The Redis catalogue (R1–R8)";
 const ZK_SECTION: &str = "## The ZooKeeper catalogue (Z1–Z13)";
 
 /// Two rows whose traces differ in exactly `differs` (parameter names, and `scenario` when
 /// the recipe is the setting); the same seed and fault plan otherwise. `flips`: whether the
-/// README gives them different verdicts (a contrast may also show that a setting does not
+/// catalogue gives them different verdicts (a contrast may also show that a setting does not
 /// matter, as a lease-based ZooKeeper lock without fencing fails R1 as Redlock does).
 struct Contrast {
     row: &'static str,
@@ -112,7 +114,7 @@ const CONTRASTS: &[Contrast] = &[
     },
 ];
 
-/// One line of the README table.
+/// One line of a catalogue table.
 #[derive(Debug)]
 struct Row {
     row: String,
@@ -133,16 +135,16 @@ fn load(name: &str) -> Trace {
 }
 
 /// The Redis catalogue's rows.
-fn readme_rows() -> Vec<Row> {
+fn redis_rows() -> Vec<Row> {
     rows_of(SECTION, "| R")
 }
 
 /// The table under `heading`, up to the next heading: its lines that start with `start`.
 fn rows_of(heading: &str, start: &str) -> Vec<Row> {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let section = readme
+    let catalogue = std::fs::read_to_string(root().join(CATALOGUE)).expect(CATALOGUE);
+    let section = catalogue
         .split_once(heading)
-        .unwrap_or_else(|| panic!("README has a section '{heading}'"))
+        .unwrap_or_else(|| panic!("{CATALOGUE} has a section '{heading}'"))
         .1;
     let section = section.split("\n## ").next().unwrap_or_default();
     section
@@ -198,7 +200,7 @@ fn param_text(value: &Value) -> String {
 
 #[test]
 fn every_catalogue_row_replays_to_its_verdict() {
-    let rows = readme_rows();
+    let rows = redis_rows();
     assert!(rows.len() >= 16, "the catalogue table lists its rows");
     replays_to_verdicts(&rows);
 }
@@ -230,7 +232,7 @@ fn replays_to_verdicts(rows: &[Row]) {
         }
         assert_eq!(
             trace.expect.violations, row.verdict,
-            "{}: the file expects what the README says",
+            "{}: the file expects what the catalogue says",
             row.trace
         );
         let replayed = replay(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
@@ -245,13 +247,13 @@ fn replays_to_verdicts(rows: &[Row]) {
 
 #[test]
 fn each_contrast_differs_only_in_its_setting() {
-    let rows = readme_rows();
+    let rows = redis_rows();
     let verdict_of = |name: &str| {
         let file = format!("traces/{name}.json");
         let row = rows
             .iter()
             .find(|r| r.trace == file)
-            .unwrap_or_else(|| panic!("{file} is a row of the README's catalogue"));
+            .unwrap_or_else(|| panic!("{file} is a row of the catalogue"));
         row.verdict.clone()
     };
     for c in CONTRASTS {
@@ -288,21 +290,24 @@ fn each_contrast_differs_only_in_its_setting() {
 
 #[test]
 fn every_catalogue_trace_is_a_row_and_every_row_is_in_a_contrast() {
-    let rows = readme_rows();
-    let in_readme: BTreeSet<String> = rows.iter().map(|r| r.trace.clone()).collect();
+    let rows = redis_rows();
+    let in_catalogue: BTreeSet<String> = rows.iter().map(|r| r.trace.clone()).collect();
     let on_disk: BTreeSet<String> = std::fs::read_dir(root().join("traces"))
         .expect("traces/")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
         .filter(|name| is_catalogue_file(name))
         .map(|name| format!("traces/{name}"))
         .collect();
-    assert_eq!(in_readme, on_disk, "catalogue traces and README rows");
+    assert_eq!(
+        in_catalogue, on_disk,
+        "catalogue traces and docs/catalogue.md rows"
+    );
     let contrasted: BTreeSet<String> = CONTRASTS
         .iter()
         .flat_map(|c| [c.base, c.variant])
         .map(|name| format!("traces/{name}.json"))
         .collect();
-    let alone: BTreeSet<String> = in_readme.difference(&contrasted).cloned().collect();
+    let alone: BTreeSet<String> = in_catalogue.difference(&contrasted).cloned().collect();
     assert!(alone.is_empty(), "rows without a contrast: {alone:?}");
 }
 

@@ -180,16 +180,11 @@ fn properties_choose_what_a_run_is_judged_by_and_its_trace_says_so() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// README's "Test your own recipe" shows the example crate's code as it compiles.
+/// The guide `docs/own-recipes.md` shows the example crate's code as it compiles.
 #[test]
-fn the_readme_shows_the_example_crates_code_as_it_is() {
+fn the_own_recipes_guide_shows_the_example_crates_code_as_it_is() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let section = readme
-        .split("## Test your own recipe")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("README has a section 'Test your own recipe'");
+    let guide = std::fs::read_to_string(root.join("docs/own-recipes.md")).unwrap();
     for file in [
         "src/lib.rs",
         "tests/redis_lock.rs",
@@ -199,16 +194,55 @@ fn the_readme_shows_the_example_crates_code_as_it_is() {
         "tests/zk_lock.rs",
     ] {
         let code = std::fs::read_to_string(root.join("examples/user-recipes").join(file)).unwrap();
-        // A unit test module at the end of a file is left out of README.
+        // A unit test module at the end of a file is left out of the guide.
         let code = match code.find("\n#[cfg(test)]") {
             Some(at) => format!("{}\n", &code[..at]),
             None => code,
         };
         assert!(
-            section.contains(&format!("```rust\n{code}```")),
-            "README's 'Test your own recipe' does not show examples/user-recipes/{file} as it is"
+            guide.contains(&format!("```rust\n{code}```")),
+            "docs/own-recipes.md does not show examples/user-recipes/{file} as it is"
         );
     }
+}
+
+/// README's "Test your own recipe" shows the crate docs' example (which the doc tests run) as
+/// a test of the user's own.
+#[test]
+fn the_readme_example_is_the_crate_docs_example() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    let docs: Vec<&str> = lib
+        .lines()
+        .filter_map(|line| line.strip_prefix("//!"))
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect();
+    let docs = docs.join("\n");
+    let example = docs
+        .split_once("# Test your own recipe")
+        .and_then(|(_, s)| s.split_once("```\n"))
+        .and_then(|(_, s)| s.split_once("```"))
+        .expect("the crate docs have an example under 'Test your own recipe'")
+        .0;
+    let body: String = example
+        .lines()
+        .map(|line| match line {
+            "" => "\n".to_string(),
+            line => format!("    {line}\n"),
+        })
+        .collect();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let section = readme
+        .split("## Test your own recipe")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a section 'Test your own recipe'");
+    assert!(
+        section.contains(&format!(
+            "```rust\n#[test]\nfn plain_del_breaks_mutual_exclusion() {{\n{body}}}\n```"
+        )),
+        "README's 'Test your own recipe' does not show the crate docs' example as it is"
+    );
 }
 
 #[test]
