@@ -108,7 +108,9 @@ pub mod zk;
 
 pub use check::Property;
 pub use experiment::{Experiment, Explored};
-pub use recipes::{Election, Grant, Lock, LockError, Queue, RecipeError, Taken};
+pub use recipes::{
+    Barrier, DoubleBarrier, Election, Grant, Lock, LockError, Queue, RecipeError, Taken,
+};
 pub use scenario::Scenario;
 pub use sim::node::Node;
 pub use sim::param::Param;

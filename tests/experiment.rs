@@ -3,10 +3,13 @@
 //! through the same API.
 
 use locksim::check::{CheckConfig, Checker, Reads, Violation};
-use locksim::history::History;
+use locksim::history::{History, Op};
+use locksim::recipes::zk::barrier::{self, ZkBarrier};
+use locksim::recipes::zk::double_barrier::{self, ZkDoubleBarrier};
 use locksim::scenario;
 use locksim::trace::{self, Trace};
-use locksim::{Experiment, Property};
+use locksim::zk::proto::CreateMode;
+use locksim::{Barrier, DoubleBarrier, Experiment, Property, RecipeError, Scenario};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
@@ -291,4 +294,127 @@ fn proptest_cases_says_how_many_cases_fuzzing_runs() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// A barrier that lets everyone through at once, and a double barrier that never waits.
+struct Open;
+
+impl Barrier for Open {
+    async fn enter(&mut self, _round: u32) -> Result<(), RecipeError> {
+        Ok(())
+    }
+}
+
+impl DoubleBarrier for Open {
+    async fn enter(&mut self, _round: u32) -> Result<(), RecipeError> {
+        Ok(())
+    }
+    async fn leave(&mut self, _round: u32) -> Result<(), RecipeError> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_users_barriers_are_judged_by_the_barrier_checker() {
+    let dir = traces("open-barriers");
+    Scenario::zookeeper()
+        .barrier_workload(|_, _| async { Ok(Open) })
+        .traces(&dir)
+        .explore(0..5)
+        .assert_violates(Property::BARRIER);
+    Scenario::zookeeper()
+        .double_barrier_workload(|_, _| async { Ok(Open) })
+        .traces(&dir)
+        .explore(0..5)
+        .assert_violates(Property::BARRIER);
+    // locksim's own, given as a user's, holds.
+    Scenario::zookeeper()
+        .barrier_workload(|node, client| async move {
+            let coordinator = node.name == "c1";
+            let made = ZkBarrier::new(client, &node, barrier::Flavor::Recipe, coordinator, 4, 2);
+            Ok(made.await?)
+        })
+        .set("clients=4")
+        .set("rounds=2")
+        .explore(0..100)
+        .assert_clean();
+    Scenario::zookeeper()
+        .double_barrier_workload(|node, client| async move {
+            let flavor = double_barrier::Flavor::Recipe;
+            Ok(ZkDoubleBarrier::new(client, &node, flavor, 5))
+        })
+        .explore(0..100)
+        .assert_clean();
+}
+
+/// What each client of `one_creator_programs` records.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+enum Creation {
+    Made { made: bool },
+}
+
+/// One client, and only one, made the key.
+const ONE_CREATOR: Property = Property::new("one-creator");
+struct OneCreator;
+
+impl Checker for OneCreator {
+    fn property(&self) -> Property {
+        ONE_CREATOR
+    }
+    fn reads(&self) -> &'static [Reads] {
+        &[Reads::User, Reads::Harness]
+    }
+    fn check(&self, history: &History, _: &CheckConfig) -> Vec<Violation> {
+        let makers: Vec<String> = history
+            .events
+            .iter()
+            .filter_map(|e| match &e.op {
+                Op::User(event) => match event.read::<Creation>() {
+                    Some(Creation::Made { made: true }) => Some(e.node.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        match makers.len() {
+            1 => vec![],
+            n => vec![Violation {
+                property: ONE_CREATOR,
+                clients: makers,
+                times_ms: vec![history.end_ms()],
+                detail: format!("{n} clients made the key"),
+            }],
+        }
+    }
+}
+
+/// A plain client program records events of its own for a checker of its own: ZooKeeper's
+/// create lets one client make a node, Redis's plain SET lets every client make its key.
+#[test]
+fn a_client_program_is_judged_by_the_users_checker() {
+    Scenario::zookeeper()
+        .client_program(|node, client| async move {
+            let made = client.create("/k", b"", CreateMode::Persistent).await;
+            node.record_event(&Creation::Made { made: made.is_ok() });
+        })
+        .check(OneCreator)
+        .set("faults=none")
+        .explore(0..5)
+        .assert_clean();
+    Scenario::redis(1)
+        .client_program(|node| async move {
+            let mut conn = locksim::redis::rs::connect(&node, "redis1").await.unwrap();
+            let set: Result<(), _> = locksim::redis_rs::cmd("SET")
+                .arg("k")
+                .arg(&node.name)
+                .query_async(&mut conn)
+                .await;
+            node.record_event(&Creation::Made { made: set.is_ok() });
+        })
+        .check(OneCreator)
+        .set("faults=none")
+        .traces(traces("plain-set"))
+        .explore(0..5)
+        .assert_violates(ONE_CREATOR);
 }

@@ -21,9 +21,9 @@ use crate::check::{Checker, Property};
 use crate::explore::{self, ExploreSpec};
 use crate::html;
 use crate::params::{ParamError, Params};
-use crate::recipes::{Election, Lock, LockError, Queue, RecipeError};
+use crate::recipes::{Barrier, DoubleBarrier, Election, Lock, LockError, Queue, RecipeError};
 use crate::scenario::{
-    RedisLockProgram, Scenario, ZkElectionProgram, ZkLockProgram, ZkQueueProgram,
+    RedisLockProgram, Scenario, ZkBarrierProgram, ZkElectionProgram, ZkLockProgram, ZkQueueProgram,
 };
 use crate::sim::node::Node;
 use crate::sim::param::{Param, ParamValue};
@@ -89,6 +89,41 @@ impl ZkHosts {
         ))
     }
 
+    /// Each client runs `program` once, on a session with `zk1` opened for it: a program
+    /// that fits none of the workloads, recording events of its own
+    /// ([`Node::record_event`]) for a checker of your own ([`Experiment::check`]). Judged by
+    /// `liveness` (every client's program finishes) and the checkers you add; the lock's
+    /// parameters and profiles.
+    ///
+    /// ```no_run
+    /// # use locksim::Scenario;
+    /// use locksim::zk::proto::CreateMode;
+    ///
+    /// #[derive(serde::Serialize)]
+    /// #[serde(tag = "op", rename_all = "snake_case")]
+    /// enum Hello { Made { made: bool } }
+    ///
+    /// let explored = Scenario::zookeeper()
+    ///     .client_program(|node, client| async move {
+    ///         let made = client.create("/hello", b"", CreateMode::Persistent).await.is_ok();
+    ///         node.record_event(&Hello::Made { made });
+    ///     })
+    ///     .explore(0..10);
+    /// explored.assert_clean();
+    /// ```
+    pub fn client_program<F, Fut>(self, program: F) -> Experiment
+    where
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + 'static,
+    {
+        Experiment::new(Scenario::new(
+            default_name(),
+            "a user's client program over ZooKeeper",
+            ZkLockProgram::client_program(program),
+            &[Property::LIVENESS],
+        ))
+    }
+
     /// Each client runs the standard election workload (run for leader, read the store,
     /// work, write with the grant's token, step down; `terms` times) over the candidate
     /// `connect` binds to a new session with `zk1`; the election directory
@@ -148,6 +183,56 @@ impl ZkHosts {
             &[Property::QUEUE, Property::HERD, Property::LIVENESS],
         ))
     }
+
+    /// Each client arrives at a barrier per round (`rounds` of them, each waiting for every
+    /// client) and works once it passes, over the barrier `connect` binds to a new session
+    /// with `zk1`; the directory `recipes::zk::kit::BARRIER_DIR` exists by then, and the
+    /// history names round `r`'s barrier `BARRIER_DIR/r{r}`. `connect` is called when a
+    /// client starts and again whenever the barrier reports its session gone. Judged by
+    /// `barrier` (nobody passes before everyone arrived) and `liveness`.
+    ///
+    /// ```no_run
+    /// # use locksim::{Barrier, Property, RecipeError, Scenario};
+    /// # struct Open;
+    /// # impl Barrier for Open {
+    /// #     async fn enter(&mut self, _round: u32) -> Result<(), RecipeError> { Ok(()) }
+    /// # }
+    /// Scenario::zookeeper()
+    ///     .barrier_workload(|_node, _client| async { Ok(Open) })
+    ///     .explore(0..10)
+    ///     .assert_violates(Property::BARRIER);
+    /// ```
+    pub fn barrier_workload<B, F, Fut>(self, connect: F) -> Experiment
+    where
+        B: Barrier + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<B, RecipeError>> + 'static,
+    {
+        Experiment::new(Scenario::new(
+            default_name(),
+            "a user's barrier over ZooKeeper",
+            ZkBarrierProgram::barrier_workload(connect),
+            &[Property::BARRIER, Property::LIVENESS],
+        ))
+    }
+
+    /// As `barrier_workload`, over a double barrier: each round every client enters, works
+    /// and leaves; the directory is `recipes::zk::kit::DOUBLE_BARRIER_DIR`. Judged by
+    /// `barrier` (nobody passes its enter before everyone entered, nor its leave before
+    /// everyone finished its work) and `liveness`.
+    pub fn double_barrier_workload<D, F, Fut>(self, connect: F) -> Experiment
+    where
+        D: DoubleBarrier + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<D, RecipeError>> + 'static,
+    {
+        Experiment::new(Scenario::new(
+            default_name(),
+            "a user's double barrier over ZooKeeper",
+            ZkBarrierProgram::double_barrier_workload(connect),
+            &[Property::BARRIER, Property::LIVENESS],
+        ))
+    }
 }
 
 /// A scenario built in a test is named after it; the second one built by the same test
@@ -187,6 +272,23 @@ impl RedisHosts {
         .set(&format!(
             "request_timeout_ms={}",
             crate::redis::rs::RESPONSE_TIMEOUT_MS
+        ))
+    }
+
+    /// Each client runs `program` once: a program that fits no workload, recording events
+    /// of its own ([`Node::record_event`]) for a checker of your own
+    /// ([`Experiment::check`]). Judged by `liveness` (every client's program finishes) and
+    /// the checkers you add.
+    pub fn client_program<F, Fut>(self, program: F) -> Experiment
+    where
+        F: Fn(Node) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + 'static,
+    {
+        Experiment::new(Scenario::new(
+            default_name(),
+            "a user's client program over Redis",
+            RedisLockProgram::client_program(self.masters, program),
+            &[Property::LIVENESS],
         ))
     }
 }

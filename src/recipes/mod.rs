@@ -5,9 +5,11 @@
 //! - `lock`: `Lock` and the `Grant` an acquire hands the holder
 //! - `election`: `Election`
 //! - `queue`: `Queue` and the item a take returns
+//! - `barrier`: `Barrier` and `DoubleBarrier`
 //! - `error`: `RecipeError`, what every recipe trait returns when an operation fails
 //! - `zk`, `redis`: locksim's own recipes over each server family
 
+mod barrier;
 mod election;
 mod error;
 mod lock;
@@ -15,6 +17,7 @@ mod queue;
 pub mod redis;
 pub mod zk;
 
+pub use barrier::{Barrier, DoubleBarrier};
 pub use election::Election;
 pub use error::{LockError, RecipeError};
 pub use lock::{Grant, Lock};

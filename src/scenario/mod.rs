@@ -31,7 +31,7 @@ pub use redis_lock::RedisLockProgram;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
-use zk_barrier::ZkBarrierProgram;
+pub use zk_barrier::ZkBarrierProgram;
 pub use zk_election::ZkElectionProgram;
 pub use zk_lock::ZkLockProgram;
 pub use zk_queue::ZkQueueProgram;
@@ -283,33 +283,33 @@ fn builtin_list() -> Vec<Scenario> {
     Scenario::new(
         "zk-barrier",
         "ZooKeeper barrier: c1 creates a barrier node per round (then `armed`), each process registers and waits on exists() until c1 deletes it once all registered",
-        ZkBarrierProgram::Single(barrier::Flavor::Recipe),
+        ZkBarrierProgram::single(barrier::Flavor::Recipe),
         BARRIER_PROPERTIES,
     ),
     Scenario::new(
         "zk-barrier-unarmed",
         "flawed: processes look at the barrier node without waiting for c1 to arm it, and take a node not made yet for a lifted barrier",
-        ZkBarrierProgram::Single(barrier::Flavor::Unarmed),
+        ZkBarrierProgram::single(barrier::Flavor::Unarmed),
         BARRIER_PROPERTIES,
     )
     .flawed(&[Property::BARRIER]),
     Scenario::new(
         "zk-double-barrier",
         "ZooKeeper recipes-doc double barrier: an ephemeral node per process, the last to arrive creates `ready`; on leave the lowest waits on the highest, the others delete theirs and wait on the lowest",
-        ZkBarrierProgram::Double(double_barrier::Flavor::Recipe),
+        ZkBarrierProgram::double(double_barrier::Flavor::Recipe),
         BARRIER_PROPERTIES,
     ),
     Scenario::new(
         "zk-double-barrier-no-ready",
         "flawed: counts the children instead of waiting for `ready` (Z11); one woken by the last arrival that lists again after a passed process left sees too few and waits for ever",
-        ZkBarrierProgram::Double(double_barrier::Flavor::NoReady),
+        ZkBarrierProgram::double(double_barrier::Flavor::NoReady),
         BARRIER_PROPERTIES,
     )
     .flawed(&[Property::BARRIER, Property::LIVENESS]),
     Scenario::new(
         "zk-double-barrier-reenter",
         "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early, and its first node, never deleted, blocks the leave for ever",
-        ZkBarrierProgram::Double(double_barrier::Flavor::Reenter),
+        ZkBarrierProgram::double(double_barrier::Flavor::Reenter),
         BARRIER_PROPERTIES,
     )
     .flawed(&[Property::BARRIER, Property::LIVENESS]),

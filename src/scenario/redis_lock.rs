@@ -173,6 +173,25 @@ impl RedisLockProgram {
         }
     }
 
+    /// `masters` masters and the store, each client running `program` once, recording
+    /// events of its own for checkers of the user's own. Profiles `full` and
+    /// `own-assumptions`, as the built-in Redis locks have.
+    pub fn client_program<F, Fut>(masters: u32, program: F) -> RedisLockProgram
+    where
+        F: Fn(Node) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + 'static,
+    {
+        let program = Arc::new(program);
+        RedisLockProgram {
+            clients: LockClients {
+                name: "a user's client program".to_string(),
+                run: Arc::new(move |node, _, _| Box::pin(program(node))),
+            },
+            masters: Some(masters),
+            profiles: PROFILES,
+        }
+    }
+
     fn masters(&self, p: &Params) -> Vec<String> {
         let n = self.masters.unwrap_or(p.redis.redis_nodes);
         (1..=n).map(|i| format!("redis{i}")).collect()

@@ -1,24 +1,112 @@
 //! The ZooKeeper barrier scenarios: `zk1`, the store (which nobody uses), and clients that
-//! run the barrier workload over the barrier (c1 coordinates) or the double barrier.
+//! run the barrier workload over the barrier (c1 coordinates) or the double barrier, or
+//! over a user's own.
 
-use super::{Program, zk};
+use super::{Program, UserClients, zk};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::barrier::{self, BarrierError, ZkBarrier};
 use crate::recipes::zk::double_barrier::{self, ZkDoubleBarrier};
 use crate::recipes::zk::host::ZkHost;
+use crate::recipes::{Barrier, DoubleBarrier, RecipeError};
 use crate::sim::node::Node;
-use crate::sim::software::Hosts;
-use crate::workload::barrier::{PAUSE_STEPS, Workload, run_client};
+use crate::sim::software::{ClientFuture, Hosts};
+use crate::workload::barrier::{PAUSE_STEPS, Workload, run_barrier, run_double_barrier};
+use crate::zk::client::ZkClient;
 use std::rc::Rc;
+use std::sync::Arc;
 
+/// Which barrier the clients run.
 #[derive(Debug, Clone, Copy)]
-pub(super) enum ZkBarrierProgram {
+enum Kind {
     /// The barrier, coordinated by c1.
     Single(barrier::Flavor),
     Double(double_barrier::Flavor),
 }
 
+/// `zk1`, the store, and clients running the barrier workload over the ZooKeeper barrier or
+/// double barrier (a flavor of either), or over a user's own
+/// (`ZkBarrierProgram::barrier_workload`, `ZkBarrierProgram::double_barrier_workload`).
+#[derive(Debug, Clone)]
+pub struct ZkBarrierProgram {
+    kind: Kind,
+    /// A user's barrier, run in place of the recipe.
+    user: Option<UserClients>,
+}
+
 impl ZkBarrierProgram {
+    /// The built-in barrier of `flavor`.
+    pub(super) const fn single(flavor: barrier::Flavor) -> ZkBarrierProgram {
+        ZkBarrierProgram {
+            kind: Kind::Single(flavor),
+            user: None,
+        }
+    }
+
+    /// The built-in double barrier of `flavor`.
+    pub(super) const fn double(flavor: double_barrier::Flavor) -> ZkBarrierProgram {
+        ZkBarrierProgram {
+            kind: Kind::Double(flavor),
+            user: None,
+        }
+    }
+
+    /// Each client runs the barrier workload (`rounds` rounds, a barrier each, waiting for
+    /// every client) over the barrier `connect` binds to a new session with `zk1` (its
+    /// directory `BARRIER_DIR` exists by then; the history names round `r`'s barrier
+    /// `BARRIER_DIR/r{r}`): called at the start and again whenever the barrier reports its
+    /// session gone.
+    pub fn barrier_workload<B, F, Fut>(connect: F) -> ZkBarrierProgram
+    where
+        B: Barrier + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<B, RecipeError>> + 'static,
+    {
+        let connect = Arc::new(connect);
+        let run = move |node: Node, params: &Params| -> ClientFuture {
+            let (connect, params) = (connect.clone(), params.clone());
+            Box::pin(async move {
+                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                let work = workload_of(&params, barrier::ROOT);
+                run_barrier(&node, &work, async || {
+                    let client = zk::session_in(&host, barrier::ROOT).await?;
+                    connect(node.clone(), client).await
+                })
+                .await
+            })
+        };
+        ZkBarrierProgram {
+            user: Some(UserClients::new(run)),
+            ..ZkBarrierProgram::single(barrier::Flavor::Recipe)
+        }
+    }
+
+    /// As `barrier_workload`, over a double barrier: each client enters, works and leaves
+    /// each round; its directory is `DOUBLE_BARRIER_DIR`.
+    pub fn double_barrier_workload<D, F, Fut>(connect: F) -> ZkBarrierProgram
+    where
+        D: DoubleBarrier + 'static,
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<D, RecipeError>> + 'static,
+    {
+        let connect = Arc::new(connect);
+        let run = move |node: Node, params: &Params| -> ClientFuture {
+            let (connect, params) = (connect.clone(), params.clone());
+            Box::pin(async move {
+                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                let work = workload_of(&params, double_barrier::ROOT);
+                run_double_barrier(&node, &work, async || {
+                    let client = zk::session_in(&host, double_barrier::ROOT).await?;
+                    connect(node.clone(), client).await
+                })
+                .await
+            })
+        };
+        ZkBarrierProgram {
+            user: Some(UserClients::new(run)),
+            ..ZkBarrierProgram::double(double_barrier::Flavor::Recipe)
+        }
+    }
+
     /// One round at worst once healed: the spread of arrivals, the work, and a few round
     /// trips for each of enter and leave (create, list, watch, wake, delete) and ticks.
     fn round_ms(p: &Params) -> u64 {
@@ -41,13 +129,16 @@ impl Program for ZkBarrierProgram {
     }
 
     fn hosts(&self, params: &Params) -> Hosts {
-        let (program, params) = (*self, params.clone());
+        let (kind, params) = (self.kind, params.clone());
         Hosts {
             servers: zk::servers(&params),
             clients: params.client_names(),
             pause_steps: PAUSE_STEPS,
             wait_steps: &[],
-            program: Rc::new(move |node| Box::pin(client(node, params.clone(), program))),
+            program: match self.user.clone() {
+                Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),
+                None => Rc::new(move |node| Box::pin(client(node, params.clone(), kind))),
+            },
         }
     }
 
@@ -72,28 +163,41 @@ impl Program for ZkBarrierProgram {
     }
 }
 
-/// The software of client host `node`: the barrier workload over `program`'s barrier, which
-/// waits for every client.
-async fn client(node: Node, params: Params, program: ZkBarrierProgram) {
-    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
-    let work = Workload {
+/// The barrier workload's settings, its barriers under `dir`: each waits for every client.
+fn workload_of(params: &Params, dir: &str) -> Workload {
+    Workload {
+        dir: dir.to_string(),
         rounds: params.workload.rounds,
         count: params.workload.clients,
         hold_ms: params.workload.hold_ms,
         arrive_max_ms: params.barrier.arrive_max_ms,
+    }
+}
+
+/// The software of client host `node`: the barrier workload over the built-in barrier of
+/// `kind`.
+async fn client(node: Node, params: Params, kind: Kind) {
+    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+    let session = async || {
+        host.session()
+            .await
+            .map_err(|e| RecipeError::from(BarrierError::from(e)))
     };
-    let session = async || host.session().await.map_err(BarrierError::from);
-    match program {
-        ZkBarrierProgram::Single(flavor) => {
+    match kind {
+        Kind::Single(flavor) => {
+            let work = workload_of(&params, barrier::ROOT);
             let coordinator = params.client_names().first() == Some(&node.name);
-            run_client(&node, &work, async || {
+            run_barrier(&node, &work, async || {
                 let client = session().await?;
-                ZkBarrier::new(client, &node, flavor, coordinator, work.count, work.rounds).await
+                let made =
+                    ZkBarrier::new(client, &node, flavor, coordinator, work.count, work.rounds);
+                Ok(made.await?)
             })
             .await
         }
-        ZkBarrierProgram::Double(flavor) => {
-            run_client(&node, &work, async || {
+        Kind::Double(flavor) => {
+            let work = workload_of(&params, double_barrier::ROOT);
+            run_double_barrier(&node, &work, async || {
                 Ok(ZkDoubleBarrier::new(
                     session().await?,
                     &node,

@@ -13,6 +13,7 @@ use crate::recipes::{Lock, LockError};
 use crate::sim::node::Node;
 use crate::sim::software::{ClientFuture, Hosts};
 use crate::workload::lock::{self as workload, Workload};
+use crate::workload::reconnect;
 use crate::zk::client::ZkClient;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -117,6 +118,29 @@ impl ZkLockProgram {
                     connect(node.clone(), client).await
                 })
                 .await
+            })
+        };
+        ZkLockProgram {
+            user: Some(UserClients::new(run)),
+            ..ZkLockProgram::profiled(Flavor::Recipe, PROFILES)
+        }
+    }
+
+    /// Each client runs `program` once, on a session with `zk1` opened for it (and none
+    /// again: the program handles its session's end itself), recording events of its own
+    /// for checkers of the user's own. The lock's parameters, profiles and bounds.
+    pub fn client_program<F, Fut>(program: F) -> ZkLockProgram
+    where
+        F: Fn(Node, ZkClient) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = ()> + 'static,
+    {
+        let program = Arc::new(program);
+        let run = move |node: Node, params: &Params| -> ClientFuture {
+            let (program, params) = (program.clone(), params.clone());
+            Box::pin(async move {
+                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                let client = reconnect(&node, &mut async || host.session().await).await;
+                program(node.clone(), client).await
             })
         };
         ZkLockProgram {

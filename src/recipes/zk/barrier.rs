@@ -6,12 +6,14 @@
 //! a lost reply is harmless); the coordinator lifts the round's barrier (deletes it) once
 //! every process registered.
 //!
-//! Also what the barrier recipes share: the `Barrier` trait the workload drives, their
-//! errors, retries through ConnectionLoss, and waiting on a watch.
+//! Also what the barrier recipes share: their errors, retries through ConnectionLoss, and
+//! waiting on a watch. The workload drives them through `recipes::Barrier` and
+//! `recipes::DoubleBarrier`.
 
 use super::lock::decide::{OnEvent, on_event};
 use super::{ensure_path, retrying};
 use crate::history::{ClientOp, Kind, Op};
+use crate::recipes::{Barrier, RecipeError};
 use crate::sim::node::Node;
 use crate::zk::client::{Watch, ZkClient, ZkError};
 use crate::zk::proto::ErrorCode;
@@ -51,19 +53,13 @@ impl From<ZkError> for BarrierError {
     }
 }
 
-/// A barrier recipe bound to one session, as the workload drives it round by round.
-#[allow(async_fn_in_trait)]
-pub trait Barrier {
-    /// The path naming round `round`'s barrier in the history.
-    fn path(&self, round: u32) -> String;
-    /// Whether it has a leave phase (the double barrier) or is passed once (the barrier).
-    fn has_leave(&self) -> bool;
-    /// Arrives at round `round`'s barrier and returns once it may pass.
-    async fn enter(&mut self, round: u32) -> Result<(), BarrierError>;
-    /// Leaves round `round`'s barrier and returns once everyone is done.
-    async fn leave(&mut self, round: u32) -> Result<(), BarrierError>;
-    /// Ends the session.
-    async fn close(self);
+impl From<BarrierError> for RecipeError {
+    fn from(e: BarrierError) -> RecipeError {
+        match e {
+            BarrierError::SessionExpired => RecipeError::SessionExpired,
+            BarrierError::Unexpected(s) => RecipeError::Unexpected(s),
+        }
+    }
 }
 
 /// Waits for the node event of `watch`, recording the wake-up; session events that end
@@ -196,16 +192,9 @@ impl ZkBarrier {
     }
 }
 
-impl Barrier for ZkBarrier {
-    fn path(&self, round: u32) -> String {
-        barrier_path(round)
-    }
-
-    fn has_leave(&self) -> bool {
-        false
-    }
-
-    async fn enter(&mut self, round: u32) -> Result<(), BarrierError> {
+/// The rounds as the workload drives them, through `recipes::Barrier`.
+impl ZkBarrier {
+    async fn enter_round(&mut self, round: u32) -> Result<(), BarrierError> {
         let c = &self.client;
         if waits_for_arming(self.flavor) && !self.coordinator {
             self.wait_armed().await?;
@@ -230,9 +219,11 @@ impl Barrier for ZkBarrier {
             }
         }
     }
+}
 
-    async fn leave(&mut self, _round: u32) -> Result<(), BarrierError> {
-        Ok(())
+impl Barrier for ZkBarrier {
+    async fn enter(&mut self, round: u32) -> Result<(), RecipeError> {
+        Ok(self.enter_round(round).await?)
     }
 
     async fn close(self) {

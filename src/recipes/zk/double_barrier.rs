@@ -13,10 +13,11 @@
 //! it does not create its node again, finishes its work and runs the leave, which finds no
 //! node of its own. The `barrier` checker counts it as done from its node's deletion.
 
-use super::barrier::{Barrier, BarrierError, delete, wait};
+use super::barrier::{BarrierError, delete, wait};
 use super::is_transient;
 use super::{RETRY_MS, ensure_path, retrying};
 use crate::history::{BarrierOp, Kind, Op};
+use crate::recipes::{DoubleBarrier, RecipeError};
 use crate::sim::node::Node;
 use crate::zk::client::{ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
@@ -231,16 +232,9 @@ impl ZkDoubleBarrier {
     }
 }
 
-impl Barrier for ZkDoubleBarrier {
-    fn path(&self, round: u32) -> String {
-        dir(round)
-    }
-
-    fn has_leave(&self) -> bool {
-        true
-    }
-
-    async fn enter(&mut self, round: u32) -> Result<(), BarrierError> {
+/// The rounds as the workload drives them, through `recipes::DoubleBarrier`.
+impl ZkDoubleBarrier {
+    async fn enter_round(&mut self, round: u32) -> Result<(), BarrierError> {
         let dir = dir(round);
         let ready = format!("{dir}/{READY}");
         ensure_path(&self.client, &dir).await?;
@@ -281,7 +275,7 @@ impl Barrier for ZkDoubleBarrier {
         }
     }
 
-    async fn leave(&mut self, round: u32) -> Result<(), BarrierError> {
+    async fn leave_round(&mut self, round: u32) -> Result<(), BarrierError> {
         let dir = dir(round);
         let me = self.name_in(round);
         let c = &self.client;
@@ -306,6 +300,16 @@ impl Barrier for ZkDoubleBarrier {
                 wait(&self.node, watch).await?;
             }
         }
+    }
+}
+
+impl DoubleBarrier for ZkDoubleBarrier {
+    async fn enter(&mut self, round: u32) -> Result<(), RecipeError> {
+        Ok(self.enter_round(round).await?)
+    }
+
+    async fn leave(&mut self, round: u32) -> Result<(), RecipeError> {
+        Ok(self.leave_round(round).await?)
     }
 
     async fn close(self) {

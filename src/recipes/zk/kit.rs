@@ -3,7 +3,7 @@
 //! `ZkClient`.
 //!
 //! - the directories the workloads make before they hand over a session: `LOCK_DIR`,
-//!   `ELECTION_DIR`, `QUEUE_DIR`
+//!   `ELECTION_DIR`, `QUEUE_DIR`, `BARRIER_DIR`, `DOUBLE_BARRIER_DIR`
 //! - requests whose outcome is unknown after ConnectionLoss: `is_transient`, `retrying`
 //! - a create whose reply was lost: name nodes with a GUID, then `find_own`
 //! - sequence order, right across the counter's wrap: `line`, `sequence`
@@ -13,6 +13,8 @@
 //! - the session: `wait` on a watch through session events, `session_lost` for
 //!   `Lock::lost` and `Election::leadership_lost`
 
+pub use super::barrier::ROOT as BARRIER_DIR;
+pub use super::double_barrier::ROOT as DOUBLE_BARRIER_DIR;
 pub use super::host::{ELECTION_DIR, LOCK_DIR, QUEUE_DIR};
 pub use super::lock::decide::{OnEvent, find_own, on_event};
 pub use super::{RETRY_MS, ensure_path, is_transient, retrying};
