@@ -96,7 +96,7 @@ pub mod params;
 pub mod recipes;
 pub mod redis;
 pub mod scenario;
-#[cfg(feature = "cli")]
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod sim;
 pub(crate) mod store;

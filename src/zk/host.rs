@@ -100,7 +100,7 @@ impl<E: Env> Host<E> {
 
     /// jute.maxbuffer: a connection that announces a longer frame (or a negative length) is
     /// closed before its body is read. ZooKeeper's default, 0xfffff, unless `serve` sets it.
-    #[cfg(feature = "cli")]
+    #[cfg(feature = "serve")]
     pub fn set_max_frame(&mut self, bytes: usize) {
         self.max_frame = bytes;
     }

@@ -6,7 +6,7 @@ pub mod events;
 pub(crate) mod host;
 pub mod proto;
 pub mod seq;
-#[cfg(feature = "cli")]
+#[cfg(feature = "serve")]
 pub mod serve;
 pub(crate) mod server;
 pub mod session;
