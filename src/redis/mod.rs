@@ -44,7 +44,7 @@ pub mod script;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod server;
-pub mod sim_host;
+pub(crate) mod sim_host;
 pub mod value;
 pub(crate) mod watched;
 
