@@ -61,9 +61,11 @@
 //! [`Experiment::param`] and read with [`Node::param`]; an event of your own goes into the
 //! history with [`Node::record_event`]. A ZooKeeper lock of your own is written against
 //! [`zk::client::ZkClient`] with the recipe kit, [`recipes::zk::kit`]; so are a leader
-//! election ([`Election`], run by `Scenario::zookeeper().election_workload`) and a queue
-//! ([`Queue`], `queue_workload`), judged by the same checkers as locksim's own. What a
-//! recipe must remember across its sessions it keeps with [`Node::kept`].
+//! election ([`Election`], run by `Scenario::zookeeper().election_workload`), a queue
+//! ([`Queue`], `queue_workload`) and barriers ([`Barrier`], [`DoubleBarrier`]), judged by
+//! the same checkers as locksim's own; a program that fits none of them runs whole with
+//! `client_program`. What a recipe must remember across its sessions it keeps with
+//! [`Node::kept`].
 //!
 //! # Guides
 //!
