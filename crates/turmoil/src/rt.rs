@@ -37,8 +37,9 @@ pub struct Config {
 
     /// Rng used to seed the tokio runtime.
     ///
-    /// Only used if the `tokio_unstable` cfg flag is set.
-    #[cfg_attr(not(tokio_unstable), expect(dead_code))]
+    /// A seed is drawn from it whether or not the `tokio_unstable` cfg flag is
+    /// set, so a simulation consumes the same randomness in both builds; tokio
+    /// only takes the seed if the flag is set.
     pub rng: Option<SmallRng>,
 }
 
@@ -239,11 +240,12 @@ fn init(config: &mut Config) -> (Runtime, LocalSet) {
         tokio_builder.enable_io();
     }
 
-    #[cfg(tokio_unstable)]
     if let Some(rng) = &mut config.rng {
         let bytes: [u8; 32] = rand::Rng::random(rng);
-        let seed = tokio::runtime::RngSeed::from_bytes(&bytes);
-        tokio_builder.rng_seed(seed);
+        #[cfg(tokio_unstable)]
+        tokio_builder.rng_seed(tokio::runtime::RngSeed::from_bytes(&bytes));
+        #[cfg(not(tokio_unstable))]
+        let _ = bytes;
     }
 
     let tokio = tokio_builder
