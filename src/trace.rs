@@ -5,6 +5,11 @@
 //! Files are written with serde and read by `schema` over `strict_json`, which refuse
 //! anything the format does not say; reading is bounded (`MAX_FILE_BYTES`, regular files
 //! only) and saving never replaces or follows what is already at a name.
+//!
+//! A build with `--cfg tokio_unstable` (the workspace's) and one without (a user's crate)
+//! draw the same randomness (crates/turmoil), so a trace written by either replays in the
+//! other; `tokio_unseeded`, which older files of a build without the flag carry, is read
+//! and ignored.
 
 mod schema;
 mod strict_json;
@@ -26,9 +31,6 @@ pub use strict_json::JsonError;
 
 /// The `format` a trace file of this version declares; another is refused by name.
 pub const FORMAT: &str = "locksim-trace/1";
-
-/// Whether this build runs tokio unseeded (built without `--cfg tokio_unstable`).
-pub const TOKIO_UNSEEDED: bool = !cfg!(tokio_unstable);
 
 /// The largest trace file `load` reads; locksim's own are a few KiB.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
@@ -53,11 +55,6 @@ pub struct Trace {
     /// The locksim version that wrote it, for people.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub locksim_version: Option<String>,
-    /// Recorded by a build without `--cfg tokio_unstable`, where turmoil cannot seed tokio's
-    /// randomness and draws the network's randomness differently: such a run replays only
-    /// in such a build (and the other way round). Written only when true.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub tokio_unseeded: bool,
     /// The verdict the run had, which a replay must reproduce.
     pub expect: Expect,
     /// History digest of the recorded run; when present, replay must reproduce it.
@@ -93,8 +90,6 @@ pub enum TraceError {
     Format(PathBuf, String),
     /// A scenario the built-in list does not have (a user's: replay it from their tests).
     Scenario(PathBuf, UnknownScenario),
-    /// Recorded by a build with the other `tokio_unstable` setting.
-    Build(PathBuf, bool),
     /// A property the file names that the scenario has no checker for.
     NoChecker(PathBuf, NoChecker),
     /// Parameters the scenario refuses.
@@ -137,19 +132,6 @@ impl fmt::Display for TraceError {
                 p.display(),
                 p.display()
             ),
-            TraceError::Build(p, unseeded) => {
-                let (was, is) = match unseeded {
-                    true => ("without", "with"),
-                    false => ("with", "without"),
-                };
-                write!(
-                    f,
-                    "{}: recorded by a build {was} `--cfg tokio_unstable` (rustflags), which \
-                     draws the network's randomness differently; this build is {is} it, so \
-                     the run would not be the same: replay it in a build {was} the flag",
-                    p.display()
-                )
-            }
             TraceError::NoChecker(p, e) => write!(f, "{}: {e}", p.display()),
             TraceError::Params(p, e) => write!(f, "{}: {e}", p.display()),
             TraceError::Run(p, e) => write!(f, "{}: {e}", p.display()),
@@ -169,7 +151,6 @@ impl Trace {
                 .then(|| spec.properties.clone()),
             faults: spec.plan.clone(),
             locksim_version: Some(env!("CARGO_PKG_VERSION").into()),
-            tokio_unseeded: TOKIO_UNSEEDED,
             expect: Expect {
                 violations: violated(report),
             },
@@ -207,9 +188,6 @@ impl Trace {
     /// Rebuilds the run from the file as a run of `scenario` (one of the user's, which the
     /// built-in list does not know).
     pub fn spec_as(&self, scenario: &Scenario, path: &Path) -> Result<RunSpec, TraceError> {
-        if self.tokio_unseeded != TOKIO_UNSEEDED {
-            return Err(TraceError::Build(path.into(), self.tokio_unseeded));
-        }
         let params = scenario
             .params_from_json(&Value::Object(self.params.clone()))
             .map_err(|e| TraceError::Params(path.into(), e))?;
@@ -429,28 +407,48 @@ mod tests {
                 fault: Fault::Crash { node: "zk1".into() },
             }]),
             locksim_version: Some("0.1.0".into()),
-            tokio_unseeded: false,
             expect: Expect { violations: vec![] },
             digest: Some(digest.into()),
             note: None,
         }
     }
 
-    #[test]
-    fn a_trace_of_a_build_with_the_other_tokio_setting_is_refused_with_which() {
-        let path = Path::new("t.json");
-        let same = sample(1, "0123456789abcdef");
-        assert!(same.spec(path).is_ok());
-        let other = Trace {
-            tokio_unseeded: !TOKIO_UNSEEDED,
-            ..same
-        };
-        let err = other.spec(path).unwrap_err().to_string();
+    /// Replays the trace at `path` (relative to the crate) and returns it with the run.
+    fn replayed(path: &str) -> (Trace, Replay) {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        let trace = Trace::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let r = replay(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
         assert!(
-            err.starts_with("t.json: recorded by a build with")
-                && err.contains("`--cfg tokio_unstable`"),
-            "{err}"
+            r.verdict_matches && r.digest_matches == Some(true),
+            "{}: expected {:?} with digest {:?}, got {:?} with {}",
+            path.display(),
+            trace.expect.violations,
+            trace.digest,
+            r.violated,
+            r.report.digest
         );
+        (trace, r)
+    }
+
+    /// A build with `--cfg tokio_unstable` (the workspace's) and one without (a user's
+    /// crate) draw the same randomness, so each replays what the other recorded, whichever
+    /// of the two runs this test.
+    #[test]
+    fn a_trace_replays_whichever_tokio_setting_recorded_it() {
+        // Recorded with the flag, as every committed trace is.
+        replayed("traces/zk-lock-8.json");
+        // Recorded without it by a build that still marked such files `tokio_unseeded`.
+        let without = "src/trace/recorded_without_tokio_unstable.json";
+        let (old, r) = replayed(without);
+        // A trace written now says nothing of the build, and stands for the older file.
+        let path = Path::new(without);
+        let again = Trace::of(&old.spec(path).unwrap(), &r.report);
+        assert!(
+            !again.to_json().contains("tokio_unseeded"),
+            "{}",
+            again.to_json()
+        );
+        assert!(again.same_but_note(&old), "{again:?}\n{old:?}");
     }
 
     #[test]
@@ -524,7 +522,6 @@ mod tests {
             },
             Trace {
                 locksim_version: None,
-                tokio_unseeded: false,
                 ..trace.clone()
             },
             Trace {

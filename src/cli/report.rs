@@ -26,11 +26,12 @@ pub(super) struct Identity {
     pub build: Build,
 }
 
-/// Which build ran it: another version, or the other tokio setting, may run a seed
-/// differently.
+/// Which build ran it: another version may run a seed differently.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Build {
     pub locksim_version: String,
+    /// Built without `--cfg tokio_unstable`, for people: it does not make another build,
+    /// since both run every seed the same.
     pub tokio_unseeded: bool,
 }
 
@@ -39,7 +40,7 @@ impl Build {
     pub fn this() -> Build {
         Build {
             locksim_version: env!("CARGO_PKG_VERSION").into(),
-            tokio_unseeded: trace::TOKIO_UNSEEDED,
+            tokio_unseeded: !cfg!(tokio_unstable),
         }
     }
 }
@@ -113,20 +114,14 @@ impl Identity {
 }
 
 impl Build {
-    /// The first thing in which `other` is another build, as "what (this vs that)".
+    /// The first thing in which `other` is another build, as "what (this vs that)". A build
+    /// with `--cfg tokio_unstable` and one without are the same build here: they draw the
+    /// same randomness, so they run every seed the same.
     pub fn difference(&self, other: &Build) -> Option<String> {
-        if self.locksim_version != other.locksim_version {
-            return Some(format!(
+        (self.locksim_version != other.locksim_version).then(|| {
+            format!(
                 "locksim version ({} vs {})",
                 self.locksim_version, other.locksim_version
-            ));
-        }
-        let tokio = |unseeded: bool| if unseeded { "without" } else { "with" };
-        (self.tokio_unseeded != other.tokio_unseeded).then(|| {
-            format!(
-                "build ({} vs {} `--cfg tokio_unstable`)",
-                tokio(self.tokio_unseeded),
-                tokio(other.tokio_unseeded)
             )
         })
     }
@@ -363,6 +358,23 @@ mod tests {
         );
         assert_eq!(r.identity.properties, [Property::MUTEX]);
         assert!(r.identity.check_determinism);
+    }
+
+    #[test]
+    fn reports_of_builds_with_and_without_tokio_unstable_are_of_one_exploration() {
+        let with = read(|_| {}).unwrap().identity;
+        let without = read(|v| v["tokio_unseeded"] = json!(true))
+            .unwrap()
+            .identity;
+        assert!(without.build.tokio_unseeded);
+        assert_eq!(with.difference(&without), None);
+        let other = read(|v| v["locksim_version"] = json!("0.0.1"))
+            .unwrap()
+            .identity;
+        assert_eq!(
+            with.difference(&other).as_deref(),
+            Some("locksim version (0.1.0 vs 0.0.1)")
+        );
     }
 
     #[test]

@@ -141,13 +141,25 @@ impl fmt::Display for Explored {
             Outcome::HarnessError { seed, error } => {
                 write!(f, "{name}: HARNESS ERROR at seed {seed}: {error}")
             }
-            Outcome::Nondeterminism { seed, detail } => write!(
-                f,
-                "{name}: NON-DETERMINISM at seed {seed}: {detail}\n  two runs of one seed \
-                 differ: something in the simulated code draws on the host (a HashMap's \
-                 order, OS randomness, the wall clock, threads), or tokio's randomness is not \
-                 seeded (add `--cfg tokio_unstable` to the rustflags in .cargo/config.toml)"
-            ),
+            Outcome::Nondeterminism { seed, detail } => {
+                // Without the flag tokio's own randomness is not seeded; everything else the
+                // simulation draws is the same in both builds, so traces replay in either.
+                let unseeded = match cfg!(tokio_unstable) {
+                    true => "",
+                    false => {
+                        ", or tokio's own randomness, unseeded in a build without `--cfg \
+                         tokio_unstable`: a `tokio::select!` without `biased;` picks its branch \
+                         at random (make it `biased;`), and so does the order in which a \
+                         `tokio::sync::watch` channel wakes its receivers"
+                    }
+                };
+                write!(
+                    f,
+                    "{name}: NON-DETERMINISM at seed {seed}: {detail}\n  two runs of one seed \
+                     differ: something in the simulated code draws on the host (a HashMap's \
+                     order, OS randomness, the wall clock, threads){unseeded}"
+                )
+            }
             Outcome::Violation(finding) => {
                 match &self.replayed {
                     Some(path) => writeln!(f, "{name}: replayed {}", path.display())?,

@@ -499,8 +499,10 @@ impl Experiment {
     /// prints its digest and timeline.
     ///
     /// Without `--cfg tokio_unstable` (a crate that lacks locksim's `.cargo/config.toml`),
-    /// tokio's own randomness is not seeded, so every seed runs twice and a difference is
-    /// reported rather than trusted.
+    /// tokio's own randomness is not seeded (a `tokio::select!` without `biased;` picks at
+    /// random), so every seed runs twice and a difference is reported rather than trusted.
+    /// Everything else draws the same randomness in both builds: a trace written by either
+    /// replays in the other.
     ///
     /// # Panics
     /// On parameters the scenario refuses, and on a bad `LOCKSIM_*` variable.

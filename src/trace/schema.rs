@@ -33,12 +33,12 @@ pub fn trace(value: &Value) -> Result<Trace, JsonError> {
             .optional("locksim_version")
             .map(Field::string)
             .transpose()?,
-        tokio_unseeded: f
-            .optional("tokio_unseeded")
-            .map(Field::bool)
-            .transpose()?
-            .unwrap_or(false),
-        expect: expect(f.required("expect")?)?,
+        expect: {
+            // Files written before a build without `--cfg tokio_unstable` drew the same
+            // randomness as one with it say which build wrote them; it no longer matters.
+            f.optional("tokio_unseeded").map(Field::bool).transpose()?;
+            expect(f.required("expect")?)?
+        },
         digest: f.optional("digest").map(Field::string).transpose()?,
         note: f.optional("note").map(Field::string).transpose()?,
     };
@@ -314,7 +314,6 @@ mod tests {
                     .collect(),
             ),
             locksim_version: Some("0.1.0".into()),
-            tokio_unseeded: true,
             expect: Expect {
                 violations: Property::BUILTIN.to_vec(),
             },
@@ -339,13 +338,23 @@ mod tests {
         let bare = Trace {
             properties: None,
             locksim_version: None,
-            tokio_unseeded: false,
             digest: None,
             note: None,
             params: serde_json::Map::new(),
             ..sample(vec![])
         };
         assert_eq!(decode(&bare.to_json()).unwrap(), bare);
+    }
+
+    #[test]
+    fn an_older_files_tokio_unseeded_is_read_and_changes_nothing() {
+        let written = sample(one_of_each_kind());
+        assert!(!written.to_json().contains("tokio_unseeded"));
+        for unseeded in [true, false] {
+            let mut value = serde_json::to_value(&written).unwrap();
+            value["tokio_unseeded"] = json!(unseeded);
+            assert_eq!(trace(&value).unwrap(), written);
+        }
     }
 
     #[test]
@@ -458,6 +467,10 @@ mod tests {
             (
                 |v| v["digest"] = json!(null),
                 "digest: expected a string, got null",
+            ),
+            (
+                |v| v["tokio_unseeded"] = json!("yes"),
+                "tokio_unseeded: expected true or false, got \"yes\"",
             ),
             (
                 |v| v["seed"] = json!(-1),
