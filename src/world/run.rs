@@ -196,6 +196,9 @@ thread_local! {
 
 /// Runs `f`, turning a panic (turmoil panics when, say, a host runs out of ports) into its
 /// message: a bug or limit of the simulation is a harness error, not a crash of locksim.
+/// A panic in a task a host spawned counts too, though `f` returned: a build with
+/// `--cfg tokio_unstable` shuts the host's runtime down on it and the run panics, one
+/// without it lets the task end quietly and the run go on, and both must judge alike.
 /// Panics are kept quiet only on a thread inside this function; others reach the hook that
 /// was there before.
 fn capture_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
@@ -219,7 +222,11 @@ fn capture_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     let outer = CAPTURED.with(|c| c.replace(Some(None)));
     let result = std::panic::catch_unwind(AssertUnwindSafe(f));
     let first = CAPTURED.with(|c| c.replace(outer)).flatten();
-    result.map_err(|_| first.unwrap_or_else(|| "a panic without a message".to_string()))
+    match (result, first) {
+        (Ok(value), None) => Ok(value),
+        (_, Some(first)) => Err(first),
+        (Err(_), None) => Err("a panic without a message".to_string()),
+    }
 }
 
 fn describe(info: &std::panic::PanicHookInfo<'_>) -> String {
@@ -337,6 +344,21 @@ mod tests {
         let params = Params::default().overridden(&["faults=none"]).unwrap();
         let report = run(&RunSpec::generated(scenario, params, 1)).unwrap();
         assert!(report.completed && report.violations.is_empty());
+    }
+
+    #[test]
+    fn a_panic_in_a_spawned_task_is_a_harness_error_whatever_the_build() {
+        let panicked = capture_panics(|| {
+            let mut sim = turmoil::Builder::new().build();
+            sim.client("c1", async {
+                tokio::spawn(async { panic!("a spawned task's bug") });
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                Ok(())
+            });
+            sim.run()
+        });
+        let message = panicked.unwrap_err();
+        assert!(message.starts_with("a spawned task's bug"), "{message}");
     }
 
     #[test]
