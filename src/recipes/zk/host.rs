@@ -39,8 +39,6 @@ pub struct ZkHost {
     /// The GUID of a create whose outcome is unknown, which only a lock flaw carries from
     /// one session to the next.
     carried: Rc<RefCell<Option<String>>>,
-    /// The queue operation in flight, which a queue of the next session settles.
-    ticket: Rc<RefCell<Ticket>>,
 }
 
 impl ZkHost {
@@ -50,7 +48,6 @@ impl ZkHost {
             node: node.clone(),
             rng: Rc::new(RefCell::new(node.rng())),
             carried: Rc::new(RefCell::new(None)),
-            ticket: Rc::default(),
             config,
         }
     }
@@ -132,7 +129,8 @@ impl ZkHost {
     }
 
     /// A queue client of `flavor` on a new session, reporting its claims, its empty
-    /// listings and its wake-ups; its markers are named from the host's stream.
+    /// listings and its wake-ups; its markers are named from the host's stream, and the
+    /// operation in flight is kept by the host (`Node::kept`) for the next session.
     pub async fn queue(&self, flavor: QueueFlavor) -> Result<ZkQueue, QueueError> {
         let client = self
             .session()
@@ -150,7 +148,7 @@ impl ZkHost {
         });
         let guids = self.guids("");
         let queue = ZkQueue::new(client, flavor, QUEUE_DIR, MARKER_DIR, guids, observer)
-            .with_ticket(self.ticket.clone());
+            .with_ticket(self.node.kept::<Ticket>());
         queue.ensure_dirs().await?;
         Ok(queue)
     }
