@@ -375,7 +375,7 @@ impl Experiment {
     ///     .param(PERMITS)
     ///     .set("permits=3");
     /// assert_eq!(experiment.params().unwrap().own.get(PERMITS), 3);
-    /// assert!(experiment.set("permits=9").params().is_err());
+    /// assert!(experiment.try_set("permits=9").is_err());
     /// ```
     ///
     /// # Panics
