@@ -206,6 +206,7 @@ mod proto;
 mod transform;
 mod types;
 
+pub use crate::proto::ZooKeeperTransport;
 use crate::proto::{Watch, ZkError};
 pub use crate::types::{
     Acl, CreateMode, KeeperState, MultiResponse, Permission, Stat, WatchedEvent, WatchedEventType,
@@ -274,11 +275,23 @@ impl ZooKeeperBuilder {
         self,
         addr: &SocketAddr,
     ) -> Result<(ZooKeeper, impl Stream<Item = WatchedEvent>), Error> {
+        self.connect_with_transport::<tokio::net::TcpStream>(*addr)
+            .await
+    }
+
+    /// Connect to a ZooKeeper server at `addr` over a transport of the caller's choosing.
+    ///
+    /// Like [`connect`](ZooKeeperBuilder::connect), but every connection, the first and each
+    /// reconnect, is opened with `T::connect(addr)`.
+    pub async fn connect_with_transport<T: ZooKeeperTransport>(
+        self,
+        addr: T::Addr,
+    ) -> Result<(ZooKeeper, impl Stream<Item = WatchedEvent>), Error> {
         let (tx, rx) = futures::channel::mpsc::unbounded();
-        let stream = tokio::net::TcpStream::connect(addr)
+        let stream = T::connect(addr.clone())
             .await
             .whatever_context("connect failed")?;
-        Ok((self.handshake(*addr, stream, tx).await?, rx))
+        Ok((self.handshake(addr, stream, tx).await?, rx))
     }
 
     /// Set the ZooKeeper [session expiry
@@ -289,10 +302,10 @@ impl ZooKeeperBuilder {
         self.session_timeout = t;
     }
 
-    async fn handshake(
+    async fn handshake<T: ZooKeeperTransport>(
         self,
-        addr: SocketAddr,
-        stream: tokio::net::TcpStream,
+        addr: T::Addr,
+        stream: T,
         default_watcher: futures::channel::mpsc::UnboundedSender<WatchedEvent>,
     ) -> Result<ZooKeeper, Error> {
         let request = proto::Request::Connect {

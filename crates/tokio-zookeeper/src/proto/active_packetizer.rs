@@ -7,7 +7,7 @@ use futures::{
 };
 use pin_project::pin_project;
 use snafu::Snafu;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::{
     future::Future,
     mem,
@@ -62,13 +62,13 @@ pub(super) struct ActivePacketizer<S> {
     instart: usize,
 
     /// What operation are we waiting for a response for?
-    reply: HashMap<i32, (request::OpCode, oneshot::Sender<Result<Response, ZkError>>)>,
+    reply: BTreeMap<i32, (request::OpCode, oneshot::Sender<Result<Response, ZkError>>)>,
 
     /// Custom registered watchers (path -> watcher)
-    watchers: HashMap<String, Vec<(oneshot::Sender<WatchedEvent>, WatchType)>>,
+    watchers: BTreeMap<String, Vec<(oneshot::Sender<WatchedEvent>, WatchType)>>,
 
     /// Custom registered watchers (xid -> watcher to add when ok)
-    pub(super) pending_watchers: HashMap<i32, (String, oneshot::Sender<WatchedEvent>, WatchType)>,
+    pub(super) pending_watchers: BTreeMap<i32, (String, oneshot::Sender<WatchedEvent>, WatchType)>,
 
     first: bool,
 
@@ -112,7 +112,7 @@ where
     }
     pub(super) fn pending_watchers(
         self: Pin<&mut Self>,
-    ) -> &mut HashMap<i32, (String, oneshot::Sender<WatchedEvent>, WatchType)> {
+    ) -> &mut BTreeMap<i32, (String, oneshot::Sender<WatchedEvent>, WatchType)> {
         self.project().pending_watchers
     }
 
@@ -127,7 +127,7 @@ where
     #[allow(clippy::type_complexity)]
     fn enqueue_impl(
         outbox: &mut Vec<u8>,
-        reply: &mut HashMap<i32, (request::OpCode, ReplySender)>,
+        reply: &mut BTreeMap<i32, (request::OpCode, ReplySender)>,
         xid: i32,
         item: Request,
         tx: oneshot::Sender<Result<Response, ZkError>>,

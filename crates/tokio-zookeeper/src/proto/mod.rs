@@ -16,10 +16,20 @@ pub(crate) use self::request::Request;
 pub(crate) use self::response::Response;
 pub(crate) use self::watch::Watch;
 
+/// A byte stream the client can run a session over, and how to open one.
+///
+/// The client calls [`connect`](ZooKeeperTransport::connect) once for the first connection
+/// and again, with the same address, every time it reconnects. Implemented for
+/// [`tokio::net::TcpStream`]; implement it for another stream (TLS, a proxy, a simulated
+/// network) and connect with
+/// [`ZooKeeperBuilder::connect_with_transport`](crate::ZooKeeperBuilder::connect_with_transport).
 #[async_trait]
 pub trait ZooKeeperTransport: AsyncRead + AsyncWrite + Sized + Send + 'static {
+    /// Where to connect to.
     type Addr: Send + Clone;
+    /// Why a connection could not be opened.
     type ConnectError: Error + Send + Sync + 'static;
+    /// Opens a connection to `addr`.
     async fn connect(addr: Self::Addr) -> Result<Self, Self::ConnectError>;
 }
 

@@ -248,9 +248,6 @@ where
                         "connection lost; reconnecting"
                     );
 
-                    let xid = *this.xid;
-                    *this.xid += 1;
-
                     let retry = S::connect(this.addr.clone())
                         .map(|res| res.whatever_context("failed to connect"))
                         .map_ok(move |stream| {
@@ -270,7 +267,8 @@ where
                             }));
 
                             let mut ap = ActivePacketizer::new(stream);
-                            ap.enqueue_unpin(xid, request, tx);
+                            // the reply to a Connect carries no xid: it is read as xid 0
+                            ap.enqueue_unpin(0, request, tx);
                             ap
                         });
 
