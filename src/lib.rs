@@ -116,5 +116,9 @@ pub use sim::param::Param;
 /// The redis-rs crate (`redis` on crates.io) at the version `redis::rs` connects with, so a
 /// recipe written against it needs no dependency of its own to match.
 pub use redis_rs;
+/// The tokio-zookeeper crate (0.4, carried patched with a transport seam as
+/// `locksim-tokio-zookeeper`) that [`zk::tokio_zookeeper::connect`] opens sessions of, so a
+/// recipe written against it needs no dependency of its own to match.
+pub use tokio_zookeeper;
 /// The turmoil crate the simulated network runs on.
 pub use turmoil;
