@@ -381,6 +381,33 @@ mod tests {
     }
 
     #[test]
+    fn a_reconnected_session_keeps_its_timeout() {
+        // Unpatched, the reconnect asks for timeout 0 and the server gives the session its
+        // minimum, two ticks (40 ms): a 50 ms pause then expires it.
+        let steps: Vec<Step> = vec![
+            (
+                100,
+                Box::new(|sim, _| {
+                    sim.crash("zk1");
+                    sim.bounce("zk1");
+                }),
+            ),
+            (200, Box::new(|_, c1| c1.gate.pause())),
+            (250, Box::new(|_, c1| c1.gate.resume())),
+        ];
+        let ops = world(steps, |node| async move {
+            let (zk, _events) = connect(&node, "zk1").await.map_err(|e| e.to_string())?;
+            create(&zk, "/mine", CreateMode::Ephemeral).await?;
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            Ok(())
+        });
+        let expired = ops
+            .iter()
+            .any(|op| format!("{op:?}").contains("session_expired"));
+        assert!(!expired, "{ops:?}");
+    }
+
+    #[test]
     fn a_paused_client_sends_no_heartbeats_and_its_session_expires() {
         let steps: Vec<Step> = vec![
             (100, Box::new(|_, c1| c1.gate.pause())),

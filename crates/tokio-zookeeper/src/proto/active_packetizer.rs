@@ -75,6 +75,7 @@ pub(super) struct ActivePacketizer<S> {
     /// Fields for re-connection
     pub(super) last_zxid_seen: i64,
     pub(super) session_id: i64,
+    pub(super) session_timeout: i32,
     pub(super) password: Vec<u8>,
 }
 
@@ -100,6 +101,7 @@ where
 
             last_zxid_seen: 0,
             session_id: 0,
+            session_timeout: 0,
             password: Vec::new(),
         }
     }
@@ -411,18 +413,24 @@ where
                         {
                             assert!(timeout >= 0);
 
-                            *this.timeout = time::Duration::from_millis(2 * timeout as u64 / 3);
-                            trace!(
-                                timeout = ?this.timeout,
-                                "negotiated session timeout",
-                            );
+                            // timeout 0 answers a reconnect to an expired session, and the
+                            // server closes the connection: a heartbeat every 0 ms would send
+                            // pings in a busy loop until the close arrives
+                            if timeout > 0 {
+                                *this.timeout = time::Duration::from_millis(2 * timeout as u64 / 3);
+                                trace!(
+                                    timeout = ?this.timeout,
+                                    "negotiated session timeout",
+                                );
 
-                            this.timer
-                                .as_mut()
-                                .reset(tokio::time::Instant::now() + *this.timeout);
+                                this.timer
+                                    .as_mut()
+                                    .reset(tokio::time::Instant::now() + *this.timeout);
+                            }
 
                             // keep track of these for consistent re-connect
                             *this.session_id = session_id;
+                            *this.session_timeout = timeout;
                             mem::swap(this.password, password);
                         }
 

@@ -239,6 +239,7 @@ where
                 } else if let PacketizerState::Connected(ActivePacketizer {
                     last_zxid_seen,
                     session_id,
+                    session_timeout,
                     ..
                 }) = *this.state
                 {
@@ -254,7 +255,8 @@ where
                             let request = Request::Connect {
                                 protocol_version: 0,
                                 last_zxid_seen,
-                                timeout: 0,
+                                // the server sets the session's timeout anew from this
+                                timeout: session_timeout,
                                 session_id,
                                 passwd: password,
                                 read_only: false,
