@@ -305,7 +305,10 @@ mod tests {
         let c1 = node("c1", &recorder);
         let gate = c1.gate.clone();
         let program = client(c1.clone());
-        sim.client("c1", async move { gate.gate(program).await.map_err(Into::into) });
+        sim.client(
+            "c1",
+            async move { gate.gate(program).await.map_err(Into::into) },
+        );
         let mut steps = steps.into_iter().peekable();
         loop {
             let now = sim.elapsed().as_millis() as u64;
@@ -348,10 +351,7 @@ mod tests {
             let deleted = zk.delete(&mine, None).await.map_err(|e| e.to_string())?;
             assert_eq!(deleted, Ok(()));
             let event = watch.await.map_err(|e| e.to_string())?;
-            assert_eq!(
-                WatchEvent::from(event.event_type),
-                WatchEvent::NodeDeleted
-            );
+            assert_eq!(WatchEvent::from(event.event_type), WatchEvent::NodeDeleted);
             Ok(())
         });
     }
