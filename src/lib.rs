@@ -63,7 +63,10 @@
 //! [`zk::client::ZkClient`] with the recipe kit, [`recipes::zk::kit`]; so are a leader
 //! election ([`Election`], run by `Scenario::zookeeper().election_workload`) and a queue
 //! ([`Queue`], `queue_workload`), judged by the same checkers as locksim's own. What a
-//! recipe must remember across its sessions it keeps with [`Node::kept`].
+//! recipe must remember across its sessions it keeps with [`Node::kept`]. A ZooKeeper recipe
+//! written against tokio-zookeeper (re-exported as [`tokio_zookeeper`]) opens its session
+//! with [`zk::tokio_zookeeper::connect`]; that client has no receive timeout, so the recipe
+//! bounds its own waits.
 //!
 //! # Guides
 //!
