@@ -65,7 +65,9 @@
 //! ([`Queue`], `queue_workload`) and barriers ([`Barrier`], [`DoubleBarrier`]), judged by
 //! the same checkers as locksim's own; a program that fits none of them runs whole with
 //! `client_program`. What a recipe must remember across its sessions it keeps with
-//! [`Node::kept`].
+//! [`Node::kept`]. A ZooKeeper recipe written against tokio-zookeeper (re-exported as
+//! [`tokio_zookeeper`]) opens its session with [`zk::tokio_zookeeper::connect`]; that client
+//! has no receive timeout, so the recipe bounds its own waits.
 //!
 //! # Guides
 //!
@@ -120,5 +122,9 @@ pub use sim::param::Param;
 /// The redis-rs crate (`redis` on crates.io) at the version `redis::rs` connects with, so a
 /// recipe written against it needs no dependency of its own to match.
 pub use redis_rs;
+/// The tokio-zookeeper crate (0.4, carried patched with a transport seam as
+/// `locksim-tokio-zookeeper`) that [`zk::tokio_zookeeper::connect`] opens sessions of, so a
+/// recipe written against it needs no dependency of its own to match.
+pub use tokio_zookeeper;
 /// The turmoil crate the simulated network runs on.
 pub use turmoil;

@@ -54,6 +54,16 @@ pub struct Params {
     pub own: ParamValues,
 }
 
+impl Params {
+    /// Every value, built-in and the scenario's own, by key: what a node's software reads
+    /// with `Node::param` (a built-in one with a `Param` of its key and type).
+    pub(crate) fn node_values(&self) -> ParamValues {
+        serde_json::to_value(self)
+            .and_then(serde_json::from_value)
+            .expect("parameters serialise to a flat object")
+    }
+}
+
 /// Every group, in the order `locksim list` shows them.
 pub const GROUPS: &[Group] = &[
     Network::GROUP,

@@ -47,6 +47,18 @@ impl From<redis_rs::RedisError> for RecipeError {
     }
 }
 
+/// A tokio-zookeeper client error as a recipe's, so a recipe written against it can use `?`
+/// on its requests: such an error (a connection lost mid-request, a client that could not
+/// reconnect) leaves the outcome unknown and the client without notice of its session, so
+/// the session is given up and the workload connects again. Dropping the client closes the
+/// session if its connection still works; otherwise the server expires it. Answers of the
+/// server (NoNode, NodeExists) are the inner `Result` of each request, not this.
+impl From<tokio_zookeeper::error::Error> for RecipeError {
+    fn from(_: tokio_zookeeper::error::Error) -> RecipeError {
+        RecipeError::SessionExpired
+    }
+}
+
 impl fmt::Display for RecipeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -42,7 +42,8 @@ pub struct Node {
     pub(crate) recorder: Recorder,
     /// The run's seed streams; the node draws from its own (named after it).
     pub(crate) seeds: Seeds,
-    /// The run's values of the parameters its scenario declared (`param` reads them).
+    /// The run's values of the built-in parameters and of those its scenario declared
+    /// (`param` reads them).
     pub(crate) params: ParamValues,
     /// What its software keeps across sessions (`kept`).
     pub(crate) kept: Kept,
@@ -129,7 +130,8 @@ impl Node {
     }
 
     /// This run's value of a parameter of your own scenario (its default unless the
-    /// experiment declares it and something sets it).
+    /// experiment declares it and something sets it), or of a built-in one, read with a
+    /// `Param` of its key and type (`Param::u64("session_timeout_ms", 200)`).
     ///
     /// ```
     /// const PERMITS: locksim::Param<u32> = locksim::Param::u32("permits", 2);

@@ -108,6 +108,17 @@ impl PauseGate {
         std::mem::take(&mut self.0.borrow_mut().struck)
     }
 
+    /// Ready while the host runs; while it is paused, Pending, and `cx` is woken when it
+    /// resumes: what a stream of the host's checks before it moves bytes.
+    pub(crate) fn poll_open(&self, cx: &mut Context<'_>) -> Poll<()> {
+        let mut state = self.0.borrow_mut();
+        if state.paused {
+            state.waiting.push(cx.waker().clone());
+            return Poll::Pending;
+        }
+        Poll::Ready(())
+    }
+
     /// Wraps a task of this host so that it makes no progress while the host is paused.
     pub(crate) fn gate<F: Future>(&self, inner: F) -> Gated<F> {
         Gated {
@@ -127,13 +138,7 @@ impl<F: Future> Future for Gated<F> {
     type Output = F::Output;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        {
-            let mut state = self.gate.0.borrow_mut();
-            if state.paused {
-                state.waiting.push(cx.waker().clone());
-                return Poll::Pending;
-            }
-        }
+        std::task::ready!(self.gate.poll_open(cx));
         self.inner.as_mut().poll(cx)
     }
 }

@@ -76,6 +76,7 @@ impl World {
             .rng_seed(seeds.derive("net"))
             .build();
         let recorder = Recorder::default();
+        let params = p.node_values();
         let skew_max = p.faults.clock_skew_max_ms as i64;
         let node = |name: &str| Node {
             name: name.to_string(),
@@ -87,7 +88,7 @@ impl World {
             gate: PauseGate::default(),
             recorder: recorder.clone(),
             seeds,
-            params: p.own.clone(),
+            params: params.clone(),
             kept: Default::default(),
         };
         let nodes: BTreeMap<String, Node> =

@@ -1,5 +1,6 @@
 //! Simulated ZooKeeper: wire codec, sans-IO server core, async client, and the glue that
-//! serves the core inside the simulation (`sim_host`) and on a real socket (`serve`).
+//! serves the core inside the simulation (`sim_host`) and on a real socket (`serve`);
+//! `tokio_zookeeper` opens sessions of the tokio-zookeeper crate with the simulated host.
 
 pub mod client;
 pub mod events;
@@ -11,6 +12,7 @@ pub mod serve;
 pub(crate) mod server;
 pub mod session;
 pub(crate) mod sim_host;
+pub mod tokio_zookeeper;
 pub(crate) mod tree;
 pub(crate) mod watch;
 

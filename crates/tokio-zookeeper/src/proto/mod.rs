@@ -1,0 +1,43 @@
+use async_trait::async_trait;
+use std::error::Error;
+use std::net::SocketAddr;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+mod active_packetizer;
+mod error;
+mod packetizer;
+mod request;
+mod response;
+mod watch;
+
+pub(crate) use self::error::ZkError;
+pub(crate) use self::packetizer::{Enqueuer, Packetizer};
+pub(crate) use self::request::Request;
+pub(crate) use self::response::Response;
+pub(crate) use self::watch::Watch;
+
+/// A byte stream the client can run a session over, and how to open one.
+///
+/// The client calls [`connect`](ZooKeeperTransport::connect) once for the first connection
+/// and again, with the same address, every time it reconnects. Implemented for
+/// [`tokio::net::TcpStream`]; implement it for another stream (TLS, a proxy, a simulated
+/// network) and connect with
+/// [`ZooKeeperBuilder::connect_with_transport`](crate::ZooKeeperBuilder::connect_with_transport).
+#[async_trait]
+pub trait ZooKeeperTransport: AsyncRead + AsyncWrite + Sized + Send + 'static {
+    /// Where to connect to.
+    type Addr: Send + Clone;
+    /// Why a connection could not be opened.
+    type ConnectError: Error + Send + Sync + 'static;
+    /// Opens a connection to `addr`.
+    async fn connect(addr: Self::Addr) -> Result<Self, Self::ConnectError>;
+}
+
+#[async_trait]
+impl ZooKeeperTransport for tokio::net::TcpStream {
+    type Addr = SocketAddr;
+    type ConnectError = tokio::io::Error;
+    async fn connect(addr: Self::Addr) -> Result<Self, Self::ConnectError> {
+        tokio::net::TcpStream::connect(addr).await
+    }
+}
