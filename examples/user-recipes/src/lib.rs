@@ -3,12 +3,14 @@
 //! `semaphore` is a counting semaphore with a property of the user's own, `fenced_lock` a
 //! fenced lock whose waiters a blocking pop or a pub/sub notice wakes, `zk_lock` a
 //! ZooKeeper lock built from locksim's recipe kit, `election` a leader election and `queue`
-//! a distributed queue over ZooKeeper, `tk_lock` a ZooKeeper lock on tokio-zookeeper.
+//! a distributed queue over ZooKeeper, `tk_lock` a ZooKeeper lock and `tk_election` a leader
+//! election on tokio-zookeeper.
 
 pub mod election;
 pub mod fenced_lock;
 pub mod queue;
 pub mod semaphore;
+pub mod tk_election;
 pub mod tk_lock;
 pub mod zk_lock;
 
