@@ -11,7 +11,7 @@
 //! redis-rs in this process. A missing interpreter or package fails at once with the command
 //! to run; a program that runs past `run::TIME_LIMIT` is killed.
 //!
-//! `LOCKSIM_CLIENT_MATRIX_SHOW=1 cargo test --release --test client_matrix -- --nocapture`
+//! `LOCKSIM_CLIENT_MATRIX_SHOW=1 cargo test --release --test suite client_matrix:: -- --nocapture`
 //! prints both transcripts of every client.
 //!
 //! Real sockets and real time against real servers: like the conformance suite, the
@@ -35,8 +35,8 @@ use run::Run;
 use std::process::Command;
 use std::sync::Mutex;
 
-/// One client at a time: each test starts its own pair of servers, whose throwaway
-/// directories are named after this process, and the machine has few cores.
+/// One client at a time: each test starts its own pair of servers, and the machine has few
+/// cores.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// Runs `program` (given a server's port) against a fresh redis-server and a fresh

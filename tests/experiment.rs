@@ -286,7 +286,7 @@ fn proptest_cases_says_how_many_cases_fuzzing_runs() {
     }
     for cases in [3, 7] {
         let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", TEST, "--nocapture"])
+            .args([TEST, "--nocapture"])
             .env("LOCKSIM_FUZZ_CHILD", "1")
             .env("PROPTEST_CASES", cases.to_string())
             .output()

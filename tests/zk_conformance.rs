@@ -5,7 +5,7 @@
 //! children as sets, Stat fields with zxids as ranks and times as relations, each session's
 //! events in order); the transcripts must be equal.
 //!
-//! `cargo test --test zk_conformance -- --nocapture` shows the per-case verdicts (and, with
+//! `cargo test --release --test suite zk_conformance:: -- --nocapture` shows the per-case verdicts (and, with
 //! `LOCKSIM_ZK_CONFORMANCE_SHOW=1`, every transcript).
 //!
 //! Real time is unavoidable against a real server: this binary is the documented exception

@@ -1,7 +1,7 @@
 //! Bad input of every kind: exit status 2, one line on stderr (or one JSON object), nothing
 //! written.
 
-use crate::support::*;
+use super::support::*;
 use serde_json::{Value, json};
 
 /// Bad arguments for every command, each with a piece of the one line it must print.

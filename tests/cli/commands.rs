@@ -1,7 +1,7 @@
 //! The commands' happy paths and their statuses: list, run, explore, replay, the default
 //! exploration; trace files that are written, replayed and never silently overwritten.
 
-use crate::support::*;
+use super::support::*;
 use locksim::{params, scenario};
 use serde_json::{Value, json};
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! `replay --html OUT`: the picture of a run, written where asked, the same bytes every
 //! time; an OUT that cannot be written is bad input.
 
-use crate::support::*;
+use super::support::*;
 use std::path::Path;
 
 fn r1() -> String {

@@ -1,7 +1,7 @@
 //! Output that cannot be written: a closed pipe ends the command quietly with its own status,
 //! a full disk is one line on stderr and status 2, and neither is ever a panic.
 
-use crate::support::*;
+use super::support::*;
 use std::process::{Command, Stdio};
 
 /// Runs locksim in `scratch` with stdout a pipe whose reading end is closed before locksim

@@ -3,7 +3,7 @@
 //! `script`, which runs the command on a pseudo-terminal and copies what it shows to stdout.
 //! The line is drawn once at the start, so even a run of a few seeds shows it.
 
-use crate::support::*;
+use super::support::*;
 use std::process::Command;
 
 /// What a terminal showed while `locksim ARGS` ran in `scratch` (stdout and stderr both,

@@ -2,7 +2,7 @@
 //! devices, FIFOs, oversized files) and what saving a trace does when the name is taken by
 //! something else (a directory, a foreign file, a dangling symlink, an edited trace).
 
-use crate::support::*;
+use super::support::*;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::mpsc;

@@ -3,7 +3,7 @@
 //! reported as the first differing line with both sides, then the names of every step that
 //! differs, so one failure shows all that is missing.
 
-use crate::run::{End, Run};
+use super::run::{End, Run};
 use std::collections::BTreeSet;
 
 /// The line every program prints last, once it has run every step.

@@ -3,6 +3,7 @@
 //! are kept, so a program killed for taking too long still shows where it stopped.
 
 use std::io::{BufRead, BufReader, Read};
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::thread;
@@ -31,10 +32,12 @@ pub enum End {
     TimedOut(Duration),
 }
 
-/// Runs `command` with stdout and stderr captured, killing it at `limit` (`TIME_LIMIT` in the
-/// matrix). Fails only when it cannot be started at all.
+/// Runs `command` with stdout and stderr captured, killing it and every process it started at
+/// `limit` (`TIME_LIMIT` in the matrix): one left alive would hold its output open. Fails only
+/// when it cannot be started at all.
 pub fn program(mut command: Command, limit: Duration) -> Result<Run, std::io::Error> {
     let mut child = command
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -58,7 +61,8 @@ pub fn program(mut command: Command, limit: Duration) -> Result<Run, std::io::Er
             break Some(status);
         }
         if start.elapsed() > limit {
-            let _ = child.kill();
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
             let _ = child.wait();
             break None;
         }

@@ -1,11 +1,12 @@
 //! A server under comparison as a child process on loopback, with a throwaway directory;
 //! killed and cleaned up when dropped, also when the test panics. Shared by the conformance
-//! binaries (each includes this file with `#[path]`).
+//! modules and the client matrix (each includes this file with `#[path]`).
 
 use std::fs;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::Child;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 pub struct ServerProcess {
     pub name: &'static str,
@@ -29,9 +30,12 @@ pub fn free_port() -> u16 {
     listener.local_addr().expect("local address").port()
 }
 
-/// An empty directory of this test process's own, named after `what`.
+/// An empty directory of this server's own, named after `what`, this test process and a
+/// count (the suite's modules start servers of the same kind at the same time).
 pub fn scratch_dir(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("locksim-{what}-{}", std::process::id()));
+    static STARTED: AtomicU32 = AtomicU32::new(0);
+    let n = STARTED.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("locksim-{what}-{}-{n}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).expect("create scratch dir");
     dir

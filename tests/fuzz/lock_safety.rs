@@ -2,7 +2,7 @@
 //! the swarm generator, runs them, and on a failure shrinks the plan to a minimal one and
 //! prints the command that replays it. The runner is seeded, so CI sees the same cases.
 
-use crate::runner;
+use super::runner;
 use locksim::check::Property;
 use locksim::params::{Params, PersistenceMode};
 use locksim::scenario::{self, Scenario};

@@ -4,7 +4,7 @@
 //! every reply is well-formed RESP that decodes back to itself; decode(encode(frame)) is the
 //! frame; a replica fed a master's propagation holds the master's keys.
 
-use crate::runner;
+use super::runner;
 use locksim::redis::clock::{ExpiryClock, Now};
 use locksim::redis::command::{self, Args, Lookup};
 use locksim::redis::resp::{

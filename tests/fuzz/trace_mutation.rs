@@ -3,7 +3,7 @@
 //! Mutations drop, retype, overflow, duplicate and nest fields, put unknown names where names
 //! go, shift numbers (times out of the fault phase, values out of range) and cut the text short.
 
-use crate::runner;
+use super::runner;
 use locksim::params::MAX_RUN_LIMIT_MS;
 use locksim::trace::{self, Trace};
 use proptest::prelude::*;

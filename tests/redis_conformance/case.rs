@@ -5,7 +5,7 @@
 //! Every case runs twice: in RESP2, and in RESP3 with `HELLO 3` sent first on each
 //! connection it opens (that reply is checked, not recorded).
 
-use crate::wire::{Conn, escape};
+use super::wire::{Conn, escape};
 use std::collections::BTreeMap;
 use std::collections::btree_map::Entry::{Occupied, Vacant};
 use std::net::SocketAddr;

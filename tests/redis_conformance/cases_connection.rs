@@ -1,7 +1,7 @@
 //! PING, ECHO, SELECT, CLIENT, QUIT, unknown commands, and what a client reads about the
 //! server (INFO, COMMAND).
 
-use crate::case::{Step, closed, cmd};
+use super::case::{Step, closed, cmd};
 
 pub fn ping_and_echo() -> Vec<Step> {
     vec![

@@ -1,7 +1,7 @@
 //! EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT with NX / XX / GT / LT, TTL and PTTL, and expiry seen
 //! after a real wait.
 
-use crate::case::{Step, cmd, pttl, sleep, ttl};
+use super::case::{Step, cmd, pttl, sleep, ttl};
 
 pub fn expire_family() -> Vec<Step> {
     vec![

@@ -5,7 +5,7 @@
 //! order, as the simulator does always. Each case deletes its keys first, so that both passes
 //! start from the same state.
 
-use crate::case::{Step, cmd};
+use super::case::{Step, cmd};
 
 pub fn hash_set_and_get() -> Vec<Step> {
     vec![

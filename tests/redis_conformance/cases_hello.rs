@@ -1,7 +1,7 @@
 //! HELLO: its forms, its errors, and what a connection speaks after it. Each pass starts
 //! in its own protocol (see `case`), so the same steps check both starting points.
 
-use crate::case::{Step, cmd};
+use super::case::{Step, cmd};
 
 /// A HELLO compared but for its client id.
 fn hello(args: &[&str]) -> Step {

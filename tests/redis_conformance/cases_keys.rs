@@ -3,7 +3,7 @@
 //! Cases that list or count keys run in a database of their own (the others share 0), and
 //! list at most one key: Redis lists keys in its hash table's order.
 
-use crate::case::{Step, cmd, pttl};
+use super::case::{Step, cmd, pttl};
 
 pub fn type_persist_touch() -> Vec<Step> {
     vec![

@@ -4,7 +4,7 @@
 //! blocking pops served at once, timing out, woken by another connection's push in the
 //! order they blocked, and not blocking inside MULTI.
 
-use crate::case::{Step, cmd, pending, raw, sleep};
+use super::case::{Step, cmd, pending, raw, sleep};
 
 pub fn push_pop_and_read() -> Vec<Step> {
     vec![

@@ -2,8 +2,8 @@
 //! compare-and-extend, and redis-py's `Lock` the way redis-py sends it (EVALSHA first, SCRIPT
 //! LOAD on NOSCRIPT), on live and on expired locks.
 
-use crate::case::{Step, cmd, evalsha, pttl, sleep};
-use crate::lock_scripts::{
+use super::case::{Step, cmd, evalsha, pttl, sleep};
+use super::lock_scripts::{
     COMPARE_AND_DELETE, COMPARE_AND_EXTEND, LUA_EXTEND_SCRIPT, LUA_REACQUIRE_SCRIPT,
     LUA_RELEASE_SCRIPT,
 };

@@ -4,7 +4,7 @@
 //! read-only. Left out: what the simulation refuses on purpose (values past its Lua memory
 //! limit) and encoding the library tables themselves (see `vendor/redis-lua-libs/README.md`).
 
-use crate::case::{Step, cmd};
+use super::case::{Step, cmd};
 
 /// `EVAL body 0` for each body.
 fn evals(bodies: &[&str]) -> Vec<Step> {

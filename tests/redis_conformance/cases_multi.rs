@@ -1,7 +1,7 @@
 //! Transactions: MULTI / EXEC / DISCARD, the errors that doom a transaction and those that
 //! do not, WATCH broken by another connection's write or by an expiry, scripts queued.
 
-use crate::case::{Step, closed, cmd, raw, sleep};
+use super::case::{Step, closed, cmd, raw, sleep};
 
 const GET_AND_SET: &str = "redis.call('set', KEYS[1], ARGV[1]) return redis.call('get', KEYS[1])";
 

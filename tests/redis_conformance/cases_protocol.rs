@@ -1,7 +1,7 @@
 //! Requests as bytes: inline commands, pipelines, empty requests, and the protocol errors
 //! that end a connection (each case's other connections go on).
 
-use crate::case::{Step, closed, cmd, raw};
+use super::case::{Step, closed, cmd, raw};
 
 pub fn inline_requests() -> Vec<Step> {
     vec![

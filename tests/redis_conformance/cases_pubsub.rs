@@ -4,7 +4,7 @@
 //! addresses, file descriptors and memory a simulation does not have). Each case's
 //! channels are its own.
 
-use crate::case::{Step, cmd, pending};
+use super::case::{Step, cmd, pending};
 
 pub fn subscribe_and_publish() -> Vec<Step> {
     vec![

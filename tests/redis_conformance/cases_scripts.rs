@@ -1,7 +1,7 @@
 //! EVAL, EVALSHA and SCRIPT: arguments, the Lua <-> RESP conversions both ways, errors from
 //! compiling, running and calling commands, and the script cache.
 
-use crate::case::{Step, cmd, evalsha};
+use super::case::{Step, cmd, evalsha};
 
 /// `EVAL body 0`.
 fn eval(body: &str) -> Step {

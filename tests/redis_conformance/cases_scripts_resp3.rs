@@ -3,7 +3,7 @@
 //! `redis.pcall` hand a script that chose RESP3. Each case runs for a RESP2 and for a RESP3
 //! caller: the script's protocol, not the caller's, decides what the script sees.
 
-use crate::case::{Step, cmd};
+use super::case::{Step, cmd};
 
 /// `EVAL body 0`.
 fn eval(body: &str) -> Step {

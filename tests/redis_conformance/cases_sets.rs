@@ -4,7 +4,7 @@
 //! in its hash table's order, so those SMEMBERS are compared as multisets (`unordered`).
 //! Each case deletes its keys first, so that both passes start from the same state.
 
-use crate::case::{Step, cmd};
+use super::case::{Step, cmd};
 
 pub fn set_add_and_members() -> Vec<Step> {
     vec![

@@ -1,6 +1,6 @@
 //! SET with every option, GET, DEL, EXISTS.
 
-use crate::case::{Step, cmd, pttl, ttl};
+use super::case::{Step, cmd, pttl, ttl};
 
 pub fn set_and_get() -> Vec<Step> {
     vec![

@@ -3,7 +3,7 @@
 //! sets in transactions (and a WATCH they break), in scripts, and a counting semaphore as
 //! the libraries build one. Each case deletes its keys first: both passes start alike.
 
-use crate::case::{Step, cmd};
+use super::case::{Step, cmd};
 
 /// A semaphore's acquire, as redis-semaphore (npm) writes it: drop expired holders, then
 /// join if there is room.
@@ -496,6 +496,6 @@ pub fn semaphore() -> Vec<Step> {
         cmd(&["ZRANGE", "zsem:lua", "0", "-1", "WITHSCORES"]),
         acquire("c", "1700000010001"),
         cmd(&["ZRANGE", "zsem:lua", "0", "-1", "WITHSCORES"]),
-        cmd(&["PTTL", "zsem:lua"]).within(crate::case::PTTL_SLACK_MS),
+        cmd(&["PTTL", "zsem:lua"]).within(super::case::PTTL_SLACK_MS),
     ]
 }

@@ -3,7 +3,7 @@
 //! dir) and `locksim serve redis --port 0`. Both are killed when dropped, also when the test
 //! panics.
 
-use crate::server_process::{ServerProcess, free_port, scratch_dir};
+use super::server_process::{ServerProcess, free_port, scratch_dir};
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};

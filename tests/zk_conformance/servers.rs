@@ -2,7 +2,7 @@
 //! ZooKeeper 3.8 (standalone, throwaway data dir) and `locksim serve zk`. Both are killed when
 //! dropped, also when the test panics.
 
-use crate::server_process::{ServerProcess, free_port, scratch_dir};
+use super::server_process::{ServerProcess, free_port, scratch_dir};
 use std::fs::{self, File};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
