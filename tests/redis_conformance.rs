@@ -9,7 +9,7 @@
 //! `cargo test --release --test suite redis_conformance:: -- --nocapture` shows the per-case verdicts (and, with
 //! `LOCKSIM_REDIS_CONFORMANCE_SHOW=1`, every exchange).
 //!
-//! Real time is unavoidable against a real server: this binary is the documented exception
+//! Real time is unavoidable against a real server: this module is the documented exception
 //! to "no sleeps". A few cases wait for deadlines to pass, a few hundred ms in all.
 //!
 //! Left out on purpose: what the simulator does not have (commands beyond its table, which

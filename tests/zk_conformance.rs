@@ -8,7 +8,7 @@
 //! `cargo test --release --test suite zk_conformance:: -- --nocapture` shows the per-case verdicts (and, with
 //! `LOCKSIM_ZK_CONFORMANCE_SHOW=1`, every transcript).
 //!
-//! Real time is unavoidable against a real server: this binary is the documented exception
+//! Real time is unavoidable against a real server: this module is the documented exception
 //! to "no sleeps". It waits for events with deadlines rather than for fixed times.
 
 #[path = "zk_conformance/cases_multi.rs"]
