@@ -26,10 +26,7 @@ mod installs;
 mod redis_rs;
 #[path = "client_matrix/run.rs"]
 mod run;
-#[path = "common/server_process.rs"]
-mod server_process;
-#[path = "redis_conformance/servers.rs"]
-mod servers;
+use crate::redis_conformance::servers;
 
 use run::Run;
 use std::process::Command;

@@ -54,15 +54,13 @@ mod cases_strings;
 mod cases_zsets;
 #[path = "redis_conformance/lock_scripts.rs"]
 mod lock_scripts;
-#[path = "common/server_process.rs"]
-mod server_process;
 #[path = "redis_conformance/servers.rs"]
-mod servers;
+pub mod servers;
 #[path = "redis_conformance/wire.rs"]
 mod wire;
 
+use crate::server_process::{self, ServerProcess};
 use case::{Entry, Proto, Step, first_difference};
-use server_process::ServerProcess;
 use wire::escape;
 
 type CaseFn = fn() -> Vec<Step>;

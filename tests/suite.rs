@@ -16,6 +16,8 @@ mod redis_adversarial;
 mod redis_conformance;
 mod redis_serve;
 mod scenarios;
+#[path = "common/server_process.rs"]
+mod server_process;
 mod traces;
 mod zk_conformance;
 mod zk_serve;

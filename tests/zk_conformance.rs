@@ -25,8 +25,7 @@ mod ops;
 mod raw;
 #[path = "zk_conformance/script.rs"]
 mod script;
-#[path = "common/server_process.rs"]
-mod server_process;
+use crate::server_process;
 #[path = "zk_conformance/servers.rs"]
 mod servers;
 #[path = "zk_conformance/transcript.rs"]

@@ -1,6 +1,6 @@
 //! A server under comparison as a child process on loopback, with a throwaway directory;
 //! killed and cleaned up when dropped, also when the test panics. Shared by the conformance
-//! modules and the client matrix (each includes this file with `#[path]`).
+//! modules and the client matrix.
 
 use std::fs;
 use std::net::{SocketAddr, TcpListener};
