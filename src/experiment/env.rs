@@ -14,6 +14,30 @@ pub(super) fn test_name() -> Option<String> {
         .map(str::to_string)
 }
 
+/// The test binary this process runs, as cargo names its target (`tests/zk_lock.rs` is
+/// `zk_lock`); None when the executable's name is not cargo's `NAME-HASH`.
+pub(super) fn test_binary() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    target_of(exe.file_stem()?.to_str()?).map(str::to_string)
+}
+
+/// `NAME` of cargo's `NAME-HASH`, the hash 16 hex digits.
+fn target_of(stem: &str) -> Option<&str> {
+    let (name, hash) = stem.rsplit_once('-')?;
+    let hashed = hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit());
+    (hashed && !name.is_empty()).then_some(name)
+}
+
+/// The test this thread runs, told apart from a test of the same name in another binary of
+/// the crate (`zk_lock::watching_the_lowest` and `tk_lock::watching_the_lowest`).
+pub(super) fn qualified_test_name() -> Option<String> {
+    let test = test_name()?;
+    Some(match test_binary() {
+        Some(binary) => format!("{binary}::{test}"),
+        None => test,
+    })
+}
+
 /// `name` as a file name and scenario name: letters, digits, `-` and `_`; `::` becomes `-`.
 pub(super) fn file_safe(name: &str) -> String {
     name.replace("::", "-")
@@ -83,25 +107,56 @@ pub(super) fn trace_dir() -> PathBuf {
     target.unwrap_or_default().join("locksim-traces")
 }
 
-/// The command that replays `trace` through this test binary: the test this thread runs,
-/// of the package cargo says it is testing.
+/// The command that replays `trace` through this test binary alone (another binary's test
+/// of the same name would take the trace for its own): the test this thread runs, of the
+/// package cargo says it is testing.
 pub(super) fn replay_command(trace: &std::path::Path) -> String {
     let path = std::fs::canonicalize(trace).unwrap_or_else(|_| trace.to_path_buf());
-    let package = std::env::var("CARGO_PKG_NAME")
-        .map(|p| format!(" -p {p}"))
-        .unwrap_or_default();
+    let package = std::env::var("CARGO_PKG_NAME").ok();
+    let binary = test_binary().map(|b| target_arg(&b, package.as_deref()));
+    let package = package.map(|p| format!(" -p {p}")).unwrap_or_default();
     let filter = test_name()
         .map(|t| format!(" -- {t} --exact --nocapture"))
         .unwrap_or_default();
     format!(
-        "LOCKSIM_REPLAY={} cargo test --release{package}{filter}",
-        path.display()
+        "LOCKSIM_REPLAY={} cargo test --release{package}{}{filter}",
+        path.display(),
+        binary.unwrap_or_default()
     )
+}
+
+/// cargo's argument that picks `binary` out of `package`: the library's unit tests are named
+/// after the crate.
+fn target_arg(binary: &str, package: Option<&str>) -> String {
+    match package {
+        Some(p) if p.replace('-', "_") == binary => " --lib".to_string(),
+        _ => format!(" --test {binary}"),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_binary_is_cargos_target_name_and_picked_by_its_argument() {
+        assert_eq!(target_of("zk_lock-2c11918114d61928"), Some("zk_lock"));
+        assert_eq!(target_of("my-tests-00ff00ff00ff00ff"), Some("my-tests"));
+        for not_cargos in [
+            "zk_lock",
+            "zk_lock-2c1191811",
+            "-2c11918114d61928",
+            "a-zz11918114d61928",
+        ] {
+            assert_eq!(target_of(not_cargos), None, "{not_cargos}");
+        }
+        assert_eq!(
+            target_arg("zk_lock", Some("user-recipes")),
+            " --test zk_lock"
+        );
+        assert_eq!(target_arg("user_recipes", Some("user-recipes")), " --lib");
+        assert_eq!(target_arg("zk_lock", None), " --test zk_lock");
+    }
 
     #[test]
     fn seeds_are_pinned_by_one_seed_or_a_range_and_bad_values_are_named() {

@@ -235,13 +235,15 @@ impl ZkHosts {
     }
 }
 
-/// A scenario built in a test is named after it; the second one built by the same test
-/// gets `-2`, and so on, so each keeps its own traces and replays.
+/// A scenario built in a test is named after its test binary and the test
+/// (`zk_lock-watching_the_lowest_node_wakes_a_herd`: two binaries may each hold a test of
+/// that name); the second one built by the same test gets `-2`, and so on, so each keeps its
+/// own traces and replays.
 fn default_name() -> String {
     thread_local! {
         static BUILT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     }
-    let base = env::test_name()
+    let base = env::qualified_test_name()
         .map(|test| env::file_safe(&test))
         .unwrap_or_else(|| "my-scenario".to_string());
     match BUILT.replace(BUILT.get() + 1) {
@@ -325,7 +327,8 @@ impl Experiment {
     }
 
     /// Names the scenario, as trace files and messages show it; by default a scenario built
-    /// in a test is named after the test (`-2`, `-3`... for the next ones it builds).
+    /// in a test is named after its test binary and the test (`zk_lock-watching_the_lowest`;
+    /// `-2`, `-3`... for the next ones it builds).
     pub fn named(mut self, name: &str) -> Experiment {
         self.scenario.name = name.to_string().into();
         self

@@ -54,8 +54,8 @@ echo "== its tests passed in $((SECONDS - start)) s"
 
 # Findings that cross builds: the test that writes each, its binary, and its trace's name.
 findings=(
-  "semaphore check_then_set_admits_more_than_k check_then_set_admits_more_than_k"
-  "zk_lock watching_the_lowest_node_wakes_a_herd watching_the_lowest_node_wakes_a_herd"
+  "semaphore check_then_set_admits_more_than_k semaphore-check_then_set_admits_more_than_k"
+  "zk_lock watching_the_lowest_node_wakes_a_herd zk_lock-watching_the_lowest_node_wakes_a_herd"
   "fenced_lock a_fence_that_a_restart_forgets_hands_a_token_out_twice fenced-lock-stalls-none"
 )
 ws_traces="$scratch/workspace-traces"
