@@ -43,8 +43,8 @@ pub struct Node {
     /// The run's seed streams; the node draws from its own (named after it).
     pub(crate) seeds: Seeds,
     /// The run's values of the built-in parameters and of those its scenario declared
-    /// (`param` reads them).
-    pub(crate) params: ParamValues,
+    /// (`param` reads them); shared, since a node is cloned wherever its software goes.
+    pub(crate) params: Rc<ParamValues>,
     /// What its software keeps across sessions (`kept`).
     pub(crate) kept: Kept,
 }

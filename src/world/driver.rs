@@ -76,7 +76,7 @@ impl World {
             .rng_seed(seeds.derive("net"))
             .build();
         let recorder = Recorder::default();
-        let params = p.node_values();
+        let params = Rc::new(p.node_values());
         let skew_max = p.faults.clock_skew_max_ms as i64;
         let node = |name: &str| Node {
             name: name.to_string(),
