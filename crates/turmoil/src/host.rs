@@ -3,6 +3,7 @@ use crate::envelope::{hex, Datagram, Protocol, Segment, Syn};
 use crate::fs::{Fs, FsConfig};
 use crate::net::tcp::stream::BidiFlowControl;
 use crate::net::{SocketPair, TcpListener, UdpSocket};
+use crate::wake::Deadlines;
 use crate::{Envelope, TRACING_TARGET};
 
 use bytes::Bytes;
@@ -46,6 +47,9 @@ pub(crate) struct Host {
     #[cfg(feature = "unstable-fs")]
     pub(crate) fs: Arc<Mutex<Fs>>,
 
+    /// When its software's [`crate::sleep`]s are due.
+    pub(crate) deadlines: Deadlines,
+
     next_ephemeral_port: u16,
     ephemeral_ports: RangeInclusive<u16>,
 }
@@ -68,6 +72,7 @@ impl Host {
             tcp: Tcp::new(tcp_capacity),
             fs: Arc::new(Mutex::new(Fs::new(fs_config))),
             timer,
+            deadlines: Deadlines::default(),
             next_ephemeral_port: *ephemeral_ports.start(),
             ephemeral_ports,
         }
@@ -88,6 +93,7 @@ impl Host {
             udp: Udp::new(udp_capacity),
             tcp: Tcp::new(tcp_capacity),
             timer,
+            deadlines: Deadlines::default(),
             next_ephemeral_port: *ephemeral_ports.start(),
             ephemeral_ports,
         }

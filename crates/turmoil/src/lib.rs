@@ -216,11 +216,14 @@ mod rt;
 use rt::Rt;
 
 mod sim;
-pub use sim::Sim;
+pub use sim::{Polls, Sim};
 
 mod top;
 use top::Topology;
 pub use top::{LinkIter, LinksIter, SentRef};
+
+mod wake;
+pub use wake::{sleep, sleep_until, Sleep};
 
 mod world;
 use world::World;

@@ -1,7 +1,9 @@
 use std::future::Future;
 use std::mem;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Wake, Waker};
 
 use rand::rngs::SmallRng;
 use tokio::runtime::Runtime;
@@ -67,6 +69,15 @@ pub struct Rt<'a> {
 
     /// Runtime configuration.
     config: Config,
+
+    /// Whether a task of this runtime was woken and has not run yet.
+    woken: Arc<Woken>,
+
+    /// Simulated time that passed while the host was skipped (see [`Rt::tick`]).
+    pub(crate) owed: Duration,
+
+    /// Whether the host may be skipped on steps it has no work (`Sim::set_lazy`).
+    pub(crate) lazy: bool,
 }
 
 impl<'a> Rt<'a> {
@@ -85,6 +96,9 @@ impl<'a> Rt<'a> {
             nodename,
             handle: Some(handle),
             config,
+            woken: Woken::new(true),
+            owed: Duration::ZERO,
+            lazy: false,
         }
     }
 
@@ -105,6 +119,9 @@ impl<'a> Rt<'a> {
             nodename,
             handle: Some(handle),
             config,
+            woken: Woken::new(true),
+            owed: Duration::ZERO,
+            lazy: false,
         }
     }
 
@@ -119,6 +136,9 @@ impl<'a> Rt<'a> {
             nodename: String::new().into(),
             handle: None,
             config,
+            woken: Woken::new(false),
+            owed: Duration::ZERO,
+            lazy: false,
         }
     }
 
@@ -162,12 +182,16 @@ impl<'a> Rt<'a> {
     // that caused failure. Subsequent calls do not return the error as it is
     // expected to fail the simulation.
     pub(crate) fn tick(&mut self, duration: Duration) -> Result<bool> {
+        let woken = &self.woken;
         self.tokio.block_on(async {
-            self.local
-                .run_until(async {
-                    sleep(duration).await;
-                })
-                .await
+            Recording {
+                woken,
+                inner: self.local.run_until(Plain {
+                    woken,
+                    inner: sleep(duration),
+                }),
+            }
+            .await
         });
 
         // pull for software completion
@@ -187,6 +211,22 @@ impl<'a> Rt<'a> {
             Some(_) => Ok(false),
             None => Ok(true),
         }
+    }
+
+    /// Moves the clock over the time owed by a lazy host that was skipped, running no task:
+    /// nothing was due in it (see `Sim::set_lazy`), so this is what ticking through it
+    /// would have done.
+    pub(crate) fn catch_up(&mut self) {
+        let owed = mem::take(&mut self.owed);
+        if !owed.is_zero() {
+            self.tokio.block_on(tokio::time::advance(owed));
+        }
+    }
+
+    /// Whether a task was woken since this runtime last ran, or is left to run: a lazy host
+    /// without one is skipped unless a message or a deadline is due.
+    pub(crate) fn is_woken(&self) -> bool {
+        self.woken.flag.load(Ordering::Relaxed)
     }
 
     pub(crate) fn crash(&mut self) {
@@ -211,6 +251,7 @@ impl<'a> Rt<'a> {
                 tokio::task::spawn_local(software())
             });
             self.handle.replace(handle);
+            self.woken.flag.store(true, Ordering::Relaxed);
         };
     }
 
@@ -223,6 +264,8 @@ impl<'a> Rt<'a> {
     ///
     /// Both the [`Runtime`] and [`LocalSet`] are replaced with new instances.
     fn cancel_tasks(&mut self) {
+        // The new runtime's clock starts where a new one does; the old one's debt goes.
+        self.owed = Duration::ZERO;
         let (tokio, local) = init(&mut self.config);
 
         _ = mem::replace(&mut self.tokio, tokio);
@@ -273,6 +316,95 @@ fn new_local() -> LocalSet {
     local.unhandled_panic(tokio::runtime::UnhandledPanic::ShutdownRuntime);
 
     local
+}
+
+/// The waker a host's `LocalSet` is polled with: it records that a task of the host was
+/// woken, then wakes the runtime as the waker it wraps would.
+struct Woken {
+    flag: AtomicBool,
+    inner: Mutex<Option<Waker>>,
+}
+
+impl Woken {
+    fn new(woken: bool) -> Arc<Woken> {
+        Arc::new(Woken {
+            flag: AtomicBool::new(woken),
+            inner: Mutex::new(None),
+        })
+    }
+
+    fn inner(&self) -> Option<Waker> {
+        self.inner.lock().unwrap().clone()
+    }
+}
+
+impl Wake for Woken {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref()
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.flag.store(true, Ordering::Relaxed);
+        if let Some(waker) = self.inner() {
+            waker.wake();
+        }
+    }
+}
+
+/// Polls a tick's `run_until` with [`Woken`] as the waker, so that the flag ends up saying
+/// whether a task is left to run: it is cleared before each poll, set by every wake-up of a
+/// task since, and kept on the last poll, in which `run_until` returns before running them.
+struct Recording<'a, F> {
+    woken: &'a Arc<Woken>,
+    inner: F,
+}
+
+impl<F: Future> Future for Recording<'_, F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        // Safety: `inner` is structurally pinned: it is never moved out of `self`.
+        let (woken, inner) = unsafe {
+            let me = self.get_unchecked_mut();
+            (me.woken, Pin::new_unchecked(&mut me.inner))
+        };
+        {
+            let mut slot = woken.inner.lock().unwrap();
+            if !slot.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
+                *slot = Some(cx.waker().clone());
+            }
+        }
+        let was = woken.flag.swap(false, Ordering::Relaxed);
+        let waker = Waker::from(woken.clone());
+        let done = inner.poll(&mut Context::from_waker(&waker));
+        if done.is_ready() && was {
+            woken.flag.store(true, Ordering::Relaxed);
+        }
+        done
+    }
+}
+
+/// The tick's own sleep, polled with the runtime's waker rather than [`Woken`]: its firing
+/// is not a task's wake-up.
+struct Plain<'a, F> {
+    woken: &'a Arc<Woken>,
+    inner: F,
+}
+
+impl<F: Future> Future for Plain<'_, F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        // Safety: as in `Recording`.
+        let (woken, inner) = unsafe {
+            let me = self.get_unchecked_mut();
+            (me.woken, Pin::new_unchecked(&mut me.inner))
+        };
+        match woken.inner() {
+            Some(waker) => inner.poll(&mut Context::from_waker(&waker)),
+            None => inner.poll(cx),
+        }
+    }
 }
 
 fn with<R>(tokio: &Runtime, local: &LocalSet, f: impl FnOnce() -> R) -> R {

@@ -36,6 +36,20 @@ pub struct Sim<'a> {
     elapsed: Duration,
 
     steps: usize,
+
+    /// How many times hosts were run on a step, and skipped.
+    polls: Polls,
+}
+
+/// How many times hosts with running software were run on a step, and how many times a lazy
+/// one was skipped ([`Sim::set_lazy`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Polls {
+    /// Host steps in which the host's runtime ran.
+    pub run: u64,
+    /// Host steps in which a lazy host had nothing to do and was skipped.
+    pub skipped: u64,
 }
 
 impl<'a> Sim<'a> {
@@ -52,6 +66,7 @@ impl<'a> Sim<'a> {
             since_epoch,
             elapsed: Duration::ZERO,
             steps: 1, // bumped after each step
+            polls: Polls::default(),
         }
     }
 
@@ -153,6 +168,26 @@ impl<'a> Sim<'a> {
         self.rts.insert(addr, rt);
     }
 
+    /// Lets the resolved hosts be skipped on the steps in which they have nothing to do, or
+    /// (`false`, the default) runs them on every step.
+    ///
+    /// A lazy host runs on a step only if a task of its software was woken, a message is
+    /// delivered to it, or one of its [`sleep`](crate::sleep)s is due; otherwise its clock
+    /// catches up when it next runs. The simulation is the same either way, provided every
+    /// timer of the host's software is a [`sleep`](crate::sleep) or
+    /// [`sleep_until`](crate::sleep_until): a tokio timer lives where the simulation cannot
+    /// see it, and would fire late.
+    pub fn set_lazy(&mut self, addrs: impl ToIpAddrs, lazy: bool) {
+        for h in self.world.borrow_mut().lookup_many(addrs) {
+            self.rts.get_mut(&h).expect("missing host").lazy = lazy;
+        }
+    }
+
+    /// How many times hosts were run on a step so far, and skipped.
+    pub fn polls(&self) -> Polls {
+        self.polls
+    }
+
     /// Crashes the resolved hosts. Nothing will be running on the matched hosts
     /// after this method. You can use [`Sim::bounce`] to start the hosts up
     /// again.
@@ -169,6 +204,7 @@ impl<'a> Sim<'a> {
 
             World::enter(&self.world, || {
                 rt.crash();
+                World::current(|world| world.current_host_mut().deadlines.clear());
 
                 // Discard pending filesystem operations
                 #[cfg(feature = "unstable-fs")]
@@ -425,16 +461,29 @@ impl<'a> Sim<'a> {
         // completes, extract the result and return early if an error is
         // encountered.
 
-        let (mut running, stopped): (Vec<_>, Vec<_>) = self
-            .rts
-            .iter_mut()
-            .partition(|(_, rt)| rt.is_software_running());
+        // Hosts are registered with the world and given a runtime in the same order, so an
+        // index names the same host in `rts` and in the world's `hosts`.
+        let (mut running, stopped): (Vec<usize>, Vec<usize>) =
+            (0..self.rts.len()).partition(|&i| self.rts[i].is_software_running());
         if self.config.random_node_order {
             running.shuffle(&mut self.world.borrow_mut().rng);
         }
+        let until = self.elapsed + tick;
 
-        for (&addr, rt) in running {
+        for index in running {
+            let (&addr, rt) = self.rts.get_index_mut(index).expect("a runtime");
+            if rt.lazy && !rt.is_woken() && self.world.borrow().is_idle(index, until) {
+                rt.owed += tick;
+                self.polls.skipped += 1;
+                is_finished &= !rt.is_client();
+                self.world.borrow_mut().tick(index, tick);
+                continue;
+            }
+            self.polls.run += 1;
             let _span_guard = tracing::span!(Level::INFO, "node", name = &*rt.nodename,).entered();
+            // Before messages are delivered: a timer that fired as a skipped step ended
+            // woke its task before anything this step delivers, as when ticked through.
+            rt.catch_up();
             {
                 let mut world = self.world.borrow_mut();
                 // We need to move deliverable messages off the network and
@@ -445,15 +494,18 @@ impl<'a> Sim<'a> {
                     hosts,
                     ..
                 } = world.deref_mut();
-                topology.deliver_messages(rng, hosts.get_mut(&addr).expect("missing host"));
+                let (_, host) = hosts.get_index_mut(index).expect("missing host");
+                debug_assert_eq!(host.addr, addr);
+                topology.deliver_messages(rng, host);
 
                 // Set the current host (see method docs)
                 world.current = Some(addr);
-
-                world.current_host_mut().timer.now(rt.now());
             }
 
-            let is_software_finished = World::enter(&self.world, || rt.tick(tick))?;
+            let is_software_finished = World::enter(&self.world, || {
+                World::current(|world| world.current_host_mut().timer.now(rt.now()));
+                rt.tick(tick)
+            })?;
 
             if rt.is_client() {
                 is_finished = is_finished && is_software_finished;
@@ -463,14 +515,16 @@ impl<'a> Sim<'a> {
             let mut world = self.world.borrow_mut();
             world.current = None;
 
-            world.tick(addr, tick);
+            world.tick(index, tick);
+            let (_, host) = world.hosts.get_index_mut(index).expect("missing host");
+            host.deadlines.passed(until);
         }
 
         // Tick the nodes that are not actively running (i.e., crashed) to ensure their clock keeps up
         // with the rest of the simulation when they are restarted (bounced).
-        for (&addr, _rt) in stopped {
+        for index in stopped {
             let mut world = self.world.borrow_mut();
-            world.tick(addr, tick);
+            world.tick(index, tick);
         }
 
         self.elapsed += tick;

@@ -6,7 +6,7 @@ use crate::{config, TRACING_TARGET};
 use indexmap::IndexMap;
 use rand::{Rng, RngCore};
 use rand_distr::{Distribution, Exp};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::io::{Error, ErrorKind, Result};
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -19,16 +19,22 @@ pub(crate) struct Topology {
     /// Specific configuration overrides between specific hosts.
     links: IndexMap<Pair, Link>,
 
-    /// We don't use a Rt for async. Right now, we just use it to tick time
-    /// forward in the same way we do it elsewhere. We'd like to represent
-    /// network state with async in the future.
-    rt: Rt<'static>,
+    /// The links (their indices in `links`) with messages in flight or held: only they
+    /// have anything to do on a tick.
+    busy: BTreeSet<usize>,
+
+    /// The links with messages ready to be delivered, by the host they go to.
+    ready: Ready,
+
+    /// The network time, moved forward by [`Topology::tick_by`]; a link catches up with it
+    /// when it is next used.
+    now: Instant,
 }
 
 /// This type is used as the key in the [`Topology::links`] map. See [`new`]
 /// which orders the addrs, such that this type uniquely identifies the link
 /// between two hosts on the network.
-#[derive(Debug, Clone, Hash, Eq, PartialEq)]
+#[derive(Debug, Clone, Hash, Eq, PartialEq, Ord, PartialOrd)]
 struct Pair(IpAddr, IpAddr);
 
 impl Pair {
@@ -131,6 +137,24 @@ impl<'a> Iterator for LinkIter<'a> {
     }
 }
 
+/// The links with messages ready to be delivered, by the host they go to; each host's in
+/// the order of [`Topology::links`].
+#[derive(Default)]
+struct Ready(BTreeMap<IpAddr, Vec<usize>>);
+
+impl Ready {
+    fn mark(&mut self, host: IpAddr, link: usize) {
+        let links = self.0.entry(host).or_default();
+        if let Err(at) = links.binary_search(&link) {
+            links.insert(at, link);
+        }
+    }
+
+    fn take(&mut self, host: IpAddr) -> Vec<usize> {
+        self.0.remove(&host).unwrap_or_default()
+    }
+}
+
 /// A two-way link between two hosts on the network.
 struct Link {
     /// The state of the link from node 'a' to node 'b'.
@@ -177,14 +201,16 @@ impl Topology {
         Topology {
             config,
             links: IndexMap::new(),
-            rt: Rt::no_software(),
+            busy: BTreeSet::new(),
+            ready: Ready::default(),
+            now: Rt::no_software().now(),
         }
     }
 
     /// Register a link between two hosts
     pub(crate) fn register(&mut self, a: IpAddr, b: IpAddr) {
         let pair = Pair::new(a, b);
-        assert!(self.links.insert(pair, Link::new(self.rt.now())).is_none());
+        assert!(self.links.insert(pair, Link::new(self.now)).is_none());
     }
 
     pub(crate) fn set_max_message_latency(&mut self, value: Duration) {
@@ -238,8 +264,11 @@ impl Topology {
         dst: SocketAddr,
         message: Protocol,
     ) -> Result<()> {
-        if let Some(link) = self.links.get_mut(&Pair::new(src.ip(), dst.ip())) {
-            link.enqueue_message(&self.config, rand, src, dst, message)
+        if let Some((index, _, link)) = self.links.get_full_mut(&Pair::new(src.ip(), dst.ip())) {
+            link.now = self.now;
+            self.busy.insert(index);
+            let ready = (&mut self.ready, index);
+            link.enqueue_message(&self.config, rand, src, dst, message, ready)
         } else {
             Err(Error::new(
                 ErrorKind::ConnectionRefused,
@@ -250,11 +279,21 @@ impl Topology {
 
     // Move messages from any network links to the `dst` host.
     pub(crate) fn deliver_messages(&mut self, rand: &mut dyn RngCore, dst: &mut Host) {
-        for (pair, link) in &mut self.links {
-            if pair.0 == dst.addr || pair.1 == dst.addr {
-                link.deliver_messages(&self.config, rand, dst);
+        // In the order of `links`, as when every link of the host was looked at.
+        for index in self.ready.take(dst.addr) {
+            let (_, link) = self.links.get_index_mut(index).expect("a ready link");
+            link.now = self.now;
+            link.deliver_messages(&self.config, rand, dst, (&mut self.ready, index));
+            // A message the host refused is answered (a reset), which travels on the link.
+            if !link.sent.is_empty() {
+                self.busy.insert(index);
             }
         }
+    }
+
+    /// Whether messages are ready to be delivered to `host`.
+    pub(crate) fn has_deliverable(&self, host: IpAddr) -> bool {
+        self.ready.0.contains_key(&host)
     }
 
     pub(crate) fn hold(&mut self, a: IpAddr, b: IpAddr) {
@@ -284,13 +323,20 @@ impl Topology {
     }
 
     pub(crate) fn tick_by(&mut self, duration: Duration) {
-        let _ = self.rt.tick(duration);
-        for link in self.links.values_mut() {
-            link.tick(self.rt.now());
-        }
+        self.now += duration;
+        let links = &mut self.links;
+        let ready = &mut self.ready;
+        self.busy.retain(|&index| {
+            let (_, link) = links.get_index_mut(index).expect("a busy link");
+            link.tick(self.now, (ready, index));
+            !link.sent.is_empty()
+        });
     }
 
     pub(crate) fn iter_mut(&mut self) -> LinksIter<'_> {
+        for link in self.links.values_mut() {
+            link.now = self.now;
+        }
         LinksIter {
             iter: self.links.iter_mut(),
         }
@@ -298,9 +344,12 @@ impl Topology {
 
     #[inline]
     fn get_link_mut(&mut self, pair: &Pair) -> &mut Link {
-        self.links
+        let link = self
+            .links
             .get_mut(pair)
-            .unwrap_or_else(|| panic!("unable to find link between {pair:?}"))
+            .unwrap_or_else(|| panic!("unable to find link between {pair:?}"));
+        link.now = self.now;
+        link
     }
 }
 
@@ -342,12 +391,13 @@ impl Link {
         src: SocketAddr,
         dst: SocketAddr,
         message: Protocol,
+        ready: (&mut Ready, usize),
     ) -> Result<()> {
         tracing::trace!(target: TRACING_TARGET, ?src, ?dst, protocol = %message, "Send");
 
         self.rand_partition_or_repair(global_config, rand);
         let result = self.enqueue(global_config, rand, src, dst, message);
-        self.process_deliverables();
+        self.process_deliverables(ready);
         result
     }
 
@@ -407,12 +457,12 @@ impl Link {
         Ok(())
     }
 
-    fn tick(&mut self, now: Instant) {
+    fn tick(&mut self, now: Instant, ready: (&mut Ready, usize)) {
         self.now = now;
-        self.process_deliverables();
+        self.process_deliverables(ready);
     }
 
-    fn process_deliverables(&mut self) {
+    fn process_deliverables(&mut self, ready: (&mut Ready, usize)) {
         // TODO: `drain_filter` is not yet stable, and so we have a low quality
         // implementation here that avoids clones.
         let mut deliverable = 0;
@@ -427,6 +477,7 @@ impl Link {
                         dst: sent.dst,
                         message: sent.protocol,
                     };
+                    ready.0.mark(sent.dst.ip(), ready.1);
                     self.deliverable
                         .entry(sent.dst.ip())
                         .or_default()
@@ -445,18 +496,18 @@ impl Link {
         global_config: &config::Link,
         rand: &mut dyn RngCore,
         host: &mut Host,
+        ready: (&mut Ready, usize),
     ) {
-        let deliverable = self
-            .deliverable
-            .entry(host.addr)
-            .or_default()
-            .drain(..)
-            .collect::<Vec<Envelope>>();
+        let Some(deliverable) = self.deliverable.get_mut(&host.addr) else {
+            return;
+        };
+        let deliverable = std::mem::take(deliverable);
 
         for message in deliverable {
             let (src, dst) = (message.src, message.dst);
             if let Err(message) = host.receive_from_network(message) {
-                let _ = self.enqueue_message(global_config, rand, dst, src, message);
+                let ready = (&mut *ready.0, ready.1);
+                let _ = self.enqueue_message(global_config, rand, dst, src, message, ready);
             }
         }
     }

@@ -81,6 +81,14 @@ impl World {
         }
     }
 
+    /// `f` of the world, if a simulation is running and nothing else has it borrowed.
+    pub(crate) fn try_current_mut<R>(f: impl FnOnce(&mut World) -> R) -> Option<R> {
+        if !CURRENT.is_set() {
+            return None;
+        }
+        CURRENT.with(|current| current.try_borrow_mut().ok().map(|mut world| f(&mut world)))
+    }
+
     pub(crate) fn try_current<R>(f: impl FnOnce(&World) -> R) -> TurmoilResult<R> {
         if CURRENT.is_set() {
             CURRENT.with(|current| match current.try_borrow() {
@@ -270,12 +278,18 @@ impl World {
             .enqueue_message(&mut self.rng, src, dst, message)
     }
 
-    /// Tick the host at `addr` by `duration`.
-    pub(crate) fn tick(&mut self, addr: IpAddr, duration: Duration) {
-        self.hosts
-            .get_mut(&addr)
-            .expect("missing host")
-            .timer
-            .tick(duration);
+    /// Whether the lazy host `index` (in registration order) has nothing to do on a step
+    /// that ends at `until`: no message ready for it and no sleep of its due before then.
+    /// A sleep due at `until` itself fires as the step ends, and what it wakes runs on the
+    /// next one: skipping the step, the catching up fires it at the same time.
+    pub(crate) fn is_idle(&self, index: usize, until: Duration) -> bool {
+        let (&addr, host) = self.hosts.get_index(index).expect("missing host");
+        !self.topology.has_deliverable(addr) && host.deadlines.next().is_none_or(|at| at >= until)
+    }
+
+    /// Moves the clock of host `index` (in registration order) on by `duration`.
+    pub(crate) fn tick(&mut self, index: usize, duration: Duration) {
+        let (_, host) = self.hosts.get_index_mut(index).expect("missing host");
+        host.timer.tick(duration);
     }
 }

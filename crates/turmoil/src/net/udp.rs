@@ -1,9 +1,6 @@
 use bytes::Bytes;
 use indexmap::{IndexMap, IndexSet};
-use tokio::{
-    sync::{mpsc, Mutex},
-    time::sleep,
-};
+use tokio::sync::{mpsc, Mutex};
 
 use crate::{
     envelope::{Datagram, Envelope, Protocol},
@@ -633,7 +630,7 @@ fn send_loopback(src: SocketAddr, dst: SocketAddr, message: Protocol) {
         // remote networking behavior.
         // https://github.com/tokio-rs/turmoil/issues/132
         let tick_duration = World::current(|world| world.tick_duration);
-        sleep(tick_duration).await;
+        crate::sleep(tick_duration).await;
 
         World::current(|world| {
             world

@@ -15,7 +15,6 @@ use tokio::{
     io::{AsyncRead, AsyncWrite, ReadBuf},
     runtime::Handle,
     sync::{mpsc, oneshot},
-    time::sleep,
 };
 
 use crate::{
@@ -439,7 +438,7 @@ fn send_loopback(src: SocketAddr, dst: SocketAddr, message: Protocol) {
         // remote networking behavior.
         // https://github.com/tokio-rs/turmoil/issues/132
         let tick_duration = World::current(|world| world.tick_duration);
-        sleep(tick_duration).await;
+        crate::sleep(tick_duration).await;
 
         World::current(|world| {
             if let Err(rst) =

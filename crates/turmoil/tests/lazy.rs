@@ -1,0 +1,98 @@
+//! Lazy hosts (`Sim::set_lazy`): skipped on the steps they have nothing to do, with the same
+//! simulation as when every host runs on every step.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use turmoil::net::{TcpListener, TcpStream};
+use turmoil::{Builder, Polls};
+
+type Log = Rc<RefCell<Vec<(String, Duration)>>>;
+
+fn note(log: &Log, what: impl Into<String>) {
+    log.borrow_mut()
+        .push((what.into(), turmoil::sim_elapsed().unwrap()));
+}
+
+/// A server that answers each byte after a sleep, and a client that sends on a schedule of
+/// its own; what each saw when, and how often hosts ran.
+fn run(lazy: bool) -> (Vec<(String, Duration)>, Polls) {
+    let log: Log = Rc::default();
+    let mut sim = Builder::new()
+        .tick_duration(Duration::from_millis(1))
+        .min_message_latency(Duration::from_millis(1))
+        .max_message_latency(Duration::from_millis(7))
+        .rng_seed(7)
+        .build();
+    let server_log = log.clone();
+    sim.host("server", move || {
+        let log = server_log.clone();
+        async move {
+            let listener = TcpListener::bind(("0.0.0.0", 1000)).await?;
+            let (mut stream, _) = listener.accept().await?;
+            let mut byte = [0];
+            while stream.read_exact(&mut byte).await.is_ok() {
+                note(&log, format!("server got {}", byte[0]));
+                turmoil::sleep(Duration::from_millis(byte[0] as u64)).await;
+                stream.write_all(&byte).await?;
+            }
+            Ok(())
+        }
+    });
+    let client_log = log.clone();
+    sim.client("client", async move {
+        let mut stream = TcpStream::connect(("server", 1000)).await?;
+        for wait in [3u8, 40, 0, 17] {
+            turmoil::sleep(Duration::from_millis(25)).await;
+            stream.write_all(&[wait]).await?;
+            let mut back = [0];
+            stream.read_exact(&mut back).await?;
+            note(&client_log, format!("client got {}", back[0]));
+        }
+        Ok(())
+    });
+    sim.set_lazy("server", lazy);
+    sim.set_lazy("client", lazy);
+    sim.run().unwrap();
+    let polls = sim.polls();
+    (log.take(), polls)
+}
+
+#[test]
+fn a_lazy_host_sees_what_an_eager_one_sees_when_it_sees_it() {
+    let (eager, eager_polls) = run(false);
+    let (lazy, lazy_polls) = run(true);
+    assert_eq!(eager.len(), 8);
+    assert_eq!(lazy, eager);
+    assert_eq!(eager_polls.skipped, 0);
+    assert_eq!(lazy_polls.run + lazy_polls.skipped, eager_polls.run);
+    assert!(
+        lazy_polls.run * 4 < eager_polls.run,
+        "lazy {lazy_polls:?}, eager {eager_polls:?}"
+    );
+}
+
+#[test]
+fn a_lazy_host_woken_from_outside_runs_on_the_next_step() {
+    let flag = Rc::new(tokio::sync::Notify::new());
+    let woke_at = Rc::new(RefCell::new(None));
+    let mut sim = Builder::new()
+        .tick_duration(Duration::from_millis(1))
+        .build();
+    let (waiting, at) = (flag.clone(), woke_at.clone());
+    sim.client("sleeper", async move {
+        waiting.notified().await;
+        *at.borrow_mut() = turmoil::sim_elapsed();
+        Ok(())
+    });
+    sim.set_lazy("sleeper", true);
+    for _ in 0..10 {
+        sim.step().unwrap();
+    }
+    flag.notify_one();
+    assert!(sim.step().unwrap(), "the woken client finished");
+    assert_eq!(*woke_at.borrow(), Some(Duration::from_millis(10)));
+    assert_eq!(sim.polls().run, 2, "{:?}", sim.polls());
+}
