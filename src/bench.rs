@@ -7,7 +7,7 @@
 
 use crate::params::Params;
 use crate::scenario::Scenario;
-use crate::world::run::{self, RunSpec};
+use crate::world::run::{self, HostPolls, RunSpec};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -38,6 +38,9 @@ pub(crate) struct Bench {
     pub bare_sim_to_wall: f64,
     /// locksim wall time over bare turmoil wall time for the same simulated time.
     pub ratio: f64,
+    /// How often locksim's runs ran their hosts, all runs together, and skipped them
+    /// (`LOCKSIM_STEPPING`); `eager_hosts` is the most in one run.
+    pub polls: HostPolls,
 }
 
 impl std::fmt::Display for Bench {
@@ -57,7 +60,16 @@ impl std::fmt::Display for Bench {
             "  bare turmoil: {:>8.1} ms wall  {:>7.1} runs/s  {:>7.1}x simulated-to-wall",
             self.bare_wall_ms, self.bare_runs_per_s, self.bare_sim_to_wall
         )?;
-        write!(f, "  ratio locksim / bare turmoil: {:.2}", self.ratio)
+        writeln!(f, "  ratio locksim / bare turmoil: {:.2}", self.ratio)?;
+        let p = &self.polls;
+        write!(
+            f,
+            "  host polls:   {} made, {} skipped ({:.1} % of host steps run), {} hosts on every step",
+            p.made,
+            p.skipped,
+            100.0 * p.made as f64 / (p.made + p.skipped).max(1) as f64,
+            p.eager_hosts
+        )
     }
 }
 
@@ -108,13 +120,19 @@ pub(crate) fn measure(
         .collect();
     let (mut locksim, mut bare) = (f64::INFINITY, f64::INFINITY);
     let mut durations = Vec::new();
+    let mut polls = HostPolls::default();
     for _ in 0..trials.max(1) {
-        let (ran, wall) = timed(|| {
-            specs
-                .iter()
-                .map(|s| run::run(s).map_or(0, |r| r.end_ms))
-                .collect::<Vec<u64>>()
-        });
+        let (ran, wall) = timed(|| specs.iter().map(|s| run::run(s).ok()).collect::<Vec<_>>());
+        polls = HostPolls::default();
+        for report in ran.iter().flatten() {
+            polls.made += report.polls.made;
+            polls.skipped += report.polls.skipped;
+            polls.eager_hosts = polls.eager_hosts.max(report.polls.eager_hosts);
+        }
+        let ran: Vec<u64> = ran
+            .iter()
+            .map(|r| r.as_ref().map_or(0, |r| r.end_ms))
+            .collect();
         locksim = locksim.min(wall);
         durations = ran;
         let ((), wall) = timed(|| {
@@ -138,5 +156,6 @@ pub(crate) fn measure(
         locksim_sim_to_wall: simulated_ms as f64 / locksim,
         bare_sim_to_wall: simulated_ms as f64 / bare,
         ratio: locksim / bare,
+        polls,
     }
 }

@@ -14,6 +14,10 @@ use std::process::ExitCode;
 /// its exit status is 0 when every scenario behaved as expected (correct recipes clean, each
 /// flawed variant showing its flaw).
 ///
+/// Environment: LOCKSIM_STEPPING=eager runs every host on every simulated millisecond, as
+/// turmoil does; the default, lazy, skips hosts with nothing to do. Both give the same
+/// histories.
+///
 /// Exit status: 0 no violation (or a replay reproduced its trace), 1 violation found (or a
 /// replay differed from its trace), 2 bad usage or input, 3 harness error.
 #[derive(Parser)]
@@ -284,6 +288,9 @@ fn main() -> ExitCode {
         quiet: cli.quiet,
         verbose: cli.verbose,
     };
+    if let Err(e) = locksim::world::run::Stepping::from_env() {
+        return ExitCode::from(out.bad_input(&e) as u8);
+    }
     let status = match cli.command {
         None => cli::default_exploration(&out),
         Some(Command::List { scenario }) => cli::list(&out, scenario.as_deref()),

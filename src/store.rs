@@ -122,6 +122,11 @@ impl ServerSoftware for StoreSoftware {
 
     /// The family admits no software faults, so none reaches it.
     fn apply(&mut self, _fault: &crate::sim::fault::Fault) {}
+
+    /// Every wait of its is one the stepper sees (`Node::timer`, `turmoil::sleep`).
+    fn lazy(&self) -> bool {
+        true
+    }
 }
 
 /// The `store` host's software: one JSON line in, one JSON line out, per connection.

@@ -116,6 +116,7 @@ mod tests {
             end_ms: 0,
             completed: true,
             plan: FaultPlan::default(),
+            polls: Default::default(),
         }
     }
 

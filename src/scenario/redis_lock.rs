@@ -123,6 +123,8 @@ type ClientFn = dyn Fn(Node, &Params, &RedisLockConfig) -> ClientFuture + Send +
 struct LockClients {
     name: String,
     run: Arc<ClientFn>,
+    /// Whether every wait of theirs goes through `Node::timer` (`Hosts::lazy_clients`).
+    lazy: bool,
 }
 
 impl fmt::Debug for LockClients {
@@ -140,6 +142,7 @@ impl RedisLockProgram {
                 run: Arc::new(move |node, p, config| {
                     Box::pin(client(node, p.clone(), config.clone(), flavor))
                 }),
+                lazy: true,
             },
             masters: single.then_some(1),
             profiles,
@@ -167,6 +170,7 @@ impl RedisLockProgram {
                             .await
                     })
                 }),
+                lazy: false,
             },
             masters: Some(masters),
             profiles: PROFILES,
@@ -186,6 +190,7 @@ impl RedisLockProgram {
             clients: LockClients {
                 name: "a user's client program".to_string(),
                 run: Arc::new(move |node, _, _| Box::pin(program(node))),
+                lazy: false,
             },
             masters: Some(masters),
             profiles: PROFILES,
@@ -246,6 +251,7 @@ impl Program for RedisLockProgram {
             clients: p.client_names(),
             pause_steps: workload::PAUSE_STEPS,
             wait_steps: &[],
+            lazy_clients: self.clients.lazy,
             program: Rc::new(move |node| clients(node, &params, &config)),
         }
     }

@@ -135,6 +135,7 @@ impl Program for ZkBarrierProgram {
             clients: params.client_names(),
             pause_steps: PAUSE_STEPS,
             wait_steps: &[],
+            lazy_clients: self.user.is_none(),
             program: match self.user.clone() {
                 Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),
                 None => Rc::new(move |node| Box::pin(client(node, params.clone(), kind))),

@@ -218,6 +218,7 @@ impl Program for ZkLockProgram {
             clients: params.client_names(),
             pause_steps,
             wait_steps,
+            lazy_clients: self.user.is_none(),
             program: match self.user.clone() {
                 Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),
                 None => Rc::new(move |node| {

@@ -112,6 +112,7 @@ impl Program for ZkQueueProgram {
             clients: roles(&params).into_iter().map(|(name, _)| name).collect(),
             pause_steps: workload::PAUSE_STEPS,
             wait_steps: &[],
+            lazy_clients: self.user.is_none(),
             program: match self.user.clone() {
                 Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),
                 None => Rc::new(move |node| {

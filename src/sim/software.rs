@@ -57,6 +57,14 @@ pub trait ServerSoftware {
 
     /// The heal phase admits no faults: whatever is still armed is disarmed.
     fn heal(&mut self) {}
+
+    /// Whether every wait of this software goes through `Node::timer` (or `turmoil::sleep`),
+    /// so that its host may be skipped on the steps it has nothing to do
+    /// (`turmoil::Sim::set_lazy`). A tokio timer cannot be seen: software with one must
+    /// say false, and its host runs on every step, as the default has it.
+    fn lazy(&self) -> bool {
+        false
+    }
 }
 
 /// One server host of a run.
@@ -85,6 +93,11 @@ pub struct Hosts {
     /// Of `pause_steps`, those a client reaches only while it waits behind another (where a
     /// `blocked` pause can strike); none: a `blocked` pause may aim at any step.
     pub wait_steps: &'static [&'static str],
+    /// Whether every wait of `program` goes through `Node::timer` (or `turmoil::sleep`), so
+    /// that a client host may be skipped on the steps it has nothing to do. False for code
+    /// that may call `tokio::time` itself (a user's program, redis-rs, tokio-zookeeper):
+    /// those hosts run on every step.
+    pub lazy_clients: bool,
 }
 
 impl Hosts {

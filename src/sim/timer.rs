@@ -67,7 +67,9 @@ impl Timer {
             Timer::Node(clock) => loop {
                 let left = deadline_ms.saturating_sub(self.now_ms());
                 let true_ms = clock.borrow().true_ms_for(left);
-                tokio::time::sleep(Duration::from_millis(true_ms)).await;
+                // turmoil's sleep tells the simulation when this host next has work, so a
+                // lazy step can skip it until then (`Hosts::lazy_clients`).
+                turmoil::sleep(Duration::from_millis(true_ms)).await;
                 if self.now_ms() >= deadline_ms {
                     return;
                 }

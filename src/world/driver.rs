@@ -9,7 +9,7 @@ use crate::sim::pause::PauseGate;
 use crate::sim::roles::RoleBook;
 use crate::sim::seed::Seeds;
 use crate::sim::software::{Hosts, ServerSoftware};
-use crate::world::run::RunSpec;
+use crate::world::run::{HostPolls, RunSpec, Stepping};
 use rand::Rng;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,11 +56,15 @@ pub(crate) struct World {
     link_extra: BTreeMap<(String, String), Duration>,
     pub(crate) end_ms: u64,
     pub(crate) completed: bool,
+    /// Hosts that run on every step.
+    eager_hosts: u32,
 }
 
 impl World {
     /// The world of `spec`, with the hosts and run limit the run resolved them to.
-    pub(crate) fn build(spec: &RunSpec, hosts: Hosts, limit: u64) -> World {
+    pub(crate) fn build(spec: &RunSpec, hosts: Hosts, limit: u64, stepping: Stepping) -> World {
+        let lazy = stepping == Stepping::Lazy;
+        let mut eager_hosts = 0;
         let p = &spec.params;
         let seeds = Seeds::new(spec.seed);
         let latency = (
@@ -102,6 +106,9 @@ impl World {
             sim.host(server.name.as_str(), move || {
                 node.gate.gate(started.borrow().start())
             });
+            let server_lazy = lazy && software.borrow().lazy();
+            sim.set_lazy(server.name.as_str(), server_lazy);
+            eager_hosts += u32::from(!server_lazy);
             servers.insert(server.name.clone(), software);
         }
         for name in &hosts.clients {
@@ -114,6 +121,8 @@ impl World {
                     Ok(())
                 }),
             );
+            sim.set_lazy(name.as_str(), lazy && hosts.lazy_clients);
+            eager_hosts += u32::from(!(lazy && hosts.lazy_clients));
         }
         let mut link_extra = BTreeMap::new();
         if p.network.link_spread_ms > 0 {
@@ -147,12 +156,23 @@ impl World {
             link_extra,
             end_ms: 0,
             completed: false,
+            eager_hosts,
         };
         let spread: Vec<_> = world.link_extra.keys().cloned().collect();
         for (a, b) in spread {
             world.restore_latency(&a, &b);
         }
         world
+    }
+
+    /// How often the run's hosts ran so far, and were skipped.
+    pub(crate) fn polls(&self) -> HostPolls {
+        let polls = self.sim.polls();
+        HostPolls {
+            made: polls.run,
+            skipped: polls.skipped,
+            eager_hosts: self.eager_hosts,
+        }
     }
 
     fn now_ms(&self) -> u64 {

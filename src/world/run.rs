@@ -16,6 +16,66 @@ use std::fmt;
 use std::panic::AssertUnwindSafe;
 use std::sync::Once;
 
+/// How the world steps its hosts. Both give the same history, bit for bit; `Lazy` is
+/// faster, `Eager` is there to show that they do (A/B).
+///
+/// ```
+/// use locksim::world::run::Stepping;
+/// assert_eq!(Stepping::parse("eager"), Ok(Stepping::Eager));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Stepping {
+    /// A host runs on a step only if it has work: a task woken, a message delivered, a
+    /// timer due. Hosts whose waits the stepper cannot see run on every step
+    /// (`Hosts::lazy_clients`, `ServerSoftware::lazy`).
+    #[default]
+    Lazy,
+    /// Every host runs on every step (1 ms of simulated time), as turmoil does.
+    Eager,
+}
+
+impl Stepping {
+    /// The environment variable that chooses the stepping of every run: `lazy` (the
+    /// default) or `eager`.
+    pub const VAR: &str = "LOCKSIM_STEPPING";
+
+    /// `lazy` or `eager`.
+    pub fn parse(value: &str) -> Result<Stepping, String> {
+        match value {
+            "lazy" => Ok(Stepping::Lazy),
+            "eager" => Ok(Stepping::Eager),
+            other => Err(format!(
+                "{}={other}: the stepping is lazy or eager",
+                Stepping::VAR
+            )),
+        }
+    }
+
+    /// What `LOCKSIM_STEPPING` asks for; `Lazy` when it is unset.
+    pub fn from_env() -> Result<Stepping, String> {
+        match std::env::var(Stepping::VAR) {
+            Ok(value) => Stepping::parse(&value),
+            Err(std::env::VarError::NotPresent) => Ok(Stepping::Lazy),
+            Err(std::env::VarError::NotUnicode(_)) => {
+                Err(format!("{} is not valid unicode", Stepping::VAR))
+            }
+        }
+    }
+}
+
+/// How often the world ran its hosts in one run: made, skipped (lazy hosts with nothing to
+/// do), and how many hosts ran on every step because their waits cannot be seen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct HostPolls {
+    /// Host steps in which the host ran.
+    pub made: u64,
+    /// Host steps in which a lazy host had nothing to do and was skipped.
+    pub skipped: u64,
+    /// Hosts that ran on every step: not lazy, or the stepping eager.
+    pub eager_hosts: u32,
+}
+
 /// Everything a run depends on. Same spec, same history, bit for bit.
 #[derive(Debug, Clone)]
 pub struct RunSpec {
@@ -48,6 +108,8 @@ pub struct RunReport {
     pub completed: bool,
     /// The fault plan it applied.
     pub plan: FaultPlan,
+    /// How often its hosts ran, and were skipped.
+    pub polls: HostPolls,
 }
 
 /// Why a run could not be judged: bad input, or a failure of locksim itself.
@@ -144,7 +206,16 @@ pub fn generate_plan(scenario: &Scenario, params: &Params, seed: u64) -> FaultPl
 }
 
 /// Runs one simulation to its end and judges it.
+///
+/// Its hosts are stepped as `LOCKSIM_STEPPING` says (`Stepping::from_env`); a bad value
+/// panics, naming the variable.
 pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
+    let stepping = Stepping::from_env().unwrap_or_else(|e| panic!("{e}"));
+    run_stepping(spec, stepping)
+}
+
+/// `run`, with its hosts stepped as `stepping` says.
+pub fn run_stepping(spec: &RunSpec, stepping: Stepping) -> Result<RunReport, RunError> {
     spec.scenario
         .validate(&spec.params)
         .map_err(RunError::Params)?;
@@ -162,7 +233,7 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
     let run_limit_ms = spec.scenario.run_limit(&spec.params);
     let liveness_bound_ms = spec.scenario.liveness_bound(&spec.params);
     let world = capture_panics(|| {
-        let mut world = World::build(spec, hosts, run_limit_ms);
+        let mut world = World::build(spec, hosts, run_limit_ms, stepping);
         world.drive(spec, run_limit_ms).map(|()| world)
     });
     let world = world
@@ -184,6 +255,7 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
         end_ms: world.end_ms,
         completed: world.completed,
         plan: spec.plan.clone(),
+        polls: world.polls(),
     })
 }
 

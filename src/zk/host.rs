@@ -258,7 +258,8 @@ pub fn is_create(request: &Request) -> bool {
 pub async fn expire_sessions<E: Env>(host: SharedHost<E>) {
     let tick = host.borrow().tick;
     loop {
-        tokio::time::sleep(tick).await;
+        // tokio's sleep on a real socket; in a simulation, one its stepper sees.
+        turmoil::sleep(tick).await;
         let mut h = host.borrow_mut();
         let now = h.env.now();
         let outputs = h.server.handle_timeout(now);

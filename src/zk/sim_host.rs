@@ -69,6 +69,11 @@ impl ServerSoftware for ZkSoftware {
     fn heal(&mut self) {
         self.0.borrow_mut().env.lose.clear();
     }
+
+    /// Every wait of its is one the stepper sees (`Node::timer`, `turmoil::sleep`).
+    fn lazy(&self) -> bool {
+        true
+    }
 }
 
 struct SimEnv {

@@ -297,3 +297,26 @@ fn bad_trace_files_are_one_line_and_status_2() {
     }
     assert_bad_input(&s, &["replay", "missing.json"], "missing.json");
 }
+
+/// `LOCKSIM_STEPPING` is `lazy` or `eager`; anything else is bad input before any run.
+#[test]
+fn a_bad_stepping_is_one_line_and_status_2() {
+    let s = Scratch::new("bad-stepping");
+    let bad = [("LOCKSIM_STEPPING", "sideways")];
+    let ran = s.run_env(&bad, &["run", "zk-lock", "--seed", "1"]);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    assert_eq!(ran.stderr.lines().count(), 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("LOCKSIM_STEPPING=sideways"),
+        "{}",
+        ran.stderr
+    );
+    assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+    let ran = s.run_env(&bad, &["--json", "bench", "--runs", "1"]);
+    assert_eq!(ran.status, 2, "{}", ran.stderr);
+    let v = ran.json();
+    assert!(
+        v["error"].as_str().unwrap().contains("lazy or eager"),
+        "{v}"
+    );
+}

@@ -440,3 +440,37 @@ fn a_runs_first_line_names_only_the_parameters_set() {
     );
     assert!(!all.contains("(the rest at defaults)"), "{all}");
 }
+
+/// Lazy stepping (the default) and eager stepping give the same run; bench counts the host
+/// steps each made and skipped.
+#[test]
+fn eager_stepping_gives_the_same_run_and_bench_counts_the_skipped_steps() {
+    let s = Scratch::new("stepping");
+    let digest = |stepping| {
+        let ran = s.run_env(
+            &[("LOCKSIM_STEPPING", stepping)],
+            &["--json", "run", "redlock", "--seed", "4"],
+        );
+        assert_eq!(ran.status, 0, "{}", ran.stderr);
+        ran.json()["digest"].as_str().unwrap().to_string()
+    };
+    assert_eq!(digest("lazy"), digest("eager"));
+    let polls = |stepping| {
+        let ran = s.run_env(
+            &[("LOCKSIM_STEPPING", stepping)],
+            &["--json", "bench", "--runs", "2", "--trials", "1"],
+        );
+        assert_eq!(ran.status, 0, "{}", ran.stderr);
+        ran.json()["polls"].clone()
+    };
+    let (lazy, eager) = (polls("lazy"), polls("eager"));
+    assert_eq!(eager["skipped"], 0, "{eager}");
+    assert!(lazy["skipped"].as_u64().unwrap() > 0, "{lazy}");
+    assert_eq!(
+        lazy["made"].as_u64().unwrap() + lazy["skipped"].as_u64().unwrap(),
+        eager["made"].as_u64().unwrap(),
+        "{lazy} {eager}"
+    );
+    assert_eq!(lazy["eager_hosts"], 0, "{lazy}");
+    assert_eq!(eager["eager_hosts"], 7, "{eager}: zk1, store, c1..c5");
+}

@@ -41,7 +41,13 @@ impl Scratch {
     }
 
     pub fn run(&self, args: &[&str]) -> Ran {
+        self.run_env(&[], args)
+    }
+
+    /// `run` with environment variables set.
+    pub fn run_env(&self, vars: &[(&str, &str)], args: &[&str]) -> Ran {
         let out = Command::new(env!("CARGO_BIN_EXE_locksim"))
+            .envs(vars.iter().copied())
             .args(args)
             .current_dir(&self.0)
             .output()

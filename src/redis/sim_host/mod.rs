@@ -335,6 +335,11 @@ impl ServerSoftware for RedisSoftware {
     fn heal(&mut self) {
         self.0.borrow_mut().lose.clear();
     }
+
+    /// Every wait of its is one the stepper sees (`Node::timer`, `turmoil::sleep`).
+    fn lazy(&self) -> bool {
+        true
+    }
 }
 
 /// The host's software; turmoil calls it again on every restart.
