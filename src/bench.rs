@@ -7,7 +7,8 @@
 
 use crate::params::Params;
 use crate::scenario::Scenario;
-use crate::world::run::{self, HostPolls, RunSpec};
+use crate::history::{Event, Kind, LockOp, Op};
+use crate::world::run::{self, HostPolls, RunReport, RunSpec};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -41,6 +42,10 @@ pub(crate) struct Bench {
     /// How often locksim's runs ran their hosts, all runs together, and skipped them
     /// (`LOCKSIM_STEPPING`); `eager_hosts` is the most in one run.
     pub polls: HostPolls,
+    /// Locks acquired in all runs together (a lock scenario's; 0 for the others).
+    pub acquisitions: u64,
+    /// locksim's wall time per lock acquired, µs: how the cost grows with the clients.
+    pub per_acquisition_us: Option<f64>,
 }
 
 impl std::fmt::Display for Bench {
@@ -62,6 +67,13 @@ impl std::fmt::Display for Bench {
         )?;
         writeln!(f, "  ratio locksim / bare turmoil: {:.2}", self.ratio)?;
         let p = &self.polls;
+        if let Some(us) = self.per_acquisition_us {
+            writeln!(
+                f,
+                "  per lock acquired: {us:.1} µs wall ({} acquired)",
+                self.acquisitions
+            )?;
+        }
         write!(
             f,
             "  host polls:   {} made, {} skipped ({:.1} % of host steps run), {} hosts on every step",
@@ -100,6 +112,14 @@ fn bare_run(spec: &RunSpec, duration_ms: u64) {
     sim.run().expect("a bare simulation cannot fail");
 }
 
+/// How many times a client acquired a lock in `report`'s run.
+fn acquired(report: &RunReport) -> u64 {
+    let acquire = |e: &&Event| {
+        e.kind == Kind::Ok && matches!(e.op, Op::Lock(LockOp::Acquire { .. }))
+    };
+    report.history.events.iter().filter(acquire).count() as u64
+}
+
 /// Wall ms that `f` took.
 fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
     let started = Instant::now();
@@ -121,9 +141,11 @@ pub(crate) fn measure(
     let (mut locksim, mut bare) = (f64::INFINITY, f64::INFINITY);
     let mut durations = Vec::new();
     let mut polls = HostPolls::default();
+    let mut acquisitions = 0;
     for _ in 0..trials.max(1) {
         let (ran, wall) = timed(|| specs.iter().map(|s| run::run(s).ok()).collect::<Vec<_>>());
         polls = HostPolls::default();
+        acquisitions = ran.iter().flatten().map(acquired).sum();
         for report in ran.iter().flatten() {
             polls.made += report.polls.made;
             polls.skipped += report.polls.skipped;
@@ -157,5 +179,7 @@ pub(crate) fn measure(
         bare_sim_to_wall: simulated_ms as f64 / bare,
         ratio: locksim / bare,
         polls,
+        acquisitions,
+        per_acquisition_us: (acquisitions > 0).then(|| locksim * 1000.0 / acquisitions as f64),
     }
 }

@@ -6,7 +6,7 @@ use crate::{config, TRACING_TARGET};
 use indexmap::IndexMap;
 use rand::{Rng, RngCore};
 use rand_distr::{Distribution, Exp};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{Error, ErrorKind, Result};
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -21,7 +21,7 @@ pub(crate) struct Topology {
 
     /// The links (their indices in `links`) with messages in flight or held: only they
     /// have anything to do on a tick.
-    busy: BTreeSet<usize>,
+    busy: Vec<usize>,
 
     /// The links with messages ready to be delivered, by the host they go to.
     ready: Ready,
@@ -178,6 +178,9 @@ struct Link {
 
     /// The current network time, moved forward with [`Link::tick`].
     now: Instant,
+
+    /// Whether it is in [`Topology::busy`].
+    busy: bool,
 }
 
 /// States that a link between two nodes can be in.
@@ -201,7 +204,7 @@ impl Topology {
         Topology {
             config,
             links: IndexMap::new(),
-            busy: BTreeSet::new(),
+            busy: Vec::new(),
             ready: Ready::default(),
             now: Rt::no_software().now(),
         }
@@ -266,7 +269,7 @@ impl Topology {
     ) -> Result<()> {
         if let Some((index, _, link)) = self.links.get_full_mut(&Pair::new(src.ip(), dst.ip())) {
             link.now = self.now;
-            self.busy.insert(index);
+            link.mark_busy(index, &mut self.busy);
             let ready = (&mut self.ready, index);
             link.enqueue_message(&self.config, rand, src, dst, message, ready)
         } else {
@@ -286,7 +289,7 @@ impl Topology {
             link.deliver_messages(&self.config, rand, dst, (&mut self.ready, index));
             // A message the host refused is answered (a reset), which travels on the link.
             if !link.sent.is_empty() {
-                self.busy.insert(index);
+                link.mark_busy(index, &mut self.busy);
             }
         }
     }
@@ -329,7 +332,8 @@ impl Topology {
         self.busy.retain(|&index| {
             let (_, link) = links.get_index_mut(index).expect("a busy link");
             link.tick(self.now, (ready, index));
-            !link.sent.is_empty()
+            link.busy = !link.sent.is_empty();
+            link.busy
         });
     }
 
@@ -381,6 +385,14 @@ impl Link {
             sent: VecDeque::new(),
             deliverable: IndexMap::new(),
             now,
+            busy: false,
+        }
+    }
+
+    fn mark_busy(&mut self, index: usize, busy: &mut Vec<usize>) {
+        if !self.busy {
+            self.busy = true;
+            busy.push(index);
         }
     }
 
