@@ -5,9 +5,9 @@
 //! machine shared with others slows some trials down, never speeds one up.
 //! Wall-clock timing here measures the harness from outside; no simulated code reads it.
 
+use crate::history::{Event, Kind, LockOp, Op};
 use crate::params::Params;
 use crate::scenario::Scenario;
-use crate::history::{Event, Kind, LockOp, Op};
 use crate::world::run::{self, HostPolls, RunReport, RunSpec};
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -114,9 +114,8 @@ fn bare_run(spec: &RunSpec, duration_ms: u64) {
 
 /// How many times a client acquired a lock in `report`'s run.
 fn acquired(report: &RunReport) -> u64 {
-    let acquire = |e: &&Event| {
-        e.kind == Kind::Ok && matches!(e.op, Op::Lock(LockOp::Acquire { .. }))
-    };
+    let acquire =
+        |e: &&Event| e.kind == Kind::Ok && matches!(e.op, Op::Lock(LockOp::Acquire { .. }));
     report.history.events.iter().filter(acquire).count() as u64
 }
 

@@ -461,7 +461,14 @@ fn eager_stepping_gives_the_same_run_and_bench_counts_the_skipped_steps() {
             &["--json", "bench", "--runs", "2", "--trials", "1"],
         );
         assert_eq!(ran.status, 0, "{}", ran.stderr);
-        ran.json()["polls"].clone()
+        let bench = ran.json();
+        // Two runs of five clients, eight rounds each: the same locks taken either way.
+        assert_eq!(bench["acquisitions"], 80, "{bench}");
+        assert!(
+            bench["per_acquisition_us"].as_f64().unwrap() > 0.0,
+            "{bench}"
+        );
+        bench["polls"].clone()
     };
     let (lazy, eager) = (polls("lazy"), polls("eager"));
     assert_eq!(eager["skipped"], 0, "{eager}");
