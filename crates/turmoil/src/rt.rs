@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Wake, Waker};
 
+use pin_project_lite::pin_project;
 use rand::rngs::SmallRng;
 use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
@@ -351,58 +352,57 @@ impl Wake for Woken {
     }
 }
 
-/// Polls a tick's `run_until` with [`Woken`] as the waker, so that the flag ends up saying
-/// whether a task is left to run: it is cleared before each poll, set by every wake-up of a
-/// task since, and kept on the last poll, in which `run_until` returns before running them.
-struct Recording<'a, F> {
-    woken: &'a Arc<Woken>,
-    inner: F,
+pin_project! {
+    /// Polls a tick's `run_until` with [`Woken`] as the waker, so that the flag ends up
+    /// saying whether a task is left to run: it is cleared before each poll, set by every
+    /// wake-up of a task since, and kept on the last poll, in which `run_until` returns
+    /// before running them.
+    struct Recording<'a, F> {
+        woken: &'a Arc<Woken>,
+        #[pin]
+        inner: F,
+    }
 }
 
 impl<F: Future> Future for Recording<'_, F> {
     type Output = F::Output;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        // Safety: `inner` is structurally pinned: it is never moved out of `self`.
-        let (woken, inner) = unsafe {
-            let me = self.get_unchecked_mut();
-            (me.woken, Pin::new_unchecked(&mut me.inner))
-        };
+        let me = self.project();
         {
-            let mut slot = woken.inner.lock().unwrap();
+            let mut slot = me.woken.inner.lock().unwrap();
             if !slot.as_ref().is_some_and(|w| w.will_wake(cx.waker())) {
                 *slot = Some(cx.waker().clone());
             }
         }
-        let was = woken.flag.swap(false, Ordering::Relaxed);
-        let waker = Waker::from(woken.clone());
-        let done = inner.poll(&mut Context::from_waker(&waker));
+        let was = me.woken.flag.swap(false, Ordering::Relaxed);
+        let waker = Waker::from(Arc::clone(me.woken));
+        let done = me.inner.poll(&mut Context::from_waker(&waker));
         if done.is_ready() && was {
-            woken.flag.store(true, Ordering::Relaxed);
+            me.woken.flag.store(true, Ordering::Relaxed);
         }
         done
     }
 }
 
-/// The tick's own sleep, polled with the runtime's waker rather than [`Woken`]: its firing
-/// is not a task's wake-up.
-struct Plain<'a, F> {
-    woken: &'a Arc<Woken>,
-    inner: F,
+pin_project! {
+    /// The tick's own sleep, polled with the runtime's waker rather than [`Woken`]: its
+    /// firing is not a task's wake-up.
+    struct Plain<'a, F> {
+        woken: &'a Arc<Woken>,
+        #[pin]
+        inner: F,
+    }
 }
 
 impl<F: Future> Future for Plain<'_, F> {
     type Output = F::Output;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
-        // Safety: as in `Recording`.
-        let (woken, inner) = unsafe {
-            let me = self.get_unchecked_mut();
-            (me.woken, Pin::new_unchecked(&mut me.inner))
-        };
-        match woken.inner() {
-            Some(waker) => inner.poll(&mut Context::from_waker(&waker)),
-            None => inner.poll(cx),
+        let me = self.project();
+        match me.woken.inner() {
+            Some(waker) => me.inner.poll(&mut Context::from_waker(&waker)),
+            None => me.inner.poll(cx),
         }
     }
 }
