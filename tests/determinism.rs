@@ -45,6 +45,31 @@ fn every_scenario_replays_bit_for_bit_lazy_and_eager() {
     }
 }
 
+/// Every named profile of every scenario (targeted pauses, long pauses, other fault mixes),
+/// a few seeds each, lazy and eager: a profile's faults reach orders of wake-ups that the
+/// defaults may not (a sleep due as a step ends against another host's wake-up on the next).
+#[test]
+fn every_profile_runs_the_same_lazy_and_eager() {
+    for scenario in scenario::builtins() {
+        for profile in scenario.program.profiles() {
+            let params = scenario.params(Some(profile.name), &[] as &[&str]).unwrap();
+            for seed in 0..12 {
+                let spec = RunSpec::generated(scenario, params.clone(), seed);
+                let a = run_stepping(&spec, Stepping::Lazy).expect("run");
+                let b = run_stepping(&spec, Stepping::Eager).expect("run");
+                assert_eq!(
+                    a.digest,
+                    b.digest,
+                    "{} --profile {} seed {seed}: lazy and eager diverged: {:?}",
+                    scenario.name,
+                    profile.name,
+                    locksim::explore::divergence(&a, &b)
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn exploration_result_does_not_depend_on_the_number_of_threads() {
     let spec = |jobs| ExploreSpec {

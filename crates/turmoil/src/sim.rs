@@ -481,8 +481,7 @@ impl<'a> Sim<'a> {
             }
             self.polls.run += 1;
             let _span_guard = tracing::span!(Level::INFO, "node", name = &*rt.nodename,).entered();
-            // Before messages are delivered: a timer that fired as a skipped step ended
-            // woke its task before anything this step delivers, as when ticked through.
+            // Nothing is due in the time skipped (`World::is_idle`): catching up runs nothing.
             rt.catch_up();
             {
                 let mut world = self.world.borrow_mut();

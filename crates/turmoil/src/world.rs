@@ -279,12 +279,15 @@ impl World {
     }
 
     /// Whether the lazy host `index` (in registration order) has nothing to do on a step
-    /// that ends at `until`: no message ready for it and no sleep of its due before then.
-    /// A sleep due at `until` itself fires as the step ends, and what it wakes runs on the
-    /// next one: skipping the step, the catching up fires it at the same time.
+    /// that ends at `until`: no message ready for it and no sleep of its due by then.
+    ///
+    /// A sleep due at `until` itself counts: it fires as the host's tick ends, and the task
+    /// it wakes is queued then, ahead of any that another host wakes on the next step before
+    /// this host's turn. Fired later, when the skipped host caught up, it would queue behind
+    /// them, and the host would run its tasks in another order.
     pub(crate) fn is_idle(&self, index: usize, until: Duration) -> bool {
         let (&addr, host) = self.hosts.get_index(index).expect("missing host");
-        !self.topology.has_deliverable(addr) && host.deadlines.next().is_none_or(|at| at >= until)
+        !self.topology.has_deliverable(addr) && host.deadlines.next().is_none_or(|at| at > until)
     }
 
     /// Moves the clock of host `index` (in registration order) on by `duration`.

@@ -96,3 +96,44 @@ fn a_lazy_host_woken_from_outside_runs_on_the_next_step() {
     assert_eq!(*woke_at.borrow(), Some(Duration::from_millis(10)));
     assert_eq!(sim.polls().run, 2, "{:?}", sim.polls());
 }
+
+/// The order in which host "a" runs two tasks made ready at 11 ms: one by its own sleep,
+/// one by host "b" (run before it on each step) through a `Notify` they share.
+fn order_of_wakes(lazy: bool) -> Vec<&'static str> {
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let notify = Rc::new(tokio::sync::Notify::new());
+    let mut sim = Builder::new()
+        .tick_duration(Duration::from_millis(1))
+        .build();
+    let waker = notify.clone();
+    sim.client("b", async move {
+        turmoil::sleep(Duration::from_millis(11)).await;
+        waker.notify_one();
+        Ok(())
+    });
+    let (woken, slept) = (log.clone(), log.clone());
+    sim.client("a", async move {
+        let by_b = tokio::task::spawn_local(async move {
+            notify.notified().await;
+            woken.borrow_mut().push("woken by b");
+        });
+        let own = tokio::task::spawn_local(async move {
+            turmoil::sleep(Duration::from_millis(11)).await;
+            slept.borrow_mut().push("own sleep");
+        });
+        let _ = (by_b.await, own.await);
+        Ok(())
+    });
+    sim.set_lazy("a", lazy);
+    sim.run().unwrap();
+    log.take()
+}
+
+/// A sleep due as a step ends fires as the host's tick ends, queueing its task ahead of one
+/// that another host wakes on the next step: a lazy host runs on that step too, or the two
+/// would run the other way round.
+#[test]
+fn a_sleep_due_as_a_step_ends_queues_its_task_ahead_of_the_next_steps_wakes() {
+    assert_eq!(order_of_wakes(false), ["own sleep", "woken by b"]);
+    assert_eq!(order_of_wakes(true), order_of_wakes(false));
+}
