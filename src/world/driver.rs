@@ -169,7 +169,7 @@ impl World {
     pub(crate) fn polls(&self) -> HostPolls {
         let polls = self.sim.polls();
         HostPolls {
-            made: polls.run,
+            made: polls.run + polls.fired,
             skipped: polls.skipped,
             eager_hosts: self.eager_hosts,
         }

@@ -68,7 +68,7 @@ impl Stepping {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct HostPolls {
-    /// Host steps in which the host ran.
+    /// Host steps in which the host ran (or only had a timer fire as the step ended).
     pub made: u64,
     /// Host steps in which a lazy host had nothing to do and was skipped.
     pub skipped: u64,

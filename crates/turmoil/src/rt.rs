@@ -215,8 +215,8 @@ impl<'a> Rt<'a> {
     }
 
     /// Moves the clock over the time owed by a lazy host that was skipped, running no task:
-    /// nothing was due in it (see `Sim::set_lazy`), so this is what ticking through it
-    /// would have done.
+    /// no sleep was due before its end and no task was woken (see `Sim::set_lazy`), so this
+    /// is what ticking through it would have done, sleeps due at its end fired included.
     pub(crate) fn catch_up(&mut self) {
         let owed = mem::take(&mut self.owed);
         if !owed.is_zero() {

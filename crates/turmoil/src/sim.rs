@@ -11,6 +11,7 @@ use tokio::time::Duration;
 use tracing::Level;
 
 use crate::host::HostTimer;
+use crate::world::LazyWork;
 use crate::{
     for_pairs, rt, Config, LinksIter, Result, Rt, ToIpAddr, ToIpAddrs, World, TRACING_TARGET,
 };
@@ -50,6 +51,9 @@ pub struct Polls {
     pub run: u64,
     /// Host steps in which a lazy host had nothing to do and was skipped.
     pub skipped: u64,
+    /// Host steps in which a lazy host's only work was a sleep due as the step ended: its
+    /// clock was moved on and the sleep fired, and no task ran.
+    pub fired: u64,
 }
 
 impl<'a> Sim<'a> {
@@ -472,16 +476,31 @@ impl<'a> Sim<'a> {
 
         for index in running {
             let (&addr, rt) = self.rts.get_index_mut(index).expect("a runtime");
-            if rt.lazy && !rt.is_woken() && self.world.borrow().is_idle(index, until) {
+            let work = match rt.lazy && !rt.is_woken() {
+                true => self.world.borrow().lazy_work(index, until),
+                false => LazyWork::Run,
+            };
+            if let LazyWork::Nothing | LazyWork::FireAtEnd = work {
                 rt.owed += tick;
-                self.polls.skipped += 1;
                 is_finished &= !rt.is_client();
-                self.world.borrow_mut().tick(index, tick);
+                let mut world = self.world.borrow_mut();
+                world.tick(index, tick);
+                if let LazyWork::FireAtEnd = work {
+                    self.polls.fired += 1;
+                    drop(world);
+                    rt.catch_up();
+                    let mut world = self.world.borrow_mut();
+                    let (_, host) = world.hosts.get_index_mut(index).expect("missing host");
+                    host.deadlines.passed(until);
+                } else {
+                    self.polls.skipped += 1;
+                }
                 continue;
             }
             self.polls.run += 1;
             let _span_guard = tracing::span!(Level::INFO, "node", name = &*rt.nodename,).entered();
-            // Nothing is due in the time skipped (`World::is_idle`): catching up runs nothing.
+            // Nothing was due in the time skipped (`World::lazy_work`): catching up fires no
+            // sleep and runs no task.
             rt.catch_up();
             {
                 let mut world = self.world.borrow_mut();

@@ -278,16 +278,18 @@ impl World {
             .enqueue_message(&mut self.rng, src, dst, message)
     }
 
-    /// Whether the lazy host `index` (in registration order) has nothing to do on a step
-    /// that ends at `until`: no message ready for it and no sleep of its due by then.
-    ///
-    /// A sleep due at `until` itself counts: it fires as the host's tick ends, and the task
-    /// it wakes is queued then, ahead of any that another host wakes on the next step before
-    /// this host's turn. Fired later, when the skipped host caught up, it would queue behind
-    /// them, and the host would run its tasks in another order.
-    pub(crate) fn is_idle(&self, index: usize, until: Duration) -> bool {
+    /// What the lazy host `index` (in registration order), none of whose tasks is woken,
+    /// has to do on a step that ends at `until`.
+    pub(crate) fn lazy_work(&self, index: usize, until: Duration) -> LazyWork {
         let (&addr, host) = self.hosts.get_index(index).expect("missing host");
-        !self.topology.has_deliverable(addr) && host.deadlines.next().is_none_or(|at| at > until)
+        if self.topology.has_deliverable(addr) {
+            return LazyWork::Run;
+        }
+        match host.deadlines.next() {
+            Some(at) if at < until => LazyWork::Run,
+            Some(at) if at == until => LazyWork::FireAtEnd,
+            _ => LazyWork::Nothing,
+        }
     }
 
     /// Moves the clock of host `index` (in registration order) on by `duration`.
@@ -295,4 +297,16 @@ impl World {
         let (_, host) = self.hosts.get_index_mut(index).expect("missing host");
         host.timer.tick(duration);
     }
+}
+
+/// What a lazy host with no task woken has to do on a step.
+pub(crate) enum LazyWork {
+    /// Nothing: it is skipped, and its clock catches up when it next runs.
+    Nothing,
+    /// A sleep of its is due as the step ends. It must fire then, as it would at the end of
+    /// the host's tick, so that its task is queued ahead of any that another host wakes on
+    /// the next step before this host's turn; no task runs before it.
+    FireAtEnd,
+    /// A message is ready for it, or a sleep is due within the step: it runs.
+    Run,
 }
