@@ -3,7 +3,20 @@
 use locksim::explore::{ExploreSpec, Outcome, explore};
 use locksim::params::Params;
 use locksim::scenario;
-use locksim::world::run::{RunSpec, Stepping, run_stepping};
+use locksim::world::run::{RunReport, RunSpec, Stepping, run_stepping};
+
+/// `spec` run lazily and eagerly, which must agree bit for bit (`what` names the run).
+fn both_ways(spec: &RunSpec, what: &str) -> (RunReport, RunReport) {
+    let lazy = run_stepping(spec, Stepping::Lazy).expect("run");
+    let eager = run_stepping(spec, Stepping::Eager).expect("run");
+    assert_eq!(
+        lazy.digest,
+        eager.digest,
+        "{what}: lazy and eager diverged: {:?}",
+        locksim::explore::divergence(&lazy, &eager)
+    );
+    (lazy, eager)
+}
 
 /// Each seed runs twice: with lazy stepping (hosts with nothing to do are skipped) and eager
 /// (every host on every step). The two must agree bit for bit, which checks both that a run
@@ -15,15 +28,7 @@ fn every_scenario_replays_bit_for_bit_lazy_and_eager() {
         let (mut lazy_polls, mut eager_polls) = (0, 0);
         for seed in 0..50 {
             let spec = RunSpec::generated(scenario, Params::default(), seed);
-            let a = run_stepping(&spec, Stepping::Lazy).expect("run");
-            let b = run_stepping(&spec, Stepping::Eager).expect("run");
-            assert_eq!(
-                a.digest,
-                b.digest,
-                "{} seed {seed} lazy and eager diverged: {:?}",
-                scenario.name,
-                locksim::explore::divergence(&a, &b)
-            );
+            let (a, b) = both_ways(&spec, &format!("{} seed {seed}", scenario.name));
             assert_eq!(b.polls.skipped, 0);
             assert_eq!(a.polls.made + a.polls.skipped, b.polls.made);
             lazy_polls += a.polls.made;
@@ -55,16 +60,8 @@ fn every_profile_runs_the_same_lazy_and_eager() {
             let params = scenario.params(Some(profile.name), &[] as &[&str]).unwrap();
             for seed in 0..12 {
                 let spec = RunSpec::generated(scenario, params.clone(), seed);
-                let a = run_stepping(&spec, Stepping::Lazy).expect("run");
-                let b = run_stepping(&spec, Stepping::Eager).expect("run");
-                assert_eq!(
-                    a.digest,
-                    b.digest,
-                    "{} --profile {} seed {seed}: lazy and eager diverged: {:?}",
-                    scenario.name,
-                    profile.name,
-                    locksim::explore::divergence(&a, &b)
-                );
+                let what = format!("{} --profile {} seed {seed}", scenario.name, profile.name);
+                both_ways(&spec, &what);
             }
         }
     }
