@@ -33,6 +33,14 @@ pub enum RedisEvent {
         /// How many of the master's writes it had not received.
         lost: u64,
     },
+    /// The server dropped `client`'s subscriber connection: its unwritten messages reached
+    /// Redis's `client-output-buffer-limit` for pub/sub (32 MiB, or 8 MiB for a minute).
+    OutputLimit {
+        /// The client host whose connection was dropped.
+        client: String,
+        /// The bytes queued for it and not written.
+        unwritten: u64,
+    },
 }
 
 /// What one command (or script) did to one key: set it, overwrote it, deleted it or changed

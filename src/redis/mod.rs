@@ -18,9 +18,11 @@
 //! - `client`: the async client over any stream, one request at a time
 //! - `rs`: redis-rs connections to a simulated Redis host
 //! - `events`: what a simulated Redis host records in the history
-//! - `sim_host`: the family's simulation glue (persistence, replica, failover, lost replies)
-//! - `host`: the core over byte streams, whatever the clock and the socket
+//! - `host`: the host core over byte streams, whatever the clock and the socket: the
+//!   server, its connections' writers, the append-only file and the replica
 //! - `output_limit`: when `host` drops a subscriber that does not read
+//! - `sim_host`: the host in the simulation (its clocks, history, crashes, failover, lost
+//!   replies)
 //! - `serve`: `locksim serve redis`, the core on a real socket and the real clock
 
 pub mod client;
@@ -31,11 +33,9 @@ pub mod conn;
 pub mod cstr;
 pub mod events;
 pub mod glob;
-#[cfg(feature = "serve")]
 pub(crate) mod host;
 pub mod keyspace;
 pub mod num;
-#[cfg(feature = "serve")]
 pub(crate) mod output_limit;
 pub mod replies;
 pub mod resp;

@@ -5,9 +5,10 @@
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::host::{self, Env, Host, HostEvent};
 use crate::redis::resp::Limits;
-use crate::redis::server::{Config, Server};
+use crate::redis::server::Config;
 use std::future::Future;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 use tracing::{debug, info, warn};
 
@@ -43,6 +44,10 @@ struct RealEnv {
 }
 
 impl Env for RealEnv {
+    fn sleep_until(&self, mono_ms: u64) -> impl Future<Output = ()> + 'static {
+        tokio::time::sleep_until((self.started + Duration::from_millis(mono_ms)).into())
+    }
+
     fn now(&self) -> Now {
         let wall = SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -61,7 +66,9 @@ impl Env for RealEnv {
                 by_server: true,
             } => debug!("conn {conn}: closed by the server (QUIT, a protocol error or HTTP)"),
             HostEvent::Closed { conn, .. } => debug!("conn {conn}: closed"),
-            HostEvent::OutputLimit { conn, unwritten } => warn!(
+            HostEvent::OutputLimit {
+                conn, unwritten, ..
+            } => warn!(
                 "conn {conn}: dropped for overcoming the pubsub output buffer limit \
                  ({unwritten} bytes unwritten)"
             ),
@@ -82,7 +89,7 @@ pub async fn serve(listener: TcpListener, config: ServeConfig, shutdown: impl Fu
     let env = RealEnv {
         started: Instant::now(),
     };
-    let server = Server::new(Config {
+    let config = Config {
         expiry_clock: config.expiry_clock,
         limits: Limits {
             max_bulk_len: config.proto_max_bulk_len,
@@ -91,11 +98,15 @@ pub async fn serve(listener: TcpListener, config: ServeConfig, shutdown: impl Fu
         max_query_buffer: config.client_query_buffer_limit,
         lua_memory_limit: config.lua_memory_limit,
         ..Config::default()
-    });
-    let host = Host::new(env, server);
+    };
+    let host = Host::new(env, config).shared();
     let expiry = tokio::task::spawn_local(host::expire_keys(host.clone()));
     crate::serve::accept_until(&listener, shutdown, |stream, peer| {
-        tokio::task::spawn_local(host::serve_conn(host.clone(), peer.to_string(), stream));
+        let host = host.clone();
+        tokio::task::spawn_local(async move {
+            let mut stream = host::serve_conn(host, peer.to_string(), stream).await;
+            let _ = stream.shutdown().await;
+        });
     })
     .await;
     expiry.abort();

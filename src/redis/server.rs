@@ -136,6 +136,36 @@ pub struct Output {
     pub close: bool,
 }
 
+/// A host's own work around each request of a read ([`Server::handle_input_with`]): the
+/// simulation loses replies and records what changed; every host propagates and routes.
+pub trait Around {
+    /// Before `args` runs on `conn`: whether its reply is lost. It is applied, then the
+    /// connection ends with nothing of this read written (the simulation's lost reply).
+    fn loses_reply(&mut self, conn: &Conn, args: &[Vec<u8>]) -> bool;
+
+    /// After `args` ran on `conn` and answered `outcome`, before it serves the clients
+    /// blocked on what it pushed.
+    fn ran(&mut self, server: &Server, conn: &Conn, args: &[Vec<u8>], outcome: &Outcome, now: Now);
+
+    /// After the request served the blocked clients `served` (their pops ran, their
+    /// replies wait in [`Server::take_deliveries`] with what the request sent other
+    /// connections; the frames for its own connection are taken).
+    fn served(&mut self, server: &mut Server, served: &[Served], now: Now);
+}
+
+/// No work around requests: [`Server::handle_input`].
+struct Unobserved;
+
+impl Around for Unobserved {
+    fn loses_reply(&mut self, _: &Conn, _: &[Vec<u8>]) -> bool {
+        false
+    }
+
+    fn ran(&mut self, _: &Server, _: &Conn, _: &[Vec<u8>], _: &Outcome, _: Now) {}
+
+    fn served(&mut self, _: &mut Server, _: &[Served], _: Now) {}
+}
+
 /// One Redis server.
 #[derive(Debug)]
 pub struct Server {
@@ -207,6 +237,19 @@ impl Server {
     /// that blocks (BLPOP) answers nothing: the requests after it wait in the connection's
     /// input until the delivery that answers it, after which the driver calls this again.
     pub fn handle_input(&mut self, conn: &mut Conn, input: &[u8], now: Now) -> Output {
+        self.handle_input_with(conn, input, now, &mut Unobserved)
+    }
+
+    /// [`Server::handle_input`] with a host's own work around each request (`around`): it
+    /// may lose a request's reply, and it hears each request that ran, with the blocked
+    /// clients it served, before the next one runs.
+    pub fn handle_input_with(
+        &mut self,
+        conn: &mut Conn,
+        input: &[u8],
+        now: Now,
+        around: &mut impl Around,
+    ) -> Output {
         let mut out = Output::default();
         if conn.closing {
             out.close = true;
@@ -227,15 +270,24 @@ impl Server {
                     conn.closing = true;
                 }
                 Ok(Some(args)) => {
+                    let lost = around.loses_reply(conn, &args);
                     let outcome = self.handle(conn, &args, now);
-                    out.propagate.extend(outcome.propagate);
-                    for served in self.serve_blocked(now) {
-                        out.propagate.extend(served.propagate);
-                    }
+                    around.ran(self, conn, &args, &outcome, now);
+                    let served = self.serve_blocked(now);
                     if outcome.close == Some(Close::Now) {
                         out.bytes.clear();
                     }
                     self.clients.take_for(conn.id, conn.proto, &mut out.bytes);
+                    around.served(self, &served, now);
+                    out.propagate.extend(outcome.propagate);
+                    for served in served {
+                        out.propagate.extend(served.propagate);
+                    }
+                    if lost {
+                        out.bytes.clear();
+                        conn.closing = true;
+                        continue;
+                    }
                     if let Some(reply) = outcome.reply {
                         conn.encode_reply(&reply, &mut out.bytes);
                     }

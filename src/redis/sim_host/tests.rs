@@ -3,10 +3,14 @@
 use super::*;
 use crate::history::{History, Op, Recorder};
 use crate::redis::events::KeyChange;
+use crate::redis::resp;
 use crate::sim::clock::Clock;
 use crate::sim::pause::PauseGate;
 use crate::sim::seed::Seeds;
+use std::cell::RefCell;
 use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use turmoil::net::TcpStream;
 
 fn family(persistence: Persistence) -> RedisFamily {
     RedisFamily {
@@ -589,6 +593,67 @@ fn a_partition_loses_the_message_and_a_subscriber_that_leaves_is_forgotten() {
     });
     let clients = vec![("c1", subscriber), ("c2", publisher)];
     world_of(family(Persistence::None), Vec::new(), clients);
+}
+
+/// As in `serve` (`host`'s test of it): a subscriber that stops reading is dropped once its
+/// unwritten messages reach the pub/sub class's hard limit, 32 MiB. The simulated TCP holds
+/// 64 segments unread before a write waits, so the server hears more PUBLISHes first.
+#[test]
+fn a_subscriber_that_stops_reading_is_dropped_at_the_output_limit_as_in_serve() {
+    let subscriber: Client = Box::pin(async move {
+        let stream = subscribe().await?;
+        sleep(1_000).await;
+        drop(stream);
+        Ok(())
+    });
+    let counts = Rc::new(RefCell::new(Vec::new()));
+    let heard = counts.clone();
+    let publisher: Client = Box::pin(async move {
+        sleep(100).await;
+        let mut stream = TcpStream::connect(("redis1", PORT))
+            .await
+            .map_err(|e| e.to_string())?;
+        let publish = request(&["PUBLISH", "news", &"m".repeat(1 << 20)]);
+        while heard.borrow().last() != Some(&b":0\r\n".to_vec()) && heard.borrow().len() < 200 {
+            stream
+                .write_all(&publish)
+                .await
+                .map_err(|e| e.to_string())?;
+            let mut count = vec![0; 4];
+            stream
+                .read_exact(&mut count)
+                .await
+                .map_err(|e| e.to_string())?;
+            heard.borrow_mut().push(count);
+        }
+        Ok(())
+    });
+    let clients = vec![("c1", subscriber), ("c2", publisher)];
+    let history = world_of(family(Persistence::None), Vec::new(), clients);
+    let counts = counts.borrow();
+    let subscribed = counts.iter().filter(|c| c.as_slice() == b":1\r\n").count();
+    // 64 in flight, one being written, 31 queued behind it: the 96th reaches the limit.
+    assert_eq!((subscribed, counts.len()), (96, 97));
+    let dropped: Vec<String> = history
+        .events
+        .iter()
+        .filter_map(|e| match &e.op {
+            Op::Server(server) => Some(format!("{server:?}")),
+            _ => None,
+        })
+        .filter(|e| e.contains("output_limit"))
+        .collect();
+    // Each message is 39 bytes of framing around its 1 MiB.
+    let unwritten = 32 * ((1 << 20) + 39);
+    assert_eq!(dropped.len(), 1, "{dropped:?}");
+    assert!(
+        dropped[0].contains(r#""client": String("c1")"#),
+        "{dropped:?}"
+    );
+    assert!(
+        dropped[0].contains(&format!("Number({unwritten})")),
+        "{dropped:?}"
+    );
 }
 
 /// c1 sends `BLPOP q 0` at once and reads until 650 ms; c2 pushes `a` and `b` at 100 ms,
