@@ -2,7 +2,6 @@ use rand::{rngs::SmallRng, seq::SliceRandom, Rng, SeedableRng};
 use std::cell::RefCell;
 use std::future::Future;
 use std::net::IpAddr;
-use std::ops::DerefMut;
 use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
@@ -499,30 +498,28 @@ impl<'a> Sim<'a> {
             }
             self.polls.run += 1;
             let _span_guard = tracing::span!(Level::INFO, "node", name = &*rt.nodename,).entered();
-            // Nothing was due in the time skipped (`World::lazy_work`): catching up fires no
-            // sleep and runs no task.
-            rt.catch_up();
-            {
-                let mut world = self.world.borrow_mut();
-                // We need to move deliverable messages off the network and
-                // into the dst host. This requires two mutable borrows.
-                let World {
-                    rng,
-                    topology,
-                    hosts,
-                    ..
-                } = world.deref_mut();
-                let (_, host) = hosts.get_index_mut(index).expect("missing host");
-                debug_assert_eq!(host.addr, addr);
-                topology.deliver_messages(rng, host);
+            // Set the current host (see method docs)
+            self.world.borrow_mut().current = Some(addr);
 
-                // Set the current host (see method docs)
-                world.current = Some(addr);
-            }
-
+            // Nothing was due in the time skipped (`World::lazy_work`): the tick's catching
+            // up fires no sleep due before the step and runs no task.
             let is_software_finished = World::enter(&self.world, || {
-                World::current(|world| world.current_host_mut().timer.now(rt.now()));
-                rt.tick(tick)
+                rt.tick(tick, |now| {
+                    World::current(|world| {
+                        // We need to move deliverable messages off the network and
+                        // into the dst host. This requires two mutable borrows.
+                        let World {
+                            rng,
+                            topology,
+                            hosts,
+                            ..
+                        } = world;
+                        let (_, host) = hosts.get_index_mut(index).expect("missing host");
+                        debug_assert_eq!(host.addr, addr);
+                        topology.deliver_messages(rng, host);
+                        host.timer.now(now);
+                    })
+                })
             })?;
 
             if rt.is_client() {
