@@ -212,6 +212,8 @@ pub mod barriers;
 
 pub mod net;
 
+mod map;
+
 mod rt;
 use rt::Rt;
 

@@ -1,0 +1,7 @@
+//! The simulation's maps, hashed with a fixed, fast hasher (FxHash): their order is their
+//! insertion order whatever the hasher, and their keys (addresses, ports, socket pairs)
+//! come from the simulation itself, so SipHash's random keys buy nothing here.
+
+use rustc_hash::FxBuildHasher;
+
+pub(crate) type IndexMap<K, V> = indexmap::IndexMap<K, V, FxBuildHasher>;
