@@ -152,7 +152,7 @@ async fn answer(
     register: &std::cell::RefCell<Register>,
 ) -> io::Result<()> {
     let (read, mut write) = stream.into_split();
-    let mut lines = BufReader::new(read).lines();
+    let mut lines = BufReader::with_capacity(LINE_BUF, read).lines();
     while let Some(line) = lines.next_line().await? {
         let request: StoreRequest = serde_json::from_str(&line)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
@@ -189,6 +189,11 @@ async fn answer(
     Ok(())
 }
 
+/// What a connection's reader buffers: more than any request or reply line (each is written
+/// at once, a segment of its own, and read whole), far less than tokio's 8 KiB default,
+/// which each call would allocate and zero.
+const LINE_BUF: usize = 512;
+
 /// One request over a fresh connection (so a broken stream never outlives one operation),
 /// abandoned after `timeout_ms` on the caller's clock.
 pub(crate) async fn call(
@@ -208,7 +213,7 @@ async fn exchange(request: &StoreRequest) -> io::Result<StoreReply> {
     let mut out = serde_json::to_vec(request).expect("request serialises");
     out.push(b'\n');
     write.write_all(&out).await?;
-    let line = BufReader::new(read)
+    let line = BufReader::with_capacity(LINE_BUF, read)
         .lines()
         .next_line()
         .await?

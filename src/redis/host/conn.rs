@@ -17,7 +17,7 @@ pub(crate) async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite + Unpin>(
     client: String,
     mut stream: S,
 ) -> S {
-    let (mut conn, mut from_others, queued) = {
+    let (mut conn, mut from_others, queued, mut buf) = {
         let mut h = host.borrow_mut();
         let conn = h.server.connect();
         let (from_others, queued) = h.writers.open(conn.id(), &client);
@@ -25,7 +25,9 @@ pub(crate) async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite + Unpin>(
             conn: conn.id(),
             client: &client,
         });
-        (conn, from_others, queued)
+        // A buffer a connection that ended left, or a fresh one.
+        let buf = h.buffers.pop().unwrap_or_else(|| vec![0; READ_LEN]);
+        (conn, from_others, queued, buf)
     };
     let by_server = converse(
         &host,
@@ -34,9 +36,11 @@ pub(crate) async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite + Unpin>(
         &mut conn,
         &mut from_others,
         &queued,
+        &mut buf,
     )
     .await;
     let mut h = host.borrow_mut();
+    h.buffers.push(buf);
     h.writers.close(conn.id(), &queued);
     h.server.disconnect(&mut conn);
     h.env.observe(HostEvent::Closed {
@@ -56,8 +60,8 @@ async fn converse<E: Env, S: AsyncRead + AsyncWrite + Unpin>(
     conn: &mut Conn,
     from_others: &mut Queue,
     queued: &Rc<Queued>,
+    buf: &mut [u8],
 ) -> bool {
-    let mut buf = vec![0; READ_LEN];
     loop {
         // Only a connection that may hear from others waits on its queue as well: a plain
         // client's task awaits the socket alone, without polling the empty queue on every
@@ -83,13 +87,13 @@ async fn converse<E: Env, S: AsyncRead + AsyncWrite + Unpin>(
                     // Answered: on with what it sent while blocked.
                     0
                 }
-                read = stream.read(&mut buf) => match read {
+                read = stream.read(buf) => match read {
                     Ok(n) if n > 0 => n,
                     _ => return false,
                 },
             }
         } else {
-            match stream.read(&mut buf).await {
+            match stream.read(buf).await {
                 Ok(n) if n > 0 => n,
                 _ => return false,
             }
