@@ -13,6 +13,9 @@ use crate::redis::watched::Watched;
 use std::collections::BTreeMap;
 use std::ops::Bound;
 
+/// How many databases a server has (Redis's default `databases 16`): SELECT's range.
+pub const DATABASES: usize = 16;
+
 /// Keys, values and deadlines (on the server's expiry clock).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Keyspace {

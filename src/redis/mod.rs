@@ -9,9 +9,12 @@
 //! - `command`: the command table (names, arities, flags) and its lookup
 //! - `clock`: `Now` and the clock expiry deadlines live on
 //! - `value`: the five types a key can hold
-//! - `keyspace`: one database's keys, values, deadlines
+//! - `keyspace`: one database's keys, values, deadlines (and how many databases there are)
 //! - `watched`: WATCH's registry of watched keys and doomed transactions
 //! - `conn`: one connection's state
+//! - `role`: master or replica, which commands and the server both check
+//! - `clients`: the registry of connections through which one command reaches another:
+//!   subscriptions, blocked clients, the frames for other connections
 //! - `cmd`: the commands, one file per family
 //! - `script`: Lua scripting (EVAL, EVALSHA, SCRIPT) over real Lua 5.1
 //! - `server`: the sans-IO server: checks, dispatch, propagation, replication, expiry cycle
@@ -26,6 +29,7 @@
 //! - `serve`: `locksim serve redis`, the core on a real socket and the real clock
 
 pub mod client;
+pub mod clients;
 pub mod clock;
 mod cmd;
 pub mod command;
@@ -39,6 +43,7 @@ pub mod num;
 pub(crate) mod output_limit;
 pub mod replies;
 pub mod resp;
+pub mod role;
 pub mod rs;
 pub mod script;
 #[cfg(feature = "serve")]

@@ -11,26 +11,24 @@
 //!
 //! The scripting seam: [`crate::redis::command::lookup`] and [`Server::call`] (see there).
 
+use crate::redis::clients::Clients;
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::cmd::{self, Ctx, Expiry};
 use crate::redis::command::{self, Args, Cmd, CommandSpec, Flags, Lookup};
 use crate::redis::conn::Conn;
 use crate::redis::cstr::is;
-use crate::redis::keyspace::Keyspace;
+use crate::redis::keyspace::{DATABASES, Keyspace};
 use crate::redis::replies;
 use crate::redis::resp::{self, Frame, Limits, RequestReader};
+use crate::redis::role::Role;
 use crate::redis::script::{self, Scripts};
 pub use blocking::Served;
-use clients::Clients;
-pub use clients::Delivery;
 pub use snapshot::{Entry, rewrite};
 
 mod blocking;
-pub(crate) mod clients;
 mod connection;
 mod scripting;
 mod snapshot;
-pub(crate) mod subscriptions;
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]
@@ -42,6 +40,8 @@ mod tests_expiry;
 #[cfg(test)]
 mod tests_hashes_sets;
 #[cfg(test)]
+mod tests_hello;
+#[cfg(test)]
 mod tests_pubsub;
 #[cfg(test)]
 mod tests_server;
@@ -51,26 +51,15 @@ mod tests_strings_keys;
 mod tests_transaction;
 #[cfg(test)]
 mod tests_wait;
+#[cfg(test)]
+mod tests_zset;
 mod transaction;
 
-/// How many databases a server has (Redis's default `databases 16`): SELECT's range.
-pub const DATABASES: usize = 16;
 /// Keys per sample of the active expiry (ACTIVE_EXPIRE_CYCLE_KEYS_PER_LOOP).
 const ACTIVE_EXPIRE_KEYS_PER_LOOP: usize = 20;
 /// The share of expired keys in a sample, in percent, above which the cycle samples again
 /// (ACTIVE_EXPIRE_CYCLE_ACCEPTABLE_STALE).
 const ACTIVE_EXPIRE_ACCEPTABLE_STALE: usize = 10;
-
-/// A master, or a read-only replica of one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Role {
-    /// Expires keys, propagates its writes.
-    #[default]
-    Master,
-    /// Refuses client writes, applies its master's stream, never expires a key itself
-    /// (reads see a key past its deadline as missing, by the replica's own clock).
-    Replica,
-}
 
 /// How a server is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,8 @@ use locksim::redis::command::{self, Args, Lookup};
 use locksim::redis::resp::{
     Decoded, Frame, Limits, Protocol, ReplyLimits, decode_reply, decode_request, encode,
 };
-use locksim::redis::server::{Config, Role, Server};
+use locksim::redis::role::Role;
+use locksim::redis::server::{Config, Server};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

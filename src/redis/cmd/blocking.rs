@@ -5,9 +5,9 @@
 
 use super::list::{End, end, move_one};
 use super::{Ctx, arg};
+use crate::redis::clients::{Blocked, Then};
 use crate::redis::replies;
 use crate::redis::resp::Frame;
-use crate::redis::server::clients::{Blocked, Then};
 use crate::redis::value::list::List;
 
 /// `getTimeoutFromObjectOrReply` in seconds: the deadline on the wall clock (None for 0,

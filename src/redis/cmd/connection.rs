@@ -2,10 +2,10 @@
 //! (HELLO has a file of its own).
 
 use super::{Ctx, arg};
+use crate::redis::keyspace::DATABASES;
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
-use crate::redis::server::DATABASES;
 
 /// PING [message]: `+PONG`, or the message as a bulk. More than one argument is an arity
 /// error, which `pingCommand` checks itself (its table arity is -1).

@@ -5,7 +5,7 @@ use crate::redis::command;
 use crate::redis::cstr::is;
 use crate::redis::glob;
 use crate::redis::resp::Frame;
-use crate::redis::server::Role;
+use crate::redis::role::Role;
 
 /// INFO [section...]: a verbatim text (a bulk string in RESP2) of the `# Server` and
 /// `# Replication` sections, each cut down to the lines clients read (the version, the mode,

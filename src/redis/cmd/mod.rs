@@ -17,15 +17,15 @@ mod set_type;
 mod strings;
 mod zset;
 
+use crate::redis::clients::Clients;
+use crate::redis::clients::subscriptions::Kind;
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::command::{Args, Cmd, CommandSpec};
 use crate::redis::conn::Conn;
 use crate::redis::keyspace::Keyspace;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
-use crate::redis::server::Role;
-use crate::redis::server::clients::Clients;
-use crate::redis::server::subscriptions::Kind;
+use crate::redis::role::Role;
 use crate::redis::value::{Typed, Value};
 
 /// What an expired key means to a lookup, by who is asking (`expireIfNeeded`).

@@ -4,11 +4,11 @@
 //! server writes ahead of the reply. Messages go to the outbox for their subscribers.
 
 use super::{Ctx, arg};
+use crate::redis::clients::subscriptions::Kind;
 use crate::redis::cstr::is;
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::{Frame, Protocol};
-use crate::redis::server::subscriptions::Kind;
 
 fn bulk(b: &[u8]) -> Frame {
     Frame::Bulk(b.to_vec())

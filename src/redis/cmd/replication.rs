@@ -4,11 +4,11 @@
 //! which acknowledges each command as it applies it; `serve redis` has none.
 
 use super::{Ctx, arg};
+use crate::redis::clients::{Blocked, Then};
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
-use crate::redis::server::Role;
-use crate::redis::server::clients::{Blocked, Then};
+use crate::redis::role::Role;
 
 /// `waitCommand`.
 pub(super) fn wait(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {

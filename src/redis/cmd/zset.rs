@@ -6,8 +6,6 @@
 //! too); a command that changed nothing neither propagates nor touches the key's watchers.
 
 mod range;
-#[cfg(test)]
-mod tests;
 
 pub(super) use range::{By, zrange};
 

@@ -6,7 +6,8 @@
 use crate::redis::clock::Now;
 use crate::redis::command::Args;
 use crate::redis::conn::Conn;
-use crate::redis::server::{Config, Role, Server};
+use crate::redis::role::Role;
+use crate::redis::server::{Config, Server};
 use std::collections::VecDeque;
 
 #[derive(Debug)]

@@ -6,11 +6,11 @@
 //! [`Server::expire_blocked`] once it has passed.
 
 use super::{Server, transaction};
+use crate::redis::clients::{Blocked, Then};
 use crate::redis::clock::Now;
 use crate::redis::command::{self, Args, Lookup};
 use crate::redis::conn::Conn;
 use crate::redis::resp::Frame;
-use crate::redis::server::clients::{Blocked, Then};
 use crate::redis::value::{Typed, list::List};
 
 /// A blocked client served: the command it ran in the end, its reply (already on its way

@@ -2,7 +2,8 @@
 //! server.c): the RESP2 pub/sub context that allows only a few commands, RESET, a
 //! connection's end, and handing the driver what commands sent to other connections.
 
-use super::{Delivery, Outcome, Server};
+use super::{Outcome, Server};
+use crate::redis::clients::Delivery;
 use crate::redis::command::{Cmd, CommandSpec};
 use crate::redis::conn::Conn;
 use crate::redis::replies;

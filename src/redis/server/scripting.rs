@@ -3,11 +3,12 @@
 //! propagates what the script changed as one MULTI/EXEC (Redis 7.0 replicates scripts by
 //! their effects).
 
-use super::{Outcome, Role, Server, transaction};
+use super::{Outcome, Server, transaction};
 use crate::redis::clock::Now;
 use crate::redis::command::{self, Args, Cmd, CommandSpec, Flags, Lookup};
 use crate::redis::replies;
 use crate::redis::resp::{Frame, Protocol};
+use crate::redis::role::Role;
 use crate::redis::script::{self, ScriptHost};
 
 /// `spec`'s command, if it is one of the scripting commands.

@@ -4,9 +4,10 @@
 //! Redis loads one by its replication rules. And a look at single keys as stored, for a
 //! driver that watches what commands change.
 
-use super::{Role, Server};
+use super::Server;
 use crate::redis::clock::Now;
 use crate::redis::command::Args;
+use crate::redis::role::Role;
 use crate::redis::value::Value;
 
 /// A key as a snapshot holds it: the deadline in unix ms, as an RDB file keeps it.

@@ -1,10 +1,11 @@
 //! Shared helpers: a server with one client connection, fixed clock readings, byte views.
 
-use super::{Config, Outcome, Role, Server};
+use super::{Config, Outcome, Server};
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::command::Args;
 use crate::redis::conn::Conn;
 use crate::redis::resp::{Frame, Protocol, encode};
+use crate::redis::role::Role;
 
 /// A wall clock near the one the real server ran on when the expected bytes were taken, so
 /// that the same arguments overflow the same way.

@@ -2,7 +2,8 @@
 //! bytes checked against redis-server 7.0.15.
 
 use super::test_support::{args, at};
-use super::{Config, Delivery, Server};
+use super::{Config, Server};
+use crate::redis::clients::Delivery;
 use crate::redis::conn::Conn;
 
 fn send(server: &mut Server, conn: &mut Conn, input: &[u8]) -> Vec<u8> {

@@ -7,6 +7,7 @@
 use super::test_support::*;
 use super::{Config, Server};
 use crate::redis::command;
+use crate::redis::role::Role;
 
 /// A request and the reply's bytes.
 type Exchange = (&'static [&'static [u8]], &'static [u8]);
@@ -415,7 +416,7 @@ fn info_keeps_the_lines_clients_read() {
     );
     // Verified: an unknown section is an empty bulk.
     assert_eq!(c.run(at(0), &[b"INFO", b"nosuch"]), b"$0\r\n\r\n");
-    let mut replica = Client::new(super::Role::Replica, Default::default());
+    let mut replica = Client::new(Role::Replica, Default::default());
     assert_eq!(
         replica.run(at(0), &[b"INFO", b"replication"]),
         body(&[b"# Replication\r\nrole:slave\r\n"])

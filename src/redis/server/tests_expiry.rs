@@ -1,9 +1,9 @@
 //! Expiry with explicit clock readings: the strict deadline, TTL rounding, both expiry
 //! clocks under wall jumps, replicas, and the active cycle.
 
-use super::Role;
 use super::test_support::*;
 use crate::redis::clock::{ExpiryClock, Now};
+use crate::redis::role::Role;
 
 const DEL_K: &[&[u8]] = &[b"DEL", b"k"];
 

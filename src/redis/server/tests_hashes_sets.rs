@@ -394,7 +394,7 @@ fn a_replica_and_an_aof_rewrite_rebuild_the_same_hashes_and_sets() {
         stream.extend(c.propagated(at(0), request));
     }
     let mut replica = super::Server::new(super::Config {
-        role: super::Role::Replica,
+        role: crate::redis::role::Role::Replica,
         ..super::Config::default()
     });
     let mut link = replica.connect();

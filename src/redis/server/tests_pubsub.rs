@@ -2,7 +2,8 @@
 //! calls it; the bytes checked against redis-server 7.0.15.
 
 use super::test_support::at;
-use super::{Config, Delivery, Server};
+use super::{Config, Server};
+use crate::redis::clients::Delivery;
 use crate::redis::conn::Conn;
 
 fn server() -> Server {

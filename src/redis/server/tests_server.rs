@@ -3,10 +3,11 @@
 //! seam, roles and connection ends.
 
 use super::test_support::*;
-use super::{Close, Config, Entry, Role, Server, transaction};
+use super::{Close, Config, Entry, Server, transaction};
 use crate::redis::clock::ExpiryClock;
 use crate::redis::command::{self, Args, Lookup};
 use crate::redis::resp::Frame;
+use crate::redis::role::Role;
 use crate::redis::value::Value;
 
 fn deadline(ms: i64) -> Vec<u8> {

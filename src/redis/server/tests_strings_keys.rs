@@ -2,8 +2,9 @@
 //! WATCH across them: what the replies alone (pinned by the conformance suite) do not show.
 
 use super::test_support::*;
-use super::{Config, Role, Server, rewrite};
+use super::{Config, Server, rewrite};
 use crate::redis::command::Args;
+use crate::redis::role::Role;
 
 fn ops(list: &[&[&[u8]]]) -> Vec<Args> {
     list.iter().map(|a| args(a)).collect()

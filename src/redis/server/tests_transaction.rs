@@ -2,9 +2,10 @@
 //! the same requests (see also tests/redis_conformance/cases_multi.rs).
 
 use super::test_support::*;
-use super::{Config, Role, Server};
+use super::{Config, Server};
 use crate::redis::clock::ExpiryClock;
 use crate::redis::conn::Conn;
+use crate::redis::role::Role;
 use crate::redis::watched::Watched;
 
 /// `list`'s reply bytes on another connection `conn` of the same server.

@@ -2,7 +2,8 @@
 //! answer, its timeout, and the forms that answer at once.
 
 use super::test_support::*;
-use super::{Config, Role, Server};
+use super::{Config, Server};
+use crate::redis::role::Role;
 
 #[test]
 fn wait_blocks_until_the_replica_acknowledges_the_connection_s_last_write() {

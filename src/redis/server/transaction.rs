@@ -7,12 +7,13 @@
 //! several. A change to a watched key (by anyone, an expiry or a flush included) or a
 //! watched key's expiry makes EXEC answer the null array instead.
 
-use super::{Outcome, Role, Server, scripting, transaction};
+use super::{Outcome, Server, scripting, transaction};
 use crate::redis::clock::Now;
 use crate::redis::command::{self, Cmd, CommandSpec, Flags, Lookup};
 use crate::redis::conn::Conn;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
+use crate::redis::role::Role;
 
 /// `spec`'s command, if it is one of the transaction commands.
 pub(super) fn command(spec: &CommandSpec) -> Option<Cmd> {

@@ -205,7 +205,8 @@ fn write_brief(frame: &Frame, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::redis::server::{Config, Role};
+    use crate::redis::role::Role;
+    use crate::redis::server::Config;
 
     const RELEASE: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
         return redis.call('del', KEYS[1]) else return 0 end";

@@ -5,19 +5,21 @@
 //! Each driver owns its connections' [`Conn`]s and hands one in with each input, so the
 //! registry keeps a copy of what other commands read about a client (its protocol, name,
 //! transaction), taken as its commands run. A client is registered by
-//! [`Server::connect`](super::Server::connect) and forgotten by
-//! [`Server::disconnect`](super::Server::disconnect).
+//! [`Server::connect`](crate::redis::server::Server::connect) and forgotten by
+//! [`Server::disconnect`](crate::redis::server::Server::disconnect).
 
-use super::subscriptions::{Kind, Subscriptions};
 use crate::redis::clock::Now;
 use crate::redis::conn::Conn;
 use crate::redis::resp::{self, Frame, Protocol};
 use std::collections::BTreeMap;
+use subscriptions::{Kind, Subscriptions};
+
+pub(crate) mod subscriptions;
 
 /// Bytes for a connection other than the one whose command made them (a pub/sub message,
 /// the late reply to a blocked command), encoded in that connection's protocol: the driver
 /// writes them to it as they are, in the order
-/// [`Server::take_deliveries`](super::Server::take_deliveries) gives them.
+/// [`Server::take_deliveries`](crate::redis::server::Server::take_deliveries) gives them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Delivery {
     /// The client id of the connection to write to.
@@ -26,7 +28,7 @@ pub struct Delivery {
     pub bytes: Vec<u8>,
     /// The reply of the connection's blocked command: once it is written, the driver goes
     /// on with the requests that connection sent meanwhile
-    /// ([`Server::handle_input`](super::Server::handle_input) with no new bytes).
+    /// ([`Server::handle_input`](crate::redis::server::Server::handle_input) with no new bytes).
     pub unblocks: bool,
 }
 

@@ -2,10 +2,10 @@
 //! protocols against what redis-server 7.0.15 answered to the same session (on a fresh
 //! connection of an empty server), and what each command propagates.
 
+use super::{Config, Server};
 use crate::redis::clock::Now;
 use crate::redis::conn::Conn;
 use crate::redis::resp::encode;
-use crate::redis::server::{Config, Server};
 
 const NOW: Now = Now {
     wall_ms: 1_795_432_000_000,
@@ -217,7 +217,7 @@ fn table_entries_carry_redis_arities_and_flags() {
 
 #[test]
 fn a_replica_refuses_zadd_and_answers_reads() {
-    use crate::redis::server::Role;
+    use crate::redis::role::Role;
     let mut server = Server::new(Config {
         role: Role::Replica,
         ..Config::default()
@@ -251,7 +251,7 @@ fn a_replica_refuses_zadd_and_answers_reads() {
 /// ones included.
 #[test]
 fn an_aof_rewrite_rebuilds_every_score_exactly() {
-    use crate::redis::server::rewrite;
+    use super::rewrite;
     let mut server = Server::new(Config::default());
     let mut conn = server.connect();
     let zadd: &[&[u8]] = &[
