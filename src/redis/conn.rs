@@ -1,7 +1,7 @@
 //! One connection's state, kept by the driver and handed in with each input: Redis keeps
 //! the same in its `client` struct.
 
-use crate::redis::command::Args;
+use crate::redis::resp::Args;
 use crate::redis::resp::{self, Frame, Protocol, RequestReader};
 
 /// A client connection (or the link from a master, or a script's caller).

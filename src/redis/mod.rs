@@ -2,11 +2,11 @@
 //! client, and the glue that serves the core inside the simulation and on a real socket.
 //!
 //! Layout:
-//! - `resp`: the reply value, its encoder for either protocol, the request and reply decoders
+//! - `resp`: the reply value, its encoder for either protocol, the request and reply decoders,
+//!   a request's arguments (`Args`)
 //! - `num`, `cstr`: how Redis reads integers and C-string arguments
 //! - `glob`: Redis's glob-style patterns (KEYS, SCAN, pattern subscriptions)
 //! - `replies`: Redis's shared replies and error wording
-//! - `command`: the command table (names, arities, flags) and its lookup
 //! - `clock`: `Now` and the clock expiry deadlines live on
 //! - `value`: the five types a key can hold
 //! - `keyspace`: one database's keys, values, deadlines (and how many databases there are)
@@ -15,7 +15,9 @@
 //! - `role`: master or replica, which commands and the server both check
 //! - `clients`: the registry of connections through which one command reaches another:
 //!   subscriptions, blocked clients, the frames for other connections
-//! - `cmd`: the commands, one file per family
+//! - `cmd`: the commands, one file per family, each declaring its rows of the command table
+//!   (name, arity, flags, keys, handler) beside its handlers
+//! - `command`: the command table, every family's rows, and its lookup
 //! - `script`: Lua scripting (EVAL, EVALSHA, SCRIPT) over real Lua 5.1
 //! - `server`: the sans-IO server: checks, dispatch, propagation, replication, expiry cycle
 //! - `client`: the async client over any stream, one request at a time

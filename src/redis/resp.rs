@@ -17,6 +17,9 @@ pub use reader::RequestReader;
 pub use reply::{ReplyError, ReplyLimits, decode_reply};
 pub use request::{Decoded, Limits, ProtocolError, decode_request};
 
+/// A command's arguments, its name first, as they came off the wire.
+pub type Args = Vec<Vec<u8>>;
+
 /// Which protocol a connection speaks: RESP2 until `HELLO 3`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Protocol {

@@ -13,12 +13,14 @@
 
 use crate::redis::clients::Clients;
 use crate::redis::clock::{ExpiryClock, Now};
+use crate::redis::cmd::table::{Proc, Transaction};
 use crate::redis::cmd::{self, Ctx, Expiry};
-use crate::redis::command::{self, Args, Cmd, CommandSpec, Flags, Lookup};
+use crate::redis::command::{self, CommandSpec, Flags, Lookup};
 use crate::redis::conn::Conn;
 use crate::redis::cstr::is;
 use crate::redis::keyspace::{DATABASES, Keyspace};
 use crate::redis::replies;
+use crate::redis::resp::Args;
 use crate::redis::resp::{self, Frame, Limits, RequestReader};
 use crate::redis::role::Role;
 use crate::redis::script::{self, Scripts};
@@ -334,7 +336,7 @@ impl Server {
                 return self.refuse(conn, false, replies::unknown_subcommand(name, sub));
             }
         };
-        let exec = spec.cmd == Some(Cmd::Exec);
+        let exec = matches!(spec.proc, Proc::Transaction(Transaction::Exec));
         self.clients.sync(conn, Some(spec.fullname), now);
         if !spec.arity_ok(args.len()) {
             return self.refuse(conn, exec, replies::wrong_arity(spec.fullname));
@@ -348,7 +350,7 @@ impl Server {
         if conn.queued.is_some() && !transaction::runs_while_queuing(spec) {
             return self.queue(conn, args);
         }
-        if spec.cmd == Some(Cmd::Reset) {
+        if matches!(spec.proc, Proc::Reset) {
             return self.reset(conn);
         }
         if let Some(which) = transaction::command(spec) {

@@ -6,7 +6,8 @@
 
 use super::runner;
 use locksim::redis::clock::{ExpiryClock, Now};
-use locksim::redis::command::{self, Args, Lookup};
+use locksim::redis::command::{self, Lookup};
+use locksim::redis::resp::Args;
 use locksim::redis::resp::{
     Decoded, Frame, Limits, Protocol, ReplyLimits, decode_reply, decode_request, encode,
 };

@@ -4,11 +4,32 @@
 //! or a script, where they answer the null reply at once.
 
 use super::list::{End, end, move_one};
+use super::table::{CommandSpec, Keys, NOSCRIPT, OOM, W, keyed};
 use super::{Ctx, arg};
 use crate::redis::clients::{Blocked, Then};
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 use crate::redis::value::list::List;
+
+/// The blocking pops. Their keys are listed for the history, which reads propagated commands:
+/// the pops they did, or an immediate BLMOVE.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    keyed(
+        "blpop",
+        -3,
+        W.and(NOSCRIPT),
+        Keys::AllButLast,
+        |ctx, args| bpop(ctx, args, End::Left),
+    ),
+    keyed(
+        "brpop",
+        -3,
+        W.and(NOSCRIPT),
+        Keys::AllButLast,
+        |ctx, args| bpop(ctx, args, End::Right),
+    ),
+    keyed("blmove", 6, W.and(OOM).and(NOSCRIPT), Keys::Two, blmove),
+];
 
 /// `getTimeoutFromObjectOrReply` in seconds: the deadline on the wall clock (None for 0,
 /// which waits forever). Redis 7.0.15 casts the milliseconds to a C `long long`, so a
@@ -31,7 +52,7 @@ fn deadline(ctx: &Ctx<'_>, text: &[u8]) -> Result<Option<i64>, Frame> {
 }
 
 /// BLPOP / BRPOP key... timeout: `[key, element]` from the first key that holds a list.
-pub(super) fn bpop(ctx: &mut Ctx<'_>, args: &[Vec<u8>], from: End) -> Frame {
+fn bpop(ctx: &mut Ctx<'_>, args: &[Vec<u8>], from: End) -> Frame {
     let deadline_ms = match deadline(ctx, arg(args, args.len() - 1)) {
         Ok(deadline) => deadline,
         Err(e) => return e,
@@ -71,7 +92,7 @@ pub(super) fn bpop(ctx: &mut Ctx<'_>, args: &[Vec<u8>], from: End) -> Frame {
 
 /// BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout: LMOVE's reply at once when the
 /// source holds a list (propagated as the BLMOVE it is, as Redis does).
-pub(super) fn blmove(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn blmove(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let ends = end(arg(args, 3)).and_then(|from| Ok((from, end(arg(args, 4))?)));
     let (from, to) = match ends {
         Ok(ends) => ends,

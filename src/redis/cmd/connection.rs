@@ -1,15 +1,31 @@
-//! PING, ECHO, SELECT, AUTH, QUIT and the CLIENT subcommands clients send on connecting
-//! (HELLO has a file of its own).
+//! PING, ECHO, SELECT, AUTH and QUIT (HELLO and CLIENT have files of their own).
 
+use super::pubsub::subscribed_ping;
+use super::table::{CommandSpec, FAST, NOSCRIPT, STALE, spec};
 use super::{Ctx, arg};
 use crate::redis::keyspace::DATABASES;
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 
+/// The connection commands.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    spec("ping", -1, FAST, |ctx, args| {
+        subscribed_ping(ctx, args).unwrap_or_else(|| ping(args))
+    }),
+    spec("echo", 2, STALE.and(FAST), |_, args| echo(args)),
+    spec("select", 2, STALE.and(FAST), select),
+    spec("quit", -1, NOSCRIPT.and(STALE).and(FAST), |ctx, _| {
+        quit(ctx)
+    }),
+    spec("auth", -2, NOSCRIPT.and(STALE).and(FAST), |_, args| {
+        auth(args)
+    }),
+];
+
 /// PING [message]: `+PONG`, or the message as a bulk. More than one argument is an arity
 /// error, which `pingCommand` checks itself (its table arity is -1).
-pub(super) fn ping(args: &[Vec<u8>]) -> Frame {
+fn ping(args: &[Vec<u8>]) -> Frame {
     match args {
         [_] => Frame::Simple(b"PONG".to_vec()),
         [_, message] => Frame::Bulk(message.clone()),
@@ -18,12 +34,12 @@ pub(super) fn ping(args: &[Vec<u8>]) -> Frame {
 }
 
 /// ECHO message.
-pub(super) fn echo(args: &[Vec<u8>]) -> Frame {
+fn echo(args: &[Vec<u8>]) -> Frame {
     Frame::Bulk(arg(args, 1).to_vec())
 }
 
 /// SELECT index: the connection's database from now on, one of [`DATABASES`].
-pub(super) fn select(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn select(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let Some(index) = parse_i64(arg(args, 1)) else {
         return replies::not_an_integer();
     };
@@ -42,48 +58,15 @@ pub(super) fn select(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// QUIT: `+OK`, then the connection closes.
-pub(super) fn quit(ctx: &mut Ctx<'_>) -> Frame {
+fn quit(ctx: &mut Ctx<'_>) -> Frame {
     ctx.close = true;
     replies::ok()
-}
-
-/// CLIENT ID.
-pub(super) fn client_id(ctx: &Ctx<'_>) -> Frame {
-    Frame::Integer(i64::try_from(ctx.conn.id).unwrap_or(i64::MAX))
-}
-
-/// CLIENT SETNAME name.
-pub(super) fn client_setname(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
-    match set_name(ctx, arg(args, 2)) {
-        Ok(()) => replies::ok(),
-        Err(reply) => reply,
-    }
-}
-
-/// `clientSetName`, for CLIENT SETNAME and HELLO's SETNAME: printable ASCII without
-/// spaces; an empty name removes the name.
-pub(super) fn set_name(ctx: &mut Ctx<'_>, name: &[u8]) -> Result<(), Frame> {
-    if !name.iter().all(|b| (b'!'..=b'~').contains(b)) {
-        return Err(replies::error(
-            b"Client names cannot contain spaces, newlines or special characters.",
-        ));
-    }
-    ctx.conn.name = (!name.is_empty()).then(|| name.to_vec());
-    Ok(())
-}
-
-/// CLIENT GETNAME: the name, or the null bulk.
-pub(super) fn client_getname(ctx: &Ctx<'_>) -> Frame {
-    match &ctx.conn.name {
-        Some(name) => Frame::Bulk(name.clone()),
-        None => Frame::Null,
-    }
 }
 
 /// AUTH [username] password, as Redis 7.0 answers it with only the default user and no
 /// password: the one-argument form is refused, `default` with any password is fine, any
 /// other user is refused.
-pub(super) fn auth(args: &[Vec<u8>]) -> Frame {
+fn auth(args: &[Vec<u8>]) -> Frame {
     match args {
         [_, _] => replies::error(
             b"AUTH <password> called without any password configured for the default user. \

@@ -1,35 +1,58 @@
 //! EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT with NX / XX / GT / LT, and TTL, PTTL (expire.c).
 
+use super::table::{CommandSpec, FAST, ONE, R, W, keyed};
 use super::{Ctx, Expiry, arg};
 use crate::redis::cstr::{cstr, is};
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 
+/// The expiry commands.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    keyed("expire", -3, W.and(FAST), ONE, |ctx, args| {
+        expire(ctx, args, Kind::EXPIRE)
+    }),
+    keyed("pexpire", -3, W.and(FAST), ONE, |ctx, args| {
+        expire(ctx, args, Kind::PEXPIRE)
+    }),
+    keyed("expireat", -3, W.and(FAST), ONE, |ctx, args| {
+        expire(ctx, args, Kind::EXPIREAT)
+    }),
+    keyed("pexpireat", -3, W.and(FAST), ONE, |ctx, args| {
+        expire(ctx, args, Kind::PEXPIREAT)
+    }),
+    keyed("ttl", 2, R.and(FAST), ONE, |ctx, args| {
+        ttl(ctx, args, false)
+    }),
+    keyed("pttl", 2, R.and(FAST), ONE, |ctx, args| {
+        ttl(ctx, args, true)
+    }),
+];
+
 /// Which of the four: its name, whether it counts in seconds, whether it is relative.
-pub(super) struct Kind {
+struct Kind {
     name: &'static str,
     seconds: bool,
     relative: bool,
 }
 
 impl Kind {
-    pub(super) const EXPIRE: Kind = Kind {
+    const EXPIRE: Kind = Kind {
         name: "expire",
         seconds: true,
         relative: true,
     };
-    pub(super) const PEXPIRE: Kind = Kind {
+    const PEXPIRE: Kind = Kind {
         name: "pexpire",
         seconds: false,
         relative: true,
     };
-    pub(super) const EXPIREAT: Kind = Kind {
+    const EXPIREAT: Kind = Kind {
         name: "expireat",
         seconds: true,
         relative: false,
     };
-    pub(super) const PEXPIREAT: Kind = Kind {
+    const PEXPIREAT: Kind = Kind {
         name: "pexpireat",
         seconds: false,
         relative: false,
@@ -77,7 +100,7 @@ fn conditions(args: &[Vec<u8>]) -> Result<Conditions, Frame> {
 /// `expireGenericCommand`: 1 if the deadline was set (or the key deleted for a deadline
 /// already past), 0 for a missing key or an unmet condition. Propagated as PEXPIREAT with
 /// the absolute deadline, or as DEL.
-pub(super) fn expire(ctx: &mut Ctx<'_>, args: &[Vec<u8>], kind: Kind) -> Frame {
+fn expire(ctx: &mut Ctx<'_>, args: &[Vec<u8>], kind: Kind) -> Frame {
     let c = match conditions(args) {
         Ok(c) => c,
         Err(reply) => return reply,
@@ -134,7 +157,7 @@ pub(super) fn expire(ctx: &mut Ctx<'_>, args: &[Vec<u8>], kind: Kind) -> Frame {
 
 /// `ttlGenericCommand`: -2 for a missing key, -1 without a deadline, else what is left
 /// (never below 0), in ms or in seconds rounded to the nearest.
-pub(super) fn ttl(ctx: &mut Ctx<'_>, args: &[Vec<u8>], ms: bool) -> Frame {
+fn ttl(ctx: &mut Ctx<'_>, args: &[Vec<u8>], ms: bool) -> Frame {
     let key = arg(args, 1);
     if ctx.lookup(key).is_none() {
         return Frame::Integer(-2);

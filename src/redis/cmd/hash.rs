@@ -6,6 +6,7 @@
 
 mod long_double;
 
+use super::table::{CommandSpec, FAST, ONE, OOM, R, W, keyed};
 use super::{Ctx, arg};
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
@@ -13,9 +14,37 @@ use crate::redis::resp::Frame;
 use crate::redis::value::Hash;
 use long_double::LongDouble;
 
+/// The hash commands.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    keyed("hset", -4, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        hset(ctx, args, "hset", SetReply::Created)
+    }),
+    keyed("hmset", -4, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        hset(ctx, args, "hmset", SetReply::Ok)
+    }),
+    keyed("hsetnx", 4, W.and(OOM).and(FAST), ONE, hsetnx),
+    keyed("hget", 3, R.and(FAST), ONE, hget),
+    keyed("hmget", -3, R.and(FAST), ONE, hmget),
+    keyed("hdel", -3, W.and(FAST), ONE, hdel),
+    keyed("hexists", 3, R.and(FAST), ONE, hexists),
+    keyed("hlen", 2, R.and(FAST), ONE, hlen),
+    keyed("hstrlen", 3, R.and(FAST), ONE, hstrlen),
+    keyed("hincrby", 4, W.and(OOM).and(FAST), ONE, hincrby),
+    keyed("hincrbyfloat", 4, W.and(OOM).and(FAST), ONE, hincrbyfloat),
+    keyed("hkeys", 2, R, ONE, |ctx, args| {
+        hgetall(ctx, args, Parts::Fields)
+    }),
+    keyed("hvals", 2, R, ONE, |ctx, args| {
+        hgetall(ctx, args, Parts::Values)
+    }),
+    keyed("hgetall", 2, R, ONE, |ctx, args| {
+        hgetall(ctx, args, Parts::Both)
+    }),
+];
+
 /// What HSET and HMSET answer: the count of new fields, or `+OK`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum SetReply {
+enum SetReply {
     /// HSET.
     Created,
     /// HMSET (deprecated).
@@ -24,7 +53,7 @@ pub(super) enum SetReply {
 
 /// HSET / HMSET key field value [field value ...]: an arity error for a field without its
 /// value (checked before the key's type), else every pair set, new fields last.
-pub(super) fn hset(ctx: &mut Ctx<'_>, args: &[Vec<u8>], fullname: &str, reply: SetReply) -> Frame {
+fn hset(ctx: &mut Ctx<'_>, args: &[Vec<u8>], fullname: &str, reply: SetReply) -> Frame {
     if args.len() % 2 == 1 {
         return replies::wrong_arity(fullname);
     }
@@ -47,7 +76,7 @@ pub(super) fn hset(ctx: &mut Ctx<'_>, args: &[Vec<u8>], fullname: &str, reply: S
 }
 
 /// HSETNX key field value: 1 if the field was new and is now set, 0 if it was there.
-pub(super) fn hsetnx(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hsetnx(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let (key, field, value) = (arg(args, 1), arg(args, 2), arg(args, 3));
     let hash = match ctx.entry_as::<Hash>(key) {
         Ok(hash) => hash,
@@ -62,7 +91,7 @@ pub(super) fn hsetnx(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// HGET key field: the value, or null for a missing key or field.
-pub(super) fn hget(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hget(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<Hash>(arg(args, 1)) {
         Ok(hash) => field_reply(hash, arg(args, 2)),
         Err(wrong_type) => wrong_type,
@@ -70,7 +99,7 @@ pub(super) fn hget(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// HMGET key field [field ...]: each field's value or null; a missing key is an empty hash.
-pub(super) fn hmget(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hmget(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<Hash>(arg(args, 1)) {
         Ok(hash) => Frame::Array(
             args.iter()
@@ -91,7 +120,7 @@ fn field_reply(hash: Option<&Hash>, field: &[u8]) -> Frame {
 }
 
 /// HDEL key field [field ...]: how many fields were deleted; the key goes with its last.
-pub(super) fn hdel(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hdel(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let key = arg(args, 1);
     let hash = match ctx.lookup_as_mut::<Hash>(key) {
         Ok(Some(hash)) => hash,
@@ -110,7 +139,7 @@ pub(super) fn hdel(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// HEXISTS key field: 1 or 0.
-pub(super) fn hexists(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hexists(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<Hash>(arg(args, 1)) {
         Ok(hash) => Frame::Integer(i64::from(
             hash.is_some_and(|h| h.get(arg(args, 2)).is_some()),
@@ -120,7 +149,7 @@ pub(super) fn hexists(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// HLEN key: how many fields (0 for a missing key).
-pub(super) fn hlen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hlen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<Hash>(arg(args, 1)) {
         Ok(hash) => replies::count(hash.map_or(0, Hash::len)),
         Err(wrong_type) => wrong_type,
@@ -128,7 +157,7 @@ pub(super) fn hlen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// HSTRLEN key field: the length of the field's value (0 if there is none).
-pub(super) fn hstrlen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hstrlen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<Hash>(arg(args, 1)) {
         Ok(hash) => replies::count(
             hash.and_then(|h| h.get(arg(args, 2)))
@@ -141,7 +170,7 @@ pub(super) fn hstrlen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 /// HINCRBY key field increment: the new value. The increment is checked first, then the
 /// key's type (a missing key is created), then the field's value, which must be an integer
 /// as Redis spells one, and the sum, which must fit in 64 bits.
-pub(super) fn hincrby(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hincrby(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let Some(incr) = parse_i64(arg(args, 3)) else {
         return replies::not_an_integer();
     };
@@ -170,7 +199,7 @@ pub(super) fn hincrby(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 /// missing key is created), then the field's value (a float) and the sum (finite).
 /// Propagated as the HSET of the result, as Redis does, so that replicas need not redo the
 /// arithmetic.
-pub(super) fn hincrbyfloat(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hincrbyfloat(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let incr = match long_double::parse(arg(args, 3)) {
         None => return replies::error(b"value is not a valid float"),
         Some(LongDouble::Infinite { .. }) => {
@@ -211,7 +240,7 @@ pub(super) fn hincrbyfloat(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 
 /// Which parts of each field HKEYS, HVALS and HGETALL answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Parts {
+enum Parts {
     /// HKEYS: an array of fields.
     Fields,
     /// HVALS: an array of values.
@@ -222,7 +251,7 @@ pub(super) enum Parts {
 
 /// `genericHgetallCommand`: the fields in the hash's order; a missing key is an empty map
 /// (HGETALL) or array.
-pub(super) fn hgetall(ctx: &mut Ctx<'_>, args: &[Vec<u8>], parts: Parts) -> Frame {
+fn hgetall(ctx: &mut Ctx<'_>, args: &[Vec<u8>], parts: Parts) -> Frame {
     let hash = match ctx.lookup_as::<Hash>(arg(args, 1)) {
         Ok(hash) => hash,
         Err(wrong_type) => return wrong_type,

@@ -2,13 +2,18 @@
 //! `helloCommand`): switches the connection's protocol and answers with a map about the
 //! server, in the protocol it switched to.
 
-use super::connection::set_name;
+use super::client::set_name;
+use super::table::{CommandSpec, FAST, NOSCRIPT, STALE, spec};
 use super::{Ctx, arg};
 use crate::redis::cstr::{cstr, is};
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::{Frame, Protocol};
 use crate::redis::role::Role;
+
+/// HELLO.
+pub(super) static COMMANDS: &[CommandSpec] =
+    &[spec("hello", -1, NOSCRIPT.and(STALE).and(FAST), hello)];
 
 /// The version HELLO reports, as INFO does.
 const VERSION: &[u8] = b"7.0.15";
@@ -17,7 +22,7 @@ const VERSION: &[u8] = b"7.0.15";
 /// order, each acting at once, so an option that fails after a SETNAME leaves the name set.
 /// The simulated server has only Redis's default user, without a password: AUTH succeeds
 /// for `default` with any password and fails for any other name.
-pub(super) fn hello(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn hello(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let mut proto = None;
     if let Some(version) = args.get(1) {
         proto = match parse_i64(version) {

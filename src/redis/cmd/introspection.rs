@@ -1,17 +1,34 @@
 //! INFO, COMMAND, CONFIG GET and TIME: what clients read about the server.
 
-use super::Ctx;
-use crate::redis::command;
+use super::table::{CommandSpec, FAST, NOSCRIPT, STALE, container, spec};
+use super::{Ctx, count};
 use crate::redis::cstr::is;
 use crate::redis::glob;
 use crate::redis::resp::Frame;
 use crate::redis::role::Role;
 
+/// What clients read about the server.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    spec("info", -1, STALE, |ctx, args| info(ctx, args)),
+    spec("command", -1, STALE, |_, _| no_commands()).with_subcommands(&[
+        spec("command|count", 2, STALE, |_, _| command_count()),
+        spec("command|docs", -2, STALE, |_, _| no_docs()),
+    ]),
+    spec("time", 1, STALE.and(FAST), |ctx, _| time(ctx)),
+    container(
+        "config",
+        -2,
+        &[spec("config|get", -3, NOSCRIPT.and(STALE), |_, args| {
+            config_get(args)
+        })],
+    ),
+];
+
 /// INFO [section...]: a verbatim text (a bulk string in RESP2) of the `# Server` and
 /// `# Replication` sections, each cut down to the lines clients read (the version, the mode,
 /// the role). Section names are matched in any case; `default`, `all` and `everything` give both; a section the simulator does not keep
 /// (clients, memory, keyspace...) gives nothing, as an unknown one does in Redis.
-pub(super) fn info(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn info(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let asked = |section: &str| {
         args.len() == 1
             || args
@@ -42,19 +59,19 @@ pub(super) fn info(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 
 /// COMMAND: Redis lists every command's details; the simulator publishes none, and
 /// `redis-cli` then simply offers no hints.
-pub(super) fn no_commands() -> Frame {
+fn no_commands() -> Frame {
     Frame::Array(Vec::new())
 }
 
 /// COMMAND DOCS: a map of each command's docs; the simulator has none, and answers as Redis
 /// does for names it does not know: an empty map (an empty array in RESP2).
-pub(super) fn no_docs() -> Frame {
+fn no_docs() -> Frame {
     Frame::Map(Vec::new())
 }
 
 /// COMMAND COUNT: the commands this server has.
-pub(super) fn command_count() -> Frame {
-    Frame::Integer(i64::try_from(command::count()).unwrap_or(i64::MAX))
+fn command_count() -> Frame {
+    Frame::Integer(i64::try_from(count()).unwrap_or(i64::MAX))
 }
 
 /// The configuration parameters CONFIG GET knows, with the values the simulated server runs
@@ -83,7 +100,7 @@ const CONFIG: &[(&str, &str)] = &[
 /// glob pattern matches names in any case, in the table's order (Redis's is its dict's); a
 /// plain name is looked up in any case and answered under the spelling it was given, as
 /// Redis 7.0 does.
-pub(super) fn config_get(args: &[Vec<u8>]) -> Frame {
+fn config_get(args: &[Vec<u8>]) -> Frame {
     // (the name as answered, the parameter's entry)
     let mut found: Vec<(&[u8], &(&str, &str))> = Vec::new();
     for pattern in args.get(2..).unwrap_or_default() {
@@ -111,7 +128,7 @@ pub(super) fn config_get(args: &[Vec<u8>]) -> Frame {
 }
 
 /// TIME: the server's wall clock as seconds and microseconds, two bulk strings.
-pub(super) fn time(ctx: &Ctx<'_>) -> Frame {
+fn time(ctx: &Ctx<'_>) -> Frame {
     let ms = ctx.wall();
     Frame::Array(vec![
         Frame::Bulk(ms.div_euclid(1000).to_string().into_bytes()),

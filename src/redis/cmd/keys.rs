@@ -1,17 +1,40 @@
 //! GET (t_string.c) and the commands on keys of any type (db.c, expire.c): DEL, UNLINK,
 //! EXISTS, TOUCH, TYPE, PERSIST, RENAME, RENAMENX, KEYS, SCAN, DBSIZE, FLUSHDB, FLUSHALL.
 
+use super::table::{ALL, CommandSpec, FAST, Keys, ONE, R, W, keyed, spec};
 use super::{Ctx, Expiry, arg};
 use crate::redis::cstr::is;
 use crate::redis::glob;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 
+/// GET, and the commands on keys of any type and on the databases.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    keyed("get", 2, R.and(FAST), ONE, get),
+    keyed("del", -2, W, ALL, del),
+    keyed("exists", -2, R.and(FAST), ALL, exists),
+    keyed("unlink", -2, W.and(FAST), ALL, del),
+    keyed("touch", -2, R.and(FAST), ALL, touch),
+    keyed("type", 2, R.and(FAST), ONE, type_of),
+    keyed("persist", 2, W.and(FAST), ONE, persist),
+    keyed("rename", 3, W, Keys::Two, |ctx, args| {
+        rename(ctx, args, false)
+    }),
+    keyed("renamenx", 3, W.and(FAST), Keys::Two, |ctx, args| {
+        rename(ctx, args, true)
+    }),
+    spec("keys", 2, R, keys),
+    spec("scan", -2, R, scan),
+    spec("dbsize", 1, R.and(FAST), |ctx, _| dbsize(ctx)),
+    spec("flushdb", -1, W, |ctx, args| flush(ctx, args, false)),
+    spec("flushall", -1, W, |ctx, args| flush(ctx, args, true)),
+];
+
 /// SCAN's COUNT when none is given.
 const SCAN_COUNT: usize = 10;
 
 /// GET key: the value, or the null bulk for a missing or expired key.
-pub(super) fn get(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn get(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_string(arg(args, 1)) {
         Ok(Some(value)) => Frame::Bulk(value.to_vec()),
         Ok(None) => Frame::Null,
@@ -21,7 +44,7 @@ pub(super) fn get(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 
 /// DEL key...: how many were deleted. An expired key is expired first (its own DEL
 /// propagated), so it counts 0; the command itself propagates only if it deleted something.
-pub(super) fn del(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn del(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let mut deleted = 0;
     for key in args.iter().skip(1) {
         ctx.lookup(key);
@@ -34,7 +57,7 @@ pub(super) fn del(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// EXISTS key...: how many of the keys exist, a key named twice counted twice.
-pub(super) fn exists(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn exists(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let mut found = 0;
     for key in args.iter().skip(1) {
         if ctx.lookup(key).is_some() {
@@ -45,18 +68,18 @@ pub(super) fn exists(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// TOUCH key...: how many of the keys exist.
-pub(super) fn touch(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn touch(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     exists(ctx, args)
 }
 
 /// TYPE key: the type's name as a status, `none` for a missing key.
-pub(super) fn type_of(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn type_of(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let name = ctx.lookup(arg(args, 1)).map_or("none", |v| v.type_name());
     Frame::Simple(name.as_bytes().to_vec())
 }
 
 /// PERSIST key: 1 if it dropped the key's deadline, 0 for a missing key or none.
-pub(super) fn persist(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn persist(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let key = arg(args, 1);
     if ctx.lookup(key).is_some() && ctx.ks.persist(key) {
         ctx.dirty += 1;
@@ -67,7 +90,7 @@ pub(super) fn persist(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 
 /// RENAME key newkey (`OK`) and RENAMENX (1, or 0 when newkey exists): the value moves
 /// with its deadline, replacing what newkey held.
-pub(super) fn rename(ctx: &mut Ctx<'_>, args: &[Vec<u8>], nx: bool) -> Frame {
+fn rename(ctx: &mut Ctx<'_>, args: &[Vec<u8>], nx: bool) -> Frame {
     let (from, to) = (arg(args, 1), arg(args, 2));
     let done = || {
         if nx { Frame::Integer(1) } else { replies::ok() }
@@ -96,7 +119,7 @@ pub(super) fn rename(ctx: &mut Ctx<'_>, args: &[Vec<u8>], nx: bool) -> Frame {
 
 /// KEYS pattern: the keys that match and have not expired (none is deleted), in key order
 /// (Redis's is its hash table's).
-pub(super) fn keys(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn keys(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let pattern = arg(args, 1);
     let all = pattern == b"*";
     let now = ctx.clock.now(ctx.now);
@@ -116,7 +139,7 @@ pub(super) fn keys(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 /// returned at least once, as Redis promises; 0 starts and ends a walk. Keys found expired
 /// are deleted on the way, as Redis's SCAN does. Each call reads every key's hash (Redis's
 /// reads about COUNT).
-pub(super) fn scan(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn scan(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let Some(cursor) = parse_cursor(arg(args, 1)) else {
         return replies::error(b"invalid cursor");
     };
@@ -203,13 +226,13 @@ fn scan_hash(key: &[u8]) -> u64 {
 }
 
 /// DBSIZE: how many keys the database holds, expired ones not yet deleted included.
-pub(super) fn dbsize(ctx: &mut Ctx<'_>) -> Frame {
+fn dbsize(ctx: &mut Ctx<'_>) -> Frame {
     Frame::Integer(i64::try_from(ctx.ks.len()).unwrap_or(i64::MAX))
 }
 
 /// FLUSHDB [ASYNC | SYNC] and FLUSHALL (`all`): empties the database, or every one; always
 /// propagated, even when there was nothing to delete.
-pub(super) fn flush(ctx: &mut Ctx<'_>, args: &[Vec<u8>], all: bool) -> Frame {
+fn flush(ctx: &mut Ctx<'_>, args: &[Vec<u8>], all: bool) -> Frame {
     match args {
         [_] => {}
         [_, mode] if is(mode, "sync") || is(mode, "async") => {}

@@ -3,12 +3,34 @@
 //! that comes into being (Redis's `dbAdd` of a list) is signalled ready for the clients
 //! blocked on it.
 
+use super::table::{CommandSpec, FAST, Keys, ONE, OOM, R, W, keyed};
 use super::{Ctx, arg};
 use crate::redis::cstr::is;
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 use crate::redis::value::list::List;
+
+/// The list commands that never block.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    keyed("lpush", -3, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        push(ctx, args, End::Left)
+    }),
+    keyed("rpush", -3, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        push(ctx, args, End::Right)
+    }),
+    keyed("lpop", -2, W.and(FAST), ONE, |ctx, args| {
+        pop_command(ctx, args, End::Left)
+    }),
+    keyed("rpop", -2, W.and(FAST), ONE, |ctx, args| {
+        pop_command(ctx, args, End::Right)
+    }),
+    keyed("llen", 2, R.and(FAST), ONE, llen),
+    keyed("lrange", 4, R, ONE, lrange),
+    keyed("lindex", 3, R, ONE, lindex),
+    keyed("lrem", 4, W, ONE, lrem),
+    keyed("lmove", 5, W.and(OOM), Keys::Two, lmove),
+];
 
 /// Which end of a list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +65,7 @@ fn list_to_add_to<'c>(ctx: &'c mut Ctx<'_>, key: &[u8]) -> Result<&'c mut List, 
 }
 
 /// LPUSH / RPUSH key element...: the length after.
-pub(super) fn push(ctx: &mut Ctx<'_>, args: &[Vec<u8>], at: End) -> Frame {
+fn push(ctx: &mut Ctx<'_>, args: &[Vec<u8>], at: End) -> Frame {
     let key = arg(args, 1);
     let list = match list_to_add_to(ctx, key) {
         Ok(list) => list,
@@ -71,7 +93,7 @@ fn pop(list: &mut List, from: End) -> Option<Vec<u8>> {
 
 /// LPOP / RPOP key [count]: the element, or with a count an array of up to that many (the
 /// null array for a missing key).
-pub(super) fn pop_command(ctx: &mut Ctx<'_>, args: &[Vec<u8>], from: End) -> Frame {
+fn pop_command(ctx: &mut Ctx<'_>, args: &[Vec<u8>], from: End) -> Frame {
     if args.len() > 3 {
         return replies::wrong_arity(if from == End::Left { "lpop" } else { "rpop" });
     }
@@ -102,7 +124,7 @@ pub(super) fn pop_command(ctx: &mut Ctx<'_>, args: &[Vec<u8>], from: End) -> Fra
 }
 
 /// LLEN key.
-pub(super) fn llen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn llen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<List>(arg(args, 1)) {
         Ok(list) => int(list.map_or(0, List::len)),
         Err(e) => e,
@@ -110,7 +132,7 @@ pub(super) fn llen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// LRANGE key start stop: the indexes are read before the key.
-pub(super) fn lrange(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn lrange(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let (Some(start), Some(stop)) = (parse_i64(arg(args, 2)), parse_i64(arg(args, 3))) else {
         return replies::not_an_integer();
     };
@@ -126,7 +148,7 @@ pub(super) fn lrange(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// LINDEX key index: the key is looked up before the index is read.
-pub(super) fn lindex(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn lindex(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let list = match ctx.lookup_as::<List>(arg(args, 1)) {
         Ok(Some(list)) => list,
         Ok(None) => return Frame::Null,
@@ -141,7 +163,7 @@ pub(super) fn lindex(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// LREM key count element: how many it removed.
-pub(super) fn lrem(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn lrem(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let Some(count) = parse_i64(arg(args, 2)) else {
         return replies::not_an_integer();
     };
@@ -159,7 +181,7 @@ pub(super) fn lrem(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// LMOVE source destination LEFT|RIGHT LEFT|RIGHT.
-pub(super) fn lmove(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn lmove(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let ends = end(arg(args, 3)).and_then(|from| Ok((from, end(arg(args, 4))?)));
     match ends {
         Ok((from, to)) => move_one(ctx, arg(args, 1), arg(args, 2), from, to),

@@ -1,8 +1,11 @@
-//! The commands, a file per family, and what they share: the context one runs in and
+//! The commands, a file per family, each with its rows of the command table beside their
+//! handlers, and what they share: what a row holds (`table`), the context one runs in and
 //! Redis's key lookup with lazy expiry, typed (a command of one type meeting a key of another
-//! answers WRONGTYPE). `run` only dispatches.
+//! answers WRONGTYPE). `run` only calls a row's handler.
 
 mod blocking;
+mod by_server;
+mod client;
 mod connection;
 mod expire;
 mod hash;
@@ -15,18 +18,18 @@ mod replication;
 mod set;
 mod set_type;
 mod strings;
+pub(crate) mod table;
 mod zset;
 
 use crate::redis::clients::Clients;
-use crate::redis::clients::subscriptions::Kind;
 use crate::redis::clock::{ExpiryClock, Now};
-use crate::redis::command::{Args, Cmd, CommandSpec};
 use crate::redis::conn::Conn;
 use crate::redis::keyspace::Keyspace;
 use crate::redis::replies;
-use crate::redis::resp::Frame;
+use crate::redis::resp::{Args, Frame};
 use crate::redis::role::Role;
 use crate::redis::value::{Typed, Value};
+use table::{CommandSpec, Proc};
 
 /// What an expired key means to a lookup, by who is asking (`expireIfNeeded`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,149 +148,50 @@ impl Ctx<'_> {
     }
 }
 
-/// Runs an already looked-up command whose arity was checked.
+/// Every family's rows: the table [`crate::redis::command::lookup`] searches. No name is in
+/// two rows, so the order decides nothing.
+pub(crate) static TABLE: &[&[CommandSpec]] = &[
+    keys::COMMANDS,
+    set::COMMANDS,
+    expire::COMMANDS,
+    connection::COMMANDS,
+    introspection::COMMANDS,
+    hello::COMMANDS,
+    by_server::COMMANDS,
+    strings::COMMANDS,
+    replication::COMMANDS,
+    zset::COMMANDS,
+    hash::COMMANDS,
+    set_type::COMMANDS,
+    client::COMMANDS,
+    pubsub::COMMANDS,
+    list::COMMANDS,
+    blocking::COMMANDS,
+];
+
+/// How many commands the table holds (subcommands not counted), for COMMAND COUNT.
+pub(crate) fn count() -> usize {
+    TABLE.iter().map(|rows| rows.len()).sum()
+}
+
+/// Runs an already looked-up command whose arity was checked: calls its handler.
 pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Frame {
-    let Some(cmd) = spec.cmd else {
-        // A container without a proc: its arity demands a subcommand, which lookup resolves.
-        let sub = args.get(1).map_or(&[][..], Vec::as_slice);
-        let container = args.first().map_or(&[][..], Vec::as_slice);
-        return replies::unknown_subcommand(container, sub);
-    };
-    match cmd {
-        Cmd::Get => keys::get(ctx, args),
-        Cmd::Set => set::set(ctx, args),
-        Cmd::Del => keys::del(ctx, args),
-        Cmd::Exists => keys::exists(ctx, args),
-        Cmd::Expire => expire::expire(ctx, args, expire::Kind::EXPIRE),
-        Cmd::PExpire => expire::expire(ctx, args, expire::Kind::PEXPIRE),
-        Cmd::ExpireAt => expire::expire(ctx, args, expire::Kind::EXPIREAT),
-        Cmd::PExpireAt => expire::expire(ctx, args, expire::Kind::PEXPIREAT),
-        Cmd::Ttl => expire::ttl(ctx, args, false),
-        Cmd::PTtl => expire::ttl(ctx, args, true),
-        Cmd::Ping => pubsub::subscribed_ping(ctx, args).unwrap_or_else(|| connection::ping(args)),
-        Cmd::Echo => connection::echo(args),
-        Cmd::Select => connection::select(ctx, args),
-        Cmd::Quit => connection::quit(ctx),
-        Cmd::ClientId => connection::client_id(ctx),
-        Cmd::ClientSetName => connection::client_setname(ctx, args),
-        Cmd::ClientGetName => connection::client_getname(ctx),
-        Cmd::Hello => hello::hello(ctx, args),
-        Cmd::Info => introspection::info(ctx, args),
-        Cmd::Command => introspection::no_commands(),
-        Cmd::CommandDocs => introspection::no_docs(),
-        Cmd::CommandCount => introspection::command_count(),
+    match spec.proc {
+        Proc::Run(handler) => handler(ctx, args),
+        Proc::Container => {
+            // Its arity demands a subcommand, which lookup resolves.
+            let sub = args.get(1).map_or(&[][..], Vec::as_slice);
+            let container = args.first().map_or(&[][..], Vec::as_slice);
+            replies::unknown_subcommand(container, sub)
+        }
         // A client's script runs in the server's scripting before dispatch; a replication
         // stream or AOF carries a script's effects, never the script.
-        Cmd::Eval | Cmd::EvalSha | Cmd::Script => replies::error(b"ERR scripts are not replicated"),
+        Proc::Scripting(_) => replies::error(b"ERR scripts are not replicated"),
         // A client's transaction commands run in the server's transactions before dispatch;
         // a script may not call them (NOSCRIPT), and a stream's MULTI/EXEC are the link's.
-        Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Unwatch => {
-            replies::error(b"transactions are run by the server")
-        }
-        // Strings beyond SET and GET.
-        Cmd::Incr => strings::incr(ctx, args, strings::Step::Fixed(1)),
-        Cmd::Decr => strings::incr(ctx, args, strings::Step::Fixed(-1)),
-        Cmd::IncrBy => strings::incr(ctx, args, strings::Step::By),
-        Cmd::DecrBy => strings::incr(ctx, args, strings::Step::DecrBy),
-        Cmd::GetDel => strings::getdel(ctx, args),
-        Cmd::GetEx => strings::getex(ctx, args),
-        Cmd::GetSet => strings::getset(ctx, args),
-        Cmd::SetNx => set::setnx(ctx, args),
-        Cmd::SetEx => set::setex(ctx, args, "setex"),
-        Cmd::PSetEx => set::setex(ctx, args, "psetex"),
-        Cmd::MGet => strings::mget(ctx, args),
-        Cmd::MSet => strings::mset(ctx, args, false),
-        Cmd::MSetNx => strings::mset(ctx, args, true),
-        Cmd::Append => strings::append(ctx, args, ctx.max_string),
-        Cmd::StrLen => strings::strlen(ctx, args),
-        // Keys of any type, and the databases.
-        Cmd::Unlink => keys::del(ctx, args),
-        Cmd::Touch => keys::touch(ctx, args),
-        Cmd::Type => keys::type_of(ctx, args),
-        Cmd::Persist => keys::persist(ctx, args),
-        Cmd::Rename => keys::rename(ctx, args, false),
-        Cmd::RenameNx => keys::rename(ctx, args, true),
-        Cmd::Keys => keys::keys(ctx, args),
-        Cmd::Scan => keys::scan(ctx, args),
-        Cmd::DbSize => keys::dbsize(ctx),
-        Cmd::FlushDb => keys::flush(ctx, args, false),
-        Cmd::FlushAll => keys::flush(ctx, args, true),
-        // Connection and server.
-        Cmd::Auth => connection::auth(args),
-        Cmd::Time => introspection::time(ctx),
-        Cmd::ConfigGet => introspection::config_get(args),
-        Cmd::Wait => replication::wait(ctx, args),
-        // Sorted sets.
-        Cmd::ZAdd => zset::zadd(ctx, args, false),
-        Cmd::ZIncrBy => zset::zadd(ctx, args, true),
-        Cmd::ZRem => zset::zrem(ctx, args),
-        Cmd::ZScore => zset::zscore(ctx, args),
-        Cmd::ZMScore => zset::zmscore(ctx, args),
-        Cmd::ZCard => zset::zcard(ctx, args),
-        Cmd::ZCount => zset::zcount(ctx, args, false),
-        Cmd::ZLexCount => zset::zcount(ctx, args, true),
-        Cmd::ZRank => zset::zrank(ctx, args, false),
-        Cmd::ZRevRank => zset::zrank(ctx, args, true),
-        Cmd::ZRange => zset::zrange(ctx, args, zset::By::Any, None),
-        Cmd::ZRevRange => zset::zrange(ctx, args, zset::By::Rank, Some(true)),
-        Cmd::ZRangeByScore => zset::zrange(ctx, args, zset::By::Score, Some(false)),
-        Cmd::ZRevRangeByScore => zset::zrange(ctx, args, zset::By::Score, Some(true)),
-        Cmd::ZRangeByLex => zset::zrange(ctx, args, zset::By::Lex, Some(false)),
-        Cmd::ZRevRangeByLex => zset::zrange(ctx, args, zset::By::Lex, Some(true)),
-        Cmd::ZRemRangeByScore => zset::zremrange(ctx, args, zset::RemoveBy::Score),
-        Cmd::ZRemRangeByRank => zset::zremrange(ctx, args, zset::RemoveBy::Rank),
-        Cmd::ZRemRangeByLex => zset::zremrange(ctx, args, zset::RemoveBy::Lex),
-        Cmd::ZPopMin => zset::zpop(ctx, args, false),
-        Cmd::ZPopMax => zset::zpop(ctx, args, true),
-        // Hashes.
-        Cmd::HSet => hash::hset(ctx, args, spec.fullname, hash::SetReply::Created),
-        Cmd::HMSet => hash::hset(ctx, args, spec.fullname, hash::SetReply::Ok),
-        Cmd::HSetNx => hash::hsetnx(ctx, args),
-        Cmd::HGet => hash::hget(ctx, args),
-        Cmd::HMGet => hash::hmget(ctx, args),
-        Cmd::HDel => hash::hdel(ctx, args),
-        Cmd::HExists => hash::hexists(ctx, args),
-        Cmd::HLen => hash::hlen(ctx, args),
-        Cmd::HStrLen => hash::hstrlen(ctx, args),
-        Cmd::HIncrBy => hash::hincrby(ctx, args),
-        Cmd::HIncrByFloat => hash::hincrbyfloat(ctx, args),
-        Cmd::HKeys => hash::hgetall(ctx, args, hash::Parts::Fields),
-        Cmd::HVals => hash::hgetall(ctx, args, hash::Parts::Values),
-        Cmd::HGetAll => hash::hgetall(ctx, args, hash::Parts::Both),
-        // Sets.
-        Cmd::SAdd => set_type::sadd(ctx, args),
-        Cmd::SRem => set_type::srem(ctx, args),
-        Cmd::SIsMember => set_type::sismember(ctx, args),
-        Cmd::SMIsMember => set_type::smismember(ctx, args),
-        Cmd::SCard => set_type::scard(ctx, args),
-        Cmd::SMembers => set_type::smembers(ctx, args),
-        // Pub/sub and the registry of clients.
-        Cmd::Subscribe => pubsub::subscribe(ctx, args, Kind::Channel),
-        Cmd::PSubscribe => pubsub::subscribe(ctx, args, Kind::Pattern),
-        Cmd::Unsubscribe => pubsub::unsubscribe(ctx, args, Kind::Channel),
-        Cmd::PUnsubscribe => pubsub::unsubscribe(ctx, args, Kind::Pattern),
-        Cmd::Publish => pubsub::publish(ctx, args),
-        Cmd::PubsubChannels => pubsub::channels(ctx, args),
-        Cmd::PubsubNumsub => pubsub::numsub(ctx, args),
-        Cmd::PubsubNumpat => pubsub::numpat(ctx),
-        Cmd::ClientInfo => pubsub::client_info(ctx),
-        Cmd::ClientList => pubsub::client_list(ctx, args),
+        Proc::Transaction(_) => replies::error(b"transactions are run by the server"),
         // RESET runs in the server, which knows the connection's transaction; NOSCRIPT.
-        Cmd::Reset => replies::error(b"RESET is run by the server"),
-        // Lists.
-        Cmd::LPush => list::push(ctx, args, list::End::Left),
-        Cmd::RPush => list::push(ctx, args, list::End::Right),
-        Cmd::LPop => list::pop_command(ctx, args, list::End::Left),
-        Cmd::RPop => list::pop_command(ctx, args, list::End::Right),
-        Cmd::LLen => list::llen(ctx, args),
-        Cmd::LRange => list::lrange(ctx, args),
-        Cmd::LIndex => list::lindex(ctx, args),
-        Cmd::LRem => list::lrem(ctx, args),
-        Cmd::LMove => list::lmove(ctx, args),
-        // Blocking pops.
-        Cmd::BLPop => blocking::bpop(ctx, args, list::End::Left),
-        Cmd::BRPop => blocking::bpop(ctx, args, list::End::Right),
-        Cmd::BLMove => blocking::blmove(ctx, args),
+        Proc::Reset => replies::error(b"RESET is run by the server"),
     }
 }
 

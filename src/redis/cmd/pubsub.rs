@@ -3,12 +3,38 @@
 //! in RESP2), one per channel: all but the last go to the outbox for the caller, which the
 //! server writes ahead of the reply. Messages go to the outbox for their subscribers.
 
+use super::table::{CommandSpec, FAST, NOSCRIPT, STALE, container, spec};
 use super::{Ctx, arg};
 use crate::redis::clients::subscriptions::Kind;
-use crate::redis::cstr::is;
-use crate::redis::num::parse_i64;
-use crate::redis::replies;
 use crate::redis::resp::{Frame, Protocol};
+
+/// The pub/sub commands.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    spec("subscribe", -2, NOSCRIPT.and(STALE), |ctx, args| {
+        subscribe(ctx, args, Kind::Channel)
+    }),
+    spec("unsubscribe", -1, NOSCRIPT.and(STALE), |ctx, args| {
+        unsubscribe(ctx, args, Kind::Channel)
+    }),
+    spec("psubscribe", -2, NOSCRIPT.and(STALE), |ctx, args| {
+        subscribe(ctx, args, Kind::Pattern)
+    }),
+    spec("punsubscribe", -1, NOSCRIPT.and(STALE), |ctx, args| {
+        unsubscribe(ctx, args, Kind::Pattern)
+    }),
+    spec("publish", 3, STALE.and(FAST), publish),
+    container(
+        "pubsub",
+        -2,
+        &[
+            spec("pubsub|channels", -2, STALE, |ctx, args| {
+                channels(ctx, args)
+            }),
+            spec("pubsub|numsub", -2, STALE, |ctx, args| numsub(ctx, args)),
+            spec("pubsub|numpat", 2, STALE, |ctx, _| numpat(ctx)),
+        ],
+    ),
+];
 
 fn bulk(b: &[u8]) -> Frame {
     Frame::Bulk(b.to_vec())
@@ -34,7 +60,7 @@ fn replies_in_order(ctx: &mut Ctx<'_>, mut frames: Vec<Frame>) -> Frame {
 }
 
 /// SUBSCRIBE channel... / PSUBSCRIBE pattern...
-pub(super) fn subscribe(ctx: &mut Ctx<'_>, args: &[Vec<u8>], kind: Kind) -> Frame {
+fn subscribe(ctx: &mut Ctx<'_>, args: &[Vec<u8>], kind: Kind) -> Frame {
     let what: &[u8] = match kind {
         Kind::Channel => b"subscribe",
         Kind::Pattern => b"psubscribe",
@@ -53,7 +79,7 @@ pub(super) fn subscribe(ctx: &mut Ctx<'_>, args: &[Vec<u8>], kind: Kind) -> Fram
 
 /// UNSUBSCRIBE [channel...] / PUNSUBSCRIBE [pattern...]: without names, from everything
 /// it listens to; listening to nothing, one confirmation with a null name.
-pub(super) fn unsubscribe(ctx: &mut Ctx<'_>, args: &[Vec<u8>], kind: Kind) -> Frame {
+fn unsubscribe(ctx: &mut Ctx<'_>, args: &[Vec<u8>], kind: Kind) -> Frame {
     let what: &[u8] = match kind {
         Kind::Channel => b"unsubscribe",
         Kind::Pattern => b"punsubscribe",
@@ -79,7 +105,7 @@ pub(super) fn unsubscribe(ctx: &mut Ctx<'_>, args: &[Vec<u8>], kind: Kind) -> Fr
 /// PUBLISH channel message: how many clients received it (pattern matches counted).
 /// Redis also sends it to replicas, whose own subscribers would receive it; a simulated
 /// replica has no clients, so nothing is propagated.
-pub(super) fn publish(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn publish(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let messages = ctx.clients.subs.publish(arg(args, 1), arg(args, 2));
     let receivers = messages.len();
     for (client, frame) in messages {
@@ -89,14 +115,14 @@ pub(super) fn publish(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// PUBSUB CHANNELS [pattern].
-pub(super) fn channels(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn channels(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let pattern = args.get(2).map(Vec::as_slice);
     let names = ctx.clients.subs.channels(pattern);
     Frame::Array(names.into_iter().map(Frame::Bulk).collect())
 }
 
 /// PUBSUB NUMSUB [channel...]: each channel and its subscribers, flat.
-pub(super) fn numsub(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn numsub(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let mut items = Vec::new();
     for channel in args.iter().skip(2) {
         let n = ctx.clients.subs.numsub(channel);
@@ -107,7 +133,7 @@ pub(super) fn numsub(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// PUBSUB NUMPAT.
-pub(super) fn numpat(ctx: &Ctx<'_>) -> Frame {
+fn numpat(ctx: &Ctx<'_>) -> Frame {
     Frame::Integer(i64::try_from(ctx.clients.subs.numpat()).unwrap_or(i64::MAX))
 }
 
@@ -119,57 +145,5 @@ pub(super) fn subscribed_ping(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Option<Frame> 
         [_] if subscribed => Some(Frame::Array(vec![bulk(b"pong"), bulk(b"")])),
         [_, message] if subscribed => Some(Frame::Array(vec![bulk(b"pong"), bulk(message)])),
         _ => None,
-    }
-}
-
-/// CLIENT LIST [TYPE normal|master|replica|pubsub] [ID id...] (`clientListCommand`).
-pub(super) fn client_list(ctx: &Ctx<'_>, args: &[Vec<u8>]) -> Frame {
-    let ids: Vec<u64> = if args.len() == 4 && is(arg(args, 2), "type") {
-        let kind = arg(args, 3);
-        let pubsub = if is(kind, "pubsub") {
-            true
-        } else if is(kind, "normal") {
-            false
-        } else if is(kind, "master") || is(kind, "replica") || is(kind, "slave") {
-            return listing(ctx, Vec::new());
-        } else {
-            let mut msg = b"Unknown client type '".to_vec();
-            msg.extend_from_slice(kind);
-            msg.push(b'\'');
-            return replies::error_format(&msg);
-        };
-        let subs = |id: &u64| ctx.clients.subscribed(*id);
-        ctx.clients.ids().filter(|id| subs(id) == pubsub).collect()
-    } else if args.len() >= 4 && is(arg(args, 2), "id") {
-        let mut ids = Vec::new();
-        for id in args.iter().skip(3) {
-            // Any integer will do; those no client has list nothing.
-            match parse_i64(id) {
-                Some(id) => ids.extend(u64::try_from(id).ok()),
-                None => return replies::error(b"Invalid client ID"),
-            }
-        }
-        ids
-    } else if args.len() != 2 {
-        return replies::syntax_error();
-    } else {
-        ctx.clients.ids().collect()
-    };
-    listing(ctx, ids)
-}
-
-/// CLIENT INFO: the caller's own line.
-pub(super) fn client_info(ctx: &Ctx<'_>) -> Frame {
-    listing(ctx, vec![ctx.conn.id])
-}
-
-fn listing(ctx: &Ctx<'_>, ids: Vec<u64>) -> Frame {
-    let text: String = ids
-        .into_iter()
-        .filter_map(|id| ctx.clients.line(id, ctx.now))
-        .collect();
-    Frame::Verbatim {
-        format: *b"txt",
-        text: text.into_bytes(),
     }
 }

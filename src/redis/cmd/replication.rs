@@ -3,6 +3,7 @@
 //! else once enough do or the timeout passes. A simulated master has at most one replica,
 //! which acknowledges each command as it applies it; `serve redis` has none.
 
+use super::table::{CommandSpec, NOSCRIPT, spec};
 use super::{Ctx, arg};
 use crate::redis::clients::{Blocked, Then};
 use crate::redis::num::parse_i64;
@@ -10,8 +11,11 @@ use crate::redis::replies;
 use crate::redis::resp::Frame;
 use crate::redis::role::Role;
 
+/// WAIT.
+pub(super) static COMMANDS: &[CommandSpec] = &[spec("wait", 3, NOSCRIPT, wait)];
+
 /// `waitCommand`.
-pub(super) fn wait(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn wait(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     if ctx.role == Role::Replica {
         return replies::error(
             b"WAIT cannot be used with replica instances. Please also note that since Redis 4.0 \

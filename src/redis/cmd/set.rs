@@ -2,11 +2,24 @@
 //! parses, checks, runs and propagates it; its shorthands SETNX, SETEX and PSETEX; and the
 //! options GETEX shares with it.
 
+use super::table::{CommandSpec, FAST, ONE, OOM, W, keyed};
 use super::{Ctx, arg};
 use crate::redis::cstr::is;
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
+
+/// SET and its older forms.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    keyed("set", -3, W.and(OOM), ONE, set),
+    keyed("setnx", 3, W.and(OOM).and(FAST), ONE, setnx),
+    keyed("setex", 4, W.and(OOM), ONE, |ctx, args| {
+        setex(ctx, args, "setex")
+    }),
+    keyed("psetex", 4, W.and(OOM), ONE, |ctx, args| {
+        setex(ctx, args, "psetex")
+    }),
+];
 
 /// The options given, as `parseExtendedStringArgumentsOrReply` accepts them.
 #[derive(Default)]
@@ -115,7 +128,7 @@ pub(super) fn deadline(ctx: &Ctx<'_>, expire: &Expire<'_>, fullname: &str) -> Re
 
 /// `setCommand`: `+OK`, or the null bulk when NX / XX stops it, or with GET the old value
 /// (null if none) either way.
-pub(super) fn set(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn set(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let Some(o) = options(args, OptionsOf::Set) else {
         return replies::syntax_error();
     };
@@ -137,7 +150,7 @@ pub(super) fn set(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// SETNX key value: 1 if it set the key, 0 if the key was there.
-pub(super) fn setnx(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn setnx(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let o = Options {
         nx: true,
         ..Options::default()
@@ -150,7 +163,7 @@ pub(super) fn setnx(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// SETEX key seconds value and PSETEX key milliseconds value (`fullname` says which).
-pub(super) fn setex(ctx: &mut Ctx<'_>, args: &[Vec<u8>], fullname: &str) -> Frame {
+fn setex(ctx: &mut Ctx<'_>, args: &[Vec<u8>], fullname: &str) -> Frame {
     let unit = if fullname == "psetex" {
         Unit::Px
     } else {

@@ -5,13 +5,24 @@
 //! SPOP and SRANDMEMBER are left out: Redis picks their members at random, and no seeded
 //! source reaches the commands yet.
 
+use super::table::{CommandSpec, FAST, ONE, OOM, R, W, keyed};
 use super::{Ctx, arg};
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 use crate::redis::value::Set;
 
+/// The set commands.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    keyed("sadd", -3, W.and(OOM).and(FAST), ONE, sadd),
+    keyed("srem", -3, W.and(FAST), ONE, srem),
+    keyed("sismember", 3, R.and(FAST), ONE, sismember),
+    keyed("smismember", -3, R.and(FAST), ONE, smismember),
+    keyed("scard", 2, R.and(FAST), ONE, scard),
+    keyed("smembers", 2, R, ONE, smembers),
+];
+
 /// SADD key member [member ...]: how many members were new.
-pub(super) fn sadd(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn sadd(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let key = arg(args, 1);
     let set = match ctx.entry_as::<Set>(key) {
         Ok(set) => set,
@@ -29,7 +40,7 @@ pub(super) fn sadd(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// SREM key member [member ...]: how many members were removed; the key goes with its last.
-pub(super) fn srem(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn srem(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let key = arg(args, 1);
     let set = match ctx.lookup_as_mut::<Set>(key) {
         Ok(Some(set)) => set,
@@ -48,7 +59,7 @@ pub(super) fn srem(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// SISMEMBER key member: 1 or 0.
-pub(super) fn sismember(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn sismember(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<Set>(arg(args, 1)) {
         Ok(set) => Frame::Integer(i64::from(is_member(set, arg(args, 2)))),
         Err(wrong_type) => wrong_type,
@@ -56,7 +67,7 @@ pub(super) fn sismember(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// SMISMEMBER key member [member ...]: 1 or 0 for each; a missing key is an empty set.
-pub(super) fn smismember(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn smismember(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<Set>(arg(args, 1)) {
         Ok(set) => Frame::Array(
             args.iter()
@@ -73,7 +84,7 @@ fn is_member(set: Option<&Set>, member: &[u8]) -> bool {
 }
 
 /// SCARD key: how many members (0 for a missing key).
-pub(super) fn scard(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn scard(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<Set>(arg(args, 1)) {
         Ok(set) => replies::count(set.map_or(0, Set::len)),
         Err(wrong_type) => wrong_type,
@@ -82,7 +93,7 @@ pub(super) fn scard(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 
 /// SMEMBERS key: the members as a RESP3 set (RESP2: an array), in [`Set::iter`]'s order;
 /// a missing key is the empty set. Redis runs it as a one-key SINTER.
-pub(super) fn smembers(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn smembers(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<Set>(arg(args, 1)) {
         Ok(set) => Frame::Set(
             set.into_iter()

@@ -2,15 +2,46 @@
 //! DECRBY; GETDEL, GETEX, GETSET; MGET, MSET, MSETNX; APPEND and STRLEN.
 
 use super::set::{self, OptionsOf, Unit};
+use super::table::{ALL, CommandSpec, FAST, Keys, ONE, OOM, R, W, keyed};
 use super::{Ctx, arg};
 use crate::redis::num::parse_i64;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 
+/// The string commands beyond SET and GET.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    keyed("incr", 2, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        incr(ctx, args, Step::Fixed(1))
+    }),
+    keyed("incrby", 3, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        incr(ctx, args, Step::By)
+    }),
+    keyed("decr", 2, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        incr(ctx, args, Step::Fixed(-1))
+    }),
+    keyed("decrby", 3, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        incr(ctx, args, Step::DecrBy)
+    }),
+    keyed("getdel", 2, W.and(FAST), ONE, getdel),
+    keyed("getex", -2, W.and(FAST), ONE, getex),
+    keyed("getset", 3, W.and(OOM).and(FAST), ONE, getset),
+    keyed("mget", -2, R.and(FAST), ALL, mget),
+    keyed("mset", -3, W.and(OOM), Keys::Pairs, |ctx, args| {
+        mset(ctx, args, false)
+    }),
+    keyed("msetnx", -3, W.and(OOM), Keys::Pairs, |ctx, args| {
+        mset(ctx, args, true)
+    }),
+    keyed("append", 3, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        append(ctx, args, ctx.max_string)
+    }),
+    keyed("strlen", 2, R.and(FAST), ONE, strlen),
+];
+
 /// INCR, DECR, INCRBY and DECRBY: `by` is the step (DECRBY's argument negated), or the
 /// argument to read it from.
 #[derive(Clone, Copy)]
-pub(super) enum Step {
+enum Step {
     /// INCR (+1) and DECR (-1).
     Fixed(i64),
     /// INCRBY key increment.
@@ -20,7 +51,7 @@ pub(super) enum Step {
 }
 
 /// `incrDecrCommand`: the new value; a missing key counts from 0 and the deadline stays.
-pub(super) fn incr(ctx: &mut Ctx<'_>, args: &[Vec<u8>], step: Step) -> Frame {
+fn incr(ctx: &mut Ctx<'_>, args: &[Vec<u8>], step: Step) -> Frame {
     let by = match step {
         Step::Fixed(n) => n,
         Step::By | Step::DecrBy => match parse_i64(arg(args, 2)) {
@@ -58,7 +89,7 @@ pub(super) fn incr(ctx: &mut Ctx<'_>, args: &[Vec<u8>], step: Step) -> Frame {
 }
 
 /// GETDEL key: the value, and the key deleted (propagated as DEL).
-pub(super) fn getdel(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn getdel(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let key = arg(args, 1);
     let value = match ctx.lookup_string(key) {
         Err(wrong_type) => return wrong_type,
@@ -73,7 +104,7 @@ pub(super) fn getdel(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 
 /// GETEX key [EX s | PX ms | EXAT s | PXAT ms | PERSIST]: the value, with the deadline
 /// changed; propagated as PEXPIREAT, PERSIST, or DEL for a deadline already past.
-pub(super) fn getex(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn getex(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let Some(o) = set::options(args, OptionsOf::GetEx) else {
         return replies::syntax_error();
     };
@@ -117,7 +148,7 @@ pub(super) fn getex(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 
 /// GETSET key value: the old value (null if none); the new one is set without a deadline
 /// and propagated as SET.
-pub(super) fn getset(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn getset(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let (key, value) = (arg(args, 1), arg(args, 2));
     let old = match ctx.lookup_string(key) {
         Err(wrong_type) => return wrong_type,
@@ -130,7 +161,7 @@ pub(super) fn getset(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// MGET key...: each value, null for a missing key and for one of another type.
-pub(super) fn mget(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn mget(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let values = args.iter().skip(1).map(|key| match ctx.lookup_string(key) {
         Ok(Some(value)) => Frame::Bulk(value.to_vec()),
         _ => Frame::Null,
@@ -140,7 +171,7 @@ pub(super) fn mget(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 
 /// MSET key value... (`OK`) and MSETNX (1, or 0 and nothing set if any key exists). Each
 /// key's deadline goes.
-pub(super) fn mset(ctx: &mut Ctx<'_>, args: &[Vec<u8>], nx: bool) -> Frame {
+fn mset(ctx: &mut Ctx<'_>, args: &[Vec<u8>], nx: bool) -> Frame {
     if args.len().is_multiple_of(2) {
         return replies::wrong_arity(if nx { "msetnx" } else { "mset" });
     }
@@ -160,7 +191,7 @@ pub(super) fn mset(ctx: &mut Ctx<'_>, args: &[Vec<u8>], nx: bool) -> Frame {
 
 /// APPEND key value: the new length; a missing key is created. The result may not pass
 /// `max_string` (proto-max-bulk-len).
-pub(super) fn append(ctx: &mut Ctx<'_>, args: &[Vec<u8>], max_string: usize) -> Frame {
+fn append(ctx: &mut Ctx<'_>, args: &[Vec<u8>], max_string: usize) -> Frame {
     let (key, tail) = (arg(args, 1), arg(args, 2));
     let value = match ctx.entry_as::<Vec<u8>>(key) {
         Err(wrong_type) => return wrong_type,
@@ -176,7 +207,7 @@ pub(super) fn append(ctx: &mut Ctx<'_>, args: &[Vec<u8>], max_string: usize) -> 
 }
 
 /// STRLEN key: the value's length, 0 for a missing key.
-pub(super) fn strlen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn strlen(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_string(arg(args, 1)) {
         Err(wrong_type) => wrong_type,
         Ok(value) => {

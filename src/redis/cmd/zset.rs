@@ -7,8 +7,9 @@
 
 mod range;
 
-pub(super) use range::{By, zrange};
+use range::{By, zrange};
 
+use super::table::{CommandSpec, FAST, ONE, OOM, R, W, keyed};
 use super::{Ctx, arg};
 use crate::redis::cstr::is;
 use crate::redis::num::{format_double, parse_i64, string2d};
@@ -16,6 +17,65 @@ use crate::redis::replies;
 use crate::redis::resp::{Frame, Protocol};
 use crate::redis::value::ZSet;
 use crate::redis::value::zset::{AddFlags, Added, Bounds, LexRange, ScoreRange};
+
+/// The sorted-set commands.
+pub(super) static COMMANDS: &[CommandSpec] = &[
+    keyed("zadd", -4, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        zadd(ctx, args, false)
+    }),
+    keyed("zincrby", 4, W.and(OOM).and(FAST), ONE, |ctx, args| {
+        zadd(ctx, args, true)
+    }),
+    keyed("zrem", -3, W.and(FAST), ONE, zrem),
+    keyed("zscore", 3, R.and(FAST), ONE, zscore),
+    keyed("zmscore", -3, R.and(FAST), ONE, zmscore),
+    keyed("zcard", 2, R.and(FAST), ONE, zcard),
+    keyed("zcount", 4, R.and(FAST), ONE, |ctx, args| {
+        zcount(ctx, args, false)
+    }),
+    keyed("zlexcount", 4, R.and(FAST), ONE, |ctx, args| {
+        zcount(ctx, args, true)
+    }),
+    keyed("zrank", 3, R.and(FAST), ONE, |ctx, args| {
+        zrank(ctx, args, false)
+    }),
+    keyed("zrevrank", 3, R.and(FAST), ONE, |ctx, args| {
+        zrank(ctx, args, true)
+    }),
+    keyed("zrange", -4, R, ONE, |ctx, args| {
+        zrange(ctx, args, By::Any, None)
+    }),
+    keyed("zrevrange", -4, R, ONE, |ctx, args| {
+        zrange(ctx, args, By::Rank, Some(true))
+    }),
+    keyed("zrangebyscore", -4, R, ONE, |ctx, args| {
+        zrange(ctx, args, By::Score, Some(false))
+    }),
+    keyed("zrevrangebyscore", -4, R, ONE, |ctx, args| {
+        zrange(ctx, args, By::Score, Some(true))
+    }),
+    keyed("zrangebylex", -4, R, ONE, |ctx, args| {
+        zrange(ctx, args, By::Lex, Some(false))
+    }),
+    keyed("zrevrangebylex", -4, R, ONE, |ctx, args| {
+        zrange(ctx, args, By::Lex, Some(true))
+    }),
+    keyed("zremrangebyscore", 4, W, ONE, |ctx, args| {
+        zremrange(ctx, args, RemoveBy::Score)
+    }),
+    keyed("zremrangebyrank", 4, W, ONE, |ctx, args| {
+        zremrange(ctx, args, RemoveBy::Rank)
+    }),
+    keyed("zremrangebylex", 4, W, ONE, |ctx, args| {
+        zremrange(ctx, args, RemoveBy::Lex)
+    }),
+    keyed("zpopmin", -2, W.and(FAST), ONE, |ctx, args| {
+        zpop(ctx, args, false)
+    }),
+    keyed("zpopmax", -2, W.and(FAST), ONE, |ctx, args| {
+        zpop(ctx, args, true)
+    }),
+];
 
 /// `addReplyDouble`: a RESP3 double, which a RESP2 connection receives as a bulk string.
 fn double(score: f64) -> Frame {
@@ -88,7 +148,7 @@ fn add_options(args: &[Vec<u8>], incr: bool) -> (AddFlags, bool, usize) {
 /// Every score is checked before anything changes. ZADD answers how many members it added
 /// (with CH, added or updated); INCR and ZINCRBY the new score, or null when NX / XX /
 /// GT / LT held it back.
-pub(super) fn zadd(ctx: &mut Ctx<'_>, args: &[Vec<u8>], incr_command: bool) -> Frame {
+fn zadd(ctx: &mut Ctx<'_>, args: &[Vec<u8>], incr_command: bool) -> Frame {
     let (flags, ch, first) = add_options(args, incr_command);
     let pairs = args.get(first..).unwrap_or_default();
     if pairs.is_empty() || pairs.len() % 2 != 0 {
@@ -150,7 +210,7 @@ pub(super) fn zadd(ctx: &mut Ctx<'_>, args: &[Vec<u8>], incr_command: bool) -> F
 
 /// ZREM key member ...: how many were there (a member named twice counts once); the key
 /// goes with its last member.
-pub(super) fn zrem(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn zrem(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     let key = arg(args, 1);
     let deleted = match ctx.lookup_as_mut::<ZSet>(key) {
         Err(wrong_type) => return wrong_type,
@@ -173,7 +233,7 @@ pub(super) fn zrem(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// Which members a ZREMRANGEBY command takes out.
-pub(super) enum RemoveBy {
+enum RemoveBy {
     Rank,
     Score,
     Lex,
@@ -181,7 +241,7 @@ pub(super) enum RemoveBy {
 
 /// `zremrangeGenericCommand`: ZREMRANGEBYRANK / BYSCORE / BYLEX key min max, the range
 /// checked before the key: how many members went.
-pub(super) fn zremrange(ctx: &mut Ctx<'_>, args: &[Vec<u8>], by: RemoveBy) -> Frame {
+fn zremrange(ctx: &mut Ctx<'_>, args: &[Vec<u8>], by: RemoveBy) -> Frame {
     let (min, max) = (arg(args, 2), arg(args, 3));
     let what = match by {
         RemoveBy::Rank => match (parse_i64(min), parse_i64(max)) {
@@ -251,7 +311,7 @@ fn remove_ranks(z: &mut ZSet, start: i64, end: i64) -> usize {
 /// `zpopMinMaxCommand`: ZPOPMIN / ZPOPMAX key [count]. Without a count, one member and its
 /// score in a flat array; with one, up to that many, as pairs in RESP3. An empty array for
 /// a missing key or a count of 0.
-pub(super) fn zpop(ctx: &mut Ctx<'_>, args: &[Vec<u8>], max: bool) -> Frame {
+fn zpop(ctx: &mut Ctx<'_>, args: &[Vec<u8>], max: bool) -> Frame {
     if args.len() > 3 {
         return replies::syntax_error();
     }
@@ -282,7 +342,7 @@ pub(super) fn zpop(ctx: &mut Ctx<'_>, args: &[Vec<u8>], max: bool) -> Frame {
 }
 
 /// ZSCORE key member: the score, or null.
-pub(super) fn zscore(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn zscore(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<ZSet>(arg(args, 1)) {
         Err(wrong_type) => wrong_type,
         Ok(z) => z
@@ -292,7 +352,7 @@ pub(super) fn zscore(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// ZMSCORE key member ...: each member's score, or null (a missing key as an empty set).
-pub(super) fn zmscore(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn zmscore(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<ZSet>(arg(args, 1)) {
         Err(wrong_type) => wrong_type,
         Ok(z) => Frame::Array(
@@ -305,7 +365,7 @@ pub(super) fn zmscore(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 }
 
 /// ZCARD key: how many members, 0 for a missing key.
-pub(super) fn zcard(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
+fn zcard(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
     match ctx.lookup_as::<ZSet>(arg(args, 1)) {
         Err(wrong_type) => wrong_type,
         Ok(z) => Frame::Integer(z.map_or(0, ZSet::len) as i64),
@@ -314,7 +374,7 @@ pub(super) fn zcard(ctx: &mut Ctx<'_>, args: &[Vec<u8>]) -> Frame {
 
 /// ZCOUNT / ZLEXCOUNT key min max: how many members the range holds (the range checked
 /// before the key).
-pub(super) fn zcount(ctx: &mut Ctx<'_>, args: &[Vec<u8>], lex: bool) -> Frame {
+fn zcount(ctx: &mut Ctx<'_>, args: &[Vec<u8>], lex: bool) -> Frame {
     let (min, max) = (arg(args, 2), arg(args, 3));
     if lex {
         match LexRange::parse(min, max) {
@@ -337,7 +397,7 @@ fn count_in(ctx: &mut Ctx<'_>, key: &[u8], range: &impl Bounds) -> Frame {
 }
 
 /// ZRANK / ZREVRANK key member: the member's rank, or null.
-pub(super) fn zrank(ctx: &mut Ctx<'_>, args: &[Vec<u8>], reverse: bool) -> Frame {
+fn zrank(ctx: &mut Ctx<'_>, args: &[Vec<u8>], reverse: bool) -> Frame {
     match ctx.lookup_as::<ZSet>(arg(args, 1)) {
         Err(wrong_type) => wrong_type,
         Ok(z) => z

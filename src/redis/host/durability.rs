@@ -3,7 +3,7 @@
 //! calls [`Durability::fsync`] when [`Durability::fsync_every_ms`] says.
 
 use crate::redis::clock::Now;
-use crate::redis::command::Args;
+use crate::redis::resp::Args;
 use crate::redis::server::{self, Config, Server};
 
 /// What survives a crash.

@@ -14,8 +14,8 @@
 //! class (`output_limit`) is dropped, as Redis drops it.
 
 use crate::redis::clock::Now;
-use crate::redis::command::Args;
 use crate::redis::conn::Conn;
+use crate::redis::resp::Args;
 use crate::redis::resp::Frame;
 use crate::redis::role::Role;
 use crate::redis::server::{Around, Config, Outcome, Output, Served, Server};

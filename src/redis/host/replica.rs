@@ -4,8 +4,8 @@
 //! says.
 
 use crate::redis::clock::Now;
-use crate::redis::command::Args;
 use crate::redis::conn::Conn;
+use crate::redis::resp::Args;
 use crate::redis::role::Role;
 use crate::redis::server::{Config, Server};
 use std::collections::VecDeque;

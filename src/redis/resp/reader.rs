@@ -14,8 +14,8 @@
 
 use super::inline::split_args;
 use super::request::{Limits, ProtocolError};
-use crate::redis::command::Args;
 use crate::redis::num::parse_i64;
+use crate::redis::resp::Args;
 
 /// How many arguments a multibulk count may reserve room for before they arrive (Redis's
 /// `min(multibulklen, 1024)`).

@@ -8,8 +8,9 @@
 use super::{Server, transaction};
 use crate::redis::clients::{Blocked, Then};
 use crate::redis::clock::Now;
-use crate::redis::command::{self, Args, Lookup};
+use crate::redis::command::{self, Lookup};
 use crate::redis::conn::Conn;
+use crate::redis::resp::Args;
 use crate::redis::resp::Frame;
 use crate::redis::value::{Typed, list::List};
 

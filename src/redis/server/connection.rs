@@ -4,7 +4,7 @@
 
 use super::{Outcome, Server};
 use crate::redis::clients::Delivery;
-use crate::redis::command::{Cmd, CommandSpec};
+use crate::redis::command::CommandSpec;
 use crate::redis::conn::Conn;
 use crate::redis::replies;
 use crate::redis::resp::{Frame, Protocol};
@@ -14,16 +14,8 @@ impl Server {
     /// (un)subscribe, PING, QUIT or RESET; the refusal, if `spec` is something else.
     pub(super) fn outside_pubsub_context(&self, conn: &Conn, spec: &CommandSpec) -> Option<Frame> {
         let allowed = matches!(
-            spec.cmd,
-            Some(
-                Cmd::Ping
-                    | Cmd::Subscribe
-                    | Cmd::Unsubscribe
-                    | Cmd::PSubscribe
-                    | Cmd::PUnsubscribe
-                    | Cmd::Quit
-                    | Cmd::Reset
-            )
+            spec.fullname,
+            "ping" | "subscribe" | "unsubscribe" | "psubscribe" | "punsubscribe" | "quit" | "reset"
         );
         if allowed || conn.proto != Protocol::Resp2 || !self.clients.subscribed(conn.id) {
             return None;

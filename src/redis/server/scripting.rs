@@ -5,16 +5,20 @@
 
 use super::{Outcome, Server, transaction};
 use crate::redis::clock::Now;
-use crate::redis::command::{self, Args, Cmd, CommandSpec, Flags, Lookup};
+use crate::redis::cmd::table::{Proc, Scripting};
+use crate::redis::command::{self, CommandSpec, Flags, Lookup};
 use crate::redis::replies;
+use crate::redis::resp::Args;
 use crate::redis::resp::{Frame, Protocol};
 use crate::redis::role::Role;
 use crate::redis::script::{self, ScriptHost};
 
 /// `spec`'s command, if it is one of the scripting commands.
-pub(super) fn command(spec: &CommandSpec) -> Option<Cmd> {
-    spec.cmd
-        .filter(|cmd| matches!(cmd, Cmd::Eval | Cmd::EvalSha | Cmd::Script))
+pub(super) fn command(spec: &CommandSpec) -> Option<Scripting> {
+    match spec.proc {
+        Proc::Scripting(which) => Some(which),
+        _ => None,
+    }
 }
 
 /// The server as a running script sees it.
@@ -57,7 +61,13 @@ impl ScriptHost for Host<'_> {
 
 impl Server {
     /// Runs a scripting command for a client in database `db`; `args` include its name.
-    pub(super) fn script(&mut self, which: Cmd, args: &[Vec<u8>], db: usize, now: Now) -> Outcome {
+    pub(super) fn script(
+        &mut self,
+        which: Scripting,
+        args: &[Vec<u8>],
+        db: usize,
+        now: Now,
+    ) -> Outcome {
         let (reply, ops) = self.script_effects(which, args, db, now);
         Outcome {
             reply: Some(reply),
@@ -71,7 +81,7 @@ impl Server {
     /// caller's (`scriptPrepareForRun`); a SELECT in the script stays in the script.
     pub(super) fn script_effects(
         &mut self,
-        which: Cmd,
+        which: Scripting,
         args: &[Vec<u8>],
         db: usize,
         now: Now,
@@ -85,9 +95,9 @@ impl Server {
             ops: Vec::new(),
         };
         let reply = match which {
-            Cmd::Eval => scripts.eval(&mut host, rest),
-            Cmd::EvalSha => scripts.evalsha(&mut host, rest),
-            _ => scripts.script(rest),
+            Scripting::Eval => scripts.eval(&mut host, rest),
+            Scripting::EvalSha => scripts.evalsha(&mut host, rest),
+            Scripting::Script => scripts.script(rest),
         };
         let ops = host.ops;
         self.scripts = Some(scripts);

@@ -6,7 +6,7 @@
 
 use super::Server;
 use crate::redis::clock::Now;
-use crate::redis::command::Args;
+use crate::redis::resp::Args;
 use crate::redis::role::Role;
 use crate::redis::value::Value;
 

@@ -2,8 +2,8 @@
 
 use super::{Config, Outcome, Server};
 use crate::redis::clock::{ExpiryClock, Now};
-use crate::redis::command::Args;
 use crate::redis::conn::Conn;
+use crate::redis::resp::Args;
 use crate::redis::resp::{Frame, Protocol, encode};
 use crate::redis::role::Role;
 

@@ -310,7 +310,7 @@ fn an_expired_key_is_deleted_first_and_a_new_one_created() {
     assert_eq!(c.run(at(400), &[b"SCARD", b"s"]), b":0\r\n");
 }
 
-fn wrapped(ops: &[&[&[u8]]]) -> Vec<crate::redis::command::Args> {
+fn wrapped(ops: &[&[&[u8]]]) -> Vec<crate::redis::resp::Args> {
     super::transaction(ops.iter().map(|op| args(op)).collect())
 }
 

@@ -5,7 +5,8 @@
 use super::test_support::*;
 use super::{Close, Config, Entry, Server, transaction};
 use crate::redis::clock::ExpiryClock;
-use crate::redis::command::{self, Args, Lookup};
+use crate::redis::command::{self, Lookup};
+use crate::redis::resp::Args;
 use crate::redis::resp::Frame;
 use crate::redis::role::Role;
 use crate::redis::value::Value;

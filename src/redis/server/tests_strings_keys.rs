@@ -3,7 +3,7 @@
 
 use super::test_support::*;
 use super::{Config, Server, rewrite};
-use crate::redis::command::Args;
+use crate::redis::resp::Args;
 use crate::redis::role::Role;
 
 fn ops(list: &[&[&[u8]]]) -> Vec<Args> {

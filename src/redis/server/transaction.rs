@@ -9,27 +9,26 @@
 
 use super::{Outcome, Server, scripting, transaction};
 use crate::redis::clock::Now;
-use crate::redis::command::{self, Cmd, CommandSpec, Flags, Lookup};
+use crate::redis::cmd::table::{Proc, Transaction};
+use crate::redis::command::{self, CommandSpec, Flags, Lookup};
 use crate::redis::conn::Conn;
 use crate::redis::replies;
 use crate::redis::resp::Frame;
 use crate::redis::role::Role;
 
 /// `spec`'s command, if it is one of the transaction commands.
-pub(super) fn command(spec: &CommandSpec) -> Option<Cmd> {
-    spec.cmd.filter(|cmd| {
-        matches!(
-            cmd,
-            Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Unwatch
-        )
-    })
+pub(super) fn command(spec: &CommandSpec) -> Option<Transaction> {
+    match spec.proc {
+        Proc::Transaction(which) => Some(which),
+        _ => None,
+    }
 }
 
 /// Whether a client in MULTI runs `spec` at once instead of queuing it.
 pub(super) fn runs_while_queuing(spec: &CommandSpec) -> bool {
     matches!(
-        spec.cmd,
-        Some(Cmd::Multi | Cmd::Exec | Cmd::Discard | Cmd::Watch | Cmd::Quit | Cmd::Reset)
+        spec.fullname,
+        "multi" | "exec" | "discard" | "watch" | "quit" | "reset"
     )
 }
 
@@ -81,31 +80,31 @@ impl Server {
     pub(super) fn transaction(
         &mut self,
         conn: &mut Conn,
-        which: Cmd,
+        which: Transaction,
         args: &[Vec<u8>],
         now: Now,
     ) -> Outcome {
         match which {
-            Cmd::Multi if conn.queued.is_some() => {
+            Transaction::Multi if conn.queued.is_some() => {
                 answer(replies::error(b"MULTI calls can not be nested"))
             }
-            Cmd::Multi => {
+            Transaction::Multi => {
                 conn.queued = Some(Vec::new());
                 answer(replies::ok())
             }
-            Cmd::Discard if conn.queued.is_none() => {
+            Transaction::Discard if conn.queued.is_none() => {
                 answer(replies::error(b"DISCARD without MULTI"))
             }
-            Cmd::Discard => {
+            Transaction::Discard => {
                 self.discard_transaction(conn);
                 answer(replies::ok())
             }
-            Cmd::Watch => answer(self.watch(conn, args, now)),
-            Cmd::Unwatch => {
+            Transaction::Watch => answer(self.watch(conn, args, now)),
+            Transaction::Unwatch => {
                 self.unwatch_all(conn);
                 answer(replies::ok())
             }
-            _ => self.exec(conn, now),
+            Transaction::Exec => self.exec(conn, now),
         }
     }
 

@@ -15,10 +15,10 @@
 use crate::history::Kind;
 use crate::redis::PORT;
 use crate::redis::clock::{ExpiryClock, Now};
-use crate::redis::command::Args;
 use crate::redis::events::RedisEvent;
 pub use crate::redis::host::Persistence;
 use crate::redis::host::{self, Env, Host, HostEvent, SharedHost};
+use crate::redis::resp::Args;
 use crate::redis::resp::Frame;
 use crate::redis::server::{Config, Server};
 use crate::sim::fault::Fault;

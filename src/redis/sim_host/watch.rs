@@ -7,8 +7,9 @@
 //! DEL of a missing key) costs nothing here.
 
 use crate::redis::clock::Now;
-use crate::redis::command::{self, Args, Lookup};
+use crate::redis::command::{self, Lookup};
 use crate::redis::events::{KeyChange, RedisEvent};
+use crate::redis::resp::Args;
 use crate::redis::resp::Frame;
 use crate::redis::server::Server;
 use std::collections::BTreeMap;
