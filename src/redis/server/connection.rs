@@ -13,11 +13,14 @@ impl Server {
     /// `processCommand`'s pub/sub guard: a RESP2 client subscribed to anything may only
     /// (un)subscribe, PING, QUIT or RESET; the refusal, if `spec` is something else.
     pub(super) fn outside_pubsub_context(&self, conn: &Conn, spec: &CommandSpec) -> Option<Frame> {
+        if conn.proto != Protocol::Resp2 || !self.clients.subscribed(conn.id) {
+            return None;
+        }
         let allowed = matches!(
             spec.fullname,
             "ping" | "subscribe" | "unsubscribe" | "psubscribe" | "punsubscribe" | "quit" | "reset"
         );
-        if allowed || conn.proto != Protocol::Resp2 || !self.clients.subscribed(conn.id) {
+        if allowed {
             return None;
         }
         let msg = format!(
