@@ -245,8 +245,8 @@ impl<E: Env> Host<E> {
     }
 
     /// Whether other connections may send `conn` anything while it waits for its next
-    /// request: something is queued already, or it is a subscriber (messages) or blocked
-    /// (its answer), which only its own commands make it.
+    /// request: it is a subscriber (messages) or blocked (its answer), which only its own
+    /// commands make it.
     fn may_receive(&self, conn: u64) -> bool {
         self.server.is_blocked(conn) || self.server.is_subscribed(conn)
     }
