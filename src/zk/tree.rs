@@ -229,8 +229,14 @@ impl Tree {
     /// Child names in an arbitrary but deterministic order (see [`scatter_key`]).
     pub fn children(&self, path: &str) -> Option<(Vec<String>, Stat)> {
         let node = self.nodes.get(path)?;
-        let mut names: Vec<String> = node.children.iter().cloned().collect();
-        names.sort_by_key(|name| (scatter_key(name), name.clone()));
+        // Names are unique, so the order is the keys' (an unstable sort gives the same).
+        let mut keyed: Vec<(u64, &String)> = node
+            .children
+            .iter()
+            .map(|name| (scatter_key(name), name))
+            .collect();
+        keyed.sort_unstable();
+        let names = keyed.into_iter().map(|(_, name)| name.clone()).collect();
         Some((names, node.stat()))
     }
 
