@@ -1,6 +1,7 @@
 use rand::{rngs::SmallRng, seq::SliceRandom, Rng, SeedableRng};
 use std::cell::RefCell;
 use std::future::Future;
+use std::mem;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::UNIX_EPOCH;
@@ -39,6 +40,10 @@ pub struct Sim<'a> {
 
     /// How many times hosts were run on a step, and skipped.
     polls: Polls,
+
+    /// A step's hosts with running software and the others, kept to reuse their buffers.
+    running: Vec<usize>,
+    stopped: Vec<usize>,
 }
 
 /// How many times hosts with running software were run on a step, and how many times a lazy
@@ -70,6 +75,8 @@ impl<'a> Sim<'a> {
             elapsed: Duration::ZERO,
             steps: 1, // bumped after each step
             polls: Polls::default(),
+            running: Vec::new(),
+            stopped: Vec::new(),
         }
     }
 
@@ -466,14 +473,22 @@ impl<'a> Sim<'a> {
 
         // Hosts are registered with the world and given a runtime in the same order, so an
         // index names the same host in `rts` and in the world's `hosts`.
-        let (mut running, stopped): (Vec<usize>, Vec<usize>) =
-            (0..self.rts.len()).partition(|&i| self.rts[i].is_software_running());
+        let (mut running, mut stopped) =
+            (mem::take(&mut self.running), mem::take(&mut self.stopped));
+        running.clear();
+        stopped.clear();
+        for index in 0..self.rts.len() {
+            match self.rts[index].is_software_running() {
+                true => running.push(index),
+                false => stopped.push(index),
+            }
+        }
         if self.config.random_node_order {
             running.shuffle(&mut self.world.borrow_mut().rng);
         }
         let until = self.elapsed + tick;
 
-        for index in running {
+        for &index in &running {
             let (&addr, rt) = self.rts.get_index_mut(index).expect("a runtime");
             let work = match rt.lazy && !rt.is_woken() {
                 true => self.world.borrow().lazy_work(index, until),
@@ -537,10 +552,11 @@ impl<'a> Sim<'a> {
 
         // Tick the nodes that are not actively running (i.e., crashed) to ensure their clock keeps up
         // with the rest of the simulation when they are restarted (bounced).
-        for index in stopped {
+        for &index in &stopped {
             let mut world = self.world.borrow_mut();
             world.tick(index, tick);
         }
+        (self.running, self.stopped) = (running, stopped);
 
         self.elapsed += tick;
         self.steps += 1;
