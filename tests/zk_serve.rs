@@ -182,6 +182,47 @@ fn an_unsupported_op_gets_unimplemented_then_its_connection_closes_as_zookeeper_
     session_works(served.addr, "/after-unimplemented");
 }
 
+/// ZooKeeper 3.8 makes a container of a container create inside a multi; the simulated
+/// server serves no containers yet, so it answers as for an op it does not serve rather than
+/// make something else.
+#[test]
+fn a_container_create_inside_a_multi_gets_unimplemented_then_its_connection_closes() {
+    let served = Served::start();
+    let mut stream = TcpStream::connect(served.addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream.write_all(&connect_request()).unwrap();
+    let mut response = [0u8; 41];
+    stream.read_exact(&mut response).expect("connect response");
+    let multi = locksim::zk::proto::Request::Multi {
+        ops: vec![locksim::zk::proto::MultiOp::create(
+            "/container-in-multi",
+            b"",
+            CreateMode::Container,
+        )],
+    };
+    stream
+        .write_all(&locksim::zk::proto::encode_request(5, &multi))
+        .unwrap();
+    let mut reply = [0u8; 20];
+    stream
+        .read_exact(&mut reply)
+        .expect("an Unimplemented reply");
+    let expected =
+        b"\x00\x00\x00\x10\x00\x00\x00\x05\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfa";
+    assert_eq!(&reply, expected);
+    let mut rest = [0u8; 8];
+    assert!(
+        matches!(stream.read(&mut rest), Ok(0) | Err(_)),
+        "then the connection closes"
+    );
+    with_session(served.addr, |client| async move {
+        let missing = client.exists("/container-in-multi").await.expect("exists");
+        assert_eq!(missing, None, "nothing was created");
+    });
+}
+
 #[test]
 fn lose_reply_every_applies_the_create_and_drops_its_reply() {
     let served = Served::start_with(&["--lose-reply-every", "2"]);

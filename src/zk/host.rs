@@ -3,7 +3,7 @@
 //! `locksim serve zk` (`zk::serve`); what differs between them (clocks, what to record or
 //! log, which replies to lose) is the `Env`. Nothing here spawns tasks or reads a clock.
 
-use crate::zk::proto::{self, DecodeError, FrameReader, OpCode, ReplyHeader, Request};
+use crate::zk::proto::{self, DecodeError, FrameReader, MultiOp, OpCode, ReplyHeader, Request};
 use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Response, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -42,6 +42,14 @@ pub enum HostEvent<'a> {
     },
     Closed {
         conn: ConnId,
+    },
+    /// A write refused as it was read (a create whose flags name no mode): answered `err`,
+    /// the connection stays.
+    Refused {
+        conn: ConnId,
+        xid: i32,
+        error: DecodeError,
+        err: ErrorCode,
     },
     Changed(&'a Change),
 }
@@ -161,11 +169,23 @@ impl<E: Env> Host<E> {
         }
         let (header, request) = match proto::decode_request(body) {
             Ok(decoded) => decoded,
-            Err(DecodeError::UnknownOp(op)) if body.len() >= 8 => {
-                return self.unimplemented(conn, client, body, op);
+            Err(error @ DecodeError::UnknownOp(_)) if body.len() >= 8 => {
+                return self.unimplemented(conn, client, xid_of(body), error);
+            }
+            Err(error @ DecodeError::UnknownCreateMode(_)) if is_create_op(body) => {
+                return self.refused(conn, xid_of(body), error, ErrorCode::BadArguments);
             }
             Err(error) => return self.malformed(conn, client, error),
         };
+        if let Request::Multi { ops } = &request
+            && let Some(op) = ops.iter().find(|op| op.is_container_create())
+        {
+            let MultiOp::Create { mode, .. } = op else {
+                unreachable!("a container create is a create")
+            };
+            let error = DecodeError::UnknownCreateMode(mode.code());
+            return self.unimplemented(conn, client, header.xid, error);
+        }
         let mut outputs = self
             .server
             .handle_request(now, conn, header.xid, request.clone());
@@ -198,10 +218,11 @@ impl<E: Env> Host<E> {
         if lost { Next::Drop } else { Next::Read }
     }
 
-    /// An op code the core does not serve: like ZooKeeper 3.8, answer Unimplemented (with
-    /// zxid -1) and close the connection once the answer is out.
-    fn unimplemented(&mut self, conn: ConnId, client: &str, body: &[u8], op: i32) -> Next {
-        let xid = i32::from_be_bytes([body[0], body[1], body[2], body[3]]);
+    /// A request the core does not serve: an op code it does not know, answered as ZooKeeper
+    /// 3.8 answers one (Unimplemented with zxid -1, then the connection closes once the answer
+    /// is out); or a container created inside a multi, which 3.8 serves and the core does not
+    /// yet, answered the same way rather than wrongly.
+    fn unimplemented(&mut self, conn: ConnId, client: &str, xid: i32, error: DecodeError) -> Next {
         let header = ReplyHeader {
             xid,
             zxid: -1,
@@ -210,7 +231,7 @@ impl<E: Env> Host<E> {
         self.env.observe(HostEvent::Malformed {
             conn,
             client,
-            error: DecodeError::UnknownOp(op),
+            error,
         });
         self.send(conn, Outgoing::Bytes(proto::encode_reply(&header, None)));
         let now = self.env.now();
@@ -218,6 +239,21 @@ impl<E: Env> Host<E> {
         self.dispatch(outputs);
         self.send(conn, Outgoing::Close);
         Next::Flush
+    }
+
+    /// A write the server refuses as it reads it (3.8's prep stage): the answer is `err`, the
+    /// connection stays.
+    fn refused(&mut self, conn: ConnId, xid: i32, error: DecodeError, err: ErrorCode) -> Next {
+        self.env.observe(HostEvent::Refused {
+            conn,
+            xid,
+            error,
+            err,
+        });
+        let now = self.env.now();
+        let outputs = self.server.handle_refused_write(now, conn, xid, err);
+        self.dispatch(outputs);
+        Next::Read
     }
 
     fn malformed(&mut self, conn: ConnId, client: &str, error: DecodeError) -> Next {
@@ -238,6 +274,22 @@ impl<E: Env> Host<E> {
             self.dispatch(outputs);
         }
     }
+}
+
+/// The xid of a request body at least 4 bytes long.
+fn xid_of(body: &[u8]) -> i32 {
+    i32::from_be_bytes([body[0], body[1], body[2], body[3]])
+}
+
+/// Whether a request body is a create or create2.
+fn is_create_op(body: &[u8]) -> bool {
+    let Some(op) = body.get(4..8) else {
+        return false;
+    };
+    let op = i32::from_be_bytes([op[0], op[1], op[2], op[3]]);
+    [OpCode::Create, OpCode::Create2]
+        .iter()
+        .any(|known| known.code() == op)
 }
 
 /// Whether a reply says its request took effect: a multi's header is Ok even when it

@@ -141,6 +141,12 @@ impl Env for RealEnv {
                 )
             }
             HostEvent::Closed { conn } => debug!("conn {conn}: closed"),
+            HostEvent::Refused {
+                conn,
+                xid,
+                error,
+                err,
+            } => info!("conn {conn}: request {xid} refused with {err:?} ({error:?})"),
             HostEvent::Changed(Change::SessionExpired { session }) => {
                 info!("session {session:#x} expired")
             }

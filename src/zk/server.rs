@@ -246,6 +246,37 @@ impl Server {
         xid: i32,
         req: Request,
     ) -> Vec<Output> {
+        let closing = matches!(req, Request::CloseSession);
+        self.handle(now, conn, xid, closing, |server, session, out| {
+            server.apply(now, conn, session, req, out)
+        })
+    }
+
+    /// A write refused before it could be decoded in full, as ZooKeeper 3.8 refuses a create
+    /// whose flags name no mode (`BadArguments` from `CreateMode.fromFlag`): it touches the
+    /// session and takes a zxid like any failed write, and the reply carries `err`.
+    pub fn handle_refused_write(
+        &mut self,
+        now: Now,
+        conn: ConnId,
+        xid: i32,
+        err: ErrorCode,
+    ) -> Vec<Output> {
+        self.handle(now, conn, xid, false, |server, _, _| {
+            server.next_zxid();
+            Err(err)
+        })
+    }
+
+    /// Runs `apply` for the session on `conn` (re-armed first) and replies with its result.
+    fn handle(
+        &mut self,
+        now: Now,
+        conn: ConnId,
+        xid: i32,
+        closing: bool,
+        apply: impl FnOnce(&mut Server, i64, &mut Vec<Output>) -> Result<Response, ErrorCode>,
+    ) -> Vec<Output> {
         let mut out = self.expire_due(now);
         let Some(&session) = self.conns.get(&conn) else {
             // Closed already when its session just expired; otherwise it never had one.
@@ -255,8 +286,7 @@ impl Server {
             return out;
         };
         self.sessions.touch(session, now.mono_ms);
-        let closing = matches!(req, Request::CloseSession);
-        let result = self.apply(now, conn, session, req, &mut out);
+        let result = apply(self, session, &mut out);
         let (err, body) = match result {
             Ok(body) => (ErrorCode::Ok, Some(body)),
             Err(err) => (err, None),

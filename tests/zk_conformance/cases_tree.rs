@@ -2,8 +2,9 @@
 //! versions, and the Stat fields each operation leaves.
 
 use locksim::zk::proto::CreateMode::{
-    Ephemeral, EphemeralSequential, Persistent, PersistentSequential,
+    Ephemeral, EphemeralSequential, Persistent, PersistentSequential, PersistentWithTtl,
 };
+use locksim::zk::proto::{MultiOp, Request};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -131,5 +132,48 @@ pub async fn versions(mut cx: Cx) -> Transcript {
     cx.delete(s1, "n", 3).await;
     cx.get_children2(s1, "").await;
     cx.exists(s1, "n").await;
+    cx.finish().await
+}
+
+/// The create flags 3.8 accepts beyond the four kinds and those it refuses, on one raw
+/// connection: a container flag in a create makes a plain node; the TTL kinds are refused
+/// (Unimplemented, extended types being off) before the path is looked at; flags naming no
+/// mode are BadArguments; each refusal takes a zxid, and the connection stays. Inside a
+/// multi, a TTL create fails the whole multi to marshal.
+pub async fn create_flags(mut cx: Cx) -> Transcript {
+    let Some((mut raw, _, _)) = cx.raw_connect("new", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let (base, container) = (cx.p(""), cx.p("c"));
+    cx.raw_create_flags(&mut raw, 1, &base, 0, false).await;
+    cx.raw_create_flags(&mut raw, 2, &container, 4, false).await;
+    cx.raw_create_flags(&mut raw, 3, &cx.p("c2"), 4, true).await;
+    cx.raw_create_flags(&mut raw, 4, &cx.p("t"), 5, false).await;
+    cx.raw_create_flags(&mut raw, 5, &cx.p("ts-"), 6, true)
+        .await;
+    cx.raw_create_flags(&mut raw, 6, "no slash", 5, false).await;
+    cx.raw_create_flags(&mut raw, 7, &cx.p("x"), 7, false).await;
+    cx.raw_create_flags(&mut raw, 8, &cx.p("y"), -1, true).await;
+    cx.raw_create_flags(&mut raw, 9, "no slash", 9, false).await;
+    let ttl_multi = Request::Multi {
+        ops: vec![
+            MultiOp::create(cx.p("m"), b"", Persistent),
+            MultiOp::create(cx.p("mt"), b"", PersistentWithTtl),
+        ],
+    };
+    cx.raw_call_zxid(&mut raw, "multi with a ttl create", 10, ttl_multi)
+        .await;
+    let exists = |path: String| Request::Exists { path, watch: false };
+    for (xid, path) in (11..).zip([container, cx.p("t"), cx.p("x"), cx.p("m")]) {
+        cx.raw_call_zxid(
+            &mut raw,
+            &format!("exists {path}"),
+            xid,
+            exists(path.clone()),
+        )
+        .await;
+    }
+    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
     cx.finish().await
 }

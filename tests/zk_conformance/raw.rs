@@ -5,8 +5,8 @@ use std::io;
 use std::time::Duration;
 
 use locksim::zk::proto::{
-    ConnectRequest, ConnectResponse, ErrorCode, NOTIFICATION_XID, ReplyHeader, Request, Response,
-    WatcherEvent, decode_connect_response, decode_reply_header, decode_response,
+    Acl, ConnectRequest, ConnectResponse, CreateMode, ErrorCode, NOTIFICATION_XID, ReplyHeader,
+    Request, Response, WatcherEvent, decode_connect_response, decode_reply_header, decode_response,
     decode_watcher_event, encode_connect_request, encode_request, split_frame,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -74,7 +74,20 @@ impl RawConn {
 
     /// Sends a request and returns its reply and the notifications that arrived before it.
     pub async fn call(&mut self, xid: i32, request: &Request) -> Result<RawReply, RawError> {
-        self.send(&encode_request(xid, request)).await?;
+        self.call_patched(xid, request, |_| {}).await
+    }
+
+    /// As `call`, with the encoded packet changed by `patch` first (for bytes no `Request`
+    /// encodes, such as a create's flags naming no mode).
+    pub async fn call_patched(
+        &mut self,
+        xid: i32,
+        request: &Request,
+        patch: impl FnOnce(&mut Vec<u8>),
+    ) -> Result<RawReply, RawError> {
+        let mut packet = encode_request(xid, request);
+        patch(&mut packet);
+        self.send(&packet).await?;
         let mut before = Vec::new();
         loop {
             let body = self.frame().await?;
@@ -204,9 +217,51 @@ impl Cx {
         xid: i32,
         request: Request,
     ) {
+        self.raw_call_zxid_patched(conn, what, xid, request, |_| {})
+            .await
+    }
+
+    /// A create (or create2) of `path` whose flags on the wire are `flags`, whatever they
+    /// name, recorded as `raw_call_zxid` records.
+    pub async fn raw_create_flags(
+        &mut self,
+        conn: &mut RawConn,
+        xid: i32,
+        path: &str,
+        flags: i32,
+        stat_reply: bool,
+    ) {
+        let request = Request::Create {
+            path: path.to_string(),
+            data: b"d".to_vec(),
+            acl: Acl::open_unsafe(),
+            mode: CreateMode::Persistent,
+            stat_reply,
+        };
+        let what = format!(
+            "create{} {path} flags={flags}",
+            if stat_reply { "2" } else { "" }
+        );
+        // The flags are the body's last field.
+        let patch = |packet: &mut Vec<u8>| {
+            let at = packet.len() - 4;
+            packet[at..].copy_from_slice(&flags.to_be_bytes());
+        };
+        self.raw_call_zxid_patched(conn, &what, xid, request, patch)
+            .await
+    }
+
+    async fn raw_call_zxid_patched(
+        &mut self,
+        conn: &mut RawConn,
+        what: &str,
+        xid: i32,
+        request: Request,
+        patch: impl FnOnce(&mut Vec<u8>),
+    ) {
         let step = format!("raw {what}");
         let previous = conn.last_zxid;
-        let items = match conn.call(xid, &request).await {
+        let items = match conn.call_patched(xid, &request, patch).await {
             Ok(reply) => {
                 let zxid = reply.header.zxid;
                 conn.last_zxid = Some(zxid);

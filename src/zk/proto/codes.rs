@@ -90,7 +90,8 @@ wire_enum! {
         ConnectionLoss = -4,
         /// Bytes the server could not (de)serialize.
         MarshallingError = -5,
-        /// An op code the server does not serve; it closes the connection after saying so.
+        /// An op code the server does not serve (it closes the connection after saying so), or
+        /// a TTL create while its extended types are off.
         Unimplemented = -6,
         /// The request took too long.
         OperationTimeout = -7,
@@ -139,6 +140,15 @@ wire_enum! {
         PersistentSequential = 2,
         /// Ephemeral, the parent's sequence counter appended to its name (`%010d`).
         EphemeralSequential = 3,
+        /// A container. ZooKeeper 3.8 makes one only for createContainer (op 19, which the
+        /// simulated server does not serve yet); in a create or create2 it makes a plain
+        /// persistent node.
+        Container = 4,
+        /// Persistent with a time to live: refused with `Unimplemented` while the server's
+        /// extended types are off, as 3.8's are by default (and always are here).
+        PersistentWithTtl = 5,
+        /// Persistent sequential with a time to live: refused as [`CreateMode::PersistentWithTtl`].
+        PersistentSequentialWithTtl = 6,
     }
 }
 
@@ -155,7 +165,17 @@ impl CreateMode {
     pub fn is_sequential(self) -> bool {
         matches!(
             self,
-            CreateMode::PersistentSequential | CreateMode::EphemeralSequential
+            CreateMode::PersistentSequential
+                | CreateMode::EphemeralSequential
+                | CreateMode::PersistentSequentialWithTtl
+        )
+    }
+
+    /// Whether the node would live for a time to live.
+    pub fn is_ttl(self) -> bool {
+        matches!(
+            self,
+            CreateMode::PersistentWithTtl | CreateMode::PersistentSequentialWithTtl
         )
     }
 }
@@ -242,8 +262,8 @@ mod tests {
         );
         assert_eq!(ErrorCode::from_code(1), None);
         assert_eq!(
-            CreateMode::try_from(4),
-            Err(DecodeError::UnknownCreateMode(4))
+            CreateMode::try_from(7),
+            Err(DecodeError::UnknownCreateMode(7))
         );
         assert_eq!(
             EventType::try_from(0),

@@ -60,6 +60,23 @@ pub enum MultiOp {
 }
 
 impl MultiOp {
+    /// Whether it creates a node with a time to live.
+    pub fn is_ttl_create(&self) -> bool {
+        matches!(self, MultiOp::Create { mode, .. } if mode.is_ttl())
+    }
+
+    /// Whether it creates a container (3.8 does, inside a multi; the simulated server does not
+    /// serve containers yet).
+    pub fn is_container_create(&self) -> bool {
+        matches!(
+            self,
+            MultiOp::Create {
+                mode: CreateMode::Container,
+                ..
+            }
+        )
+    }
+
     /// A create with the open ACL (what recipes use).
     pub fn create(path: impl Into<String>, data: &[u8], mode: CreateMode) -> Self {
         MultiOp::Create {

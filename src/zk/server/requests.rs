@@ -4,7 +4,9 @@
 use std::collections::BTreeSet;
 
 use super::{Change, ConnId, Now, Output, Server};
-use crate::zk::proto::{ErrorCode, EventType, KeeperState, Request, Response, WatcherEvent};
+use crate::zk::proto::{
+    CreateMode, ErrorCode, EventType, KeeperState, MultiOp, Request, Response, WatcherEvent,
+};
 use crate::zk::tree::{Txn, parent_of};
 
 impl Server {
@@ -27,6 +29,13 @@ impl Server {
                 stat_reply,
             } => {
                 let zxid = self.next_zxid();
+                let mode = match mode {
+                    // 3.8's extended types (TTL nodes) are off by default.
+                    mode if mode.is_ttl() => return Err(ErrorCode::Unimplemented),
+                    // Only createContainer makes a container; a create writes a plain node.
+                    CreateMode::Container => CreateMode::Persistent,
+                    mode => mode,
+                };
                 let txn = Txn {
                     session,
                     zxid,
@@ -97,6 +106,12 @@ impl Server {
             // A single server is always up to date: sync only keeps its place in the
             // session's order, which handling requests one by one already gives.
             Request::Sync { path } => Ok(Response::Sync { path }),
+            // 3.8 cannot turn a TTL create inside a multi into its request record: the whole
+            // multi fails to marshal, after taking its zxid.
+            Request::Multi { ops } if ops.iter().any(MultiOp::is_ttl_create) => {
+                self.next_zxid();
+                Err(ErrorCode::MarshallingError)
+            }
             Request::Multi { ops } => Ok(self.multi(now, session, ops, out)),
             Request::Ping => Ok(Response::Ping),
             Request::CloseSession => {

@@ -280,3 +280,17 @@ fn sync_echoes_the_path_without_a_txn() {
     }
     assert_eq!(s.last_zxid(), before);
 }
+
+#[test]
+fn a_ttl_create_fails_the_whole_multi_to_marshal_after_taking_a_zxid_as_in_3_8() {
+    let mut s = two_clients_and_x();
+    let before = s.last_zxid();
+    let ops = vec![
+        MultiOp::create("/p/ok", b"", Persistent),
+        MultiOp::create("/p/t", b"", PersistentSequentialWithTtl),
+    ];
+    let out = send(&mut s, at(5), A, Request::Multi { ops });
+    assert_eq!(reply(&out), (ErrorCode::MarshallingError, None));
+    assert_eq!(reply_zxid(&out), before + 1);
+    assert_eq!(exists(&mut s, at(6), A, "/p/ok", false), ErrorCode::NoNode);
+}

@@ -286,3 +286,66 @@ fn client_ahead_of_server_is_refused() {
     );
     assert_eq!(s.poll_timeout(), None);
 }
+
+#[test]
+fn a_container_flag_in_a_create_makes_a_plain_persistent_node_as_in_3_8() {
+    let (mut s, _) = opened();
+    assert_eq!(create(&mut s, at(1), C1, "/c", Container), Ok("/c".into()));
+    let out = send(
+        &mut s,
+        at(2),
+        C1,
+        Request::Exists {
+            path: "/c".into(),
+            watch: false,
+        },
+    );
+    let Some(Response::Exists { stat }) = reply(&out).1 else {
+        panic!("exists answered {out:?}")
+    };
+    assert_eq!(stat.ephemeral_owner, 0);
+    // Persistent: it outlives its creator's session.
+    send(&mut s, at(3), C1, Request::CloseSession);
+    open(&mut s, at(4), 2, 1_000);
+    assert_eq!(exists(&mut s, at(5), 2, "/c", false), ErrorCode::Ok);
+}
+
+#[test]
+fn ttl_creates_are_unimplemented_and_take_a_zxid_as_in_3_8() {
+    let (mut s, _) = opened();
+    for mode in [PersistentWithTtl, PersistentSequentialWithTtl] {
+        let before = s.last_zxid();
+        let out = send(&mut s, at(1), C1, create_req("/t", mode));
+        assert_eq!(reply(&out), (ErrorCode::Unimplemented, None));
+        assert_eq!(reply_zxid(&out), before + 1);
+        assert_eq!(closes(&out), Vec::<u64>::new(), "the connection stays");
+    }
+    // The TTL check comes before the path's.
+    let out = send(&mut s, at(2), C1, create_req("bad", PersistentWithTtl));
+    assert_eq!(reply(&out).0, ErrorCode::Unimplemented);
+    assert_eq!(exists(&mut s, at(3), C1, "/t", false), ErrorCode::NoNode);
+}
+
+#[test]
+fn a_refused_write_takes_a_zxid_touches_the_session_and_keeps_the_connection() {
+    let (mut s, _) = opened();
+    let before = s.last_zxid();
+    let out = s.handle_refused_write(at(900), C1, 7, ErrorCode::BadArguments);
+    assert_eq!(
+        out,
+        vec![Output::Reply {
+            conn: C1,
+            xid: 7,
+            zxid: before + 1,
+            err: ErrorCode::BadArguments,
+            body: None
+        }]
+    );
+    // Touched at 900: the 1 s session outlives its first deadline.
+    assert!(s.handle_timeout(at(1_500)).is_empty());
+    // A connection without a session is closed, as for any request.
+    assert_eq!(
+        s.handle_refused_write(at(0), 9, 1, ErrorCode::BadArguments),
+        vec![Output::Close { conn: 9 }]
+    );
+}
