@@ -143,42 +143,39 @@ fn session_works(addr: SocketAddr, path: &'static str) {
     });
 }
 
-#[test]
-fn an_unsupported_op_gets_unimplemented_then_its_connection_closes_as_zookeeper_does() {
-    let served = Served::start();
-    let mut stream = TcpStream::connect(served.addr).expect("connect");
+/// Opens a session on a raw connection, sends `packet` (a request with xid `xid`) and asserts
+/// the answer ZooKeeper 3.8 gives an op it does not serve: {xid, zxid -1, err -6}, then the
+/// connection closes.
+fn assert_unimplemented_then_closed(addr: SocketAddr, xid: u8, packet: &[u8]) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
-    let connect = locksim::zk::proto::ConnectRequest {
-        protocol_version: 0,
-        last_zxid_seen: 0,
-        timeout_ms: 2000,
-        session_id: 0,
-        passwd: vec![0; 16],
-        read_only: false,
-    };
-    stream
-        .write_all(&locksim::zk::proto::encode_connect_request(&connect))
-        .unwrap();
+    stream.write_all(&connect_request()).unwrap();
     let mut response = [0u8; 41];
     stream.read_exact(&mut response).expect("connect response");
-    // xid 7, op 99, then a path: what ZooKeeper 3.8 answers is {xid 7, zxid -1, err -6}.
-    stream
-        .write_all(b"\x00\x00\x00\x0d\x00\x00\x00\x07\x00\x00\x00\x63\x00\x00\x00\x01/")
-        .unwrap();
+    stream.write_all(packet).unwrap();
     let mut reply = [0u8; 20];
     stream
         .read_exact(&mut reply)
         .expect("an Unimplemented reply");
-    let expected =
-        b"\x00\x00\x00\x10\x00\x00\x00\x07\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfa";
-    assert_eq!(&reply, expected);
+    let mut expected =
+        *b"\x00\x00\x00\x10\x00\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfa";
+    expected[7] = xid;
+    assert_eq!(reply, expected);
     let mut rest = [0u8; 8];
     assert!(
         matches!(stream.read(&mut rest), Ok(0) | Err(_)),
         "then the connection closes"
     );
+}
+
+#[test]
+fn an_unsupported_op_gets_unimplemented_then_its_connection_closes_as_zookeeper_does() {
+    let served = Served::start();
+    // xid 7, op 99, then a path.
+    let packet = b"\x00\x00\x00\x0d\x00\x00\x00\x07\x00\x00\x00\x63\x00\x00\x00\x01/";
+    assert_unimplemented_then_closed(served.addr, 7, packet);
     session_works(served.addr, "/after-unimplemented");
 }
 
@@ -188,13 +185,6 @@ fn an_unsupported_op_gets_unimplemented_then_its_connection_closes_as_zookeeper_
 #[test]
 fn a_container_create_inside_a_multi_gets_unimplemented_then_its_connection_closes() {
     let served = Served::start();
-    let mut stream = TcpStream::connect(served.addr).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(5)))
-        .unwrap();
-    stream.write_all(&connect_request()).unwrap();
-    let mut response = [0u8; 41];
-    stream.read_exact(&mut response).expect("connect response");
     let multi = locksim::zk::proto::Request::Multi {
         ops: vec![locksim::zk::proto::MultiOp::create(
             "/container-in-multi",
@@ -202,21 +192,8 @@ fn a_container_create_inside_a_multi_gets_unimplemented_then_its_connection_clos
             CreateMode::Container,
         )],
     };
-    stream
-        .write_all(&locksim::zk::proto::encode_request(5, &multi))
-        .unwrap();
-    let mut reply = [0u8; 20];
-    stream
-        .read_exact(&mut reply)
-        .expect("an Unimplemented reply");
-    let expected =
-        b"\x00\x00\x00\x10\x00\x00\x00\x05\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xfa";
-    assert_eq!(&reply, expected);
-    let mut rest = [0u8; 8];
-    assert!(
-        matches!(stream.read(&mut rest), Ok(0) | Err(_)),
-        "then the connection closes"
-    );
+    let packet = locksim::zk::proto::encode_request(5, &multi);
+    assert_unimplemented_then_closed(served.addr, 5, &packet);
     with_session(served.addr, |client| async move {
         let missing = client.exists("/container-in-multi").await.expect("exists");
         assert_eq!(missing, None, "nothing was created");
