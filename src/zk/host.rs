@@ -3,7 +3,9 @@
 //! `locksim serve zk` (`zk::serve`); what differs between them (clocks, what to record or
 //! log, which replies to lose) is the `Env`. Nothing here spawns tasks or reads a clock.
 
-use crate::zk::proto::{self, DecodeError, FrameReader, MultiOp, OpCode, ReplyHeader, Request};
+use crate::zk::proto::{
+    self, CreateMode, DecodeError, FrameReader, MultiOp, OpCode, ReplyHeader, Request,
+};
 use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Response, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -178,12 +180,9 @@ impl<E: Env> Host<E> {
             Err(error) => return self.malformed(conn, client, error),
         };
         if let Request::Multi { ops } = &request
-            && let Some(op) = ops.iter().find(|op| op.is_container_create())
+            && ops.iter().any(MultiOp::is_container_create)
         {
-            let MultiOp::Create { mode, .. } = op else {
-                unreachable!("a container create is a create")
-            };
-            let error = DecodeError::UnknownCreateMode(mode.code());
+            let error = DecodeError::UnknownCreateMode(CreateMode::Container.code());
             return self.unimplemented(conn, client, header.xid, error);
         }
         let mut outputs = self
