@@ -57,6 +57,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_tree::create_errors,
     cases_tree::versions,
     cases_tree::create_flags,
+    cases_tree::ephemerals_and_counts,
     cases_watches::data_watches,
     cases_watches::missing_node_watches,
     cases_watches::child_watches,

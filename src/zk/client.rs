@@ -242,6 +242,29 @@ impl ZkClient {
         }
     }
 
+    /// The paths of this session's ephemeral nodes that start with `prefix` (as strings:
+    /// `/a` matches `/ab` too; a blank or `/` prefix gives all), in the server's (arbitrary)
+    /// order. A ZooKeeper 3.6+ operation.
+    pub async fn get_ephemerals(&self, prefix: &str) -> Result<Vec<String>, ZkError> {
+        let request = Request::GetEphemerals {
+            prefix: prefix.into(),
+        };
+        match self.call_ok(request).await? {
+            Response::GetEphemerals { paths } => Ok(paths),
+            _ => Err(unexpected(OpCode::GetEphemerals)),
+        }
+    }
+
+    /// How many nodes lie below `path`, at any depth (NoNode if it does not exist). A
+    /// ZooKeeper 3.6+ operation.
+    pub async fn get_all_children_number(&self, path: &str) -> Result<i32, ZkError> {
+        let request = Request::GetAllChildrenNumber { path: path.into() };
+        match self.call_ok(request).await? {
+            Response::GetAllChildrenNumber { total } => Ok(total),
+            _ => Err(unexpected(OpCode::GetAllChildrenNumber)),
+        }
+    }
+
     /// Ends the session: sends CloseSession and waits for the reply or the connection's
     /// loss. Afterwards the client is closed for good (calls fail with `Closed`).
     pub async fn close(&self) {

@@ -240,6 +240,36 @@ impl Tree {
         Some((names, node.stat()))
     }
 
+    /// The paths of `session`'s ephemeral nodes that start with `prefix` (as strings), in an
+    /// arbitrary but deterministic order: the real server's is a Java `HashSet`'s.
+    pub fn ephemerals(&self, session: i64, prefix: &str) -> Vec<String> {
+        let Some(paths) = self.ephemerals.get(&session) else {
+            return Vec::new();
+        };
+        let mut keyed: Vec<(u64, &String)> = paths
+            .iter()
+            .filter(|path| path.starts_with(prefix))
+            .map(|path| (scatter_key(path), path))
+            .collect();
+        keyed.sort_unstable();
+        keyed.into_iter().map(|(_, path)| path.clone()).collect()
+    }
+
+    /// How many nodes lie below `path` at any depth, if it exists.
+    pub fn descendants(&self, path: &str) -> Option<usize> {
+        self.nodes.get(path)?;
+        if path == "/" {
+            return Some(self.nodes.len() - 1);
+        }
+        let below = format!("{path}/");
+        let count = self
+            .nodes
+            .range(below.clone()..)
+            .take_while(|(key, _)| key.starts_with(&below))
+            .count();
+        Some(count)
+    }
+
     /// Removes an existing childless node and updates its parent and ephemeral index.
     fn remove(&mut self, path: &str, zxid: i64) {
         let Some(node) = self.nodes.remove(path) else {

@@ -4,7 +4,7 @@
 use locksim::zk::proto::CreateMode::{
     Ephemeral, EphemeralSequential, Persistent, PersistentSequential, PersistentWithTtl,
 };
-use locksim::zk::proto::{MultiOp, Request};
+use locksim::zk::proto::{Acl, MultiOp, Request};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -174,6 +174,83 @@ pub async fn create_flags(mut cx: Cx) -> Transcript {
         .await;
     }
     cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    cx.finish().await
+}
+
+/// The 3.6+ reads of the tree: getEphemerals (the session's own, matched by string prefix,
+/// all of them for a blank or "/" prefix) and getAllChildrenNumber (every depth below an
+/// existing node; "/" is left out, as the simulation has no /zookeeper subtree to count).
+pub async fn ephemerals_and_counts(mut cx: Cx) -> Transcript {
+    let Some((mut raw, _, _)) = cx.raw_connect("new", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let Some((mut other, _, _)) = cx.raw_connect("other", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let base = cx.p("");
+    let create = |path: String, mode| Request::Create {
+        path,
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        mode,
+        stat_reply: false,
+    };
+    let mine = [
+        (base.clone(), Persistent),
+        (cx.p("e1"), Ephemeral),
+        (cx.p("e2"), Ephemeral),
+        (format!("{base}-sibling"), Ephemeral),
+        (cx.p("p"), Persistent),
+        (cx.p("p/q"), PersistentSequential),
+    ];
+    for (xid, (path, mode)) in (1..).zip(mine) {
+        cx.raw_call(&mut raw, &format!("create {path}"), xid, create(path, mode))
+            .await;
+    }
+    cx.raw_call(
+        &mut other,
+        "other's create",
+        1,
+        create(cx.p("theirs"), Ephemeral),
+    )
+    .await;
+    let prefixes = [
+        String::new(),
+        "/".into(),
+        " / ".into(),
+        base.clone(),
+        format!("{base}/"),
+        "/zz".into(),
+    ];
+    for (xid, prefix) in (10..).zip(prefixes) {
+        let request = Request::GetEphemerals {
+            prefix: prefix.clone(),
+        };
+        cx.raw_call(&mut raw, &format!("getEphemerals {prefix:?}"), xid, request)
+            .await;
+    }
+    let counted = [
+        base.clone(),
+        cx.p("p"),
+        cx.p("e1"),
+        cx.p("missing"),
+        format!("{base}/"),
+        "bad".into(),
+    ];
+    for (xid, path) in (20..).zip(counted) {
+        let request = Request::GetAllChildrenNumber { path: path.clone() };
+        cx.raw_call_zxid(
+            &mut raw,
+            &format!("getAllChildrenNumber {path}"),
+            xid,
+            request,
+        )
+        .await;
+    }
+    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    cx.raw_call(&mut other, "close other", 99, Request::CloseSession)
         .await;
     cx.finish().await
 }

@@ -297,6 +297,12 @@ fn raw_body(body: Option<Response>) -> Item {
         Some(Response::Exists { stat } | Response::SetData { stat }) => Item::Stat(stat),
         Some(Response::GetData { data, .. }) => Item::Data(data),
         Some(Response::Sync { path }) => Item::Text(format!("sync {path}")),
+        Some(Response::GetEphemerals { mut paths }) => {
+            // A Java HashSet's order on the real server: compared as a set.
+            paths.sort();
+            Item::Text(format!("ephemerals [{}]", paths.join(" ")))
+        }
+        Some(Response::GetAllChildrenNumber { total }) => Item::Text(format!("total={total}")),
         Some(Response::Multi { results }) => {
             let items = super::ops::multi_results(&results);
             let view: Vec<String> = items

@@ -71,6 +71,10 @@ wire_enum! {
         CloseSession = -11,
         /// `setWatches`: registers the client's watches again after it reconnected (xid -8).
         SetWatches = 101,
+        /// `getEphemerals`: the paths of the session's ephemeral nodes (3.6+).
+        GetEphemerals = 103,
+        /// `getAllChildrenNumber`: how many nodes lie below a node, at any depth (3.6+).
+        GetAllChildrenNumber = 104,
     }
 }
 

@@ -89,6 +89,17 @@ pub enum Request {
         /// Paths with a getChildren watch.
         child: Vec<String>,
     },
+    /// GetEphemerals (op 103): the paths of the session's ephemeral nodes that start with
+    /// `prefix`, as strings (`/a` matches `/ab` too); all of them when it is empty or `/`.
+    GetEphemerals {
+        /// What the paths must start with.
+        prefix: String,
+    },
+    /// GetAllChildrenNumber (op 104): how many nodes lie below `path`, at any depth.
+    GetAllChildrenNumber {
+        /// The node counted below; it must exist.
+        path: String,
+    },
 }
 
 impl Request {
@@ -116,6 +127,8 @@ impl Request {
             Request::Ping => OpCode::Ping,
             Request::CloseSession => OpCode::CloseSession,
             Request::SetWatches { .. } => OpCode::SetWatches,
+            Request::GetEphemerals { .. } => OpCode::GetEphemerals,
+            Request::GetAllChildrenNumber { .. } => OpCode::GetAllChildrenNumber,
         }
     }
 
@@ -152,7 +165,9 @@ impl Request {
                 w.buffer(data);
                 w.int(*version);
             }
-            Request::Sync { path } => w.ustring(path),
+            Request::Sync { path }
+            | Request::GetEphemerals { prefix: path }
+            | Request::GetAllChildrenNumber { path } => w.ustring(path),
             Request::Multi { ops } => multi::write_ops(w, ops),
             Request::Ping | Request::CloseSession => {}
             Request::SetWatches {
@@ -213,6 +228,10 @@ impl Request {
                 exist: r.strings()?,
                 child: r.strings()?,
             },
+            OpCode::GetEphemerals => Request::GetEphemerals {
+                prefix: r.ustring()?,
+            },
+            OpCode::GetAllChildrenNumber => Request::GetAllChildrenNumber { path: r.ustring()? },
         })
     }
 }
@@ -280,6 +299,16 @@ pub enum Response {
     CloseSession,
     /// SetWatches' reply has no body.
     SetWatches,
+    /// GetEphemeralsResponse.
+    GetEphemerals {
+        /// The nodes' paths, in no order to rely on.
+        paths: Vec<String>,
+    },
+    /// GetAllChildrenNumberResponse.
+    GetAllChildrenNumber {
+        /// How many nodes lie below the one asked about.
+        total: i32,
+    },
 }
 
 impl Response {
@@ -296,7 +325,10 @@ impl Response {
                 w.buffer(data);
                 w.record(stat);
             }
-            Response::GetChildren { children } => w.strings(children),
+            Response::GetChildren { children } | Response::GetEphemerals { paths: children } => {
+                w.strings(children)
+            }
+            Response::GetAllChildrenNumber { total } => w.int(*total),
             Response::GetChildren2 { children, stat } => {
                 w.strings(children);
                 w.record(stat);
@@ -335,6 +367,10 @@ impl Response {
             OpCode::Ping => Response::Ping,
             OpCode::CloseSession => Response::CloseSession,
             OpCode::SetWatches => Response::SetWatches,
+            OpCode::GetEphemerals => Response::GetEphemerals {
+                paths: r.strings()?,
+            },
+            OpCode::GetAllChildrenNumber => Response::GetAllChildrenNumber { total: r.int()? },
         })
     }
 }
@@ -406,6 +442,12 @@ mod tests {
                 exist: vec!["/c".into()],
                 child: vec![],
             },
+            Request::GetEphemerals {
+                prefix: "/lock".into(),
+            },
+            Request::GetAllChildrenNumber {
+                path: "/lock".into(),
+            },
         ];
         for stat_reply in [false, true] {
             requests.push(Request::Create {
@@ -467,6 +509,16 @@ mod tests {
             ),
             (OpCode::Sync, Response::Sync { path: "/q".into() }),
             (OpCode::Multi, Response::Multi { results: vec![] }),
+            (
+                OpCode::GetEphemerals,
+                Response::GetEphemerals {
+                    paths: vec!["/lock/n-1".into(), "/e".into()],
+                },
+            ),
+            (
+                OpCode::GetAllChildrenNumber,
+                Response::GetAllChildrenNumber { total: 7 },
+            ),
             (
                 OpCode::Multi,
                 Response::Multi {

@@ -128,6 +128,19 @@ impl Server {
                 self.set_watches(conn, relative_zxid, &data, &exist, &child, out);
                 Ok(Response::SetWatches)
             }
+            Request::GetEphemerals { prefix } => {
+                // As 3.8: a blank or "/" prefix (trimmed) means all; any other is matched as is.
+                let all = matches!(prefix.trim(), "" | "/");
+                let prefix = if all { "" } else { prefix.as_str() };
+                let paths = self.tree.ephemerals(session, prefix);
+                Ok(Response::GetEphemerals { paths })
+            }
+            Request::GetAllChildrenNumber { path } => {
+                let total = self.tree.descendants(&path).ok_or(ErrorCode::NoNode)?;
+                Ok(Response::GetAllChildrenNumber {
+                    total: i32::try_from(total).unwrap_or(i32::MAX),
+                })
+            }
         }
     }
 

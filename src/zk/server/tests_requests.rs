@@ -349,3 +349,66 @@ fn a_refused_write_takes_a_zxid_touches_the_session_and_keeps_the_connection() {
         vec![Output::Close { conn: 9 }]
     );
 }
+
+#[test]
+fn get_ephemerals_lists_the_sessions_own_by_string_prefix_as_in_3_8() {
+    let (mut s, _) = opened();
+    open(&mut s, at(0), 2, 1_000);
+    create(&mut s, at(1), C1, "/a", Persistent).unwrap();
+    for path in ["/a/e1", "/a/e2", "/ab"] {
+        create(&mut s, at(1), C1, path, Ephemeral).unwrap();
+    }
+    create(&mut s, at(1), 2, "/a/other", Ephemeral).unwrap();
+    let ephemerals = |s: &mut Server, prefix: &str| {
+        let request = Request::GetEphemerals {
+            prefix: prefix.into(),
+        };
+        match reply(&send(s, at(2), C1, request)) {
+            (ErrorCode::Ok, Some(Response::GetEphemerals { mut paths })) => {
+                paths.sort();
+                paths
+            }
+            other => panic!("getEphemerals answered {other:?}"),
+        }
+    };
+    let mine = ["/a/e1", "/a/e2", "/ab"];
+    for all in ["", "/", " / "] {
+        assert_eq!(ephemerals(&mut s, all), mine, "prefix {all:?}");
+    }
+    assert_eq!(
+        ephemerals(&mut s, "/a"),
+        mine,
+        "a string prefix, not a path one"
+    );
+    assert_eq!(ephemerals(&mut s, "/a/"), ["/a/e1", "/a/e2"]);
+    assert_eq!(ephemerals(&mut s, "/zz"), Vec::<String>::new());
+    let before = s.last_zxid();
+    let out = send(
+        &mut s,
+        at(3),
+        C1,
+        Request::GetEphemerals { prefix: "".into() },
+    );
+    assert_eq!(reply_zxid(&out), before, "a read takes no zxid");
+}
+
+#[test]
+fn get_all_children_number_counts_every_depth_below_an_existing_node() {
+    let (mut s, _) = opened();
+    for path in ["/a", "/a/e1", "/a/p", "/a/p/q", "/ab"] {
+        create(&mut s, at(1), C1, path, Persistent).unwrap();
+    }
+    let count = |s: &mut Server, path: &str| {
+        let request = Request::GetAllChildrenNumber { path: path.into() };
+        match reply(&send(s, at(2), C1, request)) {
+            (ErrorCode::Ok, Some(Response::GetAllChildrenNumber { total })) => Ok(total),
+            (err, _) => Err(err),
+        }
+    };
+    assert_eq!(count(&mut s, "/a"), Ok(3), "/ab is not below /a");
+    assert_eq!(count(&mut s, "/a/p/q"), Ok(0));
+    assert_eq!(count(&mut s, "/"), Ok(5));
+    for missing in ["/missing", "bad", "/a/"] {
+        assert_eq!(count(&mut s, missing), Err(ErrorCode::NoNode), "{missing}");
+    }
+}

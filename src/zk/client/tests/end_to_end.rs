@@ -207,3 +207,31 @@ async fn multi_and_sync_through_the_client() {
     })
     .await;
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_3_6_reads_of_ephemerals_and_counts_through_the_client() {
+    super::fake::local(async {
+        let server = CoreServer::start(1_000);
+        let (client, _link) = server.client().await;
+        client
+            .create("/q", b"", CreateMode::Persistent)
+            .await
+            .unwrap();
+        client
+            .create("/q/e", b"", CreateMode::Ephemeral)
+            .await
+            .unwrap();
+        client
+            .create("/q/p", b"", CreateMode::Persistent)
+            .await
+            .unwrap();
+        assert_eq!(client.get_ephemerals("/q").await, Ok(vec!["/q/e".into()]));
+        assert_eq!(client.get_ephemerals("/z").await, Ok(vec![]));
+        assert_eq!(client.get_all_children_number("/q").await, Ok(2));
+        assert_eq!(
+            client.get_all_children_number("/missing").await,
+            Err(ZkError::Server(crate::zk::proto::ErrorCode::NoNode))
+        );
+    })
+    .await;
+}
