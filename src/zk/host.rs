@@ -6,7 +6,7 @@
 use crate::zk::proto::{
     self, CreateMode, DecodeError, FrameReader, MultiOp, OpCode, ReplyHeader, Request,
 };
-use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Response, Server};
+use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Refusal, Response, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -174,10 +174,12 @@ impl<E: Env> Host<E> {
             Err(error @ DecodeError::UnknownOp(_)) if body.len() >= 8 => {
                 return self.unimplemented(conn, client, xid_of(body), error);
             }
-            Err(error @ DecodeError::UnknownCreateMode(_)) if is_create_op(body) => {
-                return self.refused(conn, xid_of(body), error, ErrorCode::BadArguments);
+            Err(error) => {
+                return match refusal(&error, body) {
+                    Some(refusal) => self.refused(conn, xid_of(body), error, refusal),
+                    None => self.malformed(conn, client, error),
+                };
             }
-            Err(error) => return self.malformed(conn, client, error),
         };
         if let Request::Multi { ops } = &request
             && ops.iter().any(MultiOp::is_container_create)
@@ -240,17 +242,17 @@ impl<E: Env> Host<E> {
         Next::Flush
     }
 
-    /// A write the server refuses as it reads it (3.8's prep stage): the answer is `err`, the
+    /// A request the server refuses as it reads it: the answer is the refusal's code, the
     /// connection stays.
-    fn refused(&mut self, conn: ConnId, xid: i32, error: DecodeError, err: ErrorCode) -> Next {
+    fn refused(&mut self, conn: ConnId, xid: i32, error: DecodeError, refusal: Refusal) -> Next {
         self.env.observe(HostEvent::Refused {
             conn,
             xid,
             error,
-            err,
+            err: refusal.err,
         });
         let now = self.env.now();
-        let outputs = self.server.handle_refused_write(now, conn, xid, err);
+        let outputs = self.server.handle_refused(now, conn, xid, refusal);
         self.dispatch(outputs);
         Next::Read
     }
@@ -280,15 +282,26 @@ fn xid_of(body: &[u8]) -> i32 {
     i32::from_be_bytes([body[0], body[1], body[2], body[3]])
 }
 
-/// Whether a request body is a create or create2.
-fn is_create_op(body: &[u8]) -> bool {
-    let Some(op) = body.get(4..8) else {
-        return false;
-    };
-    let op = i32::from_be_bytes([op[0], op[1], op[2], op[3]]);
-    [OpCode::Create, OpCode::Create2]
-        .iter()
-        .any(|known| known.code() == op)
+/// How ZooKeeper 3.8 answers a request whose body names what it has no meaning for, keeping
+/// the connection: a create's flags that name no mode (`CreateMode.fromFlag`, in the prep
+/// stage of a write) and a watch type that names no kind (`WatcherType.fromInt` throws, which
+/// the final stage answers as a marshalling error). `None` for the rest.
+fn refusal(error: &DecodeError, body: &[u8]) -> Option<Refusal> {
+    let op = body.get(4..8)?;
+    let op = OpCode::try_from(i32::from_be_bytes([op[0], op[1], op[2], op[3]])).ok()?;
+    match (error, op) {
+        (DecodeError::UnknownCreateMode(_), OpCode::Create | OpCode::Create2) => Some(Refusal {
+            err: ErrorCode::BadArguments,
+            write: true,
+        }),
+        (DecodeError::UnknownWatcherType(_), OpCode::CheckWatches | OpCode::RemoveWatches) => {
+            Some(Refusal {
+                err: ErrorCode::MarshallingError,
+                write: false,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Whether a reply says its request took effect: a multi's header is Ok even when it

@@ -44,6 +44,15 @@ pub struct Now {
     pub wall_ms: i64,
 }
 
+/// How a request refused as it was read is answered ([`Server::handle_refused`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal {
+    /// The reply's error code.
+    pub err: ErrorCode,
+    /// Whether the request was a write, which takes a zxid even when it fails.
+    pub write: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerConfig {
     /// ZooKeeper tickTime.
@@ -252,19 +261,22 @@ impl Server {
         })
     }
 
-    /// A write refused before it could be decoded in full, as ZooKeeper 3.8 refuses a create
-    /// whose flags name no mode (`BadArguments` from `CreateMode.fromFlag`): it touches the
-    /// session and takes a zxid like any failed write, and the reply carries `err`.
-    pub fn handle_refused_write(
+    /// A request refused before it could be decoded in full, as ZooKeeper 3.8 refuses a
+    /// create whose flags name no mode (`BadArguments` from `CreateMode.fromFlag`, a write:
+    /// it takes a zxid like any failed write) or a checkWatches of no known watch type
+    /// (`MarshallingError`, a read). It touches the session, and the reply carries `err`.
+    pub fn handle_refused(
         &mut self,
         now: Now,
         conn: ConnId,
         xid: i32,
-        err: ErrorCode,
+        refusal: Refusal,
     ) -> Vec<Output> {
         self.handle(now, conn, xid, false, |server, _, _| {
-            server.next_zxid();
-            Err(err)
+            if refusal.write {
+                server.next_zxid();
+            }
+            Err(refusal.err)
         })
     }
 

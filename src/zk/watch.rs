@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::zk::proto::WatcherType;
 use crate::zk::server::ConnId;
 
 #[derive(Debug, Clone, Default)]
@@ -29,6 +30,45 @@ impl Watches {
     /// Removes and returns the child watchers of `path`.
     pub fn take_child(&mut self, path: &str) -> BTreeSet<ConnId> {
         self.child.remove(path).unwrap_or_default()
+    }
+
+    /// Whether any connection has a watch of `kind` on `path`: what ZooKeeper 3.8's
+    /// checkWatches asks (`WatchManager.containsWatcher` looks for a watcher on the path, not
+    /// for the asking connection's), so another connection's watch answers it too.
+    pub fn any_on(&self, path: &str, kind: WatcherType) -> bool {
+        self.tables(kind)
+            .into_iter()
+            .any(|table| table.contains_key(path))
+    }
+
+    /// Drops `conn`'s watches of `kind` on `path`; whether it had any.
+    pub fn remove(&mut self, path: &str, conn: ConnId, kind: WatcherType) -> bool {
+        let mut removed = false;
+        for table in self.tables_mut(kind) {
+            if let Some(conns) = table.get_mut(path) {
+                removed |= conns.remove(&conn);
+                if conns.is_empty() {
+                    table.remove(path);
+                }
+            }
+        }
+        removed
+    }
+
+    fn tables(&self, kind: WatcherType) -> Vec<&BTreeMap<String, BTreeSet<ConnId>>> {
+        match kind {
+            WatcherType::Children => vec![&self.child],
+            WatcherType::Data => vec![&self.data],
+            WatcherType::Any => vec![&self.child, &self.data],
+        }
+    }
+
+    fn tables_mut(&mut self, kind: WatcherType) -> Vec<&mut BTreeMap<String, BTreeSet<ConnId>>> {
+        match kind {
+            WatcherType::Children => vec![&mut self.child],
+            WatcherType::Data => vec![&mut self.data],
+            WatcherType::Any => vec![&mut self.child, &mut self.data],
+        }
     }
 
     /// Drops every watch of a closed connection.

@@ -2,7 +2,8 @@
 //! behaviour, several watches of one session on one path, several sessions on one node.
 
 use locksim::zk::proto::CreateMode::{Ephemeral, Persistent};
-use locksim::zk::proto::Request;
+use locksim::zk::proto::WatcherType::{Any, Children, Data};
+use locksim::zk::proto::{Acl, Request};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -152,6 +153,82 @@ pub async fn events_before_replies(mut cx: Cx) -> Transcript {
     cx.delete(s1, "n", -1).await;
     cx.raw_call(&mut raw, "getData n", 5, get_data(false)).await;
     cx.raw_call(&mut raw, "close", 6, Request::CloseSession)
+        .await;
+    cx.finish().await
+}
+
+/// checkWatches and removeWatches (3.5+) on raw connections: NoWatcher when there is none;
+/// a check finds another connection's watch too (3.8 looks for any watcher on the path); a
+/// removal is the connection's own, and a removed watch never fires; Any covers both tables;
+/// a type naming no kind is a marshalling error that keeps the connection.
+pub async fn check_and_remove_watches(mut cx: Cx) -> Transcript {
+    let Some((mut raw, _, _)) = cx.raw_connect("watcher", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let Some((mut other, _, _)) = cx.raw_connect("other", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let w = cx.p("");
+    let create = Request::Create {
+        path: w.clone(),
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        mode: Persistent,
+        stat_reply: false,
+    };
+    cx.raw_call(&mut raw, "create", 1, create).await;
+    let check = |kind| Request::CheckWatches {
+        path: w.clone(),
+        kind,
+    };
+    let remove = |kind| Request::RemoveWatches {
+        path: w.clone(),
+        kind,
+    };
+    let get_data = Request::GetData {
+        path: w.clone(),
+        watch: true,
+    };
+    let get_children = Request::GetChildren {
+        path: w.clone(),
+        watch: true,
+        stat_reply: false,
+    };
+    cx.raw_call(&mut raw, "check any, none set", 2, check(Any))
+        .await;
+    cx.raw_call(&mut raw, "getData watch", 3, get_data.clone())
+        .await;
+    cx.raw_call(&mut raw, "check children", 4, check(Children))
+        .await;
+    cx.raw_call(&mut raw, "check data", 5, check(Data)).await;
+    cx.raw_call(&mut other, "other's check data", 1, check(Data))
+        .await;
+    cx.raw_call(&mut other, "other's remove data", 2, remove(Data))
+        .await;
+    cx.raw_call(&mut raw, "remove children", 6, remove(Children))
+        .await;
+    cx.raw_call(&mut raw, "remove data", 7, remove(Data)).await;
+    cx.raw_call(&mut raw, "remove data again", 8, remove(Data))
+        .await;
+    let set = Request::SetData {
+        path: w.clone(),
+        data: b"1".to_vec(),
+        version: -1,
+    };
+    cx.raw_call(&mut other, "other's setData", 3, set).await;
+    cx.raw_call(&mut raw, "getChildren watch", 9, get_children)
+        .await;
+    cx.raw_call(&mut raw, "getData watch again", 10, get_data)
+        .await;
+    cx.raw_call(&mut raw, "remove any", 11, remove(Any)).await;
+    cx.raw_call(&mut raw, "check any after", 12, check(Any))
+        .await;
+    cx.raw_check_watches_type(&mut raw, 13, &w, 0).await;
+    cx.raw_call(&mut raw, "check any still served", 14, check(Any))
+        .await;
+    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    cx.raw_call(&mut other, "close other", 99, Request::CloseSession)
         .await;
     cx.finish().await
 }

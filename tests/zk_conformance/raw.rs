@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use locksim::zk::proto::{
     Acl, ConnectRequest, ConnectResponse, CreateMode, ErrorCode, NOTIFICATION_XID, ReplyHeader,
-    Request, Response, WatcherEvent, decode_connect_response, decode_reply_header, decode_response,
-    decode_watcher_event, encode_connect_request, encode_request, split_frame,
+    Request, Response, WatcherEvent, WatcherType, decode_connect_response, decode_reply_header,
+    decode_response, decode_watcher_event, encode_connect_request, encode_request, split_frame,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -246,6 +246,28 @@ impl Cx {
         let patch = |packet: &mut Vec<u8>| {
             let at = packet.len() - 4;
             packet[at..].copy_from_slice(&flags.to_be_bytes());
+        };
+        self.raw_call_zxid_patched(conn, &what, xid, request, patch)
+            .await
+    }
+
+    /// A checkWatches of `path` whose type on the wire is `kind`, whatever it names.
+    pub async fn raw_check_watches_type(
+        &mut self,
+        conn: &mut RawConn,
+        xid: i32,
+        path: &str,
+        kind: i32,
+    ) {
+        let request = Request::CheckWatches {
+            path: path.to_string(),
+            kind: WatcherType::Any,
+        };
+        let what = format!("checkWatches {path} type={kind}");
+        // The type is the body's last field.
+        let patch = |packet: &mut Vec<u8>| {
+            let at = packet.len() - 4;
+            packet[at..].copy_from_slice(&kind.to_be_bytes());
         };
         self.raw_call_zxid_patched(conn, &what, xid, request, patch)
             .await

@@ -75,6 +75,10 @@ wire_enum! {
         GetEphemerals = 103,
         /// `getAllChildrenNumber`: how many nodes lie below a node, at any depth (3.6+).
         GetAllChildrenNumber = 104,
+        /// `checkWatches`: whether the connection has a watch of a kind on a path (3.5+).
+        CheckWatches = 17,
+        /// `removeWatches`: drops the connection's watches of a kind on a path (3.5+).
+        RemoveWatches = 18,
     }
 }
 
@@ -123,6 +127,8 @@ wire_enum! {
         AuthFailed = -115,
         /// The session moved to another server; the request is ignored.
         SessionMoved = -118,
+        /// checkWatches or removeWatches found no such watch.
+        NoWatcher = -121,
     }
 }
 
@@ -181,6 +187,18 @@ impl CreateMode {
             self,
             CreateMode::PersistentWithTtl | CreateMode::PersistentSequentialWithTtl
         )
+    }
+}
+
+wire_enum! {
+    /// Watcher.WatcherType: which watches checkWatches and removeWatches look at.
+    pub enum WatcherType / UnknownWatcherType {
+        /// getChildren watches.
+        Children = 1,
+        /// getData and exists watches.
+        Data = 2,
+        /// Both.
+        Any = 3,
     }
 }
 

@@ -24,6 +24,8 @@ pub enum DecodeError {
     UnknownKeeperState(i32),
     /// A multi entry of a type this crate does not serve (or not valid in a multi).
     UnknownMultiOp(i32),
+    /// A checkWatches or removeWatches type that names no kind of watch.
+    UnknownWatcherType(i32),
     /// A string or vector length that is negative (other than -1 = null) or past the body.
     BadLength(i32),
     /// A string that is not UTF-8.

@@ -1,7 +1,7 @@
 //! Request and reply bodies of the supported operations. A body has no type tag of its own:
 //! the request header's op (or, for a reply, the op of the request it answers) selects it.
 
-use super::codes::{CreateMode, OpCode};
+use super::codes::{CreateMode, OpCode, WatcherType};
 use super::jute::{DecodeError, Reader, Writer};
 use super::multi::{self, MultiOp, OpResult};
 use super::records::{Acl, Stat};
@@ -100,6 +100,22 @@ pub enum Request {
         /// The node counted below; it must exist.
         path: String,
     },
+    /// CheckWatches (op 17): fails with NoWatcher unless this connection has a watch of
+    /// `kind` on `path`.
+    CheckWatches {
+        /// The watched path.
+        path: String,
+        /// Which watches count.
+        kind: WatcherType,
+    },
+    /// RemoveWatches (op 18): drops this connection's watches of `kind` on `path` (they never
+    /// fire); NoWatcher if it had none.
+    RemoveWatches {
+        /// The watched path.
+        path: String,
+        /// Which watches go.
+        kind: WatcherType,
+    },
 }
 
 impl Request {
@@ -129,6 +145,8 @@ impl Request {
             Request::SetWatches { .. } => OpCode::SetWatches,
             Request::GetEphemerals { .. } => OpCode::GetEphemerals,
             Request::GetAllChildrenNumber { .. } => OpCode::GetAllChildrenNumber,
+            Request::CheckWatches { .. } => OpCode::CheckWatches,
+            Request::RemoveWatches { .. } => OpCode::RemoveWatches,
         }
     }
 
@@ -169,6 +187,10 @@ impl Request {
             | Request::GetEphemerals { prefix: path }
             | Request::GetAllChildrenNumber { path } => w.ustring(path),
             Request::Multi { ops } => multi::write_ops(w, ops),
+            Request::CheckWatches { path, kind } | Request::RemoveWatches { path, kind } => {
+                w.ustring(path);
+                w.int(kind.code());
+            }
             Request::Ping | Request::CloseSession => {}
             Request::SetWatches {
                 relative_zxid,
@@ -232,6 +254,14 @@ impl Request {
                 prefix: r.ustring()?,
             },
             OpCode::GetAllChildrenNumber => Request::GetAllChildrenNumber { path: r.ustring()? },
+            OpCode::CheckWatches => Request::CheckWatches {
+                path: r.ustring()?,
+                kind: WatcherType::try_from(r.int()?)?,
+            },
+            OpCode::RemoveWatches => Request::RemoveWatches {
+                path: r.ustring()?,
+                kind: WatcherType::try_from(r.int()?)?,
+            },
         })
     }
 }
@@ -299,6 +329,10 @@ pub enum Response {
     CloseSession,
     /// SetWatches' reply has no body.
     SetWatches,
+    /// CheckWatches' reply has no body.
+    CheckWatches,
+    /// RemoveWatches' reply has no body.
+    RemoveWatches,
     /// GetEphemeralsResponse.
     GetEphemerals {
         /// The nodes' paths, in no order to rely on.
@@ -333,7 +367,12 @@ impl Response {
                 w.strings(children);
                 w.record(stat);
             }
-            Response::Delete | Response::Ping | Response::CloseSession | Response::SetWatches => {}
+            Response::Delete
+            | Response::Ping
+            | Response::CloseSession
+            | Response::SetWatches
+            | Response::CheckWatches
+            | Response::RemoveWatches => {}
         }
     }
 
@@ -371,6 +410,8 @@ impl Response {
                 paths: r.strings()?,
             },
             OpCode::GetAllChildrenNumber => Response::GetAllChildrenNumber { total: r.int()? },
+            OpCode::CheckWatches => Response::CheckWatches,
+            OpCode::RemoveWatches => Response::RemoveWatches,
         })
     }
 }
@@ -448,6 +489,14 @@ mod tests {
             Request::GetAllChildrenNumber {
                 path: "/lock".into(),
             },
+            Request::CheckWatches {
+                path: "/lock".into(),
+                kind: WatcherType::Any,
+            },
+            Request::RemoveWatches {
+                path: "/lock/n-1".into(),
+                kind: WatcherType::Data,
+            },
         ];
         for stat_reply in [false, true] {
             requests.push(Request::Create {
@@ -519,6 +568,8 @@ mod tests {
                 OpCode::GetAllChildrenNumber,
                 Response::GetAllChildrenNumber { total: 7 },
             ),
+            (OpCode::CheckWatches, Response::CheckWatches),
+            (OpCode::RemoveWatches, Response::RemoveWatches),
             (
                 OpCode::Multi,
                 Response::Multi {

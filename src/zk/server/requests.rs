@@ -135,6 +135,14 @@ impl Server {
                 let paths = self.tree.ephemerals(session, prefix);
                 Ok(Response::GetEphemerals { paths })
             }
+            Request::CheckWatches { path, kind } => match self.watches.any_on(&path, kind) {
+                true => Ok(Response::CheckWatches),
+                false => Err(ErrorCode::NoWatcher),
+            },
+            Request::RemoveWatches { path, kind } => match self.watches.remove(&path, conn, kind) {
+                true => Ok(Response::RemoveWatches),
+                false => Err(ErrorCode::NoWatcher),
+            },
             Request::GetAllChildrenNumber { path } => {
                 let total = self.tree.descendants(&path).ok_or(ErrorCode::NoNode)?;
                 Ok(Response::GetAllChildrenNumber {

@@ -1,7 +1,7 @@
 //! Requests and replies: bodies, error codes, zxids, tree changes.
 
 use super::test_support::*;
-use super::{Change, Output, Server, ServerConfig};
+use super::{Change, Output, Refusal, Server, ServerConfig};
 use crate::zk::proto::{Acl, CreateMode::*, ErrorCode, Request, Response};
 
 const C1: u64 = 1;
@@ -326,11 +326,16 @@ fn ttl_creates_are_unimplemented_and_take_a_zxid_as_in_3_8() {
     assert_eq!(exists(&mut s, at(3), C1, "/t", false), ErrorCode::NoNode);
 }
 
+const BAD_FLAGS: Refusal = Refusal {
+    err: ErrorCode::BadArguments,
+    write: true,
+};
+
 #[test]
 fn a_refused_write_takes_a_zxid_touches_the_session_and_keeps_the_connection() {
     let (mut s, _) = opened();
     let before = s.last_zxid();
-    let out = s.handle_refused_write(at(900), C1, 7, ErrorCode::BadArguments);
+    let out = s.handle_refused(at(900), C1, 7, BAD_FLAGS);
     assert_eq!(
         out,
         vec![Output::Reply {
@@ -345,7 +350,7 @@ fn a_refused_write_takes_a_zxid_touches_the_session_and_keeps_the_connection() {
     assert!(s.handle_timeout(at(1_500)).is_empty());
     // A connection without a session is closed, as for any request.
     assert_eq!(
-        s.handle_refused_write(at(0), 9, 1, ErrorCode::BadArguments),
+        s.handle_refused(at(0), 9, 1, BAD_FLAGS),
         vec![Output::Close { conn: 9 }]
     );
 }
@@ -411,4 +416,51 @@ fn get_all_children_number_counts_every_depth_below_an_existing_node() {
     for missing in ["/missing", "bad", "/a/"] {
         assert_eq!(count(&mut s, missing), Err(ErrorCode::NoNode), "{missing}");
     }
+}
+
+#[test]
+fn a_refused_read_takes_no_zxid() {
+    let (mut s, _) = opened();
+    let before = s.last_zxid();
+    let refusal = Refusal {
+        err: ErrorCode::MarshallingError,
+        write: false,
+    };
+    let out = s.handle_refused(at(1), C1, 3, refusal);
+    assert_eq!(reply(&out), (ErrorCode::MarshallingError, None));
+    assert_eq!(reply_zxid(&out), before);
+}
+
+#[test]
+fn check_and_remove_watches_as_in_3_8() {
+    use crate::zk::proto::WatcherType::{Any, Children, Data};
+    let mut s = two_clients();
+    create(&mut s, at(1), A, "/w", Persistent).unwrap();
+    let ask = |s: &mut Server, conn, remove: bool, path: &str, kind| {
+        let path = path.to_string();
+        let request = match remove {
+            false => Request::CheckWatches { path, kind },
+            true => Request::RemoveWatches { path, kind },
+        };
+        reply(&send(s, at(2), conn, request)).0
+    };
+    assert_eq!(ask(&mut s, A, false, "/w", Any), ErrorCode::NoWatcher);
+    assert_eq!(get_data(&mut s, at(2), A, "/w", true), ErrorCode::Ok);
+    assert_eq!(ask(&mut s, A, false, "/w", Children), ErrorCode::NoWatcher);
+    assert_eq!(ask(&mut s, A, false, "/w", Data), ErrorCode::Ok);
+    // 3.8 asks whether the path has a watcher at all, not whether it is the asker's.
+    assert_eq!(ask(&mut s, B, false, "/w", Data), ErrorCode::Ok);
+    // Removing is the connection's own: B has nothing to remove.
+    assert_eq!(ask(&mut s, B, true, "/w", Data), ErrorCode::NoWatcher);
+    assert_eq!(ask(&mut s, A, true, "/w", Children), ErrorCode::NoWatcher);
+    assert_eq!(ask(&mut s, A, true, "/w", Data), ErrorCode::Ok);
+    assert_eq!(ask(&mut s, A, true, "/w", Data), ErrorCode::NoWatcher);
+    // A removed watch never fires.
+    let out = set_data(&mut s, at(3), B, "/w");
+    assert_eq!(events(&out, A), vec![]);
+    // Any removes both kinds at once.
+    assert_eq!(get_children(&mut s, at(4), A, "/w", true), ErrorCode::Ok);
+    assert_eq!(get_data(&mut s, at(4), A, "/w", true), ErrorCode::Ok);
+    assert_eq!(ask(&mut s, A, true, "/w", Any), ErrorCode::Ok);
+    assert_eq!(ask(&mut s, A, false, "/w", Any), ErrorCode::NoWatcher);
 }
