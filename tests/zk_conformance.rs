@@ -70,6 +70,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_multi::multi_watches,
     cases_multi::sync,
     cases_multi::multi_zxids,
+    cases_multi::multi_read,
     cases_multi::kazoo_locking_queue,
     cases_sessions::close_session,
     cases_sessions::session_expiry,

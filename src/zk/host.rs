@@ -284,8 +284,9 @@ fn xid_of(body: &[u8]) -> i32 {
 
 /// How ZooKeeper 3.8 answers a request whose body names what it has no meaning for, keeping
 /// the connection: a create's flags that name no mode (`CreateMode.fromFlag`, in the prep
-/// stage of a write) and a watch type that names no kind (`WatcherType.fromInt` throws, which
-/// the final stage answers as a marshalling error). `None` for the rest.
+/// stage of a write), and, as a marshalling error of the final stage, a watch type that names
+/// no kind (`WatcherType.fromInt` throws) or a multiRead entry that is not a read. `None` for
+/// the rest.
 fn refusal(error: &DecodeError, body: &[u8]) -> Option<Refusal> {
     let op = body.get(4..8)?;
     let op = OpCode::try_from(i32::from_be_bytes([op[0], op[1], op[2], op[3]])).ok()?;
@@ -294,12 +295,11 @@ fn refusal(error: &DecodeError, body: &[u8]) -> Option<Refusal> {
             err: ErrorCode::BadArguments,
             write: true,
         }),
-        (DecodeError::UnknownWatcherType(_), OpCode::CheckWatches | OpCode::RemoveWatches) => {
-            Some(Refusal {
-                err: ErrorCode::MarshallingError,
-                write: false,
-            })
-        }
+        (DecodeError::UnknownWatcherType(_), OpCode::CheckWatches | OpCode::RemoveWatches)
+        | (DecodeError::UnknownMultiOp(_), OpCode::MultiRead) => Some(Refusal {
+            err: ErrorCode::MarshallingError,
+            write: false,
+        }),
         _ => None,
     }
 }

@@ -3,7 +3,7 @@
 //! watches a multi fires, sync, the zxids each takes, and kazoo's `LockingQueue` sequence.
 
 use locksim::zk::proto::CreateMode::{Ephemeral, Persistent, PersistentSequential};
-use locksim::zk::proto::{MultiOp, Request};
+use locksim::zk::proto::{MultiOp, ReadOp, Request};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -243,5 +243,69 @@ pub async fn kazoo_locking_queue(mut cx: Cx) -> Transcript {
     cx.multi(rival, consume).await;
     cx.get_children2(consumer, "entries").await;
     cx.get_children2(consumer, "locks").await;
+    cx.finish().await
+}
+
+/// multiRead (3.6+): getChildren and getData answered one by one, a missing node an error
+/// result that leaves the others standing, no watch left even when asked for; an entry that
+/// is not a read makes the whole request a marshalling error, with the connection kept.
+pub async fn multi_read(mut cx: Cx) -> Transcript {
+    let Some((mut raw, _, _)) = cx.raw_connect("reader", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let Some((mut other, _, _)) = cx.raw_connect("writer", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let (base, a, missing) = (cx.p(""), cx.p("a"), cx.p("missing"));
+    let create = |path: &str| Request::Create {
+        path: path.to_string(),
+        data: b"d".to_vec(),
+        acl: locksim::zk::proto::Acl::open_unsafe(),
+        mode: Persistent,
+        stat_reply: false,
+    };
+    cx.raw_call(&mut raw, "create base", 1, create(&base)).await;
+    cx.raw_call(&mut raw, "create a", 2, create(&a)).await;
+    let children = |path: &str| ReadOp::GetChildren { path: path.into() };
+    let data = |path: &str| ReadOp::GetData { path: path.into() };
+    let reads = vec![
+        children(&base),
+        data(&base),
+        data(&missing),
+        children(&missing),
+        data(&a),
+        data("no slash"),
+    ];
+    cx.raw_call(&mut raw, "multiRead", 3, Request::MultiRead { ops: reads })
+        .await;
+    cx.raw_call(
+        &mut raw,
+        "empty multiRead",
+        4,
+        Request::MultiRead { ops: vec![] },
+    )
+    .await;
+    // Nothing the multiRead read is watched: the writer's changes notify nobody.
+    let set = Request::SetData {
+        path: base.clone(),
+        data: b"x".to_vec(),
+        version: -1,
+    };
+    cx.raw_call(&mut other, "writer's setData", 1, set).await;
+    cx.raw_call(&mut other, "writer's create", 2, create(&cx.p("b")))
+        .await;
+    let again = vec![children(&base), data(&base)];
+    cx.raw_call(
+        &mut raw,
+        "multiRead after",
+        5,
+        Request::MultiRead { ops: again },
+    )
+    .await;
+    cx.raw_multi_read_with_a_create(&mut raw, 6, &base).await;
+    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    cx.raw_call(&mut other, "close writer", 99, Request::CloseSession)
+        .await;
     cx.finish().await
 }

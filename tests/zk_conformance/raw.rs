@@ -5,9 +5,10 @@ use std::io;
 use std::time::Duration;
 
 use locksim::zk::proto::{
-    Acl, ConnectRequest, ConnectResponse, CreateMode, ErrorCode, NOTIFICATION_XID, ReplyHeader,
-    Request, Response, WatcherEvent, WatcherType, decode_connect_response, decode_reply_header,
-    decode_response, decode_watcher_event, encode_connect_request, encode_request, split_frame,
+    Acl, ConnectRequest, ConnectResponse, CreateMode, ErrorCode, MultiOp, NOTIFICATION_XID, OpCode,
+    ReadResult, ReplyHeader, Request, Response, WatcherEvent, WatcherType, decode_connect_response,
+    decode_reply_header, decode_response, decode_watcher_event, encode_connect_request,
+    encode_request, split_frame,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -273,6 +274,24 @@ impl Cx {
             .await
     }
 
+    /// A multiRead (op 22) whose one entry is a create of `base`/x: the multi of that create
+    /// with its op code patched, as no `Request` encodes it.
+    pub async fn raw_multi_read_with_a_create(&mut self, conn: &mut RawConn, xid: i32, base: &str) {
+        let request = Request::Multi {
+            ops: vec![MultiOp::create(
+                format!("{base}/x"),
+                b"",
+                CreateMode::Persistent,
+            )],
+        };
+        // After the length prefix and the xid.
+        let patch = |packet: &mut Vec<u8>| {
+            packet[8..12].copy_from_slice(&OpCode::MultiRead.code().to_be_bytes());
+        };
+        self.raw_call_zxid_patched(conn, "multiRead holding a create", xid, request, patch)
+            .await
+    }
+
     async fn raw_call_zxid_patched(
         &mut self,
         conn: &mut RawConn,
@@ -325,6 +344,26 @@ fn raw_body(body: Option<Response>) -> Item {
             Item::Text(format!("ephemerals [{}]", paths.join(" ")))
         }
         Some(Response::GetAllChildrenNumber { total }) => Item::Text(format!("total={total}")),
+        Some(Response::MultiRead { results }) => {
+            let view: Vec<String> = results
+                .into_iter()
+                .map(|result| match result {
+                    ReadResult::Children { mut children } => {
+                        children.sort();
+                        format!("children[{}]", children.join(" "))
+                    }
+                    ReadResult::Data { data, stat } => format!(
+                        "data={:?} version={} children={}",
+                        String::from_utf8_lossy(&data),
+                        stat.version,
+                        stat.num_children
+                    ),
+                    ReadResult::Error { err } => format!("{err:?}"),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            Item::Text(view.join(" "))
+        }
         Some(Response::Multi { results }) => {
             let items = super::ops::multi_results(&results);
             let view: Vec<String> = items

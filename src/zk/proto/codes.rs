@@ -79,6 +79,8 @@ wire_enum! {
         CheckWatches = 17,
         /// `removeWatches`: drops the connection's watches of a kind on a path (3.5+).
         RemoveWatches = 18,
+        /// `multiRead`: getChildren and getData reads, each answered on its own (3.6+).
+        MultiRead = 22,
     }
 }
 

@@ -5,13 +5,14 @@
 //!
 //! Layout: `jute` holds the primitives and the decode error, `codes` the integer-coded enums,
 //! `records` the fixed records (Stat, ACL, headers, connect, watcher event), `ops` the
-//! per-operation bodies, `multi` those of multi's sub-operations and results, `packet` the
+//! per-operation bodies, `multi` those of multi's sub-operations and results, `multi_read` multiRead's, `packet` the
 //! framing and the public encode / decode functions, and `frames` a server's frame reader.
 
 mod codes;
 mod frames;
 mod jute;
 mod multi;
+mod multi_read;
 mod ops;
 mod packet;
 mod records;
@@ -20,6 +21,7 @@ pub use codes::{CreateMode, ErrorCode, EventType, KeeperState, OpCode, WatcherTy
 pub use frames::{FrameReader, JUTE_MAXBUFFER};
 pub use jute::DecodeError;
 pub use multi::{MultiOp, OpResult, multi_error};
+pub use multi_read::{ReadOp, ReadResult};
 pub use ops::{Request, Response};
 pub use packet::{
     decode_connect_request, decode_connect_response, decode_reply_header, decode_request,

@@ -17,7 +17,7 @@ const DELETE: i32 = 2;
 const SET_DATA: i32 = 5;
 const CHECK: i32 = 13;
 /// The type of an error result (ZooDefs.OpCode.error), and of the closing header.
-const ERROR: i32 = -1;
+pub(super) const ERROR: i32 = -1;
 
 /// One sub-operation of a multi.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,7 +178,7 @@ pub fn multi_error(results: &[OpResult]) -> Option<ErrorCode> {
         .find(|&err| err != ErrorCode::Ok)
 }
 
-fn write_header(w: &mut Writer, op: i32, done: bool, err: i32) {
+pub(super) fn write_header(w: &mut Writer, op: i32, done: bool, err: i32) {
     w.int(op);
     w.bool(done);
     w.int(err);
@@ -187,7 +187,7 @@ fn write_header(w: &mut Writer, op: i32, done: bool, err: i32) {
 /// The type of the next entry, or None at the closing header (whose type and err are not
 /// looked at, as in the Java decoders). The header's err is ignored too: an error result
 /// carries its code again in its body.
-fn read_header(r: &mut Reader<'_>) -> Result<Option<i32>, DecodeError> {
+pub(super) fn read_header(r: &mut Reader<'_>) -> Result<Option<i32>, DecodeError> {
     let op = r.int()?;
     let done = r.bool()?;
     r.int()?;

@@ -4,6 +4,7 @@
 use super::codes::{CreateMode, OpCode, WatcherType};
 use super::jute::{DecodeError, Reader, Writer};
 use super::multi::{self, MultiOp, OpResult};
+use super::multi_read::{self, ReadOp, ReadResult};
 use super::records::{Acl, Stat};
 
 /// Request bodies of the supported operations.
@@ -100,6 +101,11 @@ pub enum Request {
         /// The node counted below; it must exist.
         path: String,
     },
+    /// MultiRead (op 22): the reads answered one by one, in order; none leaves a watch.
+    MultiRead {
+        /// The reads.
+        ops: Vec<ReadOp>,
+    },
     /// CheckWatches (op 17): fails with NoWatcher unless this connection has a watch of
     /// `kind` on `path`.
     CheckWatches {
@@ -145,6 +151,7 @@ impl Request {
             Request::SetWatches { .. } => OpCode::SetWatches,
             Request::GetEphemerals { .. } => OpCode::GetEphemerals,
             Request::GetAllChildrenNumber { .. } => OpCode::GetAllChildrenNumber,
+            Request::MultiRead { .. } => OpCode::MultiRead,
             Request::CheckWatches { .. } => OpCode::CheckWatches,
             Request::RemoveWatches { .. } => OpCode::RemoveWatches,
         }
@@ -187,6 +194,7 @@ impl Request {
             | Request::GetEphemerals { prefix: path }
             | Request::GetAllChildrenNumber { path } => w.ustring(path),
             Request::Multi { ops } => multi::write_ops(w, ops),
+            Request::MultiRead { ops } => multi_read::write_ops(w, ops),
             Request::CheckWatches { path, kind } | Request::RemoveWatches { path, kind } => {
                 w.ustring(path);
                 w.int(kind.code());
@@ -254,6 +262,9 @@ impl Request {
                 prefix: r.ustring()?,
             },
             OpCode::GetAllChildrenNumber => Request::GetAllChildrenNumber { path: r.ustring()? },
+            OpCode::MultiRead => Request::MultiRead {
+                ops: multi_read::read_ops(r)?,
+            },
             OpCode::CheckWatches => Request::CheckWatches {
                 path: r.ustring()?,
                 kind: WatcherType::try_from(r.int()?)?,
@@ -329,6 +340,11 @@ pub enum Response {
     CloseSession,
     /// SetWatches' reply has no body.
     SetWatches,
+    /// MultiRead's MultiResponse.
+    MultiRead {
+        /// One result per read, in order.
+        results: Vec<ReadResult>,
+    },
     /// CheckWatches' reply has no body.
     CheckWatches,
     /// RemoveWatches' reply has no body.
@@ -350,6 +366,7 @@ impl Response {
         match self {
             Response::Create { path } | Response::Sync { path } => w.ustring(path),
             Response::Multi { results } => multi::write_results(w, results),
+            Response::MultiRead { results } => multi_read::write_results(w, results),
             Response::Create2 { path, stat } => {
                 w.ustring(path);
                 w.record(stat);
@@ -410,6 +427,9 @@ impl Response {
                 paths: r.strings()?,
             },
             OpCode::GetAllChildrenNumber => Response::GetAllChildrenNumber { total: r.int()? },
+            OpCode::MultiRead => Response::MultiRead {
+                results: multi_read::read_results(r)?,
+            },
             OpCode::CheckWatches => Response::CheckWatches,
             OpCode::RemoveWatches => Response::RemoveWatches,
         })
@@ -493,6 +513,17 @@ mod tests {
                 path: "/lock".into(),
                 kind: WatcherType::Any,
             },
+            Request::MultiRead { ops: vec![] },
+            Request::MultiRead {
+                ops: vec![
+                    ReadOp::GetChildren {
+                        path: "/lock".into(),
+                    },
+                    ReadOp::GetData {
+                        path: "/lock/n-1".into(),
+                    },
+                ],
+            },
             Request::RemoveWatches {
                 path: "/lock/n-1".into(),
                 kind: WatcherType::Data,
@@ -569,6 +600,23 @@ mod tests {
                 Response::GetAllChildrenNumber { total: 7 },
             ),
             (OpCode::CheckWatches, Response::CheckWatches),
+            (
+                OpCode::MultiRead,
+                Response::MultiRead {
+                    results: vec![
+                        ReadResult::Children {
+                            children: vec!["n-1".into()],
+                        },
+                        ReadResult::Data {
+                            data: b"d".to_vec(),
+                            stat: stat(),
+                        },
+                        ReadResult::Error {
+                            err: ErrorCode::NoNode,
+                        },
+                    ],
+                },
+            ),
             (OpCode::RemoveWatches, Response::RemoveWatches),
             (
                 OpCode::Multi,

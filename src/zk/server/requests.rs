@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 
 use super::{Change, ConnId, Now, Output, Server};
 use crate::zk::proto::{
-    CreateMode, ErrorCode, EventType, KeeperState, MultiOp, Request, Response, WatcherEvent,
+    CreateMode, ErrorCode, EventType, KeeperState, MultiOp, ReadOp, ReadResult, Request, Response,
+    WatcherEvent,
 };
 use crate::zk::tree::{Txn, parent_of};
 
@@ -135,6 +136,10 @@ impl Server {
                 let paths = self.tree.ephemerals(session, prefix);
                 Ok(Response::GetEphemerals { paths })
             }
+            Request::MultiRead { ops } => {
+                let results = ops.into_iter().map(|op| self.read(op)).collect();
+                Ok(Response::MultiRead { results })
+            }
             Request::CheckWatches { path, kind } => match self.watches.any_on(&path, kind) {
                 true => Ok(Response::CheckWatches),
                 false => Err(ErrorCode::NoWatcher),
@@ -150,6 +155,23 @@ impl Server {
                 })
             }
         }
+    }
+
+    /// One read of a multiRead, which leaves no watch.
+    fn read(&self, op: ReadOp) -> ReadResult {
+        let found = match op {
+            ReadOp::GetChildren { path } => self
+                .tree
+                .children(&path)
+                .map(|(children, _)| ReadResult::Children { children }),
+            ReadOp::GetData { path } => self
+                .tree
+                .data(&path)
+                .map(|(data, stat)| ReadResult::Data { data, stat }),
+        };
+        found.unwrap_or(ReadResult::Error {
+            err: ErrorCode::NoNode,
+        })
     }
 
     /// Deletes the session's ephemerals inside the txn `zxid`, firing their watches.

@@ -464,3 +464,39 @@ fn check_and_remove_watches_as_in_3_8() {
     assert_eq!(ask(&mut s, A, true, "/w", Any), ErrorCode::Ok);
     assert_eq!(ask(&mut s, A, false, "/w", Any), ErrorCode::NoWatcher);
 }
+
+#[test]
+fn multi_read_answers_each_read_on_its_own_and_leaves_no_watch() {
+    use crate::zk::proto::{ReadOp, ReadResult};
+    let mut s = two_clients();
+    create(&mut s, at(1), A, "/p/a", Persistent).unwrap();
+    let ops = vec![
+        ReadOp::GetChildren { path: "/p".into() },
+        ReadOp::GetData {
+            path: "/missing".into(),
+        },
+        ReadOp::GetData {
+            path: "/p/a".into(),
+        },
+    ];
+    let before = s.last_zxid();
+    let out = send(&mut s, at(2), A, Request::MultiRead { ops });
+    let Some(Response::MultiRead { results }) = reply(&out).1 else {
+        panic!("multiRead answered {out:?}")
+    };
+    assert_eq!(reply_zxid(&out), before, "reads take no zxid");
+    assert_eq!(
+        results[..2],
+        [
+            ReadResult::Children {
+                children: vec!["a".into()]
+            },
+            ReadResult::Error {
+                err: ErrorCode::NoNode
+            }
+        ]
+    );
+    assert!(matches!(&results[2], ReadResult::Data { data, .. } if data == b"d"));
+    let out = set_data(&mut s, at(3), B, "/p/a");
+    assert_eq!(events(&out, A), vec![]);
+}
