@@ -65,6 +65,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_watches::two_sessions,
     cases_watches::events_before_replies,
     cases_watches::check_and_remove_watches,
+    cases_watches::set_watches2,
     cases_multi::multi_success,
     cases_multi::multi_failure,
     cases_multi::multi_watches,

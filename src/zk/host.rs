@@ -181,10 +181,7 @@ impl<E: Env> Host<E> {
                 };
             }
         };
-        if let Request::Multi { ops } = &request
-            && ops.iter().any(MultiOp::is_container_create)
-        {
-            let error = DecodeError::UnknownCreateMode(CreateMode::Container.code());
+        if let Some(error) = not_served(&request) {
             return self.unimplemented(conn, client, header.xid, error);
         }
         let mut outputs = self
@@ -221,8 +218,8 @@ impl<E: Env> Host<E> {
 
     /// A request the core does not serve: an op code it does not know, answered as ZooKeeper
     /// 3.8 answers one (Unimplemented with zxid -1, then the connection closes once the answer
-    /// is out); or a container created inside a multi, which 3.8 serves and the core does not
-    /// yet, answered the same way rather than wrongly.
+    /// is out); or one that 3.8 serves and the core does not yet (`not_served`), answered the
+    /// same way rather than wrongly.
     fn unimplemented(&mut self, conn: ConnId, client: &str, xid: i32, error: DecodeError) -> Next {
         let header = ReplyHeader {
             xid,
@@ -274,6 +271,25 @@ impl<E: Env> Host<E> {
             let outputs = self.server.handle_disconnect(now, conn);
             self.dispatch(outputs);
         }
+    }
+}
+
+/// What in a request that decoded the core does not serve, though 3.8 does: a container
+/// create inside a multi (3.8 makes a container), or persistent watches in a setWatches2
+/// (the core has none, so a client of it never had any to register again).
+fn not_served(request: &Request) -> Option<DecodeError> {
+    match request {
+        Request::Multi { ops } if ops.iter().any(MultiOp::is_container_create) => {
+            Some(DecodeError::UnknownCreateMode(CreateMode::Container.code()))
+        }
+        Request::SetWatches2 {
+            persistent,
+            persistent_recursive,
+            ..
+        } if !persistent.is_empty() || !persistent_recursive.is_empty() => {
+            Some(DecodeError::UnknownOp(OpCode::SetWatches2.code()))
+        }
+        _ => None,
     }
 }
 

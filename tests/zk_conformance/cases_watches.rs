@@ -232,3 +232,69 @@ pub async fn check_and_remove_watches(mut cx: Cx) -> Transcript {
         .await;
     cx.finish().await
 }
+
+/// setWatches2 (3.6+) on raw connections, as a client sends it after reconnecting: watches
+/// whose path changed after the relative zxid fire at once (ahead of the reply), the others
+/// are registered and fire later; here with no persistent watches, which a client of the
+/// simulated server never has.
+pub async fn set_watches2(mut cx: Cx) -> Transcript {
+    let Some((mut raw, _, _)) = cx.raw_connect("watcher", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let Some((mut other, _, _)) = cx.raw_connect("other", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let (base, n, gone, later) = (cx.p(""), cx.p("n"), cx.p("gone"), cx.p("later"));
+    let create = |path: &str| Request::Create {
+        path: path.to_string(),
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        mode: Persistent,
+        stat_reply: false,
+    };
+    for (xid, path) in (1..).zip([&base, &n, &gone]) {
+        cx.raw_call(&mut other, &format!("create {path}"), xid, create(path))
+            .await;
+    }
+    let delete = Request::Delete {
+        path: gone.clone(),
+        version: -1,
+    };
+    cx.raw_call(&mut other, "delete gone", 4, delete).await;
+    let set_watches = |relative_zxid| Request::SetWatches2 {
+        relative_zxid,
+        data: vec![n.clone()],
+        exist: vec![later.clone()],
+        child: vec![gone.clone(), base.clone()],
+        persistent: vec![],
+        persistent_recursive: vec![],
+    };
+    cx.raw_call(&mut raw, "setWatches2 from zxid 0", 1, set_watches(0))
+        .await;
+    cx.raw_call(
+        &mut raw,
+        "setWatches2 from now",
+        2,
+        set_watches(i64::MAX >> 1),
+    )
+    .await;
+    let set = Request::SetData {
+        path: n.clone(),
+        data: b"1".to_vec(),
+        version: -1,
+    };
+    cx.raw_call(&mut other, "setData n", 5, set).await;
+    cx.raw_call(&mut other, "create later", 6, create(&later))
+        .await;
+    let exists = Request::Exists {
+        path: base.clone(),
+        watch: false,
+    };
+    cx.raw_call(&mut raw, "exists, after the changes", 3, exists)
+        .await;
+    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    cx.raw_call(&mut other, "close other", 99, Request::CloseSession)
+        .await;
+    cx.finish().await
+}

@@ -73,6 +73,8 @@ wire_enum! {
         SetWatches = 101,
         /// `getEphemerals`: the paths of the session's ephemeral nodes (3.6+).
         GetEphemerals = 103,
+        /// `setWatches2`: setWatches with persistent watches too (3.6+).
+        SetWatches2 = 105,
         /// `getAllChildrenNumber`: how many nodes lie below a node, at any depth (3.6+).
         GetAllChildrenNumber = 104,
         /// `checkWatches`: whether the connection has a watch of a kind on a path (3.5+).

@@ -90,6 +90,22 @@ pub enum Request {
         /// Paths with a getChildren watch.
         child: Vec<String>,
     },
+    /// SetWatches2 (op 105): SetWatches with the client's persistent and persistent-recursive
+    /// watches as well.
+    SetWatches2 {
+        /// The last zxid the client saw; a watch whose path changed after it fires at once.
+        relative_zxid: i64,
+        /// Paths with a getData watch.
+        data: Vec<String>,
+        /// Paths with an exists watch.
+        exist: Vec<String>,
+        /// Paths with a getChildren watch.
+        child: Vec<String>,
+        /// Paths with a persistent watch.
+        persistent: Vec<String>,
+        /// Paths with a persistent recursive watch.
+        persistent_recursive: Vec<String>,
+    },
     /// GetEphemerals (op 103): the paths of the session's ephemeral nodes that start with
     /// `prefix`, as strings (`/a` matches `/ab` too); all of them when it is empty or `/`.
     GetEphemerals {
@@ -149,6 +165,7 @@ impl Request {
             Request::Ping => OpCode::Ping,
             Request::CloseSession => OpCode::CloseSession,
             Request::SetWatches { .. } => OpCode::SetWatches,
+            Request::SetWatches2 { .. } => OpCode::SetWatches2,
             Request::GetEphemerals { .. } => OpCode::GetEphemerals,
             Request::GetAllChildrenNumber { .. } => OpCode::GetAllChildrenNumber,
             Request::MultiRead { .. } => OpCode::MultiRead,
@@ -211,6 +228,21 @@ impl Request {
                 w.strings(exist);
                 w.strings(child);
             }
+            Request::SetWatches2 {
+                relative_zxid,
+                data,
+                exist,
+                child,
+                persistent,
+                persistent_recursive,
+            } => {
+                w.long(*relative_zxid);
+                w.strings(data);
+                w.strings(exist);
+                w.strings(child);
+                w.strings(persistent);
+                w.strings(persistent_recursive);
+            }
         }
     }
 
@@ -257,6 +289,14 @@ impl Request {
                 data: r.strings()?,
                 exist: r.strings()?,
                 child: r.strings()?,
+            },
+            OpCode::SetWatches2 => Request::SetWatches2 {
+                relative_zxid: r.long()?,
+                data: r.strings()?,
+                exist: r.strings()?,
+                child: r.strings()?,
+                persistent: r.strings()?,
+                persistent_recursive: r.strings()?,
             },
             OpCode::GetEphemerals => Request::GetEphemerals {
                 prefix: r.ustring()?,
@@ -340,6 +380,8 @@ pub enum Response {
     CloseSession,
     /// SetWatches' reply has no body.
     SetWatches,
+    /// SetWatches2's reply has no body.
+    SetWatches2,
     /// MultiRead's MultiResponse.
     MultiRead {
         /// One result per read, in order.
@@ -388,6 +430,7 @@ impl Response {
             | Response::Ping
             | Response::CloseSession
             | Response::SetWatches
+            | Response::SetWatches2
             | Response::CheckWatches
             | Response::RemoveWatches => {}
         }
@@ -423,6 +466,7 @@ impl Response {
             OpCode::Ping => Response::Ping,
             OpCode::CloseSession => Response::CloseSession,
             OpCode::SetWatches => Response::SetWatches,
+            OpCode::SetWatches2 => Response::SetWatches2,
             OpCode::GetEphemerals => Response::GetEphemerals {
                 paths: r.strings()?,
             },
@@ -505,6 +549,14 @@ mod tests {
             },
             Request::GetEphemerals {
                 prefix: "/lock".into(),
+            },
+            Request::SetWatches2 {
+                relative_zxid: 9,
+                data: vec!["/a".into()],
+                exist: vec![],
+                child: vec!["/b".into()],
+                persistent: vec!["/c".into()],
+                persistent_recursive: vec!["/d".into()],
             },
             Request::GetAllChildrenNumber {
                 path: "/lock".into(),
@@ -600,6 +652,7 @@ mod tests {
                 Response::GetAllChildrenNumber { total: 7 },
             ),
             (OpCode::CheckWatches, Response::CheckWatches),
+            (OpCode::SetWatches2, Response::SetWatches2),
             (
                 OpCode::MultiRead,
                 Response::MultiRead {

@@ -129,6 +129,17 @@ impl Server {
                 self.set_watches(conn, relative_zxid, &data, &exist, &child, out);
                 Ok(Response::SetWatches)
             }
+            // The host answers one with persistent watches as not served (there are none).
+            Request::SetWatches2 {
+                relative_zxid,
+                data,
+                exist,
+                child,
+                ..
+            } => {
+                self.set_watches(conn, relative_zxid, &data, &exist, &child, out);
+                Ok(Response::SetWatches2)
+            }
             Request::GetEphemerals { prefix } => {
                 // As 3.8: a blank or "/" prefix (trimmed) means all; any other is matched as is.
                 let all = matches!(prefix.trim(), "" | "/");
