@@ -229,15 +229,7 @@ impl Tree {
     /// Child names in an arbitrary but deterministic order (see [`scatter_key`]).
     pub fn children(&self, path: &str) -> Option<(Vec<String>, Stat)> {
         let node = self.nodes.get(path)?;
-        // Names are unique, so the order is the keys' (an unstable sort gives the same).
-        let mut keyed: Vec<(u64, &String)> = node
-            .children
-            .iter()
-            .map(|name| (scatter_key(name), name))
-            .collect();
-        keyed.sort_unstable();
-        let names = keyed.into_iter().map(|(_, name)| name.clone()).collect();
-        Some((names, node.stat()))
+        Some((scattered(&node.children), node.stat()))
     }
 
     /// The paths of `session`'s ephemeral nodes that start with `prefix` (as strings), in an
@@ -246,13 +238,7 @@ impl Tree {
         let Some(paths) = self.ephemerals.get(&session) else {
             return Vec::new();
         };
-        let mut keyed: Vec<(u64, &String)> = paths
-            .iter()
-            .filter(|path| path.starts_with(prefix))
-            .map(|path| (scatter_key(path), path))
-            .collect();
-        keyed.sort_unstable();
-        keyed.into_iter().map(|(_, path)| path.clone()).collect()
+        scattered(paths.iter().filter(|path| path.starts_with(prefix)))
     }
 
     /// How many nodes lie below `path` at any depth, if it exists.
@@ -359,6 +345,17 @@ pub fn validate_path(path: &str) -> Result<(), ErrorCode> {
         return Err(ErrorCode::BadArguments);
     }
     Ok(())
+}
+
+/// `names` in the order of their [`scatter_key`]s. Names are unique, so the order is the
+/// keys' (an unstable sort gives the same), and each key is computed once.
+fn scattered<'a>(names: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+    let mut keyed: Vec<(u64, &String)> = names
+        .into_iter()
+        .map(|name| (scatter_key(name), name))
+        .collect();
+    keyed.sort_unstable();
+    keyed.into_iter().map(|(_, name)| name.clone()).collect()
 }
 
 /// Sort key that scatters names: the real server returns children in Java `HashSet` order,
