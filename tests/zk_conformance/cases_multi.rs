@@ -250,10 +250,7 @@ pub async fn kazoo_locking_queue(mut cx: Cx) -> Transcript {
 /// result that leaves the others standing, no watch left even when asked for; an entry that
 /// is not a read makes the whole request a marshalling error, with the connection kept.
 pub async fn multi_read(mut cx: Cx) -> Transcript {
-    let Some((mut raw, _, _)) = cx.raw_connect("reader", None, 2_000).await else {
-        return cx.finish().await;
-    };
-    let Some((mut other, _, _)) = cx.raw_connect("writer", None, 2_000).await else {
+    let Some((mut raw, mut other)) = cx.raw_pair("reader", "writer").await else {
         return cx.finish().await;
     };
     let (base, a, missing) = (cx.p(""), cx.p("a"), cx.p("missing"));
@@ -303,9 +300,5 @@ pub async fn multi_read(mut cx: Cx) -> Transcript {
     )
     .await;
     cx.raw_multi_read_with_a_create(&mut raw, 6, &base).await;
-    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
-        .await;
-    cx.raw_call(&mut other, "close writer", 99, Request::CloseSession)
-        .await;
-    cx.finish().await
+    cx.raw_close_pair((raw, other)).await
 }

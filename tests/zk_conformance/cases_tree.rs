@@ -182,10 +182,7 @@ pub async fn create_flags(mut cx: Cx) -> Transcript {
 /// all of them for a blank or "/" prefix) and getAllChildrenNumber (every depth below an
 /// existing node; "/" is left out, as the simulation has no /zookeeper subtree to count).
 pub async fn ephemerals_and_counts(mut cx: Cx) -> Transcript {
-    let Some((mut raw, _, _)) = cx.raw_connect("new", None, 2_000).await else {
-        return cx.finish().await;
-    };
-    let Some((mut other, _, _)) = cx.raw_connect("other", None, 2_000).await else {
+    let Some((mut raw, mut other)) = cx.raw_pair("new", "other").await else {
         return cx.finish().await;
     };
     let base = cx.p("");
@@ -248,9 +245,5 @@ pub async fn ephemerals_and_counts(mut cx: Cx) -> Transcript {
         )
         .await;
     }
-    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
-        .await;
-    cx.raw_call(&mut other, "close other", 99, Request::CloseSession)
-        .await;
-    cx.finish().await
+    cx.raw_close_pair((raw, other)).await
 }

@@ -162,10 +162,7 @@ pub async fn events_before_replies(mut cx: Cx) -> Transcript {
 /// removal is the connection's own, and a removed watch never fires; Any covers both tables;
 /// a type naming no kind is a marshalling error that keeps the connection.
 pub async fn check_and_remove_watches(mut cx: Cx) -> Transcript {
-    let Some((mut raw, _, _)) = cx.raw_connect("watcher", None, 2_000).await else {
-        return cx.finish().await;
-    };
-    let Some((mut other, _, _)) = cx.raw_connect("other", None, 2_000).await else {
+    let Some((mut raw, mut other)) = cx.raw_pair("watcher", "other").await else {
         return cx.finish().await;
     };
     let w = cx.p("");
@@ -226,11 +223,7 @@ pub async fn check_and_remove_watches(mut cx: Cx) -> Transcript {
     cx.raw_check_watches_type(&mut raw, 13, &w, 0).await;
     cx.raw_call(&mut raw, "check any still served", 14, check(Any))
         .await;
-    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
-        .await;
-    cx.raw_call(&mut other, "close other", 99, Request::CloseSession)
-        .await;
-    cx.finish().await
+    cx.raw_close_pair((raw, other)).await
 }
 
 /// setWatches2 (3.6+) on raw connections, as a client sends it after reconnecting: watches
@@ -238,10 +231,7 @@ pub async fn check_and_remove_watches(mut cx: Cx) -> Transcript {
 /// are registered and fire later; here with no persistent watches, which a client of the
 /// simulated server never has.
 pub async fn set_watches2(mut cx: Cx) -> Transcript {
-    let Some((mut raw, _, _)) = cx.raw_connect("watcher", None, 2_000).await else {
-        return cx.finish().await;
-    };
-    let Some((mut other, _, _)) = cx.raw_connect("other", None, 2_000).await else {
+    let Some((mut raw, mut other)) = cx.raw_pair("watcher", "other").await else {
         return cx.finish().await;
     };
     let (base, n, gone, later) = (cx.p(""), cx.p("n"), cx.p("gone"), cx.p("later"));
@@ -292,9 +282,5 @@ pub async fn set_watches2(mut cx: Cx) -> Transcript {
     };
     cx.raw_call(&mut raw, "exists, after the changes", 3, exists)
         .await;
-    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
-        .await;
-    cx.raw_call(&mut other, "close other", 99, Request::CloseSession)
-        .await;
-    cx.finish().await
+    cx.raw_close_pair((raw, other)).await
 }

@@ -15,7 +15,7 @@ use tokio::net::TcpStream;
 use tokio::time::timeout;
 
 use super::script::Cx;
-use super::transcript::Item;
+use super::transcript::{Item, Transcript};
 
 /// How long a raw exchange may take before it counts as no answer.
 const LIMIT: Duration = Duration::from_secs(5);
@@ -192,6 +192,22 @@ impl Cx {
                 None
             }
         }
+    }
+
+    /// Two new raw sessions, `first` and `second` as the transcript names them.
+    pub async fn raw_pair(&mut self, first: &str, second: &str) -> Option<(RawConn, RawConn)> {
+        let (one, _, _) = self.raw_connect(first, None, 2_000).await?;
+        let (two, _, _) = self.raw_connect(second, None, 2_000).await?;
+        Some((one, two))
+    }
+
+    /// Closes both sessions of a `raw_pair` and ends the case.
+    pub async fn raw_close_pair(mut self, (mut one, mut two): (RawConn, RawConn)) -> Transcript {
+        self.raw_call(&mut one, "close", 99, Request::CloseSession)
+            .await;
+        self.raw_call(&mut two, "close the second", 99, Request::CloseSession)
+            .await;
+        self.finish().await
     }
 
     /// A request on a raw connection; records the notifications that came before its reply
