@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use super::{Change, ConnId, Now, Output, Server};
 use crate::zk::proto::{
-    CreateMode, ErrorCode, EventType, KeeperState, MultiOp, ReadOp, ReadResult, Request, Response,
-    WatcherEvent,
+    CreateMode, ErrorCode, EventType, KeeperState, MultiOp, OpCode, ReadOp, ReadResult, Request,
+    Response, WatcherEvent,
 };
 use crate::zk::tree::{Txn, parent_of};
 
@@ -21,6 +21,7 @@ impl Server {
         req: Request,
         out: &mut Vec<Output>,
     ) -> Result<Response, ErrorCode> {
+        let op = req.op();
         match req {
             Request::Create {
                 path,
@@ -120,17 +121,15 @@ impl Server {
                 self.kill_session(session, zxid, out);
                 Ok(Response::CloseSession)
             }
+            // The host answers a setWatches2 with persistent watches as not served (there are
+            // none), so both kinds register the same three lists.
             Request::SetWatches {
                 relative_zxid,
                 data,
                 exist,
                 child,
-            } => {
-                self.set_watches(conn, relative_zxid, &data, &exist, &child, out);
-                Ok(Response::SetWatches)
             }
-            // The host answers one with persistent watches as not served (there are none).
-            Request::SetWatches2 {
+            | Request::SetWatches2 {
                 relative_zxid,
                 data,
                 exist,
@@ -138,7 +137,10 @@ impl Server {
                 ..
             } => {
                 self.set_watches(conn, relative_zxid, &data, &exist, &child, out);
-                Ok(Response::SetWatches2)
+                Ok(match op {
+                    OpCode::SetWatches2 => Response::SetWatches2,
+                    _ => Response::SetWatches,
+                })
             }
             Request::GetEphemerals { prefix } => {
                 // As 3.8: a blank or "/" prefix (trimmed) means all; any other is matched as is.
