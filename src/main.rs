@@ -166,6 +166,15 @@ enum ServeCommand {
         #[arg(long, default_value_t = locksim::zk::proto::JUTE_MAXBUFFER as u32,
               value_parser = clap::value_parser!(u32).range(1..=i32::MAX as i64))]
         jute_maxbuffer: u32,
+        /// How often empty containers and expired TTL nodes are deleted
+        /// (znode.container.checkIntervalMs).
+        #[arg(long, default_value_t = locksim::zk::serve::CONTAINER_CHECK_MS,
+              value_parser = clap::value_parser!(u64).range(1..=i32::MAX as u64))]
+        container_check_ms: u64,
+        /// Allow TTL nodes (zookeeper.extendedTypesEnabled); without it createTTL is
+        /// answered Unimplemented, as by ZooKeeper's default.
+        #[arg(long)]
+        extended_types: bool,
     },
     /// The simulated Redis 7.0 (the simulation's own server core, Lua scripting included)
     /// on TCP. Point any Redis client at it, e.g. `redis-cli -p 6379`. One database, no
@@ -344,6 +353,8 @@ fn main() -> ExitCode {
             lose_reply_every,
             seed,
             jute_maxbuffer,
+            container_check_ms,
+            extended_types,
         })) => {
             let config = locksim::zk::serve::ServeConfig {
                 tick_ms,
@@ -352,6 +363,8 @@ fn main() -> ExitCode {
                 lose_reply_every,
                 seed,
                 jute_maxbuffer: jute_maxbuffer as usize,
+                container_check_ms,
+                extended_types,
             };
             cli::serve_zk(&out, (bind, port).into(), config)
         }

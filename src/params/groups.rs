@@ -216,6 +216,11 @@ group! {
         /// every node's sequence counter starts here (ZooKeeper: 0); near 2147483647 the
         /// counter wraps to negative numbers within a run (Z6)
         seq_start: u32 = 0, 0..=2_147_483_647;
+        /// how often the server deletes empty containers and expired TTL nodes
+        /// (znode.container.checkIntervalMs)
+        container_check_ms: u64 = 60_000, 1..=HOUR;
+        /// allow TTL nodes (zookeeper.extendedTypesEnabled); off, createTTL is Unimplemented
+        extended_types: bool = false;
     }
 }
 

@@ -26,6 +26,8 @@ pub(super) fn servers(params: &Params) -> Vec<ServerHost> {
                 tick_ms: params.zookeeper.zk_tick_ms,
                 // At most i32::MAX: the parameter's range.
                 seq_start: i32::try_from(params.zookeeper.seq_start).unwrap_or(i32::MAX),
+                container_check_ms: params.zookeeper.container_check_ms,
+                extended_types: params.zookeeper.extended_types,
             }),
             swarmed: true,
         },

@@ -145,6 +145,59 @@ impl ZkClient {
         }
     }
 
+    /// Creates a container with the open ACL, numbered when `sequential`: the server deletes
+    /// it in a reaper round after its last child is gone (one that never had a child stays),
+    /// as Curator's lock and election parents rely on. Returns its path and Stat. A
+    /// ZooKeeper 3.5+ operation.
+    pub async fn create_container(
+        &self,
+        path: &str,
+        data: &[u8],
+        sequential: bool,
+    ) -> Result<(String, Stat), ZkError> {
+        let request = Request::CreateContainer {
+            path: path.into(),
+            data: data.to_vec(),
+            acl: Acl::open_unsafe(),
+            mode: match sequential {
+                true => CreateMode::PersistentSequential,
+                false => CreateMode::Container,
+            },
+        };
+        match self.call_ok(request).await? {
+            Response::Create2 { path, stat } => Ok((path, stat)),
+            _ => Err(unexpected(OpCode::CreateContainer)),
+        }
+    }
+
+    /// Creates a node with the open ACL that the server deletes in a reaper round once it
+    /// has had no children and no change for `ttl_ms` (1 to 2⁴⁰ − 1), numbered when
+    /// `sequential`. Returns its path and Stat. Servers refuse it with `Unimplemented`
+    /// unless their extended types are on (parameter `extended_types`). A ZooKeeper 3.5+
+    /// operation.
+    pub async fn create_ttl(
+        &self,
+        path: &str,
+        data: &[u8],
+        sequential: bool,
+        ttl_ms: i64,
+    ) -> Result<(String, Stat), ZkError> {
+        let request = Request::CreateTtl {
+            path: path.into(),
+            data: data.to_vec(),
+            acl: Acl::open_unsafe(),
+            mode: match sequential {
+                true => CreateMode::PersistentSequentialWithTtl,
+                false => CreateMode::PersistentWithTtl,
+            },
+            ttl_ms,
+        };
+        match self.call_ok(request).await? {
+            Response::Create2 { path, stat } => Ok((path, stat)),
+            _ => Err(unexpected(OpCode::CreateTtl)),
+        }
+    }
+
     /// Deletes a node; `version` -1 matches any.
     pub async fn delete(&self, path: &str, version: i32) -> Result<(), ZkError> {
         let request = Request::Delete {

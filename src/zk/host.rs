@@ -3,9 +3,7 @@
 //! `locksim serve zk` (`zk::serve`); what differs between them (clocks, what to record or
 //! log, which replies to lose) is the `Env`. Nothing here spawns tasks or reads a clock.
 
-use crate::zk::proto::{
-    self, CreateMode, DecodeError, FrameReader, MultiOp, OpCode, ReplyHeader, Request,
-};
+use crate::zk::proto::{self, DecodeError, FrameReader, OpCode, ReplyHeader, Request};
 use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Refusal, Response, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -274,14 +272,11 @@ impl<E: Env> Host<E> {
     }
 }
 
-/// What in a request that decoded the core does not serve, though 3.8 does: a container
-/// create inside a multi (3.8 makes a container), or persistent watches in a setWatches2
-/// (the core has none, so a client of it never had any to register again).
+/// What in a request that decoded the core does not serve, though 3.8 does: persistent
+/// watches in a setWatches2 (the core has none, so a client of it never had any to register
+/// again).
 fn not_served(request: &Request) -> Option<DecodeError> {
     match request {
-        Request::Multi { ops } if ops.iter().any(MultiOp::is_container_create) => {
-            Some(DecodeError::UnknownCreateMode(CreateMode::Container.code()))
-        }
         Request::SetWatches2 {
             persistent,
             persistent_recursive,
@@ -300,15 +295,23 @@ fn xid_of(body: &[u8]) -> i32 {
 
 /// How ZooKeeper 3.8 answers a request whose body names what it has no meaning for, keeping
 /// the connection: a create's flags that name no mode (`CreateMode.fromFlag`, in the prep
-/// stage of a write), and, as a marshalling error of the final stage, a watch type that names
-/// no kind (`WatcherType.fromInt` throws) or a multiRead entry that is not a read. `None` for
-/// the rest.
+/// stage of a write); a multi entry of a type it does not take (its prep stage fails to read
+/// the multi, after taking a zxid); and, as a marshalling error of the final stage, a watch
+/// type that names no kind (`WatcherType.fromInt` throws) or a multiRead entry that is not a
+/// read. `None` for the rest.
 fn refusal(error: &DecodeError, body: &[u8]) -> Option<Refusal> {
     let op = body.get(4..8)?;
     let op = OpCode::try_from(i32::from_be_bytes([op[0], op[1], op[2], op[3]])).ok()?;
     match (error, op) {
-        (DecodeError::UnknownCreateMode(_), OpCode::Create | OpCode::Create2) => Some(Refusal {
+        (
+            DecodeError::UnknownCreateMode(_),
+            OpCode::Create | OpCode::Create2 | OpCode::CreateContainer | OpCode::CreateTtl,
+        ) => Some(Refusal {
             err: ErrorCode::BadArguments,
+            write: true,
+        }),
+        (DecodeError::UnknownMultiOp(_), OpCode::Multi) => Some(Refusal {
+            err: ErrorCode::MarshallingError,
             write: true,
         }),
         (DecodeError::UnknownWatcherType(_), OpCode::CheckWatches | OpCode::RemoveWatches)
@@ -329,9 +332,13 @@ fn applied(err: ErrorCode, body: &Option<Response>) -> bool {
     }
 }
 
-/// Which request kind a lose-reply fault names: create covers create2.
+/// Which request kind a lose-reply fault names: create covers create2, createContainer and
+/// createTTL.
 pub fn is_create(request: &Request) -> bool {
-    matches!(request.op(), OpCode::Create | OpCode::Create2)
+    matches!(
+        request.op(),
+        OpCode::Create | OpCode::Create2 | OpCode::CreateContainer | OpCode::CreateTtl
+    )
 }
 
 /// Expires sessions on the server's tick, as ZooKeeper's SessionTracker does.

@@ -4,6 +4,7 @@
 
 use crate::zk::host::{self, Env, Host, HostEvent};
 use crate::zk::proto::{DecodeError, Request};
+pub use crate::zk::server::CONTAINER_CHECK_MS;
 use crate::zk::server::{Change, Now, Server, ServerConfig};
 use std::future::Future;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -27,6 +28,11 @@ pub struct ServeConfig {
     /// jute.maxbuffer: the longest frame body a client may send; a longer (or negative)
     /// length closes that connection, as ZooKeeper does (0xfffff by default).
     pub jute_maxbuffer: usize,
+    /// How often empty containers and expired TTL nodes are deleted
+    /// (`znode.container.checkIntervalMs`, 60000 in ZooKeeper).
+    pub container_check_ms: u64,
+    /// Whether TTL nodes may be created (`zookeeper.extendedTypesEnabled`).
+    pub extended_types: bool,
 }
 
 impl ServeConfig {
@@ -54,6 +60,8 @@ impl ServeConfig {
             max_session_timeout_ms: self
                 .max_session_timeout_ms
                 .unwrap_or(base.max_session_timeout_ms),
+            container_check_ms: self.container_check_ms,
+            extended_types: self.extended_types,
             ..base
         }
     }

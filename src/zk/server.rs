@@ -22,6 +22,8 @@ mod requests;
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]
+mod tests_containers;
+#[cfg(test)]
 mod tests_multi;
 #[cfg(test)]
 mod tests_requests;
@@ -67,7 +69,16 @@ pub struct ServerConfig {
     pub seed: u64,
     /// Where every node's sequence counter starts (ZooKeeper: 0).
     pub seq_start: i32,
+    /// How often the reaper deletes empty containers and expired TTL nodes
+    /// (`znode.container.checkIntervalMs`, 60 s in 3.8); its first round is one interval
+    /// after the server starts.
+    pub container_check_ms: u64,
+    /// Whether TTL nodes may be created (`zookeeper.extendedTypesEnabled`, off in 3.8).
+    pub extended_types: bool,
 }
+
+/// 3.8's default `znode.container.checkIntervalMs`.
+pub const CONTAINER_CHECK_MS: u64 = 60_000;
 
 impl ServerConfig {
     /// ZooKeeper's defaults, capped at what a session timeout can be (a Java int).
@@ -80,6 +91,8 @@ impl ServerConfig {
             server_id: 1,
             seed,
             seq_start: 0,
+            container_check_ms: CONTAINER_CHECK_MS,
+            extended_types: false,
         }
     }
 }
@@ -167,6 +180,8 @@ pub struct Server {
     conns: BTreeMap<ConnId, i64>,
     /// Zxid of the last txn; reads and pings report it.
     last_zxid: i64,
+    /// When the reaper next looks for empty containers and expired TTL nodes (monotonic ms).
+    next_reap_ms: u64,
 }
 
 impl Server {
@@ -178,6 +193,7 @@ impl Server {
             watches: Watches::default(),
             conns: BTreeMap::new(),
             last_zxid: EPOCH << 32,
+            next_reap_ms: config.container_check_ms,
             config,
         }
     }
@@ -344,6 +360,7 @@ impl Server {
         self.conns.clear();
         self.watches.clear();
         self.sessions.restart(now.mono_ms);
+        self.next_reap_ms = now.mono_ms.saturating_add(self.config.container_check_ms);
     }
 
     /// Zxid of the last txn.
@@ -382,7 +399,31 @@ impl Server {
 
     /// Each expiry is one closeSession txn. The expired session's connection is closed
     /// without notifications (the real server closes the socket, dropping what is queued).
+    /// Then the reaper's round, when one is due.
     fn expire_due(&mut self, now: Now) -> Vec<Output> {
+        let mut out = self.expire_sessions(now);
+        if now.mono_ms >= self.next_reap_ms {
+            self.reap(now, &mut out);
+        }
+        out
+    }
+
+    /// 3.8's `ContainerManager` round: one deleteContainer txn per candidate, the candidates
+    /// chosen before any is deleted (a container emptied by the round waits for the next).
+    /// Rounds run at a fixed rate; missed ones are not made up.
+    fn reap(&mut self, now: Now, out: &mut Vec<Output>) {
+        let interval = self.config.container_check_ms.max(1);
+        let behind = (now.mono_ms - self.next_reap_ms) / interval;
+        self.next_reap_ms += (behind + 1) * interval;
+        for path in self.tree.reapable(now.wall_ms) {
+            let zxid = self.next_zxid();
+            if self.tree.delete_container(&path, zxid).is_ok() {
+                self.deleted(&path, 0, zxid, out);
+            }
+        }
+    }
+
+    fn expire_sessions(&mut self, now: Now) -> Vec<Output> {
         let mut out = Vec::new();
         for session in self.sessions.due(now.mono_ms) {
             let zxid = self.next_zxid();

@@ -14,11 +14,14 @@ use crate::zk::server::{Change, Now, Server, ServerConfig};
 use turmoil::net::TcpListener;
 
 /// Simulated ZooKeeper servers with this tickTime (sessions clamp to 2..20 ticks), whose
-/// nodes' sequence counters start at `seq_start`.
+/// nodes' sequence counters start at `seq_start`, whose reaper runs every
+/// `container_check_ms`, and which make TTL nodes when `extended_types`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ZkFamily {
     pub tick_ms: u64,
     pub seq_start: i32,
+    pub container_check_ms: u64,
+    pub extended_types: bool,
 }
 
 /// The requests whose reply a ZooKeeper host can lose, as `lose_reply`'s `op` names them.
@@ -41,6 +44,8 @@ impl ServerFamily for ZkFamily {
     fn install(&self, node: Node) -> Box<dyn ServerSoftware> {
         let server = Server::new(ServerConfig {
             seq_start: self.seq_start,
+            container_check_ms: self.container_check_ms,
+            extended_types: self.extended_types,
             ..ServerConfig::with_tick(self.tick_ms, node.seed())
         });
         let env = SimEnv {

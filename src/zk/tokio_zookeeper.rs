@@ -299,6 +299,8 @@ mod tests {
         let family = ZkFamily {
             tick_ms: 20,
             seq_start: 0,
+            container_check_ms: crate::zk::server::CONTAINER_CHECK_MS,
+            extended_types: false,
         };
         let software = Rc::new(RefCell::new(family.install(node("zk1", &recorder))));
         sim.host("zk1", move || software.borrow().start());

@@ -22,12 +22,35 @@ struct Node {
     /// the numbers are shared by all prefixes, have gaps after deletes and wrap as an i32.
     /// The Stat shows a different number (see `stat`).
     cversion: i32,
-    ephemeral_owner: i64,
+    lifetime: Lifetime,
     children: BTreeSet<String>,
 }
 
+/// What ends a node (3.8's `EphemeralType`, which it packs into `ephemeralOwner`; clients
+/// see the owner of an ephemeral there, and 0 for all the others).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lifetime {
+    /// Only a delete.
+    Persistent,
+    /// Its session's end too.
+    Ephemeral(i64),
+    /// The server's reaper too, once it has had a child and has none.
+    Container,
+    /// The server's reaper too, once it has no children and went unchanged this many ms.
+    Ttl(i64),
+}
+
+impl Lifetime {
+    fn owner(self) -> i64 {
+        match self {
+            Lifetime::Ephemeral(session) => session,
+            Lifetime::Persistent | Lifetime::Container | Lifetime::Ttl(_) => 0,
+        }
+    }
+}
+
 impl Node {
-    fn new(data: Vec<u8>, zxid: i64, time: i64, ephemeral_owner: i64) -> Self {
+    fn new(data: Vec<u8>, zxid: i64, time: i64, lifetime: Lifetime) -> Self {
         Node {
             data,
             czxid: zxid,
@@ -37,7 +60,7 @@ impl Node {
             mtime: time,
             version: 0,
             cversion: 0,
-            ephemeral_owner,
+            lifetime,
             children: BTreeSet::new(),
         }
     }
@@ -54,7 +77,7 @@ impl Node {
             version: self.version,
             cversion: self.cversion.wrapping_mul(2).wrapping_sub(num_children),
             aversion: 0,
-            ephemeral_owner: self.ephemeral_owner,
+            ephemeral_owner: self.lifetime.owner(),
             data_length: self.data.len() as i32,
             num_children,
             pzxid: self.pzxid,
@@ -83,6 +106,8 @@ pub struct Tree {
     nodes: BTreeMap<String, Node>,
     /// Session id → paths of its ephemeral nodes.
     ephemerals: BTreeMap<i64, BTreeSet<String>>,
+    /// Containers and TTL nodes: what the reaper looks at.
+    reapable: BTreeSet<String>,
     /// Where each new node's sequence counter starts (0 in ZooKeeper).
     seq_start: i32,
 }
@@ -98,12 +123,13 @@ impl Tree {
     /// had come and gone: the wrap past 2³¹−1 (Z6) is then a few creates away.
     pub fn with_seq_start(seq_start: i32) -> Self {
         let mut nodes = BTreeMap::new();
-        let mut root = Node::new(Vec::new(), 0, 0, 0);
+        let mut root = Node::new(Vec::new(), 0, 0, Lifetime::Persistent);
         root.cversion = seq_start;
         nodes.insert("/".to_string(), root);
         Tree {
             nodes,
             ephemerals: BTreeMap::new(),
+            reapable: BTreeSet::new(),
             seq_start,
         }
     }
@@ -112,6 +138,7 @@ impl Tree {
     /// parent → NoNode; the suffix is appended; the final path is validated (BadArguments);
     /// NodeExists; NoChildrenForEphemerals. Nothing changes on failure. ACLs are checked
     /// (as `fixupACL` does for the common cases) but not stored: nothing here enforces them.
+    /// A container mode makes a container; a TTL mode needs [`Tree::create_ttl`].
     pub fn create(
         &mut self,
         path: &str,
@@ -120,10 +147,54 @@ impl Tree {
         mode: CreateMode,
         txn: Txn,
     ) -> Result<Created, ErrorCode> {
+        let lifetime = match mode {
+            mode if mode.is_ephemeral() => Lifetime::Ephemeral(txn.session),
+            CreateMode::Container => Lifetime::Container,
+            _ => Lifetime::Persistent,
+        };
+        self.insert(path, data, acl, mode.is_sequential(), lifetime, txn)
+    }
+
+    /// A container, numbered when `sequential`, as createContainer makes one whatever its
+    /// mode says otherwise.
+    pub fn create_container(
+        &mut self,
+        path: &str,
+        data: Vec<u8>,
+        acl: &[Acl],
+        sequential: bool,
+        txn: Txn,
+    ) -> Result<Created, ErrorCode> {
+        self.insert(path, data, acl, sequential, Lifetime::Container, txn)
+    }
+
+    /// A node with a time to live of `ttl_ms` (checked by the caller), numbered when
+    /// `sequential`.
+    pub fn create_ttl(
+        &mut self,
+        path: &str,
+        data: Vec<u8>,
+        acl: &[Acl],
+        sequential: bool,
+        ttl_ms: i64,
+        txn: Txn,
+    ) -> Result<Created, ErrorCode> {
+        self.insert(path, data, acl, sequential, Lifetime::Ttl(ttl_ms), txn)
+    }
+
+    fn insert(
+        &mut self,
+        path: &str,
+        data: Vec<u8>,
+        acl: &[Acl],
+        sequential: bool,
+        lifetime: Lifetime,
+        txn: Txn,
+    ) -> Result<Created, ErrorCode> {
         let parent_path = parent_checked(path)?;
         check_acl(acl)?;
         let parent = self.nodes.get(parent_path).ok_or(ErrorCode::NoNode)?;
-        let full = if mode.is_sequential() {
+        let full = if sequential {
             format!("{path}{:010}", parent.cversion)
         } else {
             path.to_string()
@@ -132,29 +203,30 @@ impl Tree {
         if self.nodes.contains_key(&full) {
             return Err(ErrorCode::NodeExists);
         }
-        if parent.ephemeral_owner != 0 {
+        if matches!(parent.lifetime, Lifetime::Ephemeral(_)) {
             return Err(ErrorCode::NoChildrenForEphemerals);
         }
-        let Txn {
-            session,
-            zxid,
-            time,
-        } = txn;
-        let owner = if mode.is_ephemeral() { session } else { 0 };
+        let Txn { zxid, time, .. } = txn;
         let name = child_name(&full).to_string();
         let parent = self.nodes.get_mut(parent_path).ok_or(ErrorCode::NoNode)?;
         parent.cversion = parent.cversion.wrapping_add(1);
         parent.pzxid = zxid;
         parent.children.insert(name);
-        let mut node = Node::new(data, zxid, time, owner);
+        let mut node = Node::new(data, zxid, time, lifetime);
         node.cversion = self.seq_start;
         let stat = node.stat();
         self.nodes.insert(full.clone(), node);
-        if owner != 0 {
-            self.ephemerals
-                .entry(owner)
-                .or_default()
-                .insert(full.clone());
+        match lifetime {
+            Lifetime::Ephemeral(session) => {
+                self.ephemerals
+                    .entry(session)
+                    .or_default()
+                    .insert(full.clone());
+            }
+            Lifetime::Container | Lifetime::Ttl(_) => {
+                self.reapable.insert(full.clone());
+            }
+            Lifetime::Persistent => {}
         }
         Ok(Created { path: full, stat })
     }
@@ -202,6 +274,40 @@ impl Tree {
         validate_path(path)?;
         let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
         check_version(node.version, version)
+    }
+
+    /// The containers and TTL nodes 3.8's `ContainerManager` would delete at wall-clock time
+    /// `wall_ms`, in path order: childless containers that have had a child (their stored
+    /// cversion is positive), and childless TTL nodes unchanged for longer than their TTL.
+    pub fn reapable(&self, wall_ms: i64) -> Vec<String> {
+        self.reapable
+            .iter()
+            .filter(|path| {
+                let node = &self.nodes[path.as_str()];
+                node.children.is_empty()
+                    && match node.lifetime {
+                        Lifetime::Container => node.cversion > 0,
+                        Lifetime::Ttl(ttl_ms) => wall_ms.saturating_sub(node.mtime) > ttl_ms,
+                        Lifetime::Persistent | Lifetime::Ephemeral(_) => false,
+                    }
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// deleteContainer, the reaper's request: invalid path → BadArguments; NoNode; NotEmpty;
+    /// an ephemeral → BadVersion (3.8's choice of code).
+    pub fn delete_container(&mut self, path: &str, zxid: i64) -> Result<(), ErrorCode> {
+        parent_checked(path)?;
+        let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
+        if !node.children.is_empty() {
+            return Err(ErrorCode::NotEmpty);
+        }
+        if matches!(node.lifetime, Lifetime::Ephemeral(_)) {
+            return Err(ErrorCode::BadVersion);
+        }
+        self.remove(path, zxid);
+        Ok(())
     }
 
     /// Deletes every ephemeral of `session` in one txn; returns their paths in path order.
@@ -265,13 +371,19 @@ impl Tree {
             parent.children.remove(child_name(path));
             parent.pzxid = parent.pzxid.max(zxid);
         }
-        if node.ephemeral_owner != 0
-            && let Some(paths) = self.ephemerals.get_mut(&node.ephemeral_owner)
-        {
-            paths.remove(path);
-            if paths.is_empty() {
-                self.ephemerals.remove(&node.ephemeral_owner);
+        match node.lifetime {
+            Lifetime::Ephemeral(session) => {
+                if let Some(paths) = self.ephemerals.get_mut(&session) {
+                    paths.remove(path);
+                    if paths.is_empty() {
+                        self.ephemerals.remove(&session);
+                    }
+                }
             }
+            Lifetime::Container | Lifetime::Ttl(_) => {
+                self.reapable.remove(path);
+            }
+            Lifetime::Persistent => {}
         }
     }
 

@@ -2,8 +2,10 @@
 //! multis that fail on their second op and change nothing (the per-op error layout), the
 //! watches a multi fires, sync, the zxids each takes, and kazoo's `LockingQueue` sequence.
 
-use locksim::zk::proto::CreateMode::{Ephemeral, Persistent, PersistentSequential};
-use locksim::zk::proto::{MultiOp, ReadOp, Request};
+use locksim::zk::proto::CreateMode::{
+    Container, Ephemeral, Persistent, PersistentSequential, PersistentWithTtl,
+};
+use locksim::zk::proto::{Acl, MultiOp, ReadOp, Request};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -301,4 +303,71 @@ pub async fn multi_read(mut cx: Cx) -> Transcript {
     .await;
     cx.raw_multi_read_with_a_create(&mut raw, 6, &base).await;
     cx.raw_close_pair((raw, other)).await
+}
+
+/// The entries 3.8 takes in a multi: create, create2 and createContainer entries are read
+/// alike, as a create of the mode their flags name (a container is answered with its Stat,
+/// a plain node with its path only); a createTTL entry fails the multi with Unimplemented
+/// while extended types are off; flags that name no mode fail it at that entry with
+/// BadArguments; an entry of any other type (a read, deleteContainer, an unknown one) fails
+/// the whole multi with MarshallingError after taking a zxid, and the connection stays.
+pub async fn multi_entries(mut cx: Cx) -> Transcript {
+    let Some((mut raw, _, _)) = cx.raw_connect("new", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let base = cx.p("");
+    cx.raw_create_flags(&mut raw, 1, &base, 0, false).await;
+    let create = |rel: &str, mode| MultiOp::create(format!("{base}/{rel}"), b"d", mode);
+    let entries = [
+        (create("a", Persistent), 15),
+        (create("b", Ephemeral), 15),
+        (create("c", Persistent), 19),
+        (create("d", Container), 1),
+        (create("e", Container), 19),
+        (create("f-", PersistentSequential), 15),
+        (create("a", Persistent), 15),
+        (create("g", Persistent), 4),
+        (create("h", Persistent), 20),
+        (create("i", Persistent), 99),
+    ];
+    for (xid, (op, entry)) in (2..).zip(entries) {
+        cx.raw_multi_entry(&mut raw, xid, op, entry).await;
+    }
+    let ttl = MultiOp::CreateTtl {
+        path: cx.p("t"),
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        mode: PersistentWithTtl,
+        ttl_ms: 1_000,
+    };
+    let unknown = MultiOp::CreateUnknownMode {
+        path: cx.p("u"),
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        flags: 9,
+    };
+    let multis = [
+        ("a createTTL entry", vec![create("t0", Persistent), ttl]),
+        (
+            "flags that name no mode",
+            vec![create("u0", Persistent), unknown, create("u1", Persistent)],
+        ),
+        ("nothing", vec![]),
+    ];
+    for (xid, (what, ops)) in (20..).zip(multis) {
+        let what = format!("multi with {what}");
+        cx.raw_call_zxid(&mut raw, &what, xid, Request::Multi { ops })
+            .await;
+    }
+    let count = Request::GetAllChildrenNumber { path: base.clone() };
+    cx.raw_call_zxid(&mut raw, "count", 30, count).await;
+    let exists = |path: String| Request::Exists { path, watch: false };
+    for (xid, rel) in (31..).zip(["b", "d", "e"]) {
+        let path = cx.p(rel);
+        cx.raw_call_zxid(&mut raw, &format!("exists {rel}"), xid, exists(path))
+            .await;
+    }
+    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    cx.finish().await
 }

@@ -2,7 +2,7 @@
 //! versions, and the Stat fields each operation leaves.
 
 use locksim::zk::proto::CreateMode::{
-    Ephemeral, EphemeralSequential, Persistent, PersistentSequential, PersistentWithTtl,
+    Container, Ephemeral, EphemeralSequential, Persistent, PersistentSequential, PersistentWithTtl,
 };
 use locksim::zk::proto::{Acl, MultiOp, Request};
 
@@ -174,6 +174,84 @@ pub async fn create_flags(mut cx: Cx) -> Transcript {
         .await;
     }
     cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    cx.finish().await
+}
+
+/// Containers and TTL nodes as 3.8 makes them with its extended types off: createContainer
+/// makes a container of any known mode (numbered when sequential) and answers with its
+/// Stat, an ephemeral owner of 0 included; a TTL mode is Unimplemented; createTTL with a
+/// TTL for a mode without one is BadArguments; flags that name no mode are BadArguments.
+/// Reaping is left out: the real server's first round comes a minute after it starts.
+pub async fn containers_and_ttl(mut cx: Cx) -> Transcript {
+    let Some((mut raw, _, _)) = cx.raw_connect("new", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let base = cx.p("");
+    cx.raw_create_flags(&mut raw, 1, &base, 0, false).await;
+    let container = |path: String, mode| Request::CreateContainer {
+        path,
+        data: b"d".to_vec(),
+        acl: Acl::open_unsafe(),
+        mode,
+    };
+    let ttl = |path: String, mode, ttl_ms| Request::CreateTtl {
+        path,
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        mode,
+        ttl_ms,
+    };
+    let requests = [
+        ("createContainer", container(cx.p("c"), Container)),
+        (
+            "createContainer persistent",
+            container(cx.p("c0"), Persistent),
+        ),
+        (
+            "createContainer sequential",
+            container(cx.p("cs-"), PersistentSequential),
+        ),
+        (
+            "createContainer ephemeral",
+            container(cx.p("ce"), Ephemeral),
+        ),
+        (
+            "createContainer ttl",
+            container(cx.p("ct"), PersistentWithTtl),
+        ),
+        (
+            "createContainer no parent",
+            container(cx.p("no/c"), Container),
+        ),
+        ("createContainer again", container(cx.p("c"), Container)),
+        ("createTTL", ttl(cx.p("t"), PersistentWithTtl, 1_000)),
+        (
+            "createTTL of a plain mode",
+            ttl(cx.p("t0"), Persistent, 1_000),
+        ),
+    ];
+    for (xid, (what, request)) in (2..).zip(requests) {
+        cx.raw_call_zxid(&mut raw, what, xid, request).await;
+    }
+    let unknown = container(cx.p("c9"), Persistent);
+    cx.raw_flags(&mut raw, 20, "createContainer", unknown, 9)
+        .await;
+    let exists = |path: String| Request::Exists { path, watch: false };
+    for (xid, rel) in (21..).zip(["c", "c0", "cs-0000000002", "ce", "t", "t0"]) {
+        let path = cx.p(rel);
+        cx.raw_call_zxid(&mut raw, &format!("exists {rel}"), xid, exists(path))
+            .await;
+    }
+    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    // The ephemeral-mode container outlives its session.
+    let Some((mut after, _, _)) = cx.raw_connect("after", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    cx.raw_call(&mut after, "exists ce", 1, exists(cx.p("ce")))
+        .await;
+    cx.raw_call(&mut after, "close", 2, Request::CloseSession)
         .await;
     cx.finish().await
 }

@@ -205,27 +205,15 @@ impl Cx {
         self.t.push(step, items);
     }
 
-    fn rebase(&self, op: MultiOp) -> MultiOp {
-        match op {
-            MultiOp::Create {
-                path,
-                data,
-                acl,
-                mode,
-            } => MultiOp::Create {
-                path: self.p(&path),
-                data,
-                acl,
-                mode,
-            },
-            MultiOp::Delete { path, version } => MultiOp::delete(self.p(&path), version),
-            MultiOp::SetData {
-                path,
-                data,
-                version,
-            } => MultiOp::set_data(self.p(&path), &data, version),
-            MultiOp::Check { path, version } => MultiOp::check(self.p(&path), version),
-        }
+    fn rebase(&self, mut op: MultiOp) -> MultiOp {
+        let (MultiOp::Create { path, .. }
+        | MultiOp::CreateTtl { path, .. }
+        | MultiOp::CreateUnknownMode { path, .. }
+        | MultiOp::Delete { path, .. }
+        | MultiOp::SetData { path, .. }
+        | MultiOp::Check { path, .. }) = &mut op;
+        *path = self.p(path);
+        op
     }
 
     pub async fn close(&mut self, s: S) {
@@ -239,11 +227,24 @@ impl Cx {
     }
 }
 
-fn describe(op: &MultiOp) -> String {
+pub(super) fn describe(op: &MultiOp) -> String {
     match op {
         MultiOp::Create {
             path, data, mode, ..
         } => format!("create {path} {mode:?} {:?}", String::from_utf8_lossy(data)),
+        MultiOp::CreateTtl {
+            path,
+            data,
+            mode,
+            ttl_ms,
+            ..
+        } => format!(
+            "createTTL {path} {mode:?} {ttl_ms} ms {:?}",
+            String::from_utf8_lossy(data)
+        ),
+        MultiOp::CreateUnknownMode { path, flags, .. } => {
+            format!("create {path} flags {flags}")
+        }
         MultiOp::Delete { path, version } => format!("delete {path} v{version}"),
         MultiOp::SetData {
             path,
@@ -263,6 +264,10 @@ pub fn multi_results(results: &[OpResult]) -> Vec<Item> {
     for result in results {
         match result {
             OpResult::Create { path } => items.push(Item::Text(format!("created {path}"))),
+            OpResult::Create2 { path, stat } => {
+                items.push(Item::Text(format!("created {path}")));
+                items.push(Item::Stat(*stat));
+            }
             OpResult::Delete => items.push(Item::Text("deleted".into())),
             OpResult::SetData { stat } => {
                 items.push(Item::Text("set".into()));

@@ -255,15 +255,26 @@ impl Cx {
             mode: CreateMode::Persistent,
             stat_reply,
         };
-        let what = format!(
-            "create{} {path} flags={flags}",
-            if stat_reply { "2" } else { "" }
-        );
+        let what = format!("create{} {path}", if stat_reply { "2" } else { "" });
+        self.raw_flags(conn, xid, &what, request, flags).await
+    }
+
+    /// `request`, a create, create2 or createContainer, with `flags` on the wire whatever
+    /// they name, recorded as `raw_call_zxid` records.
+    pub async fn raw_flags(
+        &mut self,
+        conn: &mut RawConn,
+        xid: i32,
+        what: &str,
+        request: Request,
+        flags: i32,
+    ) {
         // The flags are the body's last field.
         let patch = |packet: &mut Vec<u8>| {
             let at = packet.len() - 4;
             packet[at..].copy_from_slice(&flags.to_be_bytes());
         };
+        let what = format!("{what} flags={flags}");
         self.raw_call_zxid_patched(conn, &what, xid, request, patch)
             .await
     }
@@ -305,6 +316,19 @@ impl Cx {
             packet[8..12].copy_from_slice(&OpCode::MultiRead.code().to_be_bytes());
         };
         self.raw_call_zxid_patched(conn, "multiRead holding a create", xid, request, patch)
+            .await
+    }
+
+    /// A multi of the one entry `op`, whose type on the wire is `entry`, whatever `op` is,
+    /// recorded as `raw_call_zxid` records.
+    pub async fn raw_multi_entry(&mut self, conn: &mut RawConn, xid: i32, op: MultiOp, entry: i32) {
+        let what = format!("multi of a type-{entry} {}", super::ops::describe(&op));
+        let request = Request::Multi { ops: vec![op] };
+        // After the length prefix, the xid, the op code: the first entry's type.
+        let patch = |packet: &mut Vec<u8>| {
+            packet[12..16].copy_from_slice(&entry.to_be_bytes());
+        };
+        self.raw_call_zxid_patched(conn, &what, xid, request, patch)
             .await
     }
 
@@ -350,7 +374,7 @@ impl Cx {
 
 fn raw_body(body: Option<Response>) -> Item {
     match body {
-        Some(Response::Create { path }) => Item::Text(path),
+        Some(Response::Create { path } | Response::Create2 { path, .. }) => Item::Text(path),
         Some(Response::Exists { stat } | Response::SetData { stat }) => Item::Stat(stat),
         Some(Response::GetData { data, .. }) => Item::Data(data),
         Some(Response::Sync { path }) => Item::Text(format!("sync {path}")),

@@ -83,6 +83,13 @@ wire_enum! {
         RemoveWatches = 18,
         /// `multiRead`: getChildren and getData reads, each answered on its own (3.6+).
         MultiRead = 22,
+        /// `createContainer`: makes a container, a node the server deletes once its last
+        /// child is gone (3.5+).
+        CreateContainer = 19,
+        /// `createTTL`: makes a node the server deletes once it has gone unchanged and
+        /// childless for its time to live; refused unless the server's extended types are on
+        /// (3.5+).
+        CreateTtl = 21,
     }
 }
 
@@ -154,12 +161,11 @@ wire_enum! {
         PersistentSequential = 2,
         /// Ephemeral, the parent's sequence counter appended to its name (`%010d`).
         EphemeralSequential = 3,
-        /// A container. ZooKeeper 3.8 makes one only for createContainer (op 19, which the
-        /// simulated server does not serve yet); in a create or create2 it makes a plain
-        /// persistent node.
+        /// A container. ZooKeeper 3.8 makes one for createContainer and for a create inside
+        /// a multi; a plain create or create2 with this mode makes a persistent node.
         Container = 4,
-        /// Persistent with a time to live: refused with `Unimplemented` while the server's
-        /// extended types are off, as 3.8's are by default (and always are here).
+        /// Persistent with a time to live (createTTL): refused with `Unimplemented` while the
+        /// server's extended types are off, as 3.8's are by default.
         PersistentWithTtl = 5,
         /// Persistent sequential with a time to live: refused as [`CreateMode::PersistentWithTtl`].
         PersistentSequentialWithTtl = 6,

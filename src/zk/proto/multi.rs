@@ -11,18 +11,23 @@ use super::jute::{DecodeError, Reader, Writer};
 use super::records::{Acl, Stat};
 
 /// Sub-operation types (ZooDefs.OpCode), as patterns. CheckVersion (13) is valid only
-/// inside a multi, so it is not an [`OpCode`].
+/// inside a multi, so it is not an [`OpCode`]. 3.8 reads create, create2 and
+/// createContainer entries alike, as a create of the mode their flags name.
 const CREATE: i32 = 1;
 const DELETE: i32 = 2;
 const SET_DATA: i32 = 5;
 const CHECK: i32 = 13;
+const CREATE2: i32 = 15;
+const CREATE_CONTAINER: i32 = 19;
+const CREATE_TTL: i32 = 21;
 /// The type of an error result (ZooDefs.OpCode.error), and of the closing header.
 pub(super) const ERROR: i32 = -1;
 
 /// One sub-operation of a multi.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MultiOp {
-    /// Type 1, CreateRequest's body: creates a node.
+    /// Type 1, CreateRequest's body: creates a node of `mode`, a container too (3.8 sends
+    /// that as type 19, and reads types 1, 15 and 19 alike).
     Create {
         /// The node's path (a sequential node's prefix).
         path: String,
@@ -32,6 +37,33 @@ pub enum MultiOp {
         acl: Vec<Acl>,
         /// Its kind.
         mode: CreateMode,
+    },
+    /// Type 21, CreateTTLRequest's body, with a TTL mode (with another mode 3.8 reads it
+    /// as a [`MultiOp::Create`]): creates a node with a time to live, which fails the multi
+    /// with Unimplemented while the server's extended types are off.
+    CreateTtl {
+        /// The node's path (a sequential node's prefix).
+        path: String,
+        /// Its data.
+        data: Vec<u8>,
+        /// Its ACL.
+        acl: Vec<Acl>,
+        /// Its kind, a TTL one.
+        mode: CreateMode,
+        /// Its time to live in milliseconds.
+        ttl_ms: i64,
+    },
+    /// A create whose flags name no mode: the multi fails at it with BadArguments, as 3.8's
+    /// `CreateMode.fromFlag` throws only when the sub-operation's turn comes.
+    CreateUnknownMode {
+        /// The node's path.
+        path: String,
+        /// Its data.
+        data: Vec<u8>,
+        /// Its ACL.
+        acl: Vec<Acl>,
+        /// The flags as sent.
+        flags: i32,
     },
     /// Type 2, DeleteRequest's body: deletes a childless node.
     Delete {
@@ -63,18 +95,6 @@ impl MultiOp {
     /// Whether it creates a node with a time to live.
     pub fn is_ttl_create(&self) -> bool {
         matches!(self, MultiOp::Create { mode, .. } if mode.is_ttl())
-    }
-
-    /// Whether it creates a container (3.8 does, inside a multi; the simulated server does not
-    /// serve containers yet).
-    pub fn is_container_create(&self) -> bool {
-        matches!(
-            self,
-            MultiOp::Create {
-                mode: CreateMode::Container,
-                ..
-            }
-        )
     }
 
     /// A create with the open ACL (what recipes use).
@@ -114,7 +134,8 @@ impl MultiOp {
 
     fn code(&self) -> i32 {
         match self {
-            MultiOp::Create { .. } => CREATE,
+            MultiOp::Create { .. } | MultiOp::CreateUnknownMode { .. } => CREATE,
+            MultiOp::CreateTtl { .. } => CREATE_TTL,
             MultiOp::Delete { .. } => DELETE,
             MultiOp::SetData { .. } => SET_DATA,
             MultiOp::Check { .. } => CHECK,
@@ -131,6 +152,14 @@ pub enum OpResult {
     Create {
         /// Its path, with any sequence suffix.
         path: String,
+    },
+    /// Type 15, Create2Response: a container or a TTL node was created (3.8 answers a plain
+    /// create with [`OpResult::Create`], whatever type the request's entry had).
+    Create2 {
+        /// Its path, with any sequence suffix.
+        path: String,
+        /// The new node's Stat.
+        stat: Stat,
     },
     /// Type 2: the node was deleted.
     Delete,
@@ -153,6 +182,7 @@ impl OpResult {
     fn code(&self) -> i32 {
         match self {
             OpResult::Create { .. } => CREATE,
+            OpResult::Create2 { .. } => CREATE2,
             OpResult::Delete => DELETE,
             OpResult::SetData { .. } => SET_DATA,
             OpResult::Check => CHECK,
@@ -203,11 +233,22 @@ pub(super) fn write_ops(w: &mut Writer, ops: &[MultiOp]) {
                 data,
                 acl,
                 mode,
+            } => write_create(w, path, data, acl, mode.code()),
+            MultiOp::CreateUnknownMode {
+                path,
+                data,
+                acl,
+                flags,
+            } => write_create(w, path, data, acl, *flags),
+            MultiOp::CreateTtl {
+                path,
+                data,
+                acl,
+                mode,
+                ttl_ms,
             } => {
-                w.ustring(path);
-                w.buffer(data);
-                w.records(acl);
-                w.int(mode.code());
+                write_create(w, path, data, acl, mode.code());
+                w.long(*ttl_ms);
             }
             MultiOp::Delete { path, version } | MultiOp::Check { path, version } => {
                 w.ustring(path);
@@ -227,17 +268,21 @@ pub(super) fn write_ops(w: &mut Writer, ops: &[MultiOp]) {
     write_header(w, ERROR, true, -1);
 }
 
+fn write_create(w: &mut Writer, path: &str, data: &[u8], acl: &[Acl], flags: i32) {
+    w.ustring(path);
+    w.buffer(data);
+    w.records(acl);
+    w.int(flags);
+}
+
+/// The sub-operations, or `UnknownMultiOp` for an entry of another type (3.8 fails to read
+/// the whole multi then: MarshallingError).
 pub(super) fn read_ops(r: &mut Reader<'_>) -> Result<Vec<MultiOp>, DecodeError> {
     let mut ops = Vec::new();
     // Every header takes 9 bytes, so the loop ends with the body.
     while let Some(code) = read_header(r)? {
         ops.push(match code {
-            CREATE => MultiOp::Create {
-                path: r.ustring()?,
-                data: r.buffer()?,
-                acl: r.records()?,
-                mode: CreateMode::try_from(r.int()?)?,
-            },
+            CREATE | CREATE2 | CREATE_CONTAINER | CREATE_TTL => read_create(r, code)?,
             DELETE => MultiOp::Delete {
                 path: r.ustring()?,
                 version: r.int()?,
@@ -257,12 +302,48 @@ pub(super) fn read_ops(r: &mut Reader<'_>) -> Result<Vec<MultiOp>, DecodeError> 
     Ok(ops)
 }
 
+/// A create entry as `MultiOperationRecord` reads it: `Op.create` picks the kind from the
+/// flags, so only a createTTL entry with a TTL mode makes a [`MultiOp::CreateTtl`].
+fn read_create(r: &mut Reader<'_>, code: i32) -> Result<MultiOp, DecodeError> {
+    let (path, data, acl, flags) = (r.ustring()?, r.buffer()?, r.records()?, r.int()?);
+    let ttl_ms = if code == CREATE_TTL {
+        Some(r.long()?)
+    } else {
+        None
+    };
+    Ok(match (CreateMode::try_from(flags), ttl_ms) {
+        (Err(_), _) => MultiOp::CreateUnknownMode {
+            path,
+            data,
+            acl,
+            flags,
+        },
+        (Ok(mode), Some(ttl_ms)) if mode.is_ttl() => MultiOp::CreateTtl {
+            path,
+            data,
+            acl,
+            mode,
+            ttl_ms,
+        },
+        (Ok(mode), _) => MultiOp::Create {
+            path,
+            data,
+            acl,
+            mode,
+        },
+    })
+}
+
 pub(super) fn write_results(w: &mut Writer, results: &[OpResult]) {
     for result in results {
         let err = result.error().map_or(0, ErrorCode::code);
         write_header(w, result.code(), false, err);
         match result {
             OpResult::Create { path } => w.ustring(path),
+            OpResult::Create2 { path, stat } => {
+                w.ustring(path);
+                w.record(stat);
+            }
             OpResult::SetData { stat } => w.record(stat),
             OpResult::Error { err } => w.int(err.code()),
             OpResult::Delete | OpResult::Check => {}
@@ -276,6 +357,10 @@ pub(super) fn read_results(r: &mut Reader<'_>) -> Result<Vec<OpResult>, DecodeEr
     while let Some(code) = read_header(r)? {
         results.push(match code {
             CREATE => OpResult::Create { path: r.ustring()? },
+            CREATE2 => OpResult::Create2 {
+                path: r.ustring()?,
+                stat: r.record()?,
+            },
             DELETE => OpResult::Delete,
             SET_DATA => OpResult::SetData { stat: r.record()? },
             CHECK => OpResult::Check,

@@ -23,6 +23,33 @@ pub enum Request {
         /// Whether the reply carries the node's Stat (Create2).
         stat_reply: bool,
     },
+    /// CreateContainer (op 19, CreateRequest): makes a container whatever `mode` says
+    /// (numbered when it is sequential); the reply carries the Stat, as Create2's does.
+    CreateContainer {
+        /// The node's path; for a sequential mode, the prefix its number is appended to.
+        path: String,
+        /// Its data.
+        data: Vec<u8>,
+        /// Its ACL.
+        acl: Vec<Acl>,
+        /// Sent as the int `flags`: only whether it is sequential counts.
+        mode: CreateMode,
+    },
+    /// CreateTTL (op 21, CreateTTLRequest): makes a node that lives `ttl_ms` after its last
+    /// change once it has no children; `mode` must be a TTL one. Refused with Unimplemented
+    /// while the server's extended types are off.
+    CreateTtl {
+        /// The node's path; for a sequential mode, the prefix its number is appended to.
+        path: String,
+        /// Its data.
+        data: Vec<u8>,
+        /// Its ACL.
+        acl: Vec<Acl>,
+        /// Sent as the int `flags`.
+        mode: CreateMode,
+        /// Its time to live in milliseconds: 1 to 2⁴⁰ − 1.
+        ttl_ms: i64,
+    },
     /// Delete (op 2, DeleteRequest): removes a childless node.
     Delete {
         /// The node's path.
@@ -150,6 +177,8 @@ impl Request {
             Request::Create {
                 stat_reply: true, ..
             } => OpCode::Create2,
+            Request::CreateContainer { .. } => OpCode::CreateContainer,
+            Request::CreateTtl { .. } => OpCode::CreateTtl,
             Request::Delete { .. } => OpCode::Delete,
             Request::Exists { .. } => OpCode::Exists,
             Request::GetData { .. } => OpCode::GetData,
@@ -182,11 +211,30 @@ impl Request {
                 acl,
                 mode,
                 stat_reply: _,
+            }
+            | Request::CreateContainer {
+                path,
+                data,
+                acl,
+                mode,
             } => {
                 w.ustring(path);
                 w.buffer(data);
                 w.records(acl);
                 w.int(mode.code());
+            }
+            Request::CreateTtl {
+                path,
+                data,
+                acl,
+                mode,
+                ttl_ms,
+            } => {
+                w.ustring(path);
+                w.buffer(data);
+                w.records(acl);
+                w.int(mode.code());
+                w.long(*ttl_ms);
             }
             Request::Delete { path, version } => {
                 w.ustring(path);
@@ -255,6 +303,19 @@ impl Request {
                 acl: r.records()?,
                 mode: CreateMode::try_from(r.int()?)?,
                 stat_reply: op == OpCode::Create2,
+            },
+            OpCode::CreateContainer => Request::CreateContainer {
+                path: r.ustring()?,
+                data: r.buffer()?,
+                acl: r.records()?,
+                mode: CreateMode::try_from(r.int()?)?,
+            },
+            OpCode::CreateTtl => Request::CreateTtl {
+                path: r.ustring()?,
+                data: r.buffer()?,
+                acl: r.records()?,
+                mode: CreateMode::try_from(r.int()?)?,
+                ttl_ms: r.long()?,
             },
             OpCode::Delete => Request::Delete {
                 path: r.ustring()?,
@@ -441,7 +502,7 @@ impl Response {
     pub(super) fn read_body(op: OpCode, r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         Ok(match op {
             OpCode::Create => Response::Create { path: r.ustring()? },
-            OpCode::Create2 => Response::Create2 {
+            OpCode::Create2 | OpCode::CreateContainer | OpCode::CreateTtl => Response::Create2 {
                 path: r.ustring()?,
                 stat: r.record()?,
             },
@@ -580,6 +641,19 @@ mod tests {
                 path: "/lock/n-1".into(),
                 kind: WatcherType::Data,
             },
+            Request::CreateContainer {
+                path: "/locks".into(),
+                data: vec![1],
+                acl: Acl::open_unsafe(),
+                mode: CreateMode::Container,
+            },
+            Request::CreateTtl {
+                path: "/lease-".into(),
+                data: vec![],
+                acl: Acl::open_unsafe(),
+                mode: CreateMode::PersistentSequentialWithTtl,
+                ttl_ms: 30_000,
+            },
         ];
         for stat_reply in [false, true] {
             requests.push(Request::Create {
@@ -613,6 +687,20 @@ mod tests {
                 OpCode::Create2,
                 Response::Create2 {
                     path: "/x0000000001".into(),
+                    stat: stat(),
+                },
+            ),
+            (
+                OpCode::CreateContainer,
+                Response::Create2 {
+                    path: "/locks".into(),
+                    stat: stat(),
+                },
+            ),
+            (
+                OpCode::CreateTtl,
+                Response::Create2 {
+                    path: "/lease-0000000003".into(),
                     stat: stat(),
                 },
             ),

@@ -431,6 +431,81 @@ mod tests {
         assert_eq!(decode_response(OpCode::Multi, &packet[20..]), Ok(body));
     }
 
+    /// One create entry of type `op` with `flags` (and a TTL of 7 ms for createTTL) in a
+    /// multi, decoded.
+    fn multi_create(op: u8, flags: u8) -> Result<Vec<MultiOp>, DecodeError> {
+        let ttl: &[u8] = if op == 21 {
+            &[0, 0, 0, 0, 0, 0, 0, 7]
+        } else {
+            &[]
+        };
+        let packet = cat(&[
+            &[0, 0, 0, 1, 0, 0, 0, 14],
+            &[0, 0, 0, op, 0, 0xff, 0xff, 0xff, 0xff],
+            &[0, 0, 0, 2],
+            b"/a",
+            &[0xff, 0xff, 0xff, 0xff], // no data
+            &[0, 0, 0, 0],             // no ACL
+            &[0, 0, 0, flags],
+            ttl,
+            &[0xff, 0xff, 0xff, 0xff, 1, 0xff, 0xff, 0xff, 0xff],
+        ]);
+        match decode_request(&packet)?.1 {
+            Request::Multi { ops } => Ok(ops),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn multi_create_entries_are_read_by_their_flags() {
+        let create = |mode| {
+            Ok(vec![MultiOp::Create {
+                path: "/a".into(),
+                data: vec![],
+                acl: vec![],
+                mode,
+            }])
+        };
+        // create, create2 and createContainer entries alike; createTTL with a mode without
+        // a TTL too.
+        for op in [1, 15, 19, 21] {
+            assert_eq!(
+                multi_create(op, 0),
+                create(CreateMode::Persistent),
+                "type {op}"
+            );
+            assert_eq!(
+                multi_create(op, 4),
+                create(CreateMode::Container),
+                "type {op}"
+            );
+        }
+        assert_eq!(
+            multi_create(1, 5),
+            create(CreateMode::PersistentWithTtl),
+            "a TTL mode without a TTL: the server fails the multi as it reads it"
+        );
+        assert_eq!(
+            multi_create(21, 5),
+            Ok(vec![MultiOp::CreateTtl {
+                path: "/a".into(),
+                data: vec![],
+                acl: vec![],
+                mode: CreateMode::PersistentWithTtl,
+                ttl_ms: 7,
+            }])
+        );
+        assert_eq!(
+            multi_create(15, 9),
+            Ok(vec![MultiOp::CreateUnknownMode {
+                path: "/a".into(),
+                data: vec![],
+                acl: vec![],
+                flags: 9,
+            }])
+        );
+    }
+
     #[test]
     fn unknown_multi_entries_are_typed_errors() {
         // A getData (4) inside a write multi.
@@ -446,10 +521,10 @@ mod tests {
             decode_request(&get_data),
             Err(DecodeError::UnknownMultiOp(4))
         );
-        let create2_result = cat(&[&[0, 0, 0, 15, 0, 0, 0, 0, 0], &[0, 0, 0, 1], b"/"]);
+        let get_data_result = cat(&[&[0, 0, 0, 4, 0, 0, 0, 0, 0], &[0, 0, 0, 1], b"/"]);
         assert_eq!(
-            decode_response(OpCode::Multi, &create2_result),
-            Err(DecodeError::UnknownMultiOp(15))
+            decode_response(OpCode::Multi, &get_data_result),
+            Err(DecodeError::UnknownMultiOp(4))
         );
         // The closing header's type and err are not looked at.
         let closing = [0, 0, 0, 7, 1, 0, 0, 0, 7];

@@ -6,7 +6,7 @@
 //! the watches fire sub-operation by sub-operation, before the reply.
 
 use super::{Now, Output, Server};
-use crate::zk::proto::{ErrorCode, MultiOp, OpResult, Response};
+use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, OpResult, Response};
 use crate::zk::tree::{Tree, Txn};
 
 /// What a successful sub-operation did, for the notifications and the history.
@@ -24,18 +24,15 @@ impl Server {
         ops: Vec<MultiOp>,
         out: &mut Vec<Output>,
     ) -> Response {
-        let txn = Txn {
-            session,
-            zxid: self.next_zxid(),
-            time: now.wall_ms,
-        };
+        let zxid = self.next_zxid();
+        let txn = self.txn(now, session, zxid);
         let count = ops.len();
         // The sub-operations run on a copy, kept only if all of them succeed.
         let mut trial = self.tree.clone();
         let mut results = Vec::with_capacity(count);
         let mut effects = Vec::with_capacity(count);
         for (index, op) in ops.into_iter().enumerate() {
-            match run_op(&mut trial, op, txn) {
+            match self.run_op(&mut trial, op, txn) {
                 Ok((result, effect)) => {
                     results.push(result);
                     effects.extend(effect);
@@ -58,38 +55,69 @@ impl Server {
     }
 }
 
-/// One sub-operation, with the same checks in the same order as the request of its kind.
-fn run_op(tree: &mut Tree, op: MultiOp, txn: Txn) -> Result<(OpResult, Option<Effect>), ErrorCode> {
-    Ok(match op {
-        MultiOp::Create {
-            path,
-            data,
-            acl,
-            mode,
-        } => {
-            let created = tree.create(&path, data, &acl, mode, txn)?;
-            let result = OpResult::Create {
-                path: created.path.clone(),
-            };
-            (result, Some(Effect::Created(created.path)))
-        }
-        MultiOp::Delete { path, version } => {
-            tree.delete(&path, version, txn.zxid)?;
-            (OpResult::Delete, Some(Effect::Deleted(path)))
-        }
-        MultiOp::SetData {
-            path,
-            data,
-            version,
-        } => {
-            let stat = tree.set_data(&path, data, version, txn.zxid, txn.time)?;
-            (OpResult::SetData { stat }, Some(Effect::DataChanged(path)))
-        }
-        MultiOp::Check { path, version } => {
-            tree.check(&path, version)?;
-            (OpResult::Check, None)
-        }
-    })
+impl Server {
+    /// One sub-operation on `tree`, with the same checks in the same order as the request of
+    /// its kind. A container or TTL node is answered with its Stat, as 3.8 does.
+    fn run_op(
+        &self,
+        tree: &mut Tree,
+        op: MultiOp,
+        txn: Txn,
+    ) -> Result<(OpResult, Option<Effect>), ErrorCode> {
+        Ok(match op {
+            MultiOp::Create {
+                path,
+                data,
+                acl,
+                mode,
+            } => {
+                let created = tree.create(&path, data, &acl, mode, txn)?;
+                let result = match mode {
+                    CreateMode::Container => OpResult::Create2 {
+                        path: created.path.clone(),
+                        stat: created.stat,
+                    },
+                    _ => OpResult::Create {
+                        path: created.path.clone(),
+                    },
+                };
+                (result, Some(Effect::Created(created.path)))
+            }
+            MultiOp::CreateTtl {
+                path,
+                data,
+                acl,
+                mode,
+                ttl_ms,
+            } => {
+                self.check_ttl(mode, Some(ttl_ms))?;
+                let sequential = mode.is_sequential();
+                let created = tree.create_ttl(&path, data, &acl, sequential, ttl_ms, txn)?;
+                let result = OpResult::Create2 {
+                    path: created.path.clone(),
+                    stat: created.stat,
+                };
+                (result, Some(Effect::Created(created.path)))
+            }
+            MultiOp::CreateUnknownMode { .. } => return Err(ErrorCode::BadArguments),
+            MultiOp::Delete { path, version } => {
+                tree.delete(&path, version, txn.zxid)?;
+                (OpResult::Delete, Some(Effect::Deleted(path)))
+            }
+            MultiOp::SetData {
+                path,
+                data,
+                version,
+            } => {
+                let stat = tree.set_data(&path, data, version, txn.zxid, txn.time)?;
+                (OpResult::SetData { stat }, Some(Effect::DataChanged(path)))
+            }
+            MultiOp::Check { path, version } => {
+                tree.check(&path, version)?;
+                (OpResult::Check, None)
+            }
+        })
+    }
 }
 
 /// The results of a multi whose sub-operation `failed` ended with `err`.

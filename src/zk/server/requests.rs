@@ -10,6 +10,9 @@ use crate::zk::proto::{
 };
 use crate::zk::tree::{Txn, parent_of};
 
+/// The longest time to live 3.8 accepts (`EphemeralType.TTL.maxValue()`, 2⁴⁰ − 1 ms).
+const MAX_TTL_MS: i64 = (1 << 40) - 1;
+
 impl Server {
     /// Runs one request for `session` on `conn`. Writes take a zxid before their checks, as
     /// the real server does, so a failed write uses one up too (its error txn is logged).
@@ -31,18 +34,14 @@ impl Server {
                 stat_reply,
             } => {
                 let zxid = self.next_zxid();
+                self.check_ttl(mode, None)?;
+                // Only createContainer and a multi make a container; a create writes a plain
+                // node.
                 let mode = match mode {
-                    // 3.8's extended types (TTL nodes) are off by default.
-                    mode if mode.is_ttl() => return Err(ErrorCode::Unimplemented),
-                    // Only createContainer makes a container; a create writes a plain node.
                     CreateMode::Container => CreateMode::Persistent,
                     mode => mode,
                 };
-                let txn = Txn {
-                    session,
-                    zxid,
-                    time: now.wall_ms,
-                };
+                let txn = self.txn(now, session, zxid);
                 let created = self.tree.create(&path, data, &acl, mode, txn)?;
                 self.created(&created.path, txn, out);
                 Ok(if stat_reply {
@@ -52,6 +51,45 @@ impl Server {
                     }
                 } else {
                     Response::Create { path: created.path }
+                })
+            }
+            Request::CreateContainer {
+                path,
+                data,
+                acl,
+                mode,
+            } => {
+                let zxid = self.next_zxid();
+                self.check_ttl(mode, None)?;
+                let txn = self.txn(now, session, zxid);
+                let sequential = mode.is_sequential();
+                let created = self
+                    .tree
+                    .create_container(&path, data, &acl, sequential, txn)?;
+                self.created(&created.path, txn, out);
+                Ok(Response::Create2 {
+                    path: created.path,
+                    stat: created.stat,
+                })
+            }
+            Request::CreateTtl {
+                path,
+                data,
+                acl,
+                mode,
+                ttl_ms,
+            } => {
+                let zxid = self.next_zxid();
+                self.check_ttl(mode, Some(ttl_ms))?;
+                let txn = self.txn(now, session, zxid);
+                let sequential = mode.is_sequential();
+                let created = self
+                    .tree
+                    .create_ttl(&path, data, &acl, sequential, ttl_ms, txn)?;
+                self.created(&created.path, txn, out);
+                Ok(Response::Create2 {
+                    path: created.path,
+                    stat: created.stat,
                 })
             }
             Request::Delete { path, version } => {
@@ -167,6 +205,30 @@ impl Server {
                     total: i32::try_from(total).unwrap_or(i32::MAX),
                 })
             }
+        }
+    }
+
+    /// 3.8's `validateCreateRequest` on a create's mode and time to live (`None`: the request
+    /// has no TTL field): a TTL mode is Unimplemented while extended types are off, and
+    /// BadArguments without a TTL in 1..=2⁴⁰−1; a TTL with another mode is BadArguments
+    /// (3.8 too when it is not negative; a negative one makes 3.8 fail as it applies the txn).
+    pub(super) fn check_ttl(&self, mode: CreateMode, ttl_ms: Option<i64>) -> Result<(), ErrorCode> {
+        if mode.is_ttl() && !self.config.extended_types {
+            return Err(ErrorCode::Unimplemented);
+        }
+        match (mode.is_ttl(), ttl_ms) {
+            (true, Some(ttl_ms)) if (1..=MAX_TTL_MS).contains(&ttl_ms) => Ok(()),
+            (false, None) => Ok(()),
+            _ => Err(ErrorCode::BadArguments),
+        }
+    }
+
+    /// Who writes in the txn `zxid`, and when.
+    pub(super) fn txn(&self, now: Now, session: i64, zxid: i64) -> Txn {
+        Txn {
+            session,
+            zxid,
+            time: now.wall_ms,
         }
     }
 

@@ -235,3 +235,33 @@ async fn the_3_6_reads_of_ephemerals_and_counts_through_the_client() {
     })
     .await;
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_container_made_by_the_client_goes_in_the_round_after_its_last_child() {
+    super::fake::local(async {
+        let server = CoreServer::start(1_000);
+        let (client, _link) = server.client().await;
+        let (path, stat) = client.create_container("/locks", b"", false).await.unwrap();
+        assert_eq!((path.as_str(), stat.ephemeral_owner), ("/locks", 0));
+        let (_, mut watch) = client.exists_watch("/locks").await.unwrap();
+        let child = client
+            .create("/locks/n-", b"", CreateMode::EphemeralSequential)
+            .await
+            .unwrap();
+        client.delete(&child, -1).await.unwrap();
+        let start = Instant::now();
+        let deleted = watch.next().await.unwrap();
+        assert_eq!(deleted.event_type, EventType::NodeDeleted);
+        let waited = start.elapsed();
+        assert!(
+            waited <= Duration::from_secs(61),
+            "the first round comes 60 s after the server started, got {waited:?}"
+        );
+        assert_eq!(
+            client.create_ttl("/lease", b"", false, 1_000).await,
+            Err(ZkError::Server(crate::zk::proto::ErrorCode::Unimplemented)),
+            "extended types are off by default"
+        );
+    })
+    .await;
+}
