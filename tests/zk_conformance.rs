@@ -11,6 +11,8 @@
 //! Real time is unavoidable against a real server: this module is the documented exception
 //! to "no sleeps". It waits for events with deadlines rather than for fixed times.
 
+#[path = "zk_conformance/cases_acl.rs"]
+mod cases_acl;
 #[path = "zk_conformance/cases_multi.rs"]
 mod cases_multi;
 #[path = "zk_conformance/cases_sessions.rs"]
@@ -80,6 +82,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_sessions::reconnect_set_watches,
     cases_sessions::wrong_password,
     cases_sessions::expired_reconnect,
+    cases_acl::acls_and_auth,
 ];
 
 fn run_case(

@@ -44,7 +44,7 @@ pub use watches::{SessionEvents, Watch};
 
 use crate::sim::timer::Timer;
 use crate::zk::proto::{
-    Acl, CreateMode, ErrorCode, MultiOp, OpCode, OpResult, Request, Response, Stat,
+    Acl, ClientInfo, CreateMode, ErrorCode, MultiOp, OpCode, OpResult, Request, Response, Stat,
 };
 use request::{Call, Reply};
 use session::Shared;
@@ -195,6 +195,73 @@ impl ZkClient {
         match self.call_ok(request).await? {
             Response::Create2 { path, stat } => Ok((path, stat)),
             _ => Err(unexpected(OpCode::CreateTtl)),
+        }
+    }
+
+    /// Creates a node with `acl` (see [`ZkClient::create`]); `auth` entries stand for the
+    /// digest identities this connection added with [`ZkClient::add_auth`].
+    pub async fn create_with_acl(
+        &self,
+        path: &str,
+        data: &[u8],
+        acl: Vec<Acl>,
+        mode: CreateMode,
+    ) -> Result<String, ZkError> {
+        let request = Request::Create {
+            path: path.into(),
+            data: data.to_vec(),
+            acl,
+            mode,
+            stat_reply: false,
+        };
+        match self.call_ok(request).await? {
+            Response::Create { path } => Ok(path),
+            _ => Err(unexpected(OpCode::Create)),
+        }
+    }
+
+    /// Adds an identity to the connection: scheme `digest` with `user:password` (or `ip`).
+    /// Sent again on every reconnection, as the Java client does. A scheme the server does
+    /// not know ends the client (`AuthFailed`, as the Java client's state).
+    pub async fn add_auth(&self, scheme: &str, auth: &[u8]) -> Result<(), ZkError> {
+        let request = Request::Auth {
+            kind: 0,
+            scheme: scheme.into(),
+            auth: auth.to_vec(),
+        };
+        match self.call_ok(request).await? {
+            Response::Auth => Ok(()),
+            _ => Err(unexpected(OpCode::Auth)),
+        }
+    }
+
+    /// The node's ACL and Stat (a digest's hash shows as `x` without ADMIN on it).
+    pub async fn get_acl(&self, path: &str) -> Result<(Vec<Acl>, Stat), ZkError> {
+        match self.call_ok(Request::GetAcl { path: path.into() }).await? {
+            Response::GetAcl { acl, stat } => Ok((acl, stat)),
+            _ => Err(unexpected(OpCode::GetAcl)),
+        }
+    }
+
+    /// Replaces the node's ACL; `version` is the ACL's (Stat.aversion), -1 for any.
+    pub async fn set_acl(&self, path: &str, acl: Vec<Acl>, version: i32) -> Result<Stat, ZkError> {
+        let request = Request::SetAcl {
+            path: path.into(),
+            acl,
+            version,
+        };
+        match self.call_ok(request).await? {
+            Response::SetAcl { stat } => Ok(stat),
+            _ => Err(unexpected(OpCode::SetAcl)),
+        }
+    }
+
+    /// The identities this connection holds: its address, and each digest it added. A
+    /// ZooKeeper 3.7+ operation.
+    pub async fn who_am_i(&self) -> Result<Vec<ClientInfo>, ZkError> {
+        match self.call_ok(Request::WhoAmI).await? {
+            Response::WhoAmI { clients } => Ok(clients),
+            _ => Err(unexpected(OpCode::WhoAmI)),
         }
     }
 

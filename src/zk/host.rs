@@ -7,6 +7,7 @@ use crate::zk::proto::{self, DecodeError, FrameReader, OpCode, ReplyHeader, Requ
 use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Refusal, Response, Server};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 use std::rc::Rc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
@@ -354,10 +355,11 @@ pub async fn expire_sessions<E: Env>(host: SharedHost<E>) {
     }
 }
 
-/// Serves one connection from `client` until either side closes it.
+/// Serves one connection from `client` at the address `peer` until either side closes it.
 pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
     host: SharedHost<E>,
     client: String,
+    peer: IpAddr,
     stream: S,
 ) {
     let (tx, mut rx) = mpsc::unbounded_channel();
@@ -366,6 +368,7 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
         h.next_conn += 1;
         let conn = h.next_conn;
         h.conns.insert(conn, tx);
+        h.server.handle_accept(conn, peer);
         h.env.observe(HostEvent::Accepted {
             conn,
             client: &client,

@@ -2,6 +2,7 @@
 //! serves the core inside the simulation (`sim_host`) and on a real socket (`serve`);
 //! `tokio_zookeeper` opens sessions of the tokio-zookeeper crate with the simulated host.
 
+pub(crate) mod acl;
 pub mod client;
 pub mod events;
 pub(crate) mod host;

@@ -177,7 +177,8 @@ pub async fn serve(listener: TcpListener, config: ServeConfig, shutdown: impl Fu
     host.borrow_mut().restart();
     let expiry = tokio::task::spawn_local(host::expire_sessions(host.clone()));
     crate::serve::accept_until(&listener, shutdown, |stream, peer| {
-        tokio::task::spawn_local(host::serve_conn(host.clone(), peer.to_string(), stream));
+        let conn = host::serve_conn(host.clone(), peer.to_string(), peer.ip(), stream);
+        tokio::task::spawn_local(conn);
     })
     .await;
     expiry.abort();

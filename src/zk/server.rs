@@ -7,10 +7,13 @@
 //! depend on whether the driver called `handle_timeout` just before.
 
 use std::collections::BTreeMap;
+use std::net::IpAddr;
+use std::rc::Rc;
 
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::zk::acl::{self, AuthId};
 use crate::zk::proto::{self, ConnectRequest, ReplyHeader, Request};
 pub use crate::zk::proto::{ConnectResponse, ErrorCode, Response, WatcherEvent};
 use crate::zk::session::{MAX_TIMEOUT_MS, Sessions, negotiate_timeout};
@@ -21,6 +24,8 @@ mod multi;
 mod requests;
 #[cfg(test)]
 mod test_support;
+#[cfg(test)]
+mod tests_acl;
 #[cfg(test)]
 mod tests_containers;
 #[cfg(test)]
@@ -178,6 +183,9 @@ pub struct Server {
     watches: Watches,
     /// Connections that completed a handshake, and the session each one serves.
     conns: BTreeMap<ConnId, i64>,
+    /// Each connection's identities (3.8's `authInfo`): its address from the accept, and
+    /// what its auth packets added. ACLs are checked against them.
+    identities: BTreeMap<ConnId, Rc<Vec<AuthId>>>,
     /// Zxid of the last txn; reads and pings report it.
     last_zxid: i64,
     /// When the reaper next looks for empty containers and expired TTL nodes (monotonic ms).
@@ -192,10 +200,17 @@ impl Server {
             sessions: Sessions::new(config.server_id, config.tick_ms),
             watches: Watches::default(),
             conns: BTreeMap::new(),
+            identities: BTreeMap::new(),
             last_zxid: EPOCH << 32,
             next_reap_ms: config.container_check_ms,
             config,
         }
+    }
+
+    /// A connection from `peer` was accepted: it holds the identity `ip:<peer>`.
+    pub fn handle_accept(&mut self, conn: ConnId, peer: IpAddr) {
+        self.identities
+            .insert(conn, Rc::new(vec![AuthId::ip(peer)]));
     }
 
     /// A connection's first packet. Session 0 opens a new session; otherwise the session is
@@ -271,10 +286,42 @@ impl Server {
         xid: i32,
         req: Request,
     ) -> Vec<Output> {
+        if let Request::Auth { scheme, auth, .. } = &req {
+            return self.auth(conn, xid, scheme, auth);
+        }
         let closing = matches!(req, Request::CloseSession);
         self.handle(now, conn, xid, closing, |server, session, out| {
             server.apply(now, conn, session, req, out)
         })
+    }
+
+    /// An auth packet, answered at once with zxid 0 and without touching the session, as
+    /// 3.8 answers it: Ok, the identity added; AuthFailed for a scheme with no provider, and
+    /// the connection closed.
+    fn auth(&mut self, conn: ConnId, xid: i32, scheme: &str, auth: &[u8]) -> Vec<Output> {
+        let reply = |err| Output::Reply {
+            conn,
+            xid,
+            zxid: 0,
+            err,
+            body: None,
+        };
+        let Some(added) = acl::authenticate(scheme, auth) else {
+            self.detach(conn);
+            return vec![reply(ErrorCode::AuthFailed), Output::Close { conn }];
+        };
+        let ids = Rc::make_mut(self.identities.entry(conn).or_default());
+        for id in added {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        vec![reply(ErrorCode::Ok)]
+    }
+
+    /// The identities of the connection `conn`.
+    fn who(&self, conn: ConnId) -> Rc<Vec<AuthId>> {
+        self.identities.get(&conn).cloned().unwrap_or_default()
     }
 
     /// A request refused before it could be decoded in full, as ZooKeeper 3.8 refuses a
@@ -358,6 +405,7 @@ impl Server {
     /// sessions stay, and every session deadline is counted afresh from `now`.
     pub fn restart(&mut self, now: Now) {
         self.conns.clear();
+        self.identities.clear();
         self.watches.clear();
         self.sessions.restart(now.mono_ms);
         self.next_reap_ms = now.mono_ms.saturating_add(self.config.container_check_ms);
@@ -386,8 +434,10 @@ impl Server {
         self.last_zxid
     }
 
-    /// Forgets a connection: its session (if any) is left without one, its watches dropped.
+    /// Forgets a connection: its session (if any) is left without one, its watches and
+    /// identities dropped.
     fn detach(&mut self, conn: ConnId) {
+        self.identities.remove(&conn);
         if let Some(session) = self.conns.remove(&conn)
             && let Some(s) = self.sessions.get_mut(session)
             && s.conn == Some(conn)

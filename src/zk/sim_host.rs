@@ -134,6 +134,6 @@ async fn serve(host: SharedHost<SimEnv>) -> turmoil::Result {
     loop {
         let (stream, peer) = listener.accept().await?;
         let client = turmoil::reverse_lookup(peer.ip()).unwrap_or_else(|| peer.ip().to_string());
-        node.spawn(host::serve_conn(host.clone(), client, stream));
+        node.spawn(host::serve_conn(host.clone(), client, peer.ip(), stream));
     }
 }

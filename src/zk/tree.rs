@@ -3,8 +3,10 @@
 //! `PrepRequestProcessor`, so a request with several faults gets the same error code as
 //! from the real server.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::zk::acl::{self, AuthId};
 use crate::zk::proto::{Acl, CreateMode, ErrorCode, Stat};
 
 /// One znode. `numChildren` and `dataLength` are derived when a [`Stat`] is built.
@@ -22,6 +24,10 @@ struct Node {
     /// the numbers are shared by all prefixes, have gaps after deletes and wrap as an i32.
     /// The Stat shows a different number (see `stat`).
     cversion: i32,
+    /// How many times its ACL was set.
+    aversion: i32,
+    /// Its ACL, an index into the tree's table (3.8 keeps a reference-counted cache too).
+    acl: u32,
     lifetime: Lifetime,
     children: BTreeSet<String>,
 }
@@ -50,7 +56,7 @@ impl Lifetime {
 }
 
 impl Node {
-    fn new(data: Vec<u8>, zxid: i64, time: i64, lifetime: Lifetime) -> Self {
+    fn new(data: Vec<u8>, zxid: i64, time: i64, acl: u32, lifetime: Lifetime) -> Self {
         Node {
             data,
             czxid: zxid,
@@ -60,6 +66,8 @@ impl Node {
             mtime: time,
             version: 0,
             cversion: 0,
+            aversion: 0,
+            acl,
             lifetime,
             children: BTreeSet::new(),
         }
@@ -76,7 +84,7 @@ impl Node {
             mtime: self.mtime,
             version: self.version,
             cversion: self.cversion.wrapping_mul(2).wrapping_sub(num_children),
-            aversion: 0,
+            aversion: self.aversion,
             ephemeral_owner: self.lifetime.owner(),
             data_length: self.data.len() as i32,
             num_children,
@@ -92,12 +100,14 @@ pub struct Created {
     pub stat: Stat,
 }
 
-/// Who makes a create, in which txn, at what wall-clock time (ctime).
+/// Who writes, in which txn, at what wall-clock time (ctime, mtime), with which identities
+/// (its connection's, for the ACL checks).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Txn {
+pub struct Txn<'a> {
     pub session: i64,
     pub zxid: i64,
     pub time: i64,
+    pub who: &'a [AuthId],
 }
 
 #[derive(Debug, Clone)]
@@ -108,6 +118,8 @@ pub struct Tree {
     ephemerals: BTreeMap<i64, BTreeSet<String>>,
     /// Containers and TTL nodes: what the reaper looks at.
     reapable: BTreeSet<String>,
+    /// The distinct ACLs nodes hold; the root's, the open ACL, first.
+    acls: Vec<Vec<Acl>>,
     /// Where each new node's sequence counter starts (0 in ZooKeeper).
     seq_start: i32,
 }
@@ -123,29 +135,30 @@ impl Tree {
     /// had come and gone: the wrap past 2³¹−1 (Z6) is then a few creates away.
     pub fn with_seq_start(seq_start: i32) -> Self {
         let mut nodes = BTreeMap::new();
-        let mut root = Node::new(Vec::new(), 0, 0, Lifetime::Persistent);
+        let mut root = Node::new(Vec::new(), 0, 0, 0, Lifetime::Persistent);
         root.cversion = seq_start;
         nodes.insert("/".to_string(), root);
         Tree {
             nodes,
             ephemerals: BTreeMap::new(),
             reapable: BTreeSet::new(),
+            acls: vec![Acl::open_unsafe()],
             seq_start,
         }
     }
 
     /// create: a path without '/' or with NUL → BadArguments; bad ACL → InvalidAcl; missing
-    /// parent → NoNode; the suffix is appended; the final path is validated (BadArguments);
-    /// NodeExists; NoChildrenForEphemerals. Nothing changes on failure. ACLs are checked
-    /// (as `fixupACL` does for the common cases) but not stored: nothing here enforces them.
-    /// A container mode makes a container; a TTL mode needs [`Tree::create_ttl`].
+    /// parent → NoNode; no CREATE on the parent → NoAuth; the suffix is appended; the final
+    /// path is validated (BadArguments); NodeExists; NoChildrenForEphemerals. Nothing changes
+    /// on failure. The ACL is stored as `fixupACL` leaves it. A container mode makes a
+    /// container; a TTL mode needs [`Tree::create_ttl`].
     pub fn create(
         &mut self,
         path: &str,
         data: Vec<u8>,
         acl: &[Acl],
         mode: CreateMode,
-        txn: Txn,
+        txn: Txn<'_>,
     ) -> Result<Created, ErrorCode> {
         let lifetime = match mode {
             mode if mode.is_ephemeral() => Lifetime::Ephemeral(txn.session),
@@ -163,7 +176,7 @@ impl Tree {
         data: Vec<u8>,
         acl: &[Acl],
         sequential: bool,
-        txn: Txn,
+        txn: Txn<'_>,
     ) -> Result<Created, ErrorCode> {
         self.insert(path, data, acl, sequential, Lifetime::Container, txn)
     }
@@ -177,7 +190,7 @@ impl Tree {
         acl: &[Acl],
         sequential: bool,
         ttl_ms: i64,
-        txn: Txn,
+        txn: Txn<'_>,
     ) -> Result<Created, ErrorCode> {
         self.insert(path, data, acl, sequential, Lifetime::Ttl(ttl_ms), txn)
     }
@@ -189,11 +202,12 @@ impl Tree {
         acl: &[Acl],
         sequential: bool,
         lifetime: Lifetime,
-        txn: Txn,
+        txn: Txn<'_>,
     ) -> Result<Created, ErrorCode> {
         let parent_path = parent_checked(path)?;
-        check_acl(acl)?;
+        let acl = acl::fixup(acl, txn.who)?;
         let parent = self.nodes.get(parent_path).ok_or(ErrorCode::NoNode)?;
+        self.allow(parent, acl::CREATE, txn.who)?;
         let full = if sequential {
             format!("{path}{:010}", parent.cversion)
         } else {
@@ -212,7 +226,8 @@ impl Tree {
         parent.cversion = parent.cversion.wrapping_add(1);
         parent.pzxid = zxid;
         parent.children.insert(name);
-        let mut node = Node::new(data, zxid, time, lifetime);
+        let acl = self.intern(acl);
+        let mut node = Node::new(data, zxid, time, acl, lifetime);
         node.cversion = self.seq_start;
         let stat = node.stat();
         self.nodes.insert(full.clone(), node);
@@ -231,49 +246,111 @@ impl Tree {
         Ok(Created { path: full, stat })
     }
 
-    /// delete: a path without '/', with NUL, or the root → BadArguments; NoNode (parent,
-    /// then node); BadVersion; NotEmpty.
-    pub fn delete(&mut self, path: &str, version: i32, zxid: i64) -> Result<(), ErrorCode> {
+    /// delete: a path without '/', with NUL, or the root → BadArguments; NoNode (parent);
+    /// no DELETE on the parent → NoAuth; NoNode (node); BadVersion; NotEmpty.
+    pub fn delete(&mut self, path: &str, version: i32, txn: Txn<'_>) -> Result<(), ErrorCode> {
         if path == "/" {
             return Err(ErrorCode::BadArguments);
         }
         let parent_path = parent_checked(path)?;
-        if !self.nodes.contains_key(parent_path) {
-            return Err(ErrorCode::NoNode);
-        }
+        let parent = self.nodes.get(parent_path).ok_or(ErrorCode::NoNode)?;
+        self.allow(parent, acl::DELETE, txn.who)?;
         let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
         check_version(node.version, version)?;
         if !node.children.is_empty() {
             return Err(ErrorCode::NotEmpty);
         }
-        self.remove(path, zxid);
+        self.remove(path, txn.zxid);
         Ok(())
     }
 
-    /// setData: invalid path → BadArguments; NoNode; BadVersion.
+    /// setData: invalid path → BadArguments; NoNode; no WRITE → NoAuth; BadVersion.
     pub fn set_data(
         &mut self,
         path: &str,
         data: Vec<u8>,
         version: i32,
-        zxid: i64,
-        time: i64,
+        txn: Txn<'_>,
     ) -> Result<Stat, ErrorCode> {
         validate_path(path)?;
+        let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
+        self.allow(node, acl::WRITE, txn.who)?;
         let node = self.nodes.get_mut(path).ok_or(ErrorCode::NoNode)?;
         check_version(node.version, version)?;
         node.version = node.version.wrapping_add(1);
         node.data = data;
-        node.mzxid = zxid;
-        node.mtime = time;
+        node.mzxid = txn.zxid;
+        node.mtime = txn.time;
         Ok(node.stat())
     }
 
-    /// check (a multi's CheckVersion): invalid path → BadArguments; NoNode; BadVersion.
-    pub fn check(&self, path: &str, version: i32) -> Result<(), ErrorCode> {
+    /// check (a multi's CheckVersion): invalid path → BadArguments; NoNode; no READ →
+    /// NoAuth; BadVersion.
+    pub fn check(&self, path: &str, version: i32, who: &[AuthId]) -> Result<(), ErrorCode> {
         validate_path(path)?;
         let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
+        self.allow(node, acl::READ, who)?;
         check_version(node.version, version)
+    }
+
+    /// setACL: invalid path → BadArguments; bad ACL → InvalidAcl; NoNode; no ADMIN → NoAuth;
+    /// BadVersion (against the aversion). The node's Stat after it.
+    pub fn set_acl(
+        &mut self,
+        path: &str,
+        acl: &[Acl],
+        version: i32,
+        who: &[AuthId],
+    ) -> Result<Stat, ErrorCode> {
+        validate_path(path)?;
+        let acl = acl::fixup(acl, who)?;
+        let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
+        self.allow(node, acl::ADMIN, who)?;
+        check_version(node.aversion, version)?;
+        let acl = self.intern(acl);
+        let node = self.nodes.get_mut(path).ok_or(ErrorCode::NoNode)?;
+        node.aversion = node.aversion.wrapping_add(1);
+        node.acl = acl;
+        Ok(node.stat())
+    }
+
+    /// getACL: NoNode (the path is not validated); neither READ nor ADMIN → NoAuth. Without
+    /// ADMIN, digests show no hash.
+    pub fn get_acl(&self, path: &str, who: &[AuthId]) -> Result<(Vec<Acl>, Stat), ErrorCode> {
+        let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
+        self.allow(node, acl::READ | acl::ADMIN, who)?;
+        let acl = &self.acls[node.acl as usize];
+        let shown = match self.allow(node, acl::ADMIN, who) {
+            Ok(()) => acl.clone(),
+            Err(_) => acl::masked(acl),
+        };
+        Ok((shown, node.stat()))
+    }
+
+    /// Whether `who` holds `perm` on the existing node `path` (NoAuth if not), as the reads
+    /// check after finding it.
+    pub fn permits(&self, path: &str, perm: i32, who: &[AuthId]) -> Result<(), ErrorCode> {
+        let node = self.nodes.get(path).ok_or(ErrorCode::NoNode)?;
+        self.allow(node, perm, who)
+    }
+
+    fn allow(&self, node: &Node, perm: i32, who: &[AuthId]) -> Result<(), ErrorCode> {
+        match acl::permits(&self.acls[node.acl as usize], perm, who) {
+            true => Ok(()),
+            false => Err(ErrorCode::NoAuth),
+        }
+    }
+
+    /// The table index of `acl`, added if new.
+    fn intern(&mut self, acl: Cow<'_, [Acl]>) -> u32 {
+        let index = match self.acls.iter().position(|known| known[..] == acl[..]) {
+            Some(index) => index,
+            None => {
+                self.acls.push(acl.into_owned());
+                self.acls.len() - 1
+            }
+        };
+        u32::try_from(index).unwrap_or(u32::MAX)
     }
 
     /// The containers and TTL nodes 3.8's `ContainerManager` would delete at wall-clock time
@@ -417,15 +494,6 @@ fn parent_checked(path: &str) -> Result<&str, ErrorCode> {
     Ok(parent_of(path))
 }
 
-/// An empty list, or a `world` entry for anyone but `anyone`, is rejected by `fixupACL`.
-fn check_acl(acl: &[Acl]) -> Result<(), ErrorCode> {
-    let bad_world = acl.iter().any(|a| a.scheme == "world" && a.id != "anyone");
-    if acl.is_empty() || bad_world {
-        return Err(ErrorCode::InvalidAcl);
-    }
-    Ok(())
-}
-
 fn check_version(current: i32, expected: i32) -> Result<(), ErrorCode> {
     if expected != -1 && expected != current {
         return Err(ErrorCode::BadVersion);
@@ -494,11 +562,12 @@ mod tests {
 
     const S1: i64 = 0x0100_0000_0000_0001;
 
-    fn txn(session: i64, zxid: i64, time: i64) -> Txn {
+    fn txn(session: i64, zxid: i64, time: i64) -> Txn<'static> {
         Txn {
             session,
             zxid,
             time,
+            who: &[],
         }
     }
 
@@ -625,16 +694,25 @@ mod tests {
     #[test]
     fn delete_error_order() {
         let mut t = tree_with(&["/a", "/a/b"]);
-        assert_eq!(t.delete("/", -1, 50), Err(ErrorCode::BadArguments));
-        assert_eq!(t.delete("a", -1, 50), Err(ErrorCode::BadArguments));
-        assert_eq!(t.delete("/x/y", -1, 50), Err(ErrorCode::NoNode));
-        assert_eq!(t.delete("/a/c", 5, 50), Err(ErrorCode::NoNode));
+        assert_eq!(
+            t.delete("/", -1, txn(S1, 50, 0)),
+            Err(ErrorCode::BadArguments)
+        );
+        assert_eq!(
+            t.delete("a", -1, txn(S1, 50, 0)),
+            Err(ErrorCode::BadArguments)
+        );
+        assert_eq!(t.delete("/x/y", -1, txn(S1, 50, 0)), Err(ErrorCode::NoNode));
+        assert_eq!(t.delete("/a/c", 5, txn(S1, 50, 0)), Err(ErrorCode::NoNode));
         // BadVersion wins over NotEmpty.
-        assert_eq!(t.delete("/a", 3, 50), Err(ErrorCode::BadVersion));
-        assert_eq!(t.delete("/a", 0, 50), Err(ErrorCode::NotEmpty));
-        assert_eq!(t.delete("/a", -1, 50), Err(ErrorCode::NotEmpty));
-        assert_eq!(t.delete("/a/b", 0, 50), Ok(()));
-        assert_eq!(t.delete("/a", -1, 51), Ok(()));
+        assert_eq!(
+            t.delete("/a", 3, txn(S1, 50, 0)),
+            Err(ErrorCode::BadVersion)
+        );
+        assert_eq!(t.delete("/a", 0, txn(S1, 50, 0)), Err(ErrorCode::NotEmpty));
+        assert_eq!(t.delete("/a", -1, txn(S1, 50, 0)), Err(ErrorCode::NotEmpty));
+        assert_eq!(t.delete("/a/b", 0, txn(S1, 50, 0)), Ok(()));
+        assert_eq!(t.delete("/a", -1, txn(S1, 51, 0)), Ok(()));
         assert_eq!(t.stat("/a"), None);
     }
 
@@ -642,18 +720,23 @@ mod tests {
     fn set_data_error_order_and_versions() {
         let mut t = tree_with(&["/a"]);
         assert_eq!(
-            t.set_data("/a/", vec![], -1, 60, 0),
+            t.set_data("/a/", vec![], -1, txn(S1, 60, 0)),
             Err(ErrorCode::BadArguments)
         );
-        assert_eq!(t.set_data("/b", vec![], 7, 60, 0), Err(ErrorCode::NoNode));
         assert_eq!(
-            t.set_data("/a", vec![], 1, 60, 0),
+            t.set_data("/b", vec![], 7, txn(S1, 60, 0)),
+            Err(ErrorCode::NoNode)
+        );
+        assert_eq!(
+            t.set_data("/a", vec![], 1, txn(S1, 60, 0)),
             Err(ErrorCode::BadVersion)
         );
-        let s = t.set_data("/a", b"hey".to_vec(), 0, 61, 99).unwrap();
+        let s = t
+            .set_data("/a", b"hey".to_vec(), 0, txn(S1, 61, 99))
+            .unwrap();
         assert_eq!((s.version, s.mzxid, s.mtime, s.data_length), (1, 61, 99, 3));
         assert_eq!(s.czxid, 10);
-        let s = t.set_data("/a", vec![], -1, 62, 100).unwrap();
+        let s = t.set_data("/a", vec![], -1, txn(S1, 62, 100)).unwrap();
         assert_eq!(s.version, 2);
     }
 
@@ -684,7 +767,7 @@ mod tests {
             (p.pzxid, p.cversion, p.num_children, p.mzxid),
             (30, 1, 1, 10)
         );
-        t.delete("/p/e", -1, 31).unwrap();
+        t.delete("/p/e", -1, txn(S1, 31, 0)).unwrap();
         let p = t.stat("/p").unwrap();
         assert_eq!(
             (p.pzxid, p.cversion, p.num_children),
@@ -707,8 +790,8 @@ mod tests {
         assert_eq!(r, "/l/read-0000000000");
         assert_eq!(w, "/l/write-0000000001");
         assert_eq!(r2, "/l/read-0000000003");
-        t.delete(&r2, -1, 200).unwrap();
-        t.delete(&w, -1, 201).unwrap();
+        t.delete(&r2, -1, txn(S1, 200, 0)).unwrap();
+        t.delete(&w, -1, txn(S1, 201, 0)).unwrap();
         assert_eq!(
             create(&mut t, "/l/x-", EphemeralSequential),
             Ok("/l/x-0000000004".into())
@@ -791,7 +874,7 @@ mod tests {
             .unwrap();
         t.create("/l/d", vec![], &open(), Persistent, txn(S1, 43, 0))
             .unwrap();
-        t.delete("/l/a", -1, 44).unwrap();
+        t.delete("/l/a", -1, txn(S1, 44, 0)).unwrap();
         assert_eq!(t.kill_session(S1, 45), vec!["/l/c0000000002".to_string()]);
         assert_eq!(t.kill_session(S1, 46), Vec::<String>::new());
         let mut left = t.children("/l").unwrap().0;

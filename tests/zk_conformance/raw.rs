@@ -384,6 +384,27 @@ fn raw_body(body: Option<Response>) -> Item {
             Item::Text(format!("ephemerals [{}]", paths.join(" ")))
         }
         Some(Response::GetAllChildrenNumber { total }) => Item::Text(format!("total={total}")),
+        Some(Response::GetAcl { acl, stat }) => {
+            let entries: Vec<String> = acl
+                .iter()
+                .map(|a| format!("{} {}:{}", a.perms, a.scheme, a.id))
+                .collect();
+            Item::Text(format!(
+                "acl[{}] aversion={}",
+                entries.join(", "),
+                stat.aversion
+            ))
+        }
+        Some(Response::SetAcl { stat }) => Item::Stat(stat),
+        Some(Response::WhoAmI { clients }) => {
+            // A Java HashSet's order on the real server: compared as a set.
+            let mut ids: Vec<String> = clients
+                .iter()
+                .map(|c| format!("{}:{}", c.auth_scheme, c.user))
+                .collect();
+            ids.sort();
+            Item::Text(format!("whoami [{}]", ids.join(" ")))
+        }
         Some(Response::MultiRead { results }) => {
             let view: Vec<String> = results
                 .into_iter()

@@ -18,7 +18,7 @@ use super::request::{Call, Pending, Reply};
 use super::session::{Session, Shared, announce, finish};
 use super::watches::{WatchRegistry, registration};
 use crate::zk::proto::{
-    ErrorCode, KeeperState, NOTIFICATION_XID, PING_XID, Request, SET_WATCHES_XID,
+    AUTH_XID, ErrorCode, KeeperState, NOTIFICATION_XID, PING_XID, Request, SET_WATCHES_XID,
     decode_reply_header, decode_response, decode_watcher_event, encode_request,
 };
 
@@ -42,6 +42,9 @@ pub struct Driver<S> {
     next_xid: i32,
     /// CloseSession is on the wire: refuse further calls, and a dropped connection ends it.
     closing: bool,
+    /// The auth packets sent so far, sent again on every new connection (as the Java client
+    /// keeps its `authInfo`): the server keeps identities per connection.
+    auths: Vec<Request>,
     /// The connection `establish` opened, until `run` takes it.
     first: Option<Connection<S>>,
 }
@@ -92,6 +95,7 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
                 pending: VecDeque::new(),
                 next_xid: 1,
                 closing: false,
+                auths: Vec::new(),
                 first: Some(conn),
             };
             let handles = Handles {
@@ -167,8 +171,16 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
             return;
         }
         self.closing = matches!(call.request, Request::CloseSession);
-        let xid = self.next_xid;
-        self.next_xid += 1;
+        let xid = match call.request {
+            Request::Auth { .. } => {
+                self.auths.push(call.request.clone());
+                AUTH_XID
+            }
+            _ => {
+                self.next_xid += 1;
+                self.next_xid - 1
+            }
+        };
         conn.queue(&encode_request(xid, &call.request));
         self.pending.push_back(Pending {
             xid,
@@ -226,18 +238,21 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
         self.session.observe_zxid(header.zxid);
         let watch = registration(&pending.request, header.err)
             .map(|(kind, path)| self.watches.register(kind, path));
-        let closed = matches!(pending.request, Request::CloseSession);
+        let ending = match (&pending.request, header.err) {
+            (Request::CloseSession, _) => Some((KeeperState::Closed, ZkError::Closed)),
+            // As the Java client: a refused auth ends the client (the server closes too).
+            (Request::Auth { .. }, ErrorCode::AuthFailed) => Some((
+                KeeperState::AuthFailed,
+                ZkError::Server(ErrorCode::AuthFailed),
+            )),
+            _ => None,
+        };
         if let Some(reply) = pending.reply {
             let _ = reply.send(Ok(Reply { result, watch }));
         }
-        if closed {
+        if let Some((state, terminal)) = ending {
             let mut shared = self.shared.borrow_mut();
-            finish(
-                &mut shared,
-                &mut self.watches,
-                KeeperState::Closed,
-                ZkError::Closed,
-            );
+            finish(&mut shared, &mut self.watches, state, terminal);
             return Ok(Some(Ended::Over));
         }
         Ok(None)
@@ -300,6 +315,15 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
             }
             shared.session_id = self.session.id();
             announce(&mut shared, &mut self.watches, KeeperState::SyncConnected);
+            // The Java client's order: its auths, latest first, then SetWatches.
+            for auth in self.auths.iter().rev() {
+                conn.queue(&encode_request(AUTH_XID, auth));
+                self.pending.push_back(Pending {
+                    xid: AUTH_XID,
+                    request: auth.clone(),
+                    reply: None,
+                });
+            }
             if let Some(set_watches) = self.watches.set_watches(self.session.last_zxid()) {
                 conn.queue(&encode_request(SET_WATCHES_XID, &set_watches));
                 self.pending.push_back(Pending {

@@ -86,6 +86,14 @@ wire_enum! {
         /// `createContainer`: makes a container, a node the server deletes once its last
         /// child is gone (3.5+).
         CreateContainer = 19,
+        /// `getACL`: a node's ACL and Stat.
+        GetAcl = 6,
+        /// `setACL`: replaces a node's ACL, at any ACL version or only at the one given.
+        SetAcl = 7,
+        /// `auth`: adds an identity to the connection (xid -4), answered at once.
+        Auth = 100,
+        /// `whoAmI`: the identities the connection holds (3.7+).
+        WhoAmI = 107,
         /// `createTTL`: makes a node the server deletes once it has gone unchanged and
         /// childless for its time to live; refused unless the server's extended types are on
         /// (3.5+).

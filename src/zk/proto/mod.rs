@@ -29,7 +29,8 @@ pub use packet::{
     encode_notification, encode_reply, encode_request, split_frame,
 };
 pub use records::{
-    Acl, ConnectRequest, ConnectResponse, ReplyHeader, RequestHeader, Stat, WatcherEvent,
+    Acl, ClientInfo, ConnectRequest, ConnectResponse, ReplyHeader, RequestHeader, Stat,
+    WatcherEvent,
 };
 
 /// Largest frame body a client accepts (jute.maxbuffer default 0xfffff plus slack); a
@@ -43,3 +44,5 @@ pub const PING_XID: i32 = -2;
 /// Reserved xid of the setWatches a client sends first on a new connection of its session,
 /// when it has watches to register again.
 pub const SET_WATCHES_XID: i32 = -8;
+/// Reserved xid of an auth packet and its reply.
+pub const AUTH_XID: i32 = -4;

@@ -5,7 +5,7 @@ use super::codes::{CreateMode, OpCode, WatcherType};
 use super::jute::{DecodeError, Reader, Writer};
 use super::multi::{self, MultiOp, OpResult};
 use super::multi_read::{self, ReadOp, ReadResult};
-use super::records::{Acl, Stat};
+use super::records::{Acl, ClientInfo, Stat};
 
 /// Request bodies of the supported operations.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,6 +165,32 @@ pub enum Request {
         /// Which watches go.
         kind: WatcherType,
     },
+    /// GetACL (op 6, GetACLRequest): the node's ACL and Stat.
+    GetAcl {
+        /// The node's path.
+        path: String,
+    },
+    /// SetACL (op 7, SetACLRequest): replaces the node's ACL.
+    SetAcl {
+        /// The node's path.
+        path: String,
+        /// Its new ACL.
+        acl: Vec<Acl>,
+        /// The ACL version (Stat.aversion) it must be at; -1 for any.
+        version: i32,
+    },
+    /// Auth (op 100, AuthPacket, sent with xid -4): adds an identity of `scheme` to the
+    /// connection; a scheme the server has no provider for ends the connection.
+    Auth {
+        /// Unused by the server (0).
+        kind: i32,
+        /// `digest` (auth `user:password`) or `ip`.
+        scheme: String,
+        /// The credentials.
+        auth: Vec<u8>,
+    },
+    /// WhoAmI (op 107, no body): the identities the connection holds.
+    WhoAmI,
 }
 
 impl Request {
@@ -200,6 +226,10 @@ impl Request {
             Request::MultiRead { .. } => OpCode::MultiRead,
             Request::CheckWatches { .. } => OpCode::CheckWatches,
             Request::RemoveWatches { .. } => OpCode::RemoveWatches,
+            Request::GetAcl { .. } => OpCode::GetAcl,
+            Request::SetAcl { .. } => OpCode::SetAcl,
+            Request::Auth { .. } => OpCode::Auth,
+            Request::WhoAmI => OpCode::WhoAmI,
         }
     }
 
@@ -257,14 +287,25 @@ impl Request {
             }
             Request::Sync { path }
             | Request::GetEphemerals { prefix: path }
-            | Request::GetAllChildrenNumber { path } => w.ustring(path),
+            | Request::GetAllChildrenNumber { path }
+            | Request::GetAcl { path } => w.ustring(path),
+            Request::SetAcl { path, acl, version } => {
+                w.ustring(path);
+                w.records(acl);
+                w.int(*version);
+            }
+            Request::Auth { kind, scheme, auth } => {
+                w.int(*kind);
+                w.ustring(scheme);
+                w.buffer(auth);
+            }
             Request::Multi { ops } => multi::write_ops(w, ops),
             Request::MultiRead { ops } => multi_read::write_ops(w, ops),
             Request::CheckWatches { path, kind } | Request::RemoveWatches { path, kind } => {
                 w.ustring(path);
                 w.int(kind.code());
             }
-            Request::Ping | Request::CloseSession => {}
+            Request::Ping | Request::CloseSession | Request::WhoAmI => {}
             Request::SetWatches {
                 relative_zxid,
                 data,
@@ -374,6 +415,18 @@ impl Request {
                 path: r.ustring()?,
                 kind: WatcherType::try_from(r.int()?)?,
             },
+            OpCode::GetAcl => Request::GetAcl { path: r.ustring()? },
+            OpCode::SetAcl => Request::SetAcl {
+                path: r.ustring()?,
+                acl: r.records()?,
+                version: r.int()?,
+            },
+            OpCode::Auth => Request::Auth {
+                kind: r.int()?,
+                scheme: r.ustring()?,
+                auth: r.buffer()?,
+            },
+            OpCode::WhoAmI => Request::WhoAmI,
         })
     }
 }
@@ -462,6 +515,25 @@ pub enum Response {
         /// How many nodes lie below the one asked about.
         total: i32,
     },
+    /// GetACLResponse.
+    GetAcl {
+        /// The node's ACL (a digest's hash shown as `x` to a connection without ADMIN).
+        acl: Vec<Acl>,
+        /// Its Stat.
+        stat: Stat,
+    },
+    /// SetACLResponse.
+    SetAcl {
+        /// The node's Stat after the change.
+        stat: Stat,
+    },
+    /// An auth's reply has no body.
+    Auth,
+    /// WhoAmIResponse.
+    WhoAmI {
+        /// The connection's identities, in no order to rely on.
+        clients: Vec<ClientInfo>,
+    },
 }
 
 impl Response {
@@ -474,7 +546,14 @@ impl Response {
                 w.ustring(path);
                 w.record(stat);
             }
-            Response::Exists { stat } | Response::SetData { stat } => w.record(stat),
+            Response::Exists { stat } | Response::SetData { stat } | Response::SetAcl { stat } => {
+                w.record(stat)
+            }
+            Response::GetAcl { acl, stat } => {
+                w.records(acl);
+                w.record(stat);
+            }
+            Response::WhoAmI { clients } => w.records(clients),
             Response::GetData { data, stat } => {
                 w.buffer(data);
                 w.record(stat);
@@ -493,7 +572,8 @@ impl Response {
             | Response::SetWatches
             | Response::SetWatches2
             | Response::CheckWatches
-            | Response::RemoveWatches => {}
+            | Response::RemoveWatches
+            | Response::Auth => {}
         }
     }
 
@@ -537,6 +617,15 @@ impl Response {
             },
             OpCode::CheckWatches => Response::CheckWatches,
             OpCode::RemoveWatches => Response::RemoveWatches,
+            OpCode::GetAcl => Response::GetAcl {
+                acl: r.records()?,
+                stat: r.record()?,
+            },
+            OpCode::SetAcl => Response::SetAcl { stat: r.record()? },
+            OpCode::Auth => Response::Auth,
+            OpCode::WhoAmI => Response::WhoAmI {
+                clients: r.records()?,
+            },
         })
     }
 }
@@ -641,6 +730,20 @@ mod tests {
                 path: "/lock/n-1".into(),
                 kind: WatcherType::Data,
             },
+            Request::GetAcl {
+                path: "/lock".into(),
+            },
+            Request::SetAcl {
+                path: "/lock".into(),
+                acl: Acl::open_unsafe(),
+                version: 2,
+            },
+            Request::Auth {
+                kind: 0,
+                scheme: "digest".into(),
+                auth: b"u:p".to_vec(),
+            },
+            Request::WhoAmI,
             Request::CreateContainer {
                 path: "/locks".into(),
                 data: vec![1],
@@ -702,6 +805,24 @@ mod tests {
                 Response::Create2 {
                     path: "/lease-0000000003".into(),
                     stat: stat(),
+                },
+            ),
+            (
+                OpCode::GetAcl,
+                Response::GetAcl {
+                    acl: Acl::open_unsafe(),
+                    stat: stat(),
+                },
+            ),
+            (OpCode::SetAcl, Response::SetAcl { stat: stat() }),
+            (OpCode::Auth, Response::Auth),
+            (
+                OpCode::WhoAmI,
+                Response::WhoAmI {
+                    clients: vec![ClientInfo {
+                        auth_scheme: "ip".into(),
+                        user: "127.0.0.1".into(),
+                    }],
                 },
             ),
             (OpCode::Delete, Response::Delete),

@@ -101,6 +101,29 @@ impl Record for Acl {
     }
 }
 
+/// One identity a connection holds, as whoAmI lists it (ClientInfo).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ClientInfo {
+    /// The scheme: `ip`, or `digest` after an auth.
+    pub auth_scheme: String,
+    /// Who it names: an address, or a digest's user.
+    pub user: String,
+}
+
+impl Record for ClientInfo {
+    fn write(&self, w: &mut Writer) {
+        w.ustring(&self.auth_scheme);
+        w.ustring(&self.user);
+    }
+
+    fn read(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        Ok(ClientInfo {
+            auth_scheme: r.ustring()?,
+            user: r.ustring()?,
+        })
+    }
+}
+
 /// A connection's first packet from the client (ConnectRequest), without a header: a new
 /// session, or the resumption of one.
 #[derive(Debug, Clone, PartialEq, Eq)]

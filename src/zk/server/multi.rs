@@ -5,7 +5,9 @@
 //! reply's header says Ok either way, and a failed multi still uses up its zxid. On success
 //! the watches fire sub-operation by sub-operation, before the reply.
 
+use super::requests::txn;
 use super::{Now, Output, Server};
+use crate::zk::acl::AuthId;
 use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, OpResult, Response};
 use crate::zk::tree::{Tree, Txn};
 
@@ -21,11 +23,12 @@ impl Server {
         &mut self,
         now: Now,
         session: i64,
+        who: &[AuthId],
         ops: Vec<MultiOp>,
         out: &mut Vec<Output>,
     ) -> Response {
         let zxid = self.next_zxid();
-        let txn = self.txn(now, session, zxid);
+        let txn = txn(now, session, zxid, who);
         let count = ops.len();
         // The sub-operations run on a copy, kept only if all of them succeed.
         let mut trial = self.tree.clone();
@@ -62,7 +65,7 @@ impl Server {
         &self,
         tree: &mut Tree,
         op: MultiOp,
-        txn: Txn,
+        txn: Txn<'_>,
     ) -> Result<(OpResult, Option<Effect>), ErrorCode> {
         Ok(match op {
             MultiOp::Create {
@@ -101,7 +104,7 @@ impl Server {
             }
             MultiOp::CreateUnknownMode { .. } => return Err(ErrorCode::BadArguments),
             MultiOp::Delete { path, version } => {
-                tree.delete(&path, version, txn.zxid)?;
+                tree.delete(&path, version, txn)?;
                 (OpResult::Delete, Some(Effect::Deleted(path)))
             }
             MultiOp::SetData {
@@ -109,11 +112,11 @@ impl Server {
                 data,
                 version,
             } => {
-                let stat = tree.set_data(&path, data, version, txn.zxid, txn.time)?;
+                let stat = tree.set_data(&path, data, version, txn)?;
                 (OpResult::SetData { stat }, Some(Effect::DataChanged(path)))
             }
             MultiOp::Check { path, version } => {
-                tree.check(&path, version)?;
+                tree.check(&path, version, txn.who)?;
                 (OpResult::Check, None)
             }
         })

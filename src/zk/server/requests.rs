@@ -4,6 +4,8 @@
 use std::collections::BTreeSet;
 
 use super::{Change, ConnId, Now, Output, Server};
+use crate::zk::acl::{self, AuthId};
+use crate::zk::proto::ClientInfo;
 use crate::zk::proto::{
     CreateMode, ErrorCode, EventType, KeeperState, MultiOp, OpCode, ReadOp, ReadResult, Request,
     Response, WatcherEvent,
@@ -12,6 +14,16 @@ use crate::zk::tree::{Txn, parent_of};
 
 /// The longest time to live 3.8 accepts (`EphemeralType.TTL.maxValue()`, 2⁴⁰ − 1 ms).
 const MAX_TTL_MS: i64 = (1 << 40) - 1;
+
+/// Who writes in the txn `zxid`, and when.
+pub(super) fn txn(now: Now, session: i64, zxid: i64, who: &[AuthId]) -> Txn<'_> {
+    Txn {
+        session,
+        zxid,
+        time: now.wall_ms,
+        who,
+    }
+}
 
 impl Server {
     /// Runs one request for `session` on `conn`. Writes take a zxid before their checks, as
@@ -25,6 +37,8 @@ impl Server {
         out: &mut Vec<Output>,
     ) -> Result<Response, ErrorCode> {
         let op = req.op();
+        let who = self.who(conn);
+        let who = who.as_slice();
         match req {
             Request::Create {
                 path,
@@ -41,7 +55,7 @@ impl Server {
                     CreateMode::Container => CreateMode::Persistent,
                     mode => mode,
                 };
-                let txn = self.txn(now, session, zxid);
+                let txn = txn(now, session, zxid, who);
                 let created = self.tree.create(&path, data, &acl, mode, txn)?;
                 self.created(&created.path, txn, out);
                 Ok(if stat_reply {
@@ -61,7 +75,7 @@ impl Server {
             } => {
                 let zxid = self.next_zxid();
                 self.check_ttl(mode, None)?;
-                let txn = self.txn(now, session, zxid);
+                let txn = txn(now, session, zxid, who);
                 let sequential = mode.is_sequential();
                 let created = self
                     .tree
@@ -81,7 +95,7 @@ impl Server {
             } => {
                 let zxid = self.next_zxid();
                 self.check_ttl(mode, Some(ttl_ms))?;
-                let txn = self.txn(now, session, zxid);
+                let txn = txn(now, session, zxid, who);
                 let sequential = mode.is_sequential();
                 let created = self
                     .tree
@@ -94,7 +108,8 @@ impl Server {
             }
             Request::Delete { path, version } => {
                 let zxid = self.next_zxid();
-                self.tree.delete(&path, version, zxid)?;
+                self.tree
+                    .delete(&path, version, txn(now, session, zxid, who))?;
                 self.deleted(&path, session, zxid, out);
                 Ok(Response::Delete)
             }
@@ -104,9 +119,8 @@ impl Server {
                 version,
             } => {
                 let zxid = self.next_zxid();
-                let stat = self
-                    .tree
-                    .set_data(&path, data, version, zxid, now.wall_ms)?;
+                let txn = txn(now, session, zxid, who);
+                let stat = self.tree.set_data(&path, data, version, txn)?;
                 self.data_changed(&path, out);
                 Ok(Response::SetData { stat })
             }
@@ -123,6 +137,7 @@ impl Server {
             }
             Request::GetData { path, watch } => {
                 let (data, stat) = self.tree.data(&path).ok_or(ErrorCode::NoNode)?;
+                self.tree.permits(&path, acl::READ, who)?;
                 if watch {
                     self.watches.add_data(&path, conn);
                 }
@@ -134,6 +149,7 @@ impl Server {
                 stat_reply,
             } => {
                 let (children, stat) = self.tree.children(&path).ok_or(ErrorCode::NoNode)?;
+                self.tree.permits(&path, acl::READ, who)?;
                 if watch {
                     self.watches.add_child(&path, conn);
                 }
@@ -152,7 +168,7 @@ impl Server {
                 self.next_zxid();
                 Err(ErrorCode::MarshallingError)
             }
-            Request::Multi { ops } => Ok(self.multi(now, session, ops, out)),
+            Request::Multi { ops } => Ok(self.multi(now, session, who, ops, out)),
             Request::Ping => Ok(Response::Ping),
             Request::CloseSession => {
                 let zxid = self.next_zxid();
@@ -188,7 +204,7 @@ impl Server {
                 Ok(Response::GetEphemerals { paths })
             }
             Request::MultiRead { ops } => {
-                let results = ops.into_iter().map(|op| self.read(op)).collect();
+                let results = ops.into_iter().map(|op| self.read(op, who)).collect();
                 Ok(Response::MultiRead { results })
             }
             Request::CheckWatches { path, kind } => match self.watches.any_on(&path, kind) {
@@ -201,10 +217,33 @@ impl Server {
             },
             Request::GetAllChildrenNumber { path } => {
                 let total = self.tree.descendants(&path).ok_or(ErrorCode::NoNode)?;
+                self.tree.permits(&path, acl::READ, who)?;
                 Ok(Response::GetAllChildrenNumber {
                     total: i32::try_from(total).unwrap_or(i32::MAX),
                 })
             }
+            Request::GetAcl { path } => {
+                let (acl, stat) = self.tree.get_acl(&path, who)?;
+                Ok(Response::GetAcl { acl, stat })
+            }
+            // A setACL fires no watch.
+            Request::SetAcl { path, acl, version } => {
+                self.next_zxid();
+                let stat = self.tree.set_acl(&path, &acl, version, who)?;
+                Ok(Response::SetAcl { stat })
+            }
+            Request::WhoAmI => {
+                let clients = who
+                    .iter()
+                    .map(|id| ClientInfo {
+                        auth_scheme: id.scheme.clone(),
+                        user: id.user().to_string(),
+                    })
+                    .collect();
+                Ok(Response::WhoAmI { clients })
+            }
+            // `handle_request` answers an auth before a session is looked at.
+            Request::Auth { .. } => Err(ErrorCode::MarshallingError),
         }
     }
 
@@ -223,17 +262,14 @@ impl Server {
         }
     }
 
-    /// Who writes in the txn `zxid`, and when.
-    pub(super) fn txn(&self, now: Now, session: i64, zxid: i64) -> Txn {
-        Txn {
-            session,
-            zxid,
-            time: now.wall_ms,
-        }
-    }
-
     /// One read of a multiRead, which leaves no watch.
-    fn read(&self, op: ReadOp) -> ReadResult {
+    fn read(&self, op: ReadOp, who: &[AuthId]) -> ReadResult {
+        let path = match &op {
+            ReadOp::GetChildren { path } | ReadOp::GetData { path } => path,
+        };
+        if let Err(err) = self.tree.permits(path, acl::READ, who) {
+            return ReadResult::Error { err };
+        }
         let found = match op {
             ReadOp::GetChildren { path } => self
                 .tree
@@ -258,7 +294,7 @@ impl Server {
 
     /// Reports a node `txn` created and fires NodeCreated, then the parent's
     /// NodeChildrenChanged (`DataTree.createNode`).
-    pub(super) fn created(&mut self, path: &str, txn: Txn, out: &mut Vec<Output>) {
+    pub(super) fn created(&mut self, path: &str, txn: Txn<'_>, out: &mut Vec<Output>) {
         out.push(Output::Changed(Change::Created {
             path: path.to_string(),
             session: txn.session,

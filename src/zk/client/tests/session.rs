@@ -7,7 +7,7 @@ use tokio::time::Instant;
 use super::fake::{ATTEMPT_TIMEOUT, BACKOFF, PASSWD, SESSION_ID, local, node_event, open};
 use crate::zk::client::ZkError;
 use crate::zk::proto::{
-    CreateMode, ErrorCode, EventType, KeeperState, OpCode, PING_XID, Request, Response,
+    AUTH_XID, CreateMode, ErrorCode, EventType, KeeperState, OpCode, PING_XID, Request, Response,
     SET_WATCHES_XID, Stat, WatcherEvent,
 };
 
@@ -227,6 +227,64 @@ async fn dropping_every_handle_stops_the_driver_without_closing() {
         let (client, _network, mut peer) = open().await;
         drop(client);
         assert_eq!(peer.read_packet().await, None, "hung up, no CloseSession");
+    })
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn auths_are_sent_again_on_every_new_connection() {
+    local(async {
+        let (client, mut network, mut peer) = open().await;
+        let auth = Request::Auth {
+            kind: 0,
+            scheme: "digest".into(),
+            auth: b"u:p".to_vec(),
+        };
+        let (added, ()) = tokio::join!(client.add_auth("digest", b"u:p"), async {
+            let (header, request) = peer.read_request().await;
+            assert_eq!((header.xid, &request), (AUTH_XID, &auth));
+            peer.reply(AUTH_XID, 0, ErrorCode::Ok, None).await;
+        });
+        assert_eq!(added, Ok(()));
+
+        drop(peer);
+        let mut peer = network.accept().await;
+        peer.grant().await;
+        let (header, request) = peer.read_request().await;
+        assert_eq!(
+            (header.xid, request),
+            (AUTH_XID, auth),
+            "first, before any call"
+        );
+        peer.reply(AUTH_XID, 0, ErrorCode::Ok, None).await;
+        let (exists, ()) = tokio::join!(client.exists("/x"), async {
+            let (header, _) = peer.read_request().await;
+            assert_eq!(header.xid, 1, "an auth takes no xid of the sequence");
+            peer.reply(header.xid, 7, ErrorCode::NoNode, None).await;
+        });
+        assert_eq!(exists, Ok(None));
+    })
+    .await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_refused_auth_ends_the_client() {
+    local(async {
+        let (client, _network, mut peer) = open().await;
+        let mut events = client.events();
+        let (added, ()) = tokio::join!(client.add_auth("sasl", b""), async {
+            let (header, _) = peer.read_request().await;
+            peer.reply(header.xid, 0, ErrorCode::AuthFailed, None).await;
+        });
+        assert_eq!(added, Err(ZkError::Server(ErrorCode::AuthFailed)));
+        assert_eq!(
+            events.next().await,
+            Some(session_event(KeeperState::AuthFailed))
+        );
+        assert_eq!(
+            client.exists("/x").await,
+            Err(ZkError::Server(ErrorCode::AuthFailed))
+        );
     })
     .await;
 }
