@@ -69,6 +69,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_watches::events_before_replies,
     cases_watches::check_and_remove_watches,
     cases_watches::set_watches2,
+    cases_watches::persistent_watches,
     cases_multi::multi_success,
     cases_multi::multi_failure,
     cases_multi::multi_watches,

@@ -179,45 +179,6 @@ fn an_unsupported_op_gets_unimplemented_then_its_connection_closes_as_zookeeper_
     session_works(served.addr, "/after-unimplemented");
 }
 
-/// ZooKeeper 3.8 makes a container of a container create inside a multi; the simulated
-/// server serves no containers yet, so it answers as for an op it does not serve rather than
-/// make something else.
-#[test]
-fn a_container_create_inside_a_multi_gets_unimplemented_then_its_connection_closes() {
-    let served = Served::start();
-    let multi = locksim::zk::proto::Request::Multi {
-        ops: vec![locksim::zk::proto::MultiOp::create(
-            "/container-in-multi",
-            b"",
-            CreateMode::Container,
-        )],
-    };
-    let packet = locksim::zk::proto::encode_request(5, &multi);
-    assert_unimplemented_then_closed(served.addr, 5, &packet);
-    with_session(served.addr, |client| async move {
-        let missing = client.exists("/container-in-multi").await.expect("exists");
-        assert_eq!(missing, None, "nothing was created");
-    });
-}
-
-/// The simulated server has no persistent watches, so a setWatches2 that would register
-/// some is answered as an op it does not serve (3.8 registers them).
-#[test]
-fn a_set_watches2_with_persistent_watches_gets_unimplemented_then_its_connection_closes() {
-    let served = Served::start();
-    let request = locksim::zk::proto::Request::SetWatches2 {
-        relative_zxid: 0,
-        data: vec![],
-        exist: vec![],
-        child: vec![],
-        persistent: vec!["/p".into()],
-        persistent_recursive: vec![],
-    };
-    let packet = locksim::zk::proto::encode_request(9, &request);
-    assert_unimplemented_then_closed(served.addr, 9, &packet);
-    session_works(served.addr, "/after-set-watches2");
-}
-
 #[test]
 fn lose_reply_every_applies_the_create_and_drops_its_reply() {
     let served = Served::start_with(&["--lose-reply-every", "2"]);

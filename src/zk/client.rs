@@ -44,7 +44,8 @@ pub use watches::{SessionEvents, Watch};
 
 use crate::sim::timer::Timer;
 use crate::zk::proto::{
-    Acl, ClientInfo, CreateMode, ErrorCode, MultiOp, OpCode, OpResult, Request, Response, Stat,
+    Acl, AddWatchMode, ClientInfo, CreateMode, ErrorCode, MultiOp, OpCode, OpResult, Request,
+    Response, Stat, WatcherType,
 };
 use request::{Call, Reply};
 use session::Shared;
@@ -262,6 +263,33 @@ impl ZkClient {
         match self.call_ok(Request::WhoAmI).await? {
             Response::WhoAmI { clients } => Ok(clients),
             _ => Err(unexpected(OpCode::WhoAmI)),
+        }
+    }
+
+    /// A watch on `path` that stays after it fires (ZooKeeper 3.6+ addWatch): a persistent
+    /// one sees the path's own events, NodeChildrenChanged included; a recursive one every
+    /// event at or below the path but NodeChildrenChanged. The path need not exist. It is
+    /// registered again on every reconnection (setWatches2).
+    pub async fn add_watch(&self, path: &str, mode: AddWatchMode) -> Result<Watch, ZkError> {
+        let request = Request::AddWatch {
+            path: path.into(),
+            mode,
+        };
+        let reply = self.call(request).await?;
+        reply.result.map_err(ZkError::Server)?;
+        reply.watch.ok_or_else(|| unexpected(OpCode::AddWatch))
+    }
+
+    /// Drops this connection's watches of `kind` on `path` on the server (NoWatcher if it
+    /// has none); their `Watch`es end. `Any` covers persistent watches too.
+    pub async fn remove_watches(&self, path: &str, kind: WatcherType) -> Result<(), ZkError> {
+        let request = Request::RemoveWatches {
+            path: path.into(),
+            kind,
+        };
+        match self.call_ok(request).await? {
+            Response::RemoveWatches => Ok(()),
+            _ => Err(unexpected(OpCode::RemoveWatches)),
         }
     }
 

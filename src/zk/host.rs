@@ -180,9 +180,6 @@ impl<E: Env> Host<E> {
                 };
             }
         };
-        if let Some(error) = not_served(&request) {
-            return self.unimplemented(conn, client, header.xid, error);
-        }
         let mut outputs = self
             .server
             .handle_request(now, conn, header.xid, request.clone());
@@ -273,22 +270,6 @@ impl<E: Env> Host<E> {
     }
 }
 
-/// What in a request that decoded the core does not serve, though 3.8 does: persistent
-/// watches in a setWatches2 (the core has none, so a client of it never had any to register
-/// again).
-fn not_served(request: &Request) -> Option<DecodeError> {
-    match request {
-        Request::SetWatches2 {
-            persistent,
-            persistent_recursive,
-            ..
-        } if !persistent.is_empty() || !persistent_recursive.is_empty() => {
-            Some(DecodeError::UnknownOp(OpCode::SetWatches2.code()))
-        }
-        _ => None,
-    }
-}
-
 /// The xid of a request body at least 4 bytes long.
 fn xid_of(body: &[u8]) -> i32 {
     i32::from_be_bytes([body[0], body[1], body[2], body[3]])
@@ -316,6 +297,7 @@ fn refusal(error: &DecodeError, body: &[u8]) -> Option<Refusal> {
             write: true,
         }),
         (DecodeError::UnknownWatcherType(_), OpCode::CheckWatches | OpCode::RemoveWatches)
+        | (DecodeError::UnknownAddWatchMode(_), OpCode::AddWatch)
         | (DecodeError::UnknownMultiOp(_), OpCode::MultiRead) => Some(Refusal {
             err: ErrorCode::MarshallingError,
             write: false,

@@ -1,95 +1,181 @@
-//! One-shot watch tables, keyed by connection as in ZooKeeper's `WatchManager`: the data
-//! table holds getData and exists watches (exists may watch a missing path), the child
-//! table getChildren watches. A firing removes the path's whole entry.
+//! Watch tables, keyed by connection as in ZooKeeper 3.8.0's `WatchManager`: the data table
+//! holds getData and exists watches (exists may watch a missing path), the child table
+//! getChildren watches, and both hold the persistent and persistent-recursive watches of
+//! addWatch. A connection has one mode per path in a table, the last one added (3.8.0's
+//! `WatcherModeManager`: a getData watch on a path watched persistently makes it one-shot).
+//! A standard watch goes when it fires; a persistent one stays and sees its own path's
+//! events; a recursive one stays and sees every event at or below its path but
+//! NodeChildrenChanged.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::zk::proto::WatcherType;
+use crate::zk::proto::{EventType, WatcherType};
 use crate::zk::server::ConnId;
+use crate::zk::tree::parent_of;
+
+/// How a connection watches a path (3.8's `WatcherMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// One-shot: getData, exists, getChildren.
+    Standard,
+    /// addWatch mode 0: stays, for the path's own events.
+    Persistent,
+    /// addWatch mode 1: stays, for the events at and below the path but NodeChildrenChanged.
+    Recursive,
+}
+
+/// One of the two tables.
+#[derive(Debug, Clone, Default)]
+struct Table {
+    by_path: BTreeMap<String, BTreeMap<ConnId, Mode>>,
+    /// How many recursive entries it holds: while none, a trigger looks at the path alone.
+    recursive: usize,
+}
+
+impl Table {
+    fn add(&mut self, path: &str, conn: ConnId, mode: Mode) {
+        let conns = match self.by_path.get_mut(path) {
+            Some(conns) => conns,
+            None => self.by_path.entry(path.to_string()).or_default(),
+        };
+        if let Some(Mode::Recursive) = conns.insert(conn, mode) {
+            self.recursive -= 1;
+        }
+        if mode == Mode::Recursive {
+            self.recursive += 1;
+        }
+    }
+
+    /// `triggerWatch`: the connections an event of `kind` at `path` goes to; one-shot
+    /// watches at `path` go.
+    fn trigger(&mut self, path: &str, kind: EventType) -> BTreeSet<ConnId> {
+        let mut fired = BTreeSet::new();
+        if let Some(conns) = self.by_path.get_mut(path) {
+            conns.retain(|&conn, mode| {
+                if *mode != Mode::Recursive || kind != EventType::NodeChildrenChanged {
+                    fired.insert(conn);
+                }
+                *mode != Mode::Standard
+            });
+            if conns.is_empty() {
+                self.by_path.remove(path);
+            }
+        }
+        if self.recursive > 0 && kind != EventType::NodeChildrenChanged {
+            let mut at = path;
+            while at != "/" {
+                at = parent_of(at);
+                let above = self.by_path.get(at).into_iter().flatten();
+                fired.extend(
+                    above
+                        .filter(|(_, mode)| **mode == Mode::Recursive)
+                        .map(|(c, _)| *c),
+                );
+            }
+        }
+        fired
+    }
+
+    fn contains(&self, path: &str) -> bool {
+        self.by_path.contains_key(path)
+    }
+
+    fn remove(&mut self, path: &str, conn: ConnId) -> bool {
+        let Some(conns) = self.by_path.get_mut(path) else {
+            return false;
+        };
+        let removed = conns.remove(&conn);
+        if removed == Some(Mode::Recursive) {
+            self.recursive -= 1;
+        }
+        if conns.is_empty() {
+            self.by_path.remove(path);
+        }
+        removed.is_some()
+    }
+
+    fn remove_conn(&mut self, conn: ConnId) {
+        let recursive = &mut self.recursive;
+        self.by_path.retain(|_, conns| {
+            if conns.remove(&conn) == Some(Mode::Recursive) {
+                *recursive -= 1;
+            }
+            !conns.is_empty()
+        });
+    }
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct Watches {
-    data: BTreeMap<String, BTreeSet<ConnId>>,
-    child: BTreeMap<String, BTreeSet<ConnId>>,
+    data: Table,
+    child: Table,
 }
 
 impl Watches {
+    /// A getData or exists watch.
     pub fn add_data(&mut self, path: &str, conn: ConnId) {
-        self.data.entry(path.to_string()).or_default().insert(conn);
+        self.data.add(path, conn, Mode::Standard);
     }
 
+    /// A getChildren watch.
     pub fn add_child(&mut self, path: &str, conn: ConnId) {
-        self.child.entry(path.to_string()).or_default().insert(conn);
+        self.child.add(path, conn, Mode::Standard);
     }
 
-    /// Removes and returns the data/exists watchers of `path`.
-    pub fn take_data(&mut self, path: &str) -> BTreeSet<ConnId> {
-        self.data.remove(path).unwrap_or_default()
+    /// An addWatch (or a setWatches2's persistent lists): in both tables, as 3.8 puts it.
+    pub fn add_persistent(&mut self, path: &str, conn: ConnId, mode: Mode) {
+        self.data.add(path, conn, mode);
+        self.child.add(path, conn, mode);
     }
 
-    /// Removes and returns the child watchers of `path`.
-    pub fn take_child(&mut self, path: &str) -> BTreeSet<ConnId> {
-        self.child.remove(path).unwrap_or_default()
+    /// Who the data table sends an event of `kind` at `path` to.
+    pub fn fire_data(&mut self, path: &str, kind: EventType) -> BTreeSet<ConnId> {
+        self.data.trigger(path, kind)
+    }
+
+    /// Who the child table sends an event of `kind` at `path` to.
+    pub fn fire_child(&mut self, path: &str, kind: EventType) -> BTreeSet<ConnId> {
+        self.child.trigger(path, kind)
     }
 
     /// Whether any connection has a watch of `kind` on `path`: what ZooKeeper 3.8's
     /// checkWatches asks (`WatchManager.containsWatcher` looks for a watcher on the path, not
     /// for the asking connection's), so another connection's watch answers it too.
     pub fn any_on(&self, path: &str, kind: WatcherType) -> bool {
-        self.tables(kind)
-            .into_iter()
-            .any(|table| table.contains_key(path))
+        match kind {
+            WatcherType::Children => self.child.contains(path),
+            WatcherType::Data => self.data.contains(path),
+            WatcherType::Any => self.child.contains(path) || self.data.contains(path),
+        }
     }
 
-    /// Drops `conn`'s watches of `kind` on `path`; whether it had any.
+    /// Drops `conn`'s watches of `kind` on `path`, whatever their mode; whether it had any.
     pub fn remove(&mut self, path: &str, conn: ConnId, kind: WatcherType) -> bool {
-        let mut removed = false;
-        for table in self.tables_mut(kind) {
-            if let Some(conns) = table.get_mut(path) {
-                removed |= conns.remove(&conn);
-                if conns.is_empty() {
-                    table.remove(path);
-                }
+        match kind {
+            WatcherType::Children => self.child.remove(path, conn),
+            WatcherType::Data => self.data.remove(path, conn),
+            WatcherType::Any => {
+                let child = self.child.remove(path, conn);
+                self.data.remove(path, conn) || child
             }
-        }
-        removed
-    }
-
-    fn tables(&self, kind: WatcherType) -> Vec<&BTreeMap<String, BTreeSet<ConnId>>> {
-        match kind {
-            WatcherType::Children => vec![&self.child],
-            WatcherType::Data => vec![&self.data],
-            WatcherType::Any => vec![&self.child, &self.data],
-        }
-    }
-
-    fn tables_mut(&mut self, kind: WatcherType) -> Vec<&mut BTreeMap<String, BTreeSet<ConnId>>> {
-        match kind {
-            WatcherType::Children => vec![&mut self.child],
-            WatcherType::Data => vec![&mut self.data],
-            WatcherType::Any => vec![&mut self.child, &mut self.data],
         }
     }
 
     /// Drops every watch of a closed connection.
     pub fn remove_conn(&mut self, conn: ConnId) {
-        for table in [&mut self.data, &mut self.child] {
-            table.retain(|_, conns| {
-                conns.remove(&conn);
-                !conns.is_empty()
-            });
-        }
+        self.data.remove_conn(conn);
+        self.child.remove_conn(conn);
     }
 
     pub fn clear(&mut self) {
-        self.data.clear();
-        self.child.clear();
+        *self = Watches::default();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use EventType::*;
 
     #[test]
     fn one_shot_and_per_table() {
@@ -98,10 +184,10 @@ mod tests {
         w.add_data("/a", 1);
         w.add_data("/a", 2);
         w.add_child("/a", 3);
-        assert_eq!(w.take_data("/a"), BTreeSet::from([1, 2]));
-        assert!(w.take_data("/a").is_empty());
-        assert_eq!(w.take_child("/a"), BTreeSet::from([3]));
-        assert!(w.take_child("/a").is_empty());
+        assert_eq!(w.fire_data("/a", NodeDataChanged), BTreeSet::from([1, 2]));
+        assert!(w.fire_data("/a", NodeDataChanged).is_empty());
+        assert_eq!(w.fire_child("/a", NodeChildrenChanged), BTreeSet::from([3]));
+        assert!(w.fire_child("/a", NodeChildrenChanged).is_empty());
     }
 
     #[test]
@@ -110,8 +196,56 @@ mod tests {
         w.add_data("/a", 1);
         w.add_data("/a", 2);
         w.add_child("/b", 1);
+        w.add_persistent("/", 1, Mode::Recursive);
         w.remove_conn(1);
-        assert_eq!(w.take_data("/a"), BTreeSet::from([2]));
-        assert!(w.take_child("/b").is_empty());
+        assert_eq!(w.fire_data("/a", NodeDeleted), BTreeSet::from([2]));
+        assert!(w.fire_child("/b", NodeChildrenChanged).is_empty());
+        assert_eq!(w.data.recursive + w.child.recursive, 0);
+    }
+
+    #[test]
+    fn persistent_watches_stay_for_their_own_path() {
+        let mut w = Watches::default();
+        w.add_persistent("/a", 1, Mode::Persistent);
+        for _ in 0..2 {
+            assert_eq!(w.fire_data("/a", NodeDataChanged), BTreeSet::from([1]));
+            assert_eq!(w.fire_child("/a", NodeChildrenChanged), BTreeSet::from([1]));
+        }
+        assert!(w.fire_data("/a/b", NodeCreated).is_empty(), "not below it");
+    }
+
+    #[test]
+    fn recursive_watches_see_below_but_no_child_events() {
+        let mut w = Watches::default();
+        w.add_persistent("/a", 1, Mode::Recursive);
+        w.add_data("/a/b/c", 2);
+        assert_eq!(w.fire_data("/a/b/c", NodeCreated), BTreeSet::from([1, 2]));
+        assert_eq!(w.fire_data("/a/b/c", NodeDataChanged), BTreeSet::from([1]));
+        assert_eq!(w.fire_data("/a", NodeDeleted), BTreeSet::from([1]));
+        assert!(w.fire_child("/a", NodeChildrenChanged).is_empty());
+        assert!(
+            w.fire_data("/ab", NodeCreated).is_empty(),
+            "a sibling, not a child"
+        );
+        w.add_persistent("/", 3, Mode::Recursive);
+        assert_eq!(w.fire_data("/x", NodeCreated), BTreeSet::from([3]));
+    }
+
+    #[test]
+    fn the_last_mode_added_on_a_path_wins() {
+        let mut w = Watches::default();
+        w.add_persistent("/a", 1, Mode::Recursive);
+        w.add_data("/a", 1);
+        assert_eq!(w.data.recursive, 0);
+        assert_eq!(w.fire_data("/a", NodeDataChanged), BTreeSet::from([1]));
+        assert!(
+            w.fire_data("/a/b", NodeCreated).is_empty(),
+            "one-shot now, and gone"
+        );
+        assert!(
+            w.remove("/a", 1, WatcherType::Children),
+            "still in the child table"
+        );
+        assert!(!w.remove("/a", 1, WatcherType::Any));
     }
 }

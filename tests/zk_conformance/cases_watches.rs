@@ -3,7 +3,7 @@
 
 use locksim::zk::proto::CreateMode::{Ephemeral, Persistent};
 use locksim::zk::proto::WatcherType::{Any, Children, Data};
-use locksim::zk::proto::{Acl, Request};
+use locksim::zk::proto::{Acl, AddWatchMode, Request, WatcherType};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -228,8 +228,7 @@ pub async fn check_and_remove_watches(mut cx: Cx) -> Transcript {
 
 /// setWatches2 (3.6+) on raw connections, as a client sends it after reconnecting: watches
 /// whose path changed after the relative zxid fire at once (ahead of the reply), the others
-/// are registered and fire later; here with no persistent watches, which a client of the
-/// simulated server never has.
+/// are registered and fire later (persistent ones: `persistent_watches`).
 pub async fn set_watches2(mut cx: Cx) -> Transcript {
     let Some((mut raw, mut other)) = cx.raw_pair("watcher", "other").await else {
         return cx.finish().await;
@@ -281,6 +280,133 @@ pub async fn set_watches2(mut cx: Cx) -> Transcript {
         watch: false,
     };
     cx.raw_call(&mut raw, "exists, after the changes", 3, exists)
+        .await;
+    cx.raw_close_pair((raw, other)).await
+}
+
+/// addWatch (3.6+): a persistent watch sees its path's data, creation, deletion and children
+/// events and stays; a recursive one sees every event at or below its path but
+/// NodeChildrenChanged, even on a path that does not exist yet; a mode that names none is a
+/// MarshallingError; a getData watch on a persistently watched path makes it one-shot in the
+/// data table (3.8.0 keeps one mode per path and table), the child table's staying
+/// persistent; removeWatches drops them; setWatches2 registers persistent watches again.
+pub async fn persistent_watches(mut cx: Cx) -> Transcript {
+    let Some((mut raw, mut other)) = cx.raw_pair("watcher", "other").await else {
+        return cx.finish().await;
+    };
+    let base = cx.p("");
+    let create = |path: String| Request::Create {
+        path,
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        mode: Persistent,
+        stat_reply: false,
+    };
+    let set = |path: String| Request::SetData {
+        path,
+        data: b"x".to_vec(),
+        version: -1,
+    };
+    let add = |path: String, mode| Request::AddWatch { path, mode };
+    let sync = Request::Sync { path: base.clone() };
+    cx.raw_call(&mut other, "create base", 1, create(base.clone()))
+        .await;
+    let adds = [
+        ("addWatch base", add(base.clone(), AddWatchMode::Persistent)),
+        (
+            "addWatch r, recursive, missing",
+            add(cx.p("r"), AddWatchMode::PersistentRecursive),
+        ),
+        (
+            "addWatch of no path",
+            add("bad".into(), AddWatchMode::Persistent),
+        ),
+    ];
+    for (xid, (what, request)) in (1..).zip(adds) {
+        cx.raw_call(&mut raw, what, xid, request).await;
+    }
+    let unknown = add(base.clone(), AddWatchMode::Persistent);
+    cx.raw_flags(&mut raw, 4, "addWatch base mode", unknown, 7)
+        .await;
+    let changes = [
+        ("setData base", set(base.clone())),
+        ("create a", create(cx.p("a"))),
+        ("create r", create(cx.p("r"))),
+        ("create r/x", create(cx.p("r/x"))),
+        ("create r/x/y", create(cx.p("r/x/y"))),
+        ("setData r/x/y", set(cx.p("r/x/y"))),
+        (
+            "delete r/x/y",
+            Request::Delete {
+                path: cx.p("r/x/y"),
+                version: -1,
+            },
+        ),
+    ];
+    for (xid, (what, request)) in (2..).zip(changes) {
+        cx.raw_call(&mut other, what, xid, request).await;
+    }
+    cx.raw_call(&mut raw, "sync, after the changes", 5, sync.clone())
+        .await;
+    let check = Request::CheckWatches {
+        path: base.clone(),
+        kind: WatcherType::Any,
+    };
+    cx.raw_call(&mut raw, "checkWatches base", 6, check).await;
+    let get = Request::GetData {
+        path: base.clone(),
+        watch: true,
+    };
+    cx.raw_call(&mut raw, "getData base, watching", 7, get)
+        .await;
+    let changes = [
+        ("setData base", set(base.clone())),
+        ("setData base again", set(base.clone())),
+        ("create b", create(cx.p("b"))),
+    ];
+    for (xid, (what, request)) in (10..).zip(changes) {
+        cx.raw_call(&mut other, what, xid, request).await;
+    }
+    cx.raw_call(&mut raw, "sync, after the one-shot", 8, sync.clone())
+        .await;
+    let remove = Request::RemoveWatches {
+        path: cx.p("r"),
+        kind: WatcherType::Any,
+    };
+    cx.raw_call(&mut raw, "removeWatches r", 9, remove).await;
+    cx.raw_call(&mut other, "create r/z", 20, create(cx.p("r/z")))
+        .await;
+    cx.raw_call(&mut raw, "sync, after the removal", 10, sync.clone())
+        .await;
+    let Some((mut second, _, _)) = cx.raw_connect("second", None, 2_000).await else {
+        return cx.raw_close_pair((raw, other)).await;
+    };
+    let set_watches = Request::SetWatches2 {
+        relative_zxid: i64::MAX >> 1,
+        data: vec![],
+        exist: vec![],
+        child: vec![],
+        persistent: vec![base.clone()],
+        persistent_recursive: vec![cx.p("r")],
+    };
+    cx.raw_call(
+        &mut second,
+        "setWatches2 of persistent watches",
+        1,
+        set_watches,
+    )
+    .await;
+    let changes = [
+        ("setData r/x", set(cx.p("r/x"))),
+        ("create c", create(cx.p("c"))),
+        ("setData base", set(base.clone())),
+    ];
+    for (xid, (what, request)) in (21..).zip(changes) {
+        cx.raw_call(&mut other, what, xid, request).await;
+    }
+    cx.raw_call(&mut second, "sync, after setWatches2", 2, sync)
+        .await;
+    cx.raw_call(&mut second, "close the third", 99, Request::CloseSession)
         .await;
     cx.raw_close_pair((raw, other)).await
 }

@@ -238,6 +238,11 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
         self.session.observe_zxid(header.zxid);
         let watch = registration(&pending.request, header.err)
             .map(|(kind, path)| self.watches.register(kind, path));
+        if let (Request::RemoveWatches { path, kind }, ErrorCode::Ok) =
+            (&pending.request, header.err)
+        {
+            self.watches.remove(path, *kind);
+        }
         let ending = match (&pending.request, header.err) {
             (Request::CloseSession, _) => Some((KeeperState::Closed, ZkError::Closed)),
             // As the Java client: a refused auth ends the client (the server closes too).

@@ -1,16 +1,21 @@
 //! Client-side watch bookkeeping, as the Java client's ZKWatchManager: one-shot registrations
-//! per path in three tables (data, exist, child), which node event removes which, and the
-//! session events every registration also sees.
+//! per path in three tables (data, exist, child), which node event removes which, persistent
+//! and persistent-recursive registrations (addWatch) that stay, and the session events every
+//! registration also sees.
 
 use std::collections::BTreeMap;
 
 use tokio::sync::mpsc::{self, UnboundedReceiver, UnboundedSender};
 
-use crate::zk::proto::{ErrorCode, EventType, KeeperState, Request, WatcherEvent};
+use crate::zk::proto::{
+    AddWatchMode, ErrorCode, EventType, KeeperState, Request, WatcherEvent, WatcherType,
+};
 
 /// One watch registration. Yields every session event (type None: Disconnected,
 /// SyncConnected, Expired, Closed) delivered while it is registered, then the node event that
-/// fires it; after that (or once the session is over) `next` returns None.
+/// fires it; after that (or once the session is over) `next` returns None. A persistent one
+/// (`ZkClient::add_watch`) yields every node event it sees until it is removed or the
+/// session ends.
 #[derive(Debug)]
 pub struct Watch {
     events: UnboundedReceiver<WatcherEvent>,
@@ -71,6 +76,8 @@ pub(super) enum WatchKind {
     Data,
     Exist,
     Child,
+    Persistent,
+    Recursive,
 }
 
 /// Which table a watching request's reply registers into, and for which path: the watch is
@@ -82,12 +89,17 @@ pub(super) fn registration(request: &Request, err: ErrorCode) -> Option<(WatchKi
         (Request::Exists { watch: true, .. }, ErrorCode::NoNode) => WatchKind::Exist,
         (Request::GetData { watch: true, .. }, ErrorCode::Ok) => WatchKind::Data,
         (Request::GetChildren { watch: true, .. }, ErrorCode::Ok) => WatchKind::Child,
+        (Request::AddWatch { mode, .. }, ErrorCode::Ok) => match mode {
+            AddWatchMode::Persistent => WatchKind::Persistent,
+            AddWatchMode::PersistentRecursive => WatchKind::Recursive,
+        },
         _ => return None,
     };
     match request {
         Request::Exists { path, .. }
         | Request::GetData { path, .. }
-        | Request::GetChildren { path, .. } => Some((kind, path)),
+        | Request::GetChildren { path, .. }
+        | Request::AddWatch { path, .. } => Some((kind, path)),
         _ => None,
     }
 }
@@ -100,6 +112,8 @@ pub(super) struct WatchRegistry {
     data: Registrations,
     exist: Registrations,
     child: Registrations,
+    persistent: Registrations,
+    recursive: Registrations,
 }
 
 impl WatchRegistry {
@@ -109,9 +123,30 @@ impl WatchRegistry {
             WatchKind::Data => &mut self.data,
             WatchKind::Exist => &mut self.exist,
             WatchKind::Child => &mut self.child,
+            WatchKind::Persistent => &mut self.persistent,
+            WatchKind::Recursive => &mut self.recursive,
         };
         table.entry(path.to_owned()).or_default().push(tx);
         Watch { events: rx }
+    }
+
+    /// Forgets the registrations a removeWatches of `kind` on `path` removed on the server:
+    /// their `Watch`es end.
+    pub(super) fn remove(&mut self, path: &str, kind: WatcherType) {
+        let tables = match kind {
+            WatcherType::Children => vec![&mut self.child],
+            WatcherType::Data => vec![&mut self.data, &mut self.exist],
+            WatcherType::Any => vec![
+                &mut self.data,
+                &mut self.exist,
+                &mut self.child,
+                &mut self.persistent,
+                &mut self.recursive,
+            ],
+        };
+        for table in tables {
+            table.remove(path);
+        }
     }
 
     /// Delivers a node event to the registrations it fires and removes them (one-shot).
@@ -131,15 +166,35 @@ impl WatchRegistry {
             EventType::NodeChildrenChanged => fired.extend(self.child.remove(path)),
             EventType::None => {}
         }
-        for tx in fired.into_iter().flatten() {
+        for tx in fired.iter().flatten() {
             // A dropped Watch just does not hear of it.
+            let _ = tx.send(event.clone());
+        }
+        let staying = self.persistent.get(path).into_iter().flatten();
+        let below = match event.event_type {
+            EventType::NodeChildrenChanged => None,
+            _ => Some(
+                self.recursive
+                    .iter()
+                    .filter(|(top, _)| at_or_below(path, top)),
+            ),
+        };
+        let below = below.into_iter().flatten().flat_map(|(_, senders)| senders);
+        for tx in staying.chain(below) {
             let _ = tx.send(event.clone());
         }
     }
 
     /// Delivers a session event to every registration without consuming any.
     pub(super) fn broadcast(&mut self, event: &WatcherEvent) {
-        for table in [&mut self.data, &mut self.exist, &mut self.child] {
+        let tables = [
+            &self.data,
+            &self.exist,
+            &self.child,
+            &self.persistent,
+            &self.recursive,
+        ];
+        for table in tables {
             for senders in table.values() {
                 for tx in senders {
                     let _ = tx.send(event.clone());
@@ -154,7 +209,8 @@ impl WatchRegistry {
     }
 
     /// The SetWatches request that re-arms the live registrations after a reconnect, or None
-    /// when there is nothing to re-arm. Registrations whose `Watch` was dropped are let go.
+    /// when there is nothing to re-arm; a SetWatches2 when there are persistent ones, as the
+    /// Java client sends. Registrations whose `Watch` was dropped are let go.
     pub(super) fn set_watches(&mut self, relative_zxid: i64) -> Option<Request> {
         let paths = |table: &mut Registrations| {
             table.retain(|_, senders| {
@@ -168,6 +224,18 @@ impl WatchRegistry {
             paths(&mut self.exist),
             paths(&mut self.child),
         );
+        let (persistent, persistent_recursive) =
+            (paths(&mut self.persistent), paths(&mut self.recursive));
+        if !persistent.is_empty() || !persistent_recursive.is_empty() {
+            return Some(Request::SetWatches2 {
+                relative_zxid,
+                data,
+                exist,
+                child,
+                persistent,
+                persistent_recursive,
+            });
+        }
         if data.is_empty() && exist.is_empty() && child.is_empty() {
             return None;
         }
@@ -178,6 +246,14 @@ impl WatchRegistry {
             child,
         })
     }
+}
+
+/// Whether `path` is `top` or lies below it.
+fn at_or_below(path: &str, top: &str) -> bool {
+    top == "/"
+        || path
+            .strip_prefix(top)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 #[cfg(test)]
@@ -252,6 +328,47 @@ mod tests {
             child.try_next(),
             Some(node_event(EventType::NodeDeleted, "/a"))
         );
+    }
+
+    #[test]
+    fn persistent_watches_stay_and_recursive_ones_see_below_but_no_child_events() {
+        let mut registry = WatchRegistry::default();
+        let mut persistent = registry.register(WatchKind::Persistent, "/a");
+        let mut recursive = registry.register(WatchKind::Recursive, "/a");
+        for event in [
+            node_event(EventType::NodeDataChanged, "/a"),
+            node_event(EventType::NodeChildrenChanged, "/a"),
+            node_event(EventType::NodeCreated, "/a/b/c"),
+            node_event(EventType::NodeCreated, "/ab"),
+        ] {
+            registry.fire(&event);
+        }
+        assert_eq!(
+            persistent.try_next(),
+            Some(node_event(EventType::NodeDataChanged, "/a"))
+        );
+        assert_eq!(
+            persistent.try_next(),
+            Some(node_event(EventType::NodeChildrenChanged, "/a"))
+        );
+        assert_eq!(persistent.try_next(), None);
+        assert_eq!(
+            recursive.try_next(),
+            Some(node_event(EventType::NodeDataChanged, "/a"))
+        );
+        assert_eq!(
+            recursive.try_next(),
+            Some(node_event(EventType::NodeCreated, "/a/b/c"))
+        );
+        assert_eq!(recursive.try_next(), None);
+        assert!(!persistent.is_finished() && !recursive.is_finished());
+        assert!(matches!(
+            registry.set_watches(3),
+            Some(Request::SetWatches2 { persistent, persistent_recursive, .. })
+                if persistent == ["/a"] && persistent_recursive == ["/a"]
+        ));
+        registry.remove("/a", WatcherType::Any);
+        assert!(persistent.is_finished() && recursive.is_finished());
     }
 
     #[test]

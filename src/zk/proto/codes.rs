@@ -94,6 +94,8 @@ wire_enum! {
         Auth = 100,
         /// `whoAmI`: the identities the connection holds (3.7+).
         WhoAmI = 107,
+        /// `addWatch`: a persistent or persistent-recursive watch on a path (3.6+).
+        AddWatch = 106,
         /// `createTTL`: makes a node the server deletes once it has gone unchanged and
         /// childless for its time to live; refused unless the server's extended types are on
         /// (3.5+).
@@ -205,6 +207,17 @@ impl CreateMode {
             self,
             CreateMode::PersistentWithTtl | CreateMode::PersistentSequentialWithTtl
         )
+    }
+}
+
+wire_enum! {
+    /// AddWatchMode: which persistent watch addWatch leaves.
+    pub enum AddWatchMode / UnknownAddWatchMode {
+        /// Stays after firing; sees the path's own events, NodeChildrenChanged included.
+        Persistent = 0,
+        /// Stays after firing; sees every event at or below the path but
+        /// NodeChildrenChanged.
+        PersistentRecursive = 1,
     }
 }
 

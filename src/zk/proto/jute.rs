@@ -26,6 +26,8 @@ pub enum DecodeError {
     UnknownMultiOp(i32),
     /// A checkWatches or removeWatches type that names no kind of watch.
     UnknownWatcherType(i32),
+    /// An addWatch mode that names no kind of persistent watch.
+    UnknownAddWatchMode(i32),
     /// A string or vector length that is negative (other than -1 = null) or past the body.
     BadLength(i32),
     /// A string that is not UTF-8.

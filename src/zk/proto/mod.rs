@@ -17,7 +17,7 @@ mod ops;
 mod packet;
 mod records;
 
-pub use codes::{CreateMode, ErrorCode, EventType, KeeperState, OpCode, WatcherType};
+pub use codes::{AddWatchMode, CreateMode, ErrorCode, EventType, KeeperState, OpCode, WatcherType};
 pub use frames::{FrameReader, JUTE_MAXBUFFER};
 pub use jute::DecodeError;
 pub use multi::{MultiOp, OpResult, multi_error};

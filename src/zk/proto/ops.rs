@@ -1,7 +1,7 @@
 //! Request and reply bodies of the supported operations. A body has no type tag of its own:
 //! the request header's op (or, for a reply, the op of the request it answers) selects it.
 
-use super::codes::{CreateMode, OpCode, WatcherType};
+use super::codes::{AddWatchMode, CreateMode, OpCode, WatcherType};
 use super::jute::{DecodeError, Reader, Writer};
 use super::multi::{self, MultiOp, OpResult};
 use super::multi_read::{self, ReadOp, ReadResult};
@@ -191,6 +191,14 @@ pub enum Request {
     },
     /// WhoAmI (op 107, no body): the identities the connection holds.
     WhoAmI,
+    /// AddWatch (op 106, AddWatchRequest): a watch on `path` that stays after it fires; the
+    /// path need not exist.
+    AddWatch {
+        /// The watched path (for a recursive watch, the top of the watched subtree).
+        path: String,
+        /// Persistent or persistent-recursive.
+        mode: AddWatchMode,
+    },
 }
 
 impl Request {
@@ -230,6 +238,7 @@ impl Request {
             Request::SetAcl { .. } => OpCode::SetAcl,
             Request::Auth { .. } => OpCode::Auth,
             Request::WhoAmI => OpCode::WhoAmI,
+            Request::AddWatch { .. } => OpCode::AddWatch,
         }
     }
 
@@ -293,6 +302,10 @@ impl Request {
                 w.ustring(path);
                 w.records(acl);
                 w.int(*version);
+            }
+            Request::AddWatch { path, mode } => {
+                w.ustring(path);
+                w.int(mode.code());
             }
             Request::Auth { kind, scheme, auth } => {
                 w.int(*kind);
@@ -427,6 +440,10 @@ impl Request {
                 auth: r.buffer()?,
             },
             OpCode::WhoAmI => Request::WhoAmI,
+            OpCode::AddWatch => Request::AddWatch {
+                path: r.ustring()?,
+                mode: AddWatchMode::try_from(r.int()?)?,
+            },
         })
     }
 }
@@ -529,6 +546,8 @@ pub enum Response {
     },
     /// An auth's reply has no body.
     Auth,
+    /// AddWatch's reply, an ErrorResponse whose code is always 0.
+    AddWatch,
     /// WhoAmIResponse.
     WhoAmI {
         /// The connection's identities, in no order to rely on.
@@ -554,6 +573,7 @@ impl Response {
                 w.record(stat);
             }
             Response::WhoAmI { clients } => w.records(clients),
+            Response::AddWatch => w.int(0),
             Response::GetData { data, stat } => {
                 w.buffer(data);
                 w.record(stat);
@@ -623,6 +643,10 @@ impl Response {
             },
             OpCode::SetAcl => Response::SetAcl { stat: r.record()? },
             OpCode::Auth => Response::Auth,
+            OpCode::AddWatch => {
+                r.int()?;
+                Response::AddWatch
+            }
             OpCode::WhoAmI => Response::WhoAmI {
                 clients: r.records()?,
             },
@@ -744,6 +768,10 @@ mod tests {
                 auth: b"u:p".to_vec(),
             },
             Request::WhoAmI,
+            Request::AddWatch {
+                path: "/lock".into(),
+                mode: AddWatchMode::PersistentRecursive,
+            },
             Request::CreateContainer {
                 path: "/locks".into(),
                 data: vec![1],
@@ -816,6 +844,7 @@ mod tests {
             ),
             (OpCode::SetAcl, Response::SetAcl { stat: stat() }),
             (OpCode::Auth, Response::Auth),
+            (OpCode::AddWatch, Response::AddWatch),
             (
                 OpCode::WhoAmI,
                 Response::WhoAmI {

@@ -7,10 +7,11 @@ use super::{Change, ConnId, Now, Output, Server};
 use crate::zk::acl::{self, AuthId};
 use crate::zk::proto::ClientInfo;
 use crate::zk::proto::{
-    CreateMode, ErrorCode, EventType, KeeperState, MultiOp, OpCode, ReadOp, ReadResult, Request,
-    Response, WatcherEvent,
+    AddWatchMode, CreateMode, ErrorCode, EventType, KeeperState, MultiOp, ReadOp, ReadResult,
+    Request, Response, WatcherEvent,
 };
 use crate::zk::tree::{Txn, parent_of};
+use crate::zk::watch::Mode;
 
 /// The longest time to live 3.8 accepts (`EphemeralType.TTL.maxValue()`, 2⁴⁰ − 1 ms).
 const MAX_TTL_MS: i64 = (1 << 40) - 1;
@@ -36,7 +37,6 @@ impl Server {
         req: Request,
         out: &mut Vec<Output>,
     ) -> Result<Response, ErrorCode> {
-        let op = req.op();
         let who = self.who(conn);
         let who = who.as_slice();
         match req {
@@ -175,26 +175,43 @@ impl Server {
                 self.kill_session(session, zxid, out);
                 Ok(Response::CloseSession)
             }
-            // The host answers a setWatches2 with persistent watches as not served (there are
-            // none), so both kinds register the same three lists.
             Request::SetWatches {
                 relative_zxid,
                 data,
                 exist,
                 child,
+            } => {
+                self.set_watches(conn, relative_zxid, &data, &exist, &child, out);
+                Ok(Response::SetWatches)
             }
-            | Request::SetWatches2 {
+            // The persistent watches come back as they were, with no missed event fired.
+            Request::SetWatches2 {
                 relative_zxid,
                 data,
                 exist,
                 child,
-                ..
+                persistent,
+                persistent_recursive,
             } => {
                 self.set_watches(conn, relative_zxid, &data, &exist, &child, out);
-                Ok(match op {
-                    OpCode::SetWatches2 => Response::SetWatches2,
-                    _ => Response::SetWatches,
-                })
+                for (paths, mode) in [
+                    (persistent, Mode::Persistent),
+                    (persistent_recursive, Mode::Recursive),
+                ] {
+                    for path in paths {
+                        self.watches.add_persistent(&path, conn, mode);
+                    }
+                }
+                Ok(Response::SetWatches2)
+            }
+            // No check of the path or of an ACL, as in 3.8.0.
+            Request::AddWatch { path, mode } => {
+                let mode = match mode {
+                    AddWatchMode::Persistent => Mode::Persistent,
+                    AddWatchMode::PersistentRecursive => Mode::Recursive,
+                };
+                self.watches.add_persistent(&path, conn, mode);
+                Ok(Response::AddWatch)
             }
             Request::GetEphemerals { prefix } => {
                 // As 3.8: a blank or "/" prefix (trimmed) means all; any other is matched as is.
@@ -300,7 +317,7 @@ impl Server {
             session: txn.session,
             zxid: txn.zxid,
         }));
-        let watchers = self.watches.take_data(path);
+        let watchers = self.watches.fire_data(path, EventType::NodeCreated);
         notify(out, watchers, EventType::NodeCreated, path);
         self.fire_children_changed(parent_of(path), out);
     }
@@ -316,7 +333,7 @@ impl Server {
     }
 
     pub(super) fn data_changed(&mut self, path: &str, out: &mut Vec<Output>) {
-        let watchers = self.watches.take_data(path);
+        let watchers = self.watches.fire_data(path, EventType::NodeDataChanged);
         notify(out, watchers, EventType::NodeDataChanged, path);
     }
 
@@ -324,14 +341,16 @@ impl Server {
     /// watch (deleteNode suppresses the child-table watchers already notified), then
     /// NodeChildrenChanged to the parent's child watchers.
     fn fire_deleted(&mut self, path: &str, out: &mut Vec<Output>) {
-        let mut watchers = self.watches.take_data(path);
-        watchers.extend(self.watches.take_child(path));
+        let mut watchers = self.watches.fire_data(path, EventType::NodeDeleted);
+        watchers.extend(self.watches.fire_child(path, EventType::NodeDeleted));
         notify(out, watchers, EventType::NodeDeleted, path);
         self.fire_children_changed(parent_of(path), out);
     }
 
     fn fire_children_changed(&mut self, parent: &str, out: &mut Vec<Output>) {
-        let watchers = self.watches.take_child(parent);
+        let watchers = self
+            .watches
+            .fire_child(parent, EventType::NodeChildrenChanged);
         notify(out, watchers, EventType::NodeChildrenChanged, parent);
     }
 

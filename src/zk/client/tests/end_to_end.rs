@@ -265,3 +265,63 @@ async fn a_container_made_by_the_client_goes_in_the_round_after_its_last_child()
     })
     .await;
 }
+
+#[tokio::test(start_paused = true)]
+async fn persistent_watches_stay_across_events_and_go_when_removed() {
+    use crate::zk::proto::{AddWatchMode, WatcherType};
+    super::fake::local(async {
+        let server = CoreServer::start(1_000);
+        let (watcher, _watcher_link) = server.client().await;
+        let (writer, _writer_link) = server.client().await;
+        let mut tree = watcher
+            .add_watch("/app", AddWatchMode::PersistentRecursive)
+            .await
+            .unwrap();
+        // Another path: on one path 3.8.0 keeps the last mode added.
+        let mut node = watcher
+            .add_watch("/app/a", AddWatchMode::Persistent)
+            .await
+            .unwrap();
+        for path in ["/app", "/app/a", "/app/a/b"] {
+            writer
+                .create(path, b"", CreateMode::Persistent)
+                .await
+                .unwrap();
+        }
+        writer.set_data("/app/a/b", b"x", -1).await.unwrap();
+        let seen = |events: &mut crate::zk::client::Watch| {
+            std::iter::from_fn(|| events.try_next())
+                .map(|e| (e.event_type, e.path))
+                .collect::<Vec<_>>()
+        };
+        watcher.sync("/app").await.unwrap();
+        assert_eq!(
+            seen(&mut tree),
+            [
+                (EventType::NodeCreated, "/app".to_string()),
+                (EventType::NodeCreated, "/app/a".into()),
+                (EventType::NodeCreated, "/app/a/b".into()),
+                (EventType::NodeDataChanged, "/app/a/b".into()),
+            ]
+        );
+        assert_eq!(
+            seen(&mut node),
+            [
+                (EventType::NodeCreated, "/app/a".to_string()),
+                (EventType::NodeChildrenChanged, "/app/a".into()),
+            ]
+        );
+        for path in ["/app", "/app/a"] {
+            watcher
+                .remove_watches(path, WatcherType::Any)
+                .await
+                .unwrap();
+        }
+        assert!(tree.is_finished() && node.is_finished());
+        assert_eq!(
+            watcher.remove_watches("/app", WatcherType::Any).await,
+            Err(ZkError::Server(crate::zk::proto::ErrorCode::NoWatcher))
+        );
+    })
+    .await;
+}
