@@ -61,6 +61,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_tree::create_flags,
     cases_tree::ephemerals_and_counts,
     cases_tree::containers_and_ttl,
+    cases_tree::zookeeper_subtree,
     cases_watches::data_watches,
     cases_watches::missing_node_watches,
     cases_watches::child_watches,

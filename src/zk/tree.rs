@@ -110,6 +110,17 @@ pub struct Txn<'a> {
     pub who: &'a [AuthId],
 }
 
+/// The nodes a 3.8 server starts with, in creation order, whether their ACL is read-only, and
+/// their ACL version: the root and the `/zookeeper` subtree (`DataTree`'s constructor; its
+/// config node is set once more, as `-1`, when a standalone server starts). None counts as a
+/// child create of its parent, and clients may not delete them.
+const SYSTEM_NODES: [(&str, bool, i32); 4] = [
+    ("/", false, 0),
+    ("/zookeeper", false, 0),
+    ("/zookeeper/quota", false, 0),
+    ("/zookeeper/config", true, -1),
+];
+
 #[derive(Debug, Clone)]
 pub struct Tree {
     /// Keyed by full path; the root is "/".
@@ -134,17 +145,31 @@ impl Tree {
     /// A tree whose nodes' sequence counters start at `seq_start`, as if that many children
     /// had come and gone: the wrap past 2³¹−1 (Z6) is then a few creates away.
     pub fn with_seq_start(seq_start: i32) -> Self {
-        let mut nodes = BTreeMap::new();
-        let mut root = Node::new(Vec::new(), 0, 0, 0, Lifetime::Persistent);
-        root.cversion = seq_start;
-        nodes.insert("/".to_string(), root);
-        Tree {
-            nodes,
+        let mut tree = Tree {
+            nodes: BTreeMap::new(),
             ephemerals: BTreeMap::new(),
             reapable: BTreeSet::new(),
             acls: vec![Acl::open_unsafe()],
             seq_start,
+        };
+        let read_only = tree.intern(Cow::Owned(vec![Acl {
+            perms: acl::READ,
+            ..Acl::open_unsafe().remove(0)
+        }]));
+        for (path, acl, aversion) in SYSTEM_NODES {
+            let mut node = Node::new(Vec::new(), 0, 0, 0, Lifetime::Persistent);
+            node.cversion = seq_start;
+            node.aversion = aversion;
+            if acl {
+                node.acl = read_only;
+            }
+            if path != "/" {
+                let parent = tree.nodes.get_mut(parent_of(path));
+                parent.map(|p| p.children.insert(child_name(path).to_string()));
+            }
+            tree.nodes.insert(path.to_string(), node);
         }
+        tree
     }
 
     /// create: a path without '/' or with NUL → BadArguments; bad ACL → InvalidAcl; missing
@@ -246,10 +271,11 @@ impl Tree {
         Ok(Created { path: full, stat })
     }
 
-    /// delete: a path without '/', with NUL, or the root → BadArguments; NoNode (parent);
-    /// no DELETE on the parent → NoAuth; NoNode (node); BadVersion; NotEmpty.
+    /// delete: a path without '/', with NUL, or a system node (the root, `/zookeeper` and
+    /// its two children) → BadArguments; NoNode (parent); no DELETE on the parent → NoAuth;
+    /// NoNode (node); BadVersion; NotEmpty.
     pub fn delete(&mut self, path: &str, version: i32, txn: Txn<'_>) -> Result<(), ErrorCode> {
-        if path == "/" {
+        if SYSTEM_NODES.iter().any(|(system, ..)| *system == path) {
             return Err(ErrorCode::BadArguments);
         }
         let parent_path = parent_checked(path)?;
@@ -676,9 +702,43 @@ mod tests {
             t.create("a", vec![], &[], Persistent, txn(S1, 1, 0)),
             Err(ErrorCode::BadArguments)
         );
-        // Failed creates consumed no sequence number and changed no stat.
-        assert_eq!(t.stat("/").unwrap().cversion, 2);
+        // Failed creates consumed no sequence number and changed no stat: /a and /eph were
+        // created, /zookeeper was there from the start.
+        assert_eq!(t.stat("/").unwrap().cversion, 1);
         assert_eq!(t.stat("/a").unwrap().cversion, 0);
+    }
+
+    #[test]
+    fn a_tree_starts_with_the_zookeeper_subtree_clients_cannot_delete() {
+        let mut t = Tree::default();
+        let (children, root) = t.children("/").unwrap();
+        assert_eq!(
+            (children, root.cversion, root.num_children),
+            (vec!["zookeeper".to_string()], -1, 1)
+        );
+        let zookeeper = t.stat("/zookeeper").unwrap();
+        assert_eq!(
+            (zookeeper.cversion, zookeeper.num_children, zookeeper.czxid),
+            (-2, 2, 0)
+        );
+        let (acl, config) = t.get_acl("/zookeeper/config", &[]).unwrap();
+        assert_eq!((acl[0].perms, config.aversion), (acl::READ, -1));
+        for path in ["/zookeeper", "/zookeeper/quota", "/zookeeper/config"] {
+            assert_eq!(
+                t.delete(path, -1, txn(S1, 5, 0)),
+                Err(ErrorCode::BadArguments),
+                "{path}"
+            );
+        }
+        assert_eq!(
+            t.set_data("/zookeeper/config", vec![], -1, txn(S1, 5, 0)),
+            Err(ErrorCode::NoAuth)
+        );
+        assert_eq!(
+            create(&mut t, "/zookeeper/x", Persistent),
+            Ok("/zookeeper/x".into())
+        );
+        assert_eq!(t.descendants("/"), Some(4));
     }
 
     #[test]

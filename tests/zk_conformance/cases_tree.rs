@@ -258,7 +258,7 @@ pub async fn containers_and_ttl(mut cx: Cx) -> Transcript {
 
 /// The 3.6+ reads of the tree: getEphemerals (the session's own, matched by string prefix,
 /// all of them for a blank or "/" prefix) and getAllChildrenNumber (every depth below an
-/// existing node; "/" is left out, as the simulation has no /zookeeper subtree to count).
+/// existing node; "/" is left out: what earlier cases left behind counts there).
 pub async fn ephemerals_and_counts(mut cx: Cx) -> Transcript {
     let Some((mut raw, mut other)) = cx.raw_pair("new", "other").await else {
         return cx.finish().await;
@@ -312,6 +312,7 @@ pub async fn ephemerals_and_counts(mut cx: Cx) -> Transcript {
         cx.p("missing"),
         format!("{base}/"),
         "bad".into(),
+        "/zookeeper".into(),
     ];
     for (xid, path) in (20..).zip(counted) {
         let request = Request::GetAllChildrenNumber { path: path.clone() };
@@ -324,4 +325,69 @@ pub async fn ephemerals_and_counts(mut cx: Cx) -> Transcript {
         .await;
     }
     cx.raw_close_pair((raw, other)).await
+}
+
+/// The `/zookeeper` subtree a 3.8 server starts with: its nodes' Stats (no creating txn, no
+/// child create counted), the config node's read-only ACL and ACL version -1, the special
+/// paths no client may delete, and a node a client may create inside it.
+pub async fn zookeeper_subtree(mut cx: Cx) -> Transcript {
+    let Some((mut raw, _, _)) = cx.raw_connect("new", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let system = ["/zookeeper", "/zookeeper/quota", "/zookeeper/config"];
+    let mut xid = 1..;
+    let mut next = || xid.next().unwrap_or_default();
+    let children = Request::GetChildren {
+        path: "/zookeeper".into(),
+        watch: false,
+        stat_reply: false,
+    };
+    cx.raw_call(&mut raw, "children /zookeeper", next(), children)
+        .await;
+    for path in system {
+        let exists = Request::Exists {
+            path: path.into(),
+            watch: false,
+        };
+        cx.raw_call(&mut raw, &format!("exists {path}"), next(), exists)
+            .await;
+        let acl = Request::GetAcl { path: path.into() };
+        cx.raw_call(&mut raw, &format!("getACL {path}"), next(), acl)
+            .await;
+    }
+    for path in system {
+        let delete = Request::Delete {
+            path: path.into(),
+            version: -1,
+        };
+        cx.raw_call_zxid(&mut raw, &format!("delete {path}"), next(), delete)
+            .await;
+    }
+    let set = |path: &str| Request::SetData {
+        path: path.into(),
+        data: b"x".to_vec(),
+        version: -1,
+    };
+    cx.raw_call_zxid(&mut raw, "setData config", next(), set("/zookeeper/config"))
+        .await;
+    cx.raw_call_zxid(&mut raw, "setData quota", next(), set("/zookeeper/quota"))
+        .await;
+    let mine = cx.p("").replacen('/', "/zookeeper/", 1);
+    let create = Request::Create {
+        path: mine.clone(),
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        mode: Ephemeral,
+        stat_reply: false,
+    };
+    cx.raw_call_zxid(&mut raw, "create inside", next(), create)
+        .await;
+    let count = Request::GetAllChildrenNumber {
+        path: "/zookeeper".into(),
+    };
+    cx.raw_call_zxid(&mut raw, "count /zookeeper", next(), count)
+        .await;
+    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    cx.finish().await
 }

@@ -384,6 +384,11 @@ fn raw_body(body: Option<Response>) -> Item {
             Item::Text(format!("ephemerals [{}]", paths.join(" ")))
         }
         Some(Response::GetAllChildrenNumber { total }) => Item::Text(format!("total={total}")),
+        Some(Response::GetChildren { mut children }) => {
+            // A Java HashSet's order on the real server: compared as a set.
+            children.sort();
+            Item::Text(format!("children [{}]", children.join(" ")))
+        }
         Some(Response::GetAcl { acl, stat }) => {
             let entries: Vec<String> = acl
                 .iter()
