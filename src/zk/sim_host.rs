@@ -25,7 +25,8 @@ pub struct ZkFamily {
 }
 
 /// The requests whose reply a ZooKeeper host can lose, as `lose_reply`'s `op` names them.
-const REPLY_OPS: &[&str] = &["create", "delete", "set_data"];
+/// A multi's is lost only when the multi applied; a sync's always.
+const REPLY_OPS: &[&str] = &["create", "delete", "set_data", "multi", "sync"];
 
 impl ServerFamily for ZkFamily {
     fn describe(&self) -> &'static str {
@@ -100,6 +101,8 @@ impl Env for SimEnv {
             _ if host::is_create(request) => "create",
             OpCode::Delete => "delete",
             OpCode::SetData => "set_data",
+            OpCode::Multi => "multi",
+            OpCode::Sync => "sync",
             _ => return false,
         };
         let armed = self.lose.iter().position(|(c, o)| c == client && o == op);
@@ -135,5 +138,53 @@ async fn serve(host: SharedHost<SimEnv>) -> turmoil::Result {
         let (stream, peer) = listener.accept().await?;
         let client = turmoil::reverse_lookup(peer.ip()).unwrap_or_else(|| peer.ip().to_string());
         node.spawn(host::serve_conn(host.clone(), client, peer.ip(), stream));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::Recorder;
+    use crate::sim::clock::Clock;
+    use crate::sim::pause::PauseGate;
+    use crate::sim::seed::Seeds;
+    use crate::zk::proto::MultiOp;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    fn env(lose: &[(&str, &str)]) -> SimEnv {
+        SimEnv {
+            node: Node {
+                name: "zk1".into(),
+                clock: Rc::new(RefCell::new(Clock::default())),
+                gate: PauseGate::default(),
+                recorder: Recorder::default(),
+                seeds: Seeds::new(1),
+                params: Default::default(),
+                kept: Default::default(),
+            },
+            lose: lose
+                .iter()
+                .map(|(c, o)| (c.to_string(), o.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_multi_s_reply_is_lost_once_it_applied_and_a_sync_s_at_once() {
+        let multi = Request::Multi {
+            ops: vec![MultiOp::delete("/a", -1)],
+        };
+        let sync = Request::Sync { path: "/".into() };
+        let mut env = env(&[("c1", "multi"), ("c1", "sync")]);
+        assert!(!env.lose_reply("c2", &multi, true), "another client's");
+        assert!(
+            !env.lose_reply("c1", &multi, false),
+            "a failed multi's stays armed"
+        );
+        assert!(env.lose_reply("c1", &multi, true));
+        assert!(!env.lose_reply("c1", &multi, true), "once");
+        assert!(env.lose_reply("c1", &sync, true));
+        assert!(REPLY_OPS.contains(&"multi") && REPLY_OPS.contains(&"sync"));
     }
 }
