@@ -84,6 +84,7 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_sessions::reconnect_set_watches,
     cases_sessions::wrong_password,
     cases_sessions::expired_reconnect,
+    cases_sessions::refused_ops,
     cases_acl::acls_and_auth,
 ];
 

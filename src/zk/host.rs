@@ -170,8 +170,11 @@ impl<E: Env> Host<E> {
         }
         let (header, request) = match proto::decode_request(body) {
             Ok(decoded) => decoded,
-            Err(error @ DecodeError::UnknownOp(_)) if body.len() >= 8 => {
-                return self.unimplemented(conn, client, xid_of(body), error);
+            Err(error @ DecodeError::UnknownOp(op)) if body.len() >= 8 => {
+                return match refused_op(op) {
+                    Some(refusal) => self.refused(conn, xid_of(body), error, refusal),
+                    None => self.unimplemented(conn, client, xid_of(body), error),
+                };
             }
             Err(error) => {
                 return match refusal(&error, body) {
@@ -270,6 +273,17 @@ impl<E: Env> Host<E> {
     }
 }
 
+/// How ZooKeeper 3.8 answers an op code it knows and the core does not serve whatever its
+/// body: deleteContainer (20) sent by a client gets `BadArguments`, a write taking a zxid,
+/// the connection kept (3.8 reads its path from the whole packet, header bytes included, so
+/// never a valid one). `None` for the rest.
+fn refused_op(op: i32) -> Option<Refusal> {
+    (op == 20).then_some(Refusal {
+        err: ErrorCode::BadArguments,
+        write: true,
+    })
+}
+
 /// The xid of a request body at least 4 bytes long.
 fn xid_of(body: &[u8]) -> i32 {
     i32::from_be_bytes([body[0], body[1], body[2], body[3]])
@@ -280,7 +294,7 @@ fn xid_of(body: &[u8]) -> i32 {
 /// stage of a write); a multi entry of a type it does not take (its prep stage fails to read
 /// the multi, after taking a zxid); and, as a marshalling error of the final stage, a watch
 /// type that names no kind (`WatcherType.fromInt` throws) or a multiRead entry that is not a
-/// read. `None` for the rest.
+/// read, or a reconfig whose body is not a ReconfigRequest. `None` for the rest.
 fn refusal(error: &DecodeError, body: &[u8]) -> Option<Refusal> {
     let op = body.get(4..8)?;
     let op = OpCode::try_from(i32::from_be_bytes([op[0], op[1], op[2], op[3]])).ok()?;
@@ -298,6 +312,7 @@ fn refusal(error: &DecodeError, body: &[u8]) -> Option<Refusal> {
         }),
         (DecodeError::UnknownWatcherType(_), OpCode::CheckWatches | OpCode::RemoveWatches)
         | (DecodeError::UnknownAddWatchMode(_), OpCode::AddWatch)
+        | (DecodeError::Truncated | DecodeError::TrailingBytes(_), OpCode::Reconfig)
         | (DecodeError::UnknownMultiOp(_), OpCode::MultiRead) => Some(Refusal {
             err: ErrorCode::MarshallingError,
             write: false,

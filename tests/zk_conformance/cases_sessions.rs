@@ -141,3 +141,41 @@ pub async fn expired_reconnect(mut cx: Cx) -> Transcript {
     }
     cx.finish().await
 }
+
+/// Op codes 3.8 knows and refuses, the connection kept: reconfig (ReconfigDisabled, a zxid
+/// used; MarshallingError, none used, when its body is not a ReconfigRequest) and
+/// deleteContainer sent by a client (BadArguments whatever its body, a zxid used).
+pub async fn refused_ops(mut cx: Cx) -> Transcript {
+    let Some((mut raw, _, _)) = cx.raw_connect("new", None, 2_000).await else {
+        return cx.finish().await;
+    };
+    let base = cx.p("");
+    let create = Request::Create {
+        path: base.clone(),
+        data: vec![],
+        acl: locksim::zk::proto::Acl::open_unsafe(),
+        mode: locksim::zk::proto::CreateMode::Persistent,
+        stat_reply: false,
+    };
+    cx.raw_call_zxid(&mut raw, "create base", 1, create).await;
+    let reconfig = Request::Reconfig {
+        joining_servers: String::new(),
+        leaving_servers: String::new(),
+        new_members: String::new(),
+        config_id: -1,
+    };
+    cx.raw_call_zxid(&mut raw, "reconfig", 2, reconfig).await;
+    for (xid, (what, op)) in (3..).zip([("reconfig of a path", 16), ("deleteContainer", 20)]) {
+        let request = Request::Sync { path: base.clone() };
+        cx.raw_op(&mut raw, what, xid, request, op).await;
+    }
+    let exists = Request::Exists {
+        path: base,
+        watch: false,
+    };
+    cx.raw_call_zxid(&mut raw, "exists, still connected", 9, exists)
+        .await;
+    cx.raw_call(&mut raw, "close", 99, Request::CloseSession)
+        .await;
+    cx.finish().await
+}

@@ -332,6 +332,22 @@ impl Cx {
             .await
     }
 
+    /// `request`'s body under the op code `op`, recorded as `raw_call_zxid` records.
+    pub async fn raw_op(
+        &mut self,
+        conn: &mut RawConn,
+        what: &str,
+        xid: i32,
+        request: Request,
+        op: i32,
+    ) {
+        // After the length prefix and the xid.
+        let patch = |packet: &mut Vec<u8>| packet[8..12].copy_from_slice(&op.to_be_bytes());
+        let what = format!("{what} (op {op})");
+        self.raw_call_zxid_patched(conn, &what, xid, request, patch)
+            .await
+    }
+
     async fn raw_call_zxid_patched(
         &mut self,
         conn: &mut RawConn,

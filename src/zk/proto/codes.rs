@@ -96,6 +96,9 @@ wire_enum! {
         WhoAmI = 107,
         /// `addWatch`: a persistent or persistent-recursive watch on a path (3.6+).
         AddWatch = 106,
+        /// `reconfig`: changes the ensemble's membership; refused with ReconfigDisabled, as by
+        /// a server without `reconfigEnabled` (3.5+).
+        Reconfig = 16,
         /// `createTTL`: makes a node the server deletes once it has gone unchanged and
         /// childless for its time to live; refused unless the server's extended types are on
         /// (3.5+).
@@ -150,6 +153,8 @@ wire_enum! {
         SessionMoved = -118,
         /// checkWatches or removeWatches found no such watch.
         NoWatcher = -121,
+        /// A reconfig on a server whose dynamic reconfiguration is off.
+        ReconfigDisabled = -123,
     }
 }
 

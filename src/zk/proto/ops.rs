@@ -191,6 +191,18 @@ pub enum Request {
     },
     /// WhoAmI (op 107, no body): the identities the connection holds.
     WhoAmI,
+    /// Reconfig (op 16, ReconfigRequest): a change of the ensemble's membership, refused
+    /// with ReconfigDisabled (the simulated servers have no dynamic configuration).
+    Reconfig {
+        /// Servers to add, comma-separated (incremental reconfig).
+        joining_servers: String,
+        /// Server ids to remove, comma-separated.
+        leaving_servers: String,
+        /// The whole new membership (non-incremental reconfig).
+        new_members: String,
+        /// The configuration version the change applies to; -1 for any.
+        config_id: i64,
+    },
     /// AddWatch (op 106, AddWatchRequest): a watch on `path` that stays after it fires; the
     /// path need not exist.
     AddWatch {
@@ -239,6 +251,7 @@ impl Request {
             Request::Auth { .. } => OpCode::Auth,
             Request::WhoAmI => OpCode::WhoAmI,
             Request::AddWatch { .. } => OpCode::AddWatch,
+            Request::Reconfig { .. } => OpCode::Reconfig,
         }
     }
 
@@ -306,6 +319,17 @@ impl Request {
             Request::AddWatch { path, mode } => {
                 w.ustring(path);
                 w.int(mode.code());
+            }
+            Request::Reconfig {
+                joining_servers,
+                leaving_servers,
+                new_members,
+                config_id,
+            } => {
+                w.ustring(joining_servers);
+                w.ustring(leaving_servers);
+                w.ustring(new_members);
+                w.long(*config_id);
             }
             Request::Auth { kind, scheme, auth } => {
                 w.int(*kind);
@@ -443,6 +467,12 @@ impl Request {
             OpCode::AddWatch => Request::AddWatch {
                 path: r.ustring()?,
                 mode: AddWatchMode::try_from(r.int()?)?,
+            },
+            OpCode::Reconfig => Request::Reconfig {
+                joining_servers: r.ustring()?,
+                leaving_servers: r.ustring()?,
+                new_members: r.ustring()?,
+                config_id: r.long()?,
             },
         })
     }
@@ -647,6 +677,12 @@ impl Response {
                 r.int()?;
                 Response::AddWatch
             }
+            // A server that reconfigures answers with the new configuration (a
+            // GetDataResponse); the simulated ones never do.
+            OpCode::Reconfig => Response::GetData {
+                data: r.buffer()?,
+                stat: r.record()?,
+            },
             OpCode::WhoAmI => Response::WhoAmI {
                 clients: r.records()?,
             },
@@ -771,6 +807,12 @@ mod tests {
             Request::AddWatch {
                 path: "/lock".into(),
                 mode: AddWatchMode::PersistentRecursive,
+            },
+            Request::Reconfig {
+                joining_servers: "server.4=10.0.0.4:2888:3888;2181".into(),
+                leaving_servers: String::new(),
+                new_members: String::new(),
+                config_id: -1,
             },
             Request::CreateContainer {
                 path: "/locks".into(),

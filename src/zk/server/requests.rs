@@ -259,6 +259,10 @@ impl Server {
                     .collect();
                 Ok(Response::WhoAmI { clients })
             }
+            Request::Reconfig { .. } => {
+                self.next_zxid();
+                Err(ErrorCode::ReconfigDisabled)
+            }
             // `handle_request` answers an auth before a session is looked at.
             Request::Auth { .. } => Err(ErrorCode::MarshallingError),
         }
