@@ -8,7 +8,10 @@
 //!
 //! The clients: redis-py and node-redis and ioredis as child processes (`tests/client_matrix/`
 //! holds their programs and pinned versions, which `.ci/run` installs inside the clone), and
-//! redis-rs in this process. A missing interpreter or package fails at once with the command
+//! redis-rs in this process. On the ZooKeeper side, kazoo runs its recipes (locks, read-write
+//! locks, a semaphore, counters, an election, barriers, parties, queues, data and children
+//! watches, a tree cache, a lease, a set partitioner) against a real ZooKeeper 3.8 and
+//! against `locksim serve zk`, both at ZooKeeper's default tickTime. A missing interpreter or package fails at once with the command
 //! to run; a program that runs past `run::TIME_LIMIT` is killed.
 //!
 //! `LOCKSIM_CLIENT_MATRIX_SHOW=1 cargo test --release --test suite client_matrix:: -- --nocapture`
@@ -27,6 +30,7 @@ mod redis_rs;
 #[path = "client_matrix/run.rs"]
 mod run;
 use crate::redis_conformance::servers;
+use crate::zk_conformance::servers as zk_servers;
 
 use run::Run;
 use std::process::Command;
@@ -44,15 +48,33 @@ fn matrix(client: &str, program: impl Fn(u16) -> Run) {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let real = servers::start_real().unwrap_or_else(|e| panic!("redis-server: {e}"));
     let sim = servers::start_sim().unwrap_or_else(|e| panic!("locksim serve redis: {e}"));
-    let real_run = program(real.addr.port());
-    let sim_run = program(sim.addr.port());
+    let (real, sim) = (program(real.addr.port()), program(sim.addr.port()));
+    compare_runs(client, compare::REDIS, real, sim);
+}
+
+/// ZooKeeper's default tickTime: sessions may last up to 40 s, as kazoo's ask for 10 s.
+const ZK_TICK_MS: u64 = 2_000;
+
+/// Runs `program` against a fresh ZooKeeper 3.8 and a fresh `locksim serve zk`, and compares
+/// the transcripts.
+fn zk_matrix(client: &str, program: impl Fn(u16) -> Run) {
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let real = zk_servers::start_real(ZK_TICK_MS).unwrap_or_else(|e| panic!("zookeeper: {e}"));
+    let sim = zk_servers::start_sim(ZK_TICK_MS).unwrap_or_else(|e| panic!("locksim serve zk: {e}"));
+    let (real, sim) = (program(real.addr.port()), program(sim.addr.port()));
+    compare_runs(client, compare::ZOOKEEPER, real, sim);
+}
+
+fn compare_runs(client: &str, servers: compare::Servers, real_run: Run, sim_run: Run) {
     if std::env::var_os("LOCKSIM_CLIENT_MATRIX_SHOW").is_some() {
-        for (server, run) in [("redis-server", &real_run), ("locksim", &sim_run)] {
+        for (server, run) in [(servers.real, &real_run), ("locksim", &sim_run)] {
             println!("--- {client} against {server}:");
             run.lines.iter().for_each(|line| println!("{line}"));
         }
     }
-    if let Err(report) = compare::verdict(client, &real_run, &sim_run) {
+    if let Err(report) = compare::verdict(client, servers, &real_run, &sim_run) {
         panic!("{report}");
     }
     println!(
@@ -86,6 +108,13 @@ fn node_redis() {
 fn ioredis() {
     matrix("ioredis", |port| {
         external("ioredis", installs::node("ioredis.js", port))
+    });
+}
+
+#[test]
+fn kazoo() {
+    zk_matrix("kazoo", |port| {
+        external("kazoo", installs::python("kazoo_recipes.py", port))
     });
 }
 

@@ -29,7 +29,7 @@ mod raw;
 mod script;
 use crate::server_process;
 #[path = "zk_conformance/servers.rs"]
-mod servers;
+pub mod servers;
 #[path = "zk_conformance/transcript.rs"]
 mod transcript;
 #[path = "zk_conformance/valve.rs"]

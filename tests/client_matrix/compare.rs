@@ -1,5 +1,5 @@
-//! The verdict on one client: its transcript against `locksim serve redis` must equal its
-//! transcript against redis-server, and both runs must end by themselves. A difference is
+//! The verdict on one client: its transcript against `locksim serve redis` (or `serve zk`)
+//! must equal its transcript against the real server, and both runs must end by themselves. A difference is
 //! reported as the first differing line with both sides, then the names of every step that
 //! differs, so one failure shows all that is missing.
 
@@ -14,12 +14,30 @@ fn step_name(line: &str) -> &str {
     line.split_once(": ").map_or(line, |(name, _)| name)
 }
 
+/// The real server and the `locksim serve` command a client ran against.
+#[derive(Clone, Copy)]
+pub struct Servers {
+    pub real: &'static str,
+    pub sim: &'static str,
+}
+
+pub const REDIS: Servers = Servers {
+    real: "redis-server",
+    sim: "locksim serve redis",
+};
+
+pub const ZOOKEEPER: Servers = Servers {
+    real: "zookeeper",
+    sim: "locksim serve zk",
+};
+
 /// `Ok` when `sim` printed exactly what `real` printed and both ended by themselves;
 /// otherwise the report.
-pub fn verdict(client: &str, real: &Run, sim: &Run) -> Result<(), String> {
+pub fn verdict(client: &str, servers: Servers, real: &Run, sim: &Run) -> Result<(), String> {
+    let name = servers.real;
     if real.end != End::Finished || real.lines.last().map(String::as_str) != Some(DONE) {
         return Err(format!(
-            "{client} did not run through against redis-server ({}), so the matrix cannot \
+            "{client} did not run through against {name} ({}), so the matrix cannot \
              compare; its transcript:\n{}",
             describe(&real.end),
             real.lines.join("\n")
@@ -28,11 +46,14 @@ pub fn verdict(client: &str, real: &Run, sim: &Run) -> Result<(), String> {
     if real.lines == sim.lines && sim.end == End::Finished {
         return Ok(());
     }
-    let mut report = format!("{client}: against locksim serve redis, ");
+    // The two sides' labels, aligned.
+    let width = name.len().max("locksim".len()) + 1;
+    let (real_label, sim_label) = (format!("{name}:"), "locksim:".to_string());
+    let mut report = format!("{client}: against {}, ", servers.sim);
     match real.lines.iter().zip(&sim.lines).position(|(a, b)| a != b) {
         Some(at) => {
             report += &format!(
-                "the transcript differs from redis-server's first at line {}:\n  redis-server: {}\n  locksim:      {}\n",
+                "the transcript differs from {name}'s first at line {}:\n  {real_label:width$} {}\n  {sim_label:width$} {}\n",
                 at + 1,
                 real.lines[at],
                 sim.lines[at]
@@ -40,7 +61,7 @@ pub fn verdict(client: &str, real: &Run, sim: &Run) -> Result<(), String> {
         }
         None if sim.lines.len() < real.lines.len() => {
             report += &format!(
-                "the transcript stops after line {} ({}); redis-server's goes on with:\n  redis-server: {}\n",
+                "the transcript stops after line {} ({}); {name}'s goes on with:\n  {real_label:width$} {}\n",
                 sim.lines.len(),
                 describe(&sim.end),
                 real.lines[sim.lines.len()]
@@ -48,7 +69,7 @@ pub fn verdict(client: &str, real: &Run, sim: &Run) -> Result<(), String> {
         }
         None if sim.lines.len() > real.lines.len() => {
             report += &format!(
-                "the transcript goes on past redis-server's with:\n  locksim:      {}\n",
+                "the transcript goes on past {name}'s with:\n  {sim_label:width$} {}\n",
                 sim.lines[real.lines.len()]
             )
         }
@@ -120,7 +141,7 @@ fn run(lines: &[&str], end: End) -> Run {
 fn equal_transcripts_that_both_end_pass() {
     let real = run(&["a: 1", "b: 2", "done"], End::Finished);
     let sim = run(&["a: 1", "b: 2", "done"], End::Finished);
-    assert_eq!(verdict("c", &real, &sim), Ok(()));
+    assert_eq!(verdict("c", REDIS, &real, &sim), Ok(()));
 }
 
 #[test]
@@ -145,7 +166,7 @@ fn a_difference_names_the_first_line_with_both_sides_and_every_step_that_differs
         ],
         End::Finished,
     );
-    let report = verdict("client", &real, &sim).unwrap_err();
+    let report = verdict("client", REDIS, &real, &sim).unwrap_err();
     assert_eq!(
         report,
         "client: against locksim serve redis, the transcript differs from redis-server's first \
@@ -160,7 +181,7 @@ fn a_run_stopped_early_says_where_and_why() {
     let limit = std::time::Duration::from_secs(60);
     let real = run(&["a: 1", "b: 2", "done"], End::Finished);
     let sim = run(&["a: 1"], End::TimedOut(limit));
-    let report = verdict("client", &real, &sim).unwrap_err();
+    let report = verdict("client", REDIS, &real, &sim).unwrap_err();
     assert!(
         report.starts_with(
             "client: against locksim serve redis, the transcript stops after line 1 (did not end \
@@ -175,7 +196,7 @@ fn a_run_stopped_early_says_where_and_why() {
 fn a_program_that_fails_against_redis_server_is_the_matrix_s_own_failure() {
     let real = run(&["a: 1"], End::Failed("exit status: 1".to_string()));
     let sim = run(&["a: 1"], End::Failed("exit status: 1".to_string()));
-    let report = verdict("client", &real, &sim).unwrap_err();
+    let report = verdict("client", REDIS, &real, &sim).unwrap_err();
     assert!(
         report.starts_with(
             "client did not run through against redis-server (failed: exit status: 1)"
