@@ -10,8 +10,10 @@
 //! holds their programs and pinned versions, which `.ci/run` installs inside the clone), and
 //! redis-rs in this process. On the ZooKeeper side, kazoo runs its recipes (locks, read-write
 //! locks, a semaphore, counters, an election, barriers, parties, queues, data and children
-//! watches, a tree cache, a lease, a set partitioner) against a real ZooKeeper 3.8 and
-//! against `locksim serve zk`, both at ZooKeeper's default tickTime. A missing interpreter or package fails at once with the command
+//! watches, a tree cache, a lease, a set partitioner), and zookeeper-client (Rust, in this
+//! process) through the 3.5+ operations it sends by default, its multi writer and its lock,
+//! against a real ZooKeeper 3.8 and against `locksim serve zk`, both at ZooKeeper's default
+//! tickTime. A missing interpreter or package fails at once with the command
 //! to run; a program that runs past `run::TIME_LIMIT` is killed.
 //!
 //! `LOCKSIM_CLIENT_MATRIX_SHOW=1 cargo test --release --test suite client_matrix:: -- --nocapture`
@@ -29,6 +31,8 @@ mod installs;
 mod redis_rs;
 #[path = "client_matrix/run.rs"]
 mod run;
+#[path = "client_matrix/zookeeper_client.rs"]
+mod zookeeper_client;
 use crate::redis_conformance::servers;
 use crate::zk_conformance::servers as zk_servers;
 
@@ -115,6 +119,15 @@ fn ioredis() {
 fn kazoo() {
     zk_matrix("kazoo", |port| {
         external("kazoo", installs::python("kazoo_recipes.py", port))
+    });
+}
+
+#[test]
+fn zookeeper_client() {
+    zk_matrix("zookeeper-client", |port| {
+        run::in_thread(run::TIME_LIMIT, move |out| {
+            zookeeper_client::transcript(port, out)
+        })
     });
 }
 
