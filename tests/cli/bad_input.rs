@@ -268,7 +268,7 @@ fn bad_trace_files_are_one_line_and_status_2() {
             fault(
                 json!({"at_ms": 10, "fault": "lose_reply", "node": "zk1", "op": "Create", "client": "c1"}),
             ),
-            "fault #0: 'zk1' cannot lose the reply to a 'Create' (it can: create, delete, set_data)",
+            "fault #0: 'zk1' cannot lose the reply to a 'Create' (it can: create, delete, set_data, multi, sync)",
         ),
         (
             "failover-without-replica",
