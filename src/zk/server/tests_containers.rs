@@ -69,6 +69,14 @@ fn reaped(out: &[Output]) -> Vec<String> {
         .collect()
 }
 
+/// A multi of A's, and its results.
+fn multi(s: &mut Server, ops: Vec<MultiOp>) -> Vec<OpResult> {
+    match reply(&send(s, at(1), A, Request::Multi { ops })).1 {
+        Some(Response::Multi { results }) => results,
+        other => panic!("a multi is answered with its results, got {other:?}"),
+    }
+}
+
 /// What a round at `mono_ms` deletes.
 fn round(s: &mut Server, mono_ms: u64) -> Vec<String> {
     reaped(&s.handle_timeout(at(mono_ms)))
@@ -173,20 +181,13 @@ fn a_create_with_the_container_mode_makes_a_plain_node() {
 #[test]
 fn a_multi_makes_a_container_and_answers_with_its_stat() {
     let mut s = reaping_server(false);
-    let out = send(
+    let results = multi(
         &mut s,
-        at(1),
-        A,
-        Request::Multi {
-            ops: vec![
-                MultiOp::create("/c", b"", Container),
-                MultiOp::create("/c/x", b"", Persistent),
-            ],
-        },
+        vec![
+            MultiOp::create("/c", b"", Container),
+            MultiOp::create("/c/x", b"", Persistent),
+        ],
     );
-    let Some(Response::Multi { results }) = reply(&out).1 else {
-        panic!("{out:?}");
-    };
     let stat = s.stat("/c").unwrap();
     assert_eq!(
         results,
@@ -216,30 +217,16 @@ fn ttl_nodes_are_refused_while_extended_types_are_off() {
     let out = send(&mut s, at(1), A, ttl_req("/t", PersistentWithTtl, 100));
     assert_eq!(created(&out), Err(ErrorCode::Unimplemented));
     assert_eq!(s.last_zxid(), zxid + 1, "a failed write takes its zxid");
-    let out = send(
-        &mut s,
-        at(1),
-        A,
-        Request::Multi {
-            ops: vec![
-                MultiOp::create("/a", b"", Persistent),
-                MultiOp::CreateTtl {
-                    path: "/t".into(),
-                    data: vec![],
-                    acl: Acl::open_unsafe(),
-                    mode: PersistentWithTtl,
-                    ttl_ms: 100,
-                },
-            ],
-        },
-    );
+    let ttl = MultiOp::CreateTtl {
+        path: "/t".into(),
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        mode: PersistentWithTtl,
+        ttl_ms: 100,
+    };
+    let results = multi(&mut s, vec![MultiOp::create("/a", b"", Persistent), ttl]);
     let err = |err| OpResult::Error { err };
-    assert_eq!(
-        reply(&out).1,
-        Some(Response::Multi {
-            results: vec![err(ErrorCode::Ok), err(ErrorCode::Unimplemented)]
-        })
-    );
+    assert_eq!(results, [err(ErrorCode::Ok), err(ErrorCode::Unimplemented)]);
 }
 
 #[test]
@@ -295,33 +282,25 @@ fn a_ttl_must_fit_its_mode() {
 fn a_multi_create_whose_flags_name_no_mode_fails_there() {
     let mut s = reaping_server(false);
     let zxid = s.last_zxid();
-    let out = send(
-        &mut s,
-        at(1),
-        A,
-        Request::Multi {
-            ops: vec![
-                MultiOp::create("/a", b"", Persistent),
-                MultiOp::CreateUnknownMode {
-                    path: "/b".into(),
-                    data: vec![],
-                    acl: Acl::open_unsafe(),
-                    flags: 9,
-                },
-                MultiOp::create("/c", b"", Persistent),
-            ],
-        },
-    );
+    let unknown = MultiOp::CreateUnknownMode {
+        path: "/b".into(),
+        data: vec![],
+        acl: Acl::open_unsafe(),
+        flags: 9,
+    };
+    let ops = vec![
+        MultiOp::create("/a", b"", Persistent),
+        unknown,
+        MultiOp::create("/c", b"", Persistent),
+    ];
     let err = |err| OpResult::Error { err };
     assert_eq!(
-        reply(&out).1,
-        Some(Response::Multi {
-            results: vec![
-                err(ErrorCode::Ok),
-                err(ErrorCode::BadArguments),
-                err(ErrorCode::RuntimeInconsistency)
-            ]
-        })
+        multi(&mut s, ops),
+        [
+            err(ErrorCode::Ok),
+            err(ErrorCode::BadArguments),
+            err(ErrorCode::RuntimeInconsistency)
+        ]
     );
     assert_eq!(s.last_zxid(), zxid + 1);
     assert_eq!(exists(&mut s, at(2), A, "/a", false), ErrorCode::NoNode);
