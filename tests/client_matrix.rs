@@ -10,8 +10,9 @@
 //! holds their programs and pinned versions, which `.ci/run` installs inside the clone), and
 //! redis-rs in this process. On the ZooKeeper side, kazoo runs its recipes (locks, read-write
 //! locks, a semaphore, counters, an election, barriers, parties, queues, data and children
-//! watches, a tree cache, a lease, a set partitioner), and zookeeper-client (Rust, in this
-//! process) through the 3.5+ operations it sends by default, its multi writer and its lock,
+//! watches, a tree cache, a lease, a set partitioner), node-zookeeper-client through node kinds,
+//! watches, transactions and ACLs, and zookeeper-client (Rust, in this process) through the
+//! 3.5+ operations it sends by default, its multi writer and its lock,
 //! against a real ZooKeeper 3.8 and against `locksim serve zk`, both at ZooKeeper's default
 //! tickTime. A missing interpreter or package fails at once with the command
 //! to run; a program that runs past `run::TIME_LIMIT` is killed.
@@ -119,6 +120,16 @@ fn ioredis() {
 fn kazoo() {
     zk_matrix("kazoo", |port| {
         external("kazoo", installs::python("kazoo_recipes.py", port))
+    });
+}
+
+#[test]
+fn node_zookeeper_client() {
+    zk_matrix("node-zookeeper-client", |port| {
+        external(
+            "node-zookeeper-client",
+            installs::node("node_zookeeper_client.js", port),
+        )
     });
 }
 
