@@ -53,6 +53,8 @@ pub async fn acls_and_auth(mut cx: Cx) -> Transcript {
         return cx.finish().await;
     };
     let (base, open) = (cx.p(""), Acl::open_unsafe());
+    // A create of `rel` whose ACL grants everything to `scheme:id`.
+    let by = |rel: &str, scheme: &str, id: &str| create(cx.p(rel), vec![entry(31, scheme, id)]);
     let steps = [
         ("create base", create(base.clone(), open.clone())),
         ("getACL base", Request::GetAcl { path: base.clone() }),
@@ -66,34 +68,19 @@ pub async fn acls_and_auth(mut cx: Cx) -> Transcript {
         ),
         ("setACL missing", set_acl(cx.p("nope"), open.clone(), -1)),
         ("getACL base again", Request::GetAcl { path: base.clone() }),
-        (
-            "create by ip",
-            create(cx.p("ip"), vec![entry(31, "ip", "127.0.0.0/8")]),
-        ),
-        (
-            "create by a bad ip",
-            create(cx.p("bad"), vec![entry(31, "ip", "300.0.0.1")]),
-        ),
+        ("create by ip", by("ip", "ip", "127.0.0.0/8")),
+        ("create by a bad ip", by("bad", "ip", "300.0.0.1")),
         (
             "create by ip past its bits",
-            create(cx.p("bad"), vec![entry(31, "ip", "127.0.0.1/33")]),
+            by("bad", "ip", "127.0.0.1/33"),
         ),
-        (
-            "create by an ip elsewhere",
-            create(cx.p("far"), vec![entry(31, "ip", "10.0.0.0/8")]),
-        ),
-        (
-            "create by auth, none held",
-            create(cx.p("d"), vec![entry(31, "auth", "")]),
-        ),
+        ("create by an ip elsewhere", by("far", "ip", "10.0.0.0/8")),
+        ("create by auth, none held", by("d", "auth", "")),
         (
             "create by a digest missing its hash",
-            create(cx.p("bad"), vec![entry(31, "digest", "u:")]),
+            by("bad", "digest", "u:"),
         ),
-        (
-            "create by an unknown scheme",
-            create(cx.p("bad"), vec![entry(31, "sasl", "u")]),
-        ),
+        ("create by an unknown scheme", by("bad", "sasl", "u")),
         ("getACL by ip", Request::GetAcl { path: cx.p("ip") }),
         ("setData by ip", set_data(cx.p("ip"))),
         ("setData elsewhere", set_data(cx.p("far"))),
