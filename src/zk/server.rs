@@ -19,7 +19,9 @@ pub use crate::zk::proto::{ConnectResponse, ErrorCode, Response, WatcherEvent};
 use crate::zk::session::{MAX_TIMEOUT_MS, Sessions, negotiate_timeout};
 use crate::zk::tree::Tree;
 use crate::zk::watch::Watches;
+use commit::{WriteOp, is_write};
 
+mod commit;
 mod multi;
 mod requests;
 #[cfg(test)]
@@ -236,11 +238,14 @@ impl Server {
             self.config.max_session_timeout_ms,
         );
         if req.session_id == 0 {
-            self.next_zxid(); // createSession is a txn of its own
             let mut passwd = [0u8; 16];
             self.rng.fill_bytes(&mut passwd);
-            let session = self.sessions.create(timeout_ms, passwd, conn, now.mono_ms);
-            self.conns.insert(conn, session);
+            let session = self.sessions.next_id();
+            let op = WriteOp::CreateSession { timeout_ms, passwd };
+            let write = self.propose(now, session, Rc::default(), op);
+            // A createSession txn fires nothing and cannot fail.
+            let _ = self.commit(now, write, &mut out);
+            self.attach(conn, session);
             out.push(connected(conn, timeout_ms, session, passwd));
             return out;
         }
@@ -290,9 +295,16 @@ impl Server {
             return self.auth(conn, xid, scheme, auth);
         }
         let closing = matches!(req, Request::CloseSession);
-        self.handle(now, conn, xid, closing, |server, session, out| {
-            server.apply(now, conn, session, req, out)
-        })
+        self.handle(
+            now,
+            conn,
+            xid,
+            closing,
+            |server, session, out| match is_write(&req) {
+                true => server.write_now(now, conn, session, WriteOp::Request(req), out),
+                false => server.read_request(conn, session, req, out),
+            },
+        )
     }
 
     /// An auth packet, answered at once with zxid 0 and without touching the session, as
@@ -335,12 +347,16 @@ impl Server {
         xid: i32,
         refusal: Refusal,
     ) -> Vec<Output> {
-        self.handle(now, conn, xid, false, |server, _, _| {
-            if refusal.write {
-                server.next_zxid();
-            }
-            Err(refusal.err)
-        })
+        self.handle(
+            now,
+            conn,
+            xid,
+            false,
+            |server, session, out| match refusal.write {
+                true => server.write_now(now, conn, session, WriteOp::Refused(refusal.err), out),
+                false => Err(refusal.err),
+            },
+        )
     }
 
     /// Runs `apply` for the session on `conn` (re-armed first) and replies with its result.
@@ -434,6 +450,14 @@ impl Server {
         self.last_zxid
     }
 
+    /// `conn` now serves `session`.
+    fn attach(&mut self, conn: ConnId, session: i64) {
+        if let Some(s) = self.sessions.get_mut(session) {
+            s.conn = Some(conn);
+        }
+        self.conns.insert(conn, session);
+    }
+
     /// Forgets a connection: its session (if any) is left without one, its watches and
     /// identities dropped.
     fn detach(&mut self, conn: ConnId) {
@@ -466,26 +490,19 @@ impl Server {
         let behind = (now.mono_ms - self.next_reap_ms) / interval;
         self.next_reap_ms += (behind + 1) * interval;
         for path in self.tree.reapable(now.wall_ms) {
-            let zxid = self.next_zxid();
-            if self.tree.delete_container(&path, zxid).is_ok() {
-                self.deleted(&path, 0, zxid, out);
-            }
+            let op = WriteOp::DeleteContainer { path };
+            let write = self.propose(now, 0, Rc::default(), op);
+            // One that gained a child since it was chosen stays.
+            let _ = self.commit(now, write, out);
         }
     }
 
     fn expire_sessions(&mut self, now: Now) -> Vec<Output> {
         let mut out = Vec::new();
         for session in self.sessions.due(now.mono_ms) {
-            let zxid = self.next_zxid();
-            let conn = self.sessions.remove(session).and_then(|s| s.conn);
-            if let Some(conn) = conn {
-                self.detach(conn);
-            }
-            out.push(Output::Changed(Change::SessionExpired { session }));
-            self.kill_session(session, zxid, &mut out);
-            if let Some(conn) = conn {
-                out.push(Output::Close { conn });
-            }
+            let write = self.propose(now, session, Rc::default(), WriteOp::ExpireSession);
+            // An expiry cannot fail.
+            let _ = self.commit(now, write, &mut out);
         }
         out
     }

@@ -38,10 +38,15 @@ impl Sessions {
         }
     }
 
-    /// Opens a session served by `conn`; the id is `(server_id << 56) | counter`.
-    pub fn create(&mut self, timeout_ms: u64, passwd: [u8; 16], conn: ConnId, now_ms: u64) -> i64 {
+    /// The id the next session this server opens gets: `(server_id << 56) | counter`.
+    pub fn next_id(&mut self) -> i64 {
         let id = (i64::from(self.server_id) << 56) | self.next_counter;
         self.next_counter += 1;
+        id
+    }
+
+    /// Adds the session `id`, served by no connection yet, its deadline counted from `now_ms`.
+    pub fn insert(&mut self, id: i64, timeout_ms: u64, passwd: [u8; 16], now_ms: u64) {
         let deadline_ms = deadline(now_ms, timeout_ms, self.tick_ms);
         self.by_id.insert(
             id,
@@ -49,10 +54,9 @@ impl Sessions {
                 timeout_ms,
                 passwd,
                 deadline_ms,
-                conn: Some(conn),
+                conn: None,
             },
         );
-        id
     }
 
     pub fn get(&self, id: i64) -> Option<&Session> {
@@ -153,11 +157,18 @@ mod tests {
         assert_eq!(negotiate_timeout(1_000, u64::MAX, u64::MAX), MAX_TIMEOUT_MS);
     }
 
+    /// Opens a session the way a server does: an id, then the session.
+    fn open(s: &mut Sessions, timeout_ms: u64, passwd: [u8; 16], now_ms: u64) -> i64 {
+        let id = s.next_id();
+        s.insert(id, timeout_ms, passwd, now_ms);
+        id
+    }
+
     #[test]
     fn ids_deadlines_and_due_order() {
         let mut s = Sessions::new(3, 100);
-        let a = s.create(1_000, [1; 16], 7, 50);
-        let b = s.create(400, [2; 16], 8, 50);
+        let a = open(&mut s, 1_000, [1; 16], 50);
+        let b = open(&mut s, 400, [2; 16], 50);
         assert_eq!(a, (3 << 56) | 1);
         assert_eq!(b, (3 << 56) | 2);
         assert_eq!(s.get(a).unwrap().deadline_ms, 1_100);
@@ -174,7 +185,7 @@ mod tests {
     #[test]
     fn a_deadline_past_the_end_of_the_clock_saturates_instead_of_wrapping() {
         let mut s = Sessions::new(1, 100);
-        let a = s.create(u64::MAX, [1; 16], 7, 5_050);
+        let a = open(&mut s, u64::MAX, [1; 16], 5_050);
         assert_eq!(s.get(a).unwrap().deadline_ms, u64::MAX);
         assert!(s.due(5_150).is_empty());
         assert!(s.touch(a, u64::MAX - 10));
@@ -184,7 +195,8 @@ mod tests {
     #[test]
     fn restart_rearms_and_detaches() {
         let mut s = Sessions::new(1, 100);
-        let a = s.create(1_000, [1; 16], 7, 0);
+        let a = open(&mut s, 1_000, [1; 16], 0);
+        s.get_mut(a).unwrap().conn = Some(7);
         s.restart(5_050);
         let sess = s.get(a).unwrap();
         assert_eq!((sess.deadline_ms, sess.conn), (6_100, None));

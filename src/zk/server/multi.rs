@@ -5,9 +5,7 @@
 //! reply's header says Ok either way, and a failed multi still uses up its zxid. On success
 //! the watches fire sub-operation by sub-operation, before the reply.
 
-use super::requests::txn;
-use super::{Now, Output, Server};
-use crate::zk::acl::AuthId;
+use super::{Output, Server};
 use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, OpResult, Response};
 use crate::zk::tree::{Tree, Txn};
 
@@ -19,16 +17,13 @@ enum Effect {
 }
 
 impl Server {
+    /// The multi `ops`, applied as the txn `txn`.
     pub(super) fn multi(
         &mut self,
-        now: Now,
-        session: i64,
-        who: &[AuthId],
+        txn: Txn<'_>,
         ops: Vec<MultiOp>,
         out: &mut Vec<Output>,
     ) -> Response {
-        let zxid = self.next_zxid();
-        let txn = txn(now, session, zxid, who);
         let count = ops.len();
         // The sub-operations run on a copy, kept only if all of them succeed.
         let mut trial = self.tree.clone();
@@ -50,7 +45,7 @@ impl Server {
         for effect in effects {
             match effect {
                 Effect::Created(path) => self.created(&path, txn, out),
-                Effect::Deleted(path) => self.deleted(&path, session, txn.zxid, out),
+                Effect::Deleted(path) => self.deleted(&path, txn.session, txn.zxid, out),
                 Effect::DataChanged(path) => self.data_changed(&path, out),
             }
         }

@@ -3,12 +3,12 @@
 
 use std::collections::BTreeSet;
 
-use super::{Change, ConnId, Now, Output, Server};
+use super::{Change, ConnId, Output, Server};
 use crate::zk::acl::{self, AuthId};
 use crate::zk::proto::ClientInfo;
 use crate::zk::proto::{
-    AddWatchMode, CreateMode, ErrorCode, EventType, KeeperState, MultiOp, ReadOp, ReadResult,
-    Request, Response, WatcherEvent,
+    AddWatchMode, CreateMode, ErrorCode, EventType, KeeperState, ReadOp, ReadResult, Request,
+    Response, WatcherEvent,
 };
 use crate::zk::tree::{Txn, parent_of};
 use crate::zk::watch::Mode;
@@ -16,22 +16,21 @@ use crate::zk::watch::Mode;
 /// The longest time to live 3.8 accepts (`EphemeralType.TTL.maxValue()`, 2⁴⁰ − 1 ms).
 const MAX_TTL_MS: i64 = (1 << 40) - 1;
 
-/// Who writes in the txn `zxid`, and when.
-pub(super) fn txn(now: Now, session: i64, zxid: i64, who: &[AuthId]) -> Txn<'_> {
+/// Who writes in the txn `zxid`, and when (wall-clock ms).
+pub(super) fn txn(wall_ms: i64, session: i64, zxid: i64, who: &[AuthId]) -> Txn<'_> {
     Txn {
         session,
         zxid,
-        time: now.wall_ms,
+        time: wall_ms,
         who,
     }
 }
 
 impl Server {
-    /// Runs one request for `session` on `conn`. Writes take a zxid before their checks, as
-    /// the real server does, so a failed write uses one up too (its error txn is logged).
-    pub(super) fn apply(
+    /// Runs one request that is not a write for `session` on `conn`, against the tree this
+    /// server has applied.
+    pub(super) fn read_request(
         &mut self,
-        now: Now,
         conn: ConnId,
         session: i64,
         req: Request,
@@ -40,90 +39,6 @@ impl Server {
         let who = self.who(conn);
         let who = who.as_slice();
         match req {
-            Request::Create {
-                path,
-                data,
-                acl,
-                mode,
-                stat_reply,
-            } => {
-                let zxid = self.next_zxid();
-                self.check_ttl(mode, None)?;
-                // Only createContainer and a multi make a container; a create writes a plain
-                // node.
-                let mode = match mode {
-                    CreateMode::Container => CreateMode::Persistent,
-                    mode => mode,
-                };
-                let txn = txn(now, session, zxid, who);
-                let created = self.tree.create(&path, data, &acl, mode, txn)?;
-                self.created(&created.path, txn, out);
-                Ok(if stat_reply {
-                    Response::Create2 {
-                        path: created.path,
-                        stat: created.stat,
-                    }
-                } else {
-                    Response::Create { path: created.path }
-                })
-            }
-            Request::CreateContainer {
-                path,
-                data,
-                acl,
-                mode,
-            } => {
-                let zxid = self.next_zxid();
-                self.check_ttl(mode, None)?;
-                let txn = txn(now, session, zxid, who);
-                let sequential = mode.is_sequential();
-                let created = self
-                    .tree
-                    .create_container(&path, data, &acl, sequential, txn)?;
-                self.created(&created.path, txn, out);
-                Ok(Response::Create2 {
-                    path: created.path,
-                    stat: created.stat,
-                })
-            }
-            Request::CreateTtl {
-                path,
-                data,
-                acl,
-                mode,
-                ttl_ms,
-            } => {
-                let zxid = self.next_zxid();
-                self.check_ttl(mode, Some(ttl_ms))?;
-                let txn = txn(now, session, zxid, who);
-                let sequential = mode.is_sequential();
-                let created = self
-                    .tree
-                    .create_ttl(&path, data, &acl, sequential, ttl_ms, txn)?;
-                self.created(&created.path, txn, out);
-                Ok(Response::Create2 {
-                    path: created.path,
-                    stat: created.stat,
-                })
-            }
-            Request::Delete { path, version } => {
-                let zxid = self.next_zxid();
-                self.tree
-                    .delete(&path, version, txn(now, session, zxid, who))?;
-                self.deleted(&path, session, zxid, out);
-                Ok(Response::Delete)
-            }
-            Request::SetData {
-                path,
-                data,
-                version,
-            } => {
-                let zxid = self.next_zxid();
-                let txn = txn(now, session, zxid, who);
-                let stat = self.tree.set_data(&path, data, version, txn)?;
-                self.data_changed(&path, out);
-                Ok(Response::SetData { stat })
-            }
             Request::Exists { path, watch } => {
                 if path.contains('\0') {
                     return Err(ErrorCode::BadArguments);
@@ -162,19 +77,7 @@ impl Server {
             // A single server is always up to date: sync only keeps its place in the
             // session's order, which handling requests one by one already gives.
             Request::Sync { path } => Ok(Response::Sync { path }),
-            // 3.8 cannot turn a TTL create inside a multi into its request record: the whole
-            // multi fails to marshal, after taking its zxid.
-            Request::Multi { ops } if ops.iter().any(MultiOp::is_ttl_create) => {
-                self.next_zxid();
-                Err(ErrorCode::MarshallingError)
-            }
-            Request::Multi { ops } => Ok(self.multi(now, session, who, ops, out)),
             Request::Ping => Ok(Response::Ping),
-            Request::CloseSession => {
-                let zxid = self.next_zxid();
-                self.kill_session(session, zxid, out);
-                Ok(Response::CloseSession)
-            }
             Request::SetWatches {
                 relative_zxid,
                 data,
@@ -221,7 +124,7 @@ impl Server {
                 Ok(Response::GetEphemerals { paths })
             }
             Request::MultiRead { ops } => {
-                let results = ops.into_iter().map(|op| self.read(op, who)).collect();
+                let results = ops.into_iter().map(|op| self.read_op(op, who)).collect();
                 Ok(Response::MultiRead { results })
             }
             Request::CheckWatches { path, kind } => match self.watches.any_on(&path, kind) {
@@ -243,12 +146,6 @@ impl Server {
                 let (acl, stat) = self.tree.get_acl(&path, who)?;
                 Ok(Response::GetAcl { acl, stat })
             }
-            // A setACL fires no watch.
-            Request::SetAcl { path, acl, version } => {
-                self.next_zxid();
-                let stat = self.tree.set_acl(&path, &acl, version, who)?;
-                Ok(Response::SetAcl { stat })
-            }
             Request::WhoAmI => {
                 let clients = who
                     .iter()
@@ -259,12 +156,9 @@ impl Server {
                     .collect();
                 Ok(Response::WhoAmI { clients })
             }
-            Request::Reconfig { .. } => {
-                self.next_zxid();
-                Err(ErrorCode::ReconfigDisabled)
-            }
-            // `handle_request` answers an auth before a session is looked at.
-            Request::Auth { .. } => Err(ErrorCode::MarshallingError),
+            // `handle_request` answers an auth before a session is looked at, and sends
+            // writes to `commit`.
+            _ => Err(ErrorCode::MarshallingError),
         }
     }
 
@@ -284,7 +178,7 @@ impl Server {
     }
 
     /// One read of a multiRead, which leaves no watch.
-    fn read(&self, op: ReadOp, who: &[AuthId]) -> ReadResult {
+    fn read_op(&self, op: ReadOp, who: &[AuthId]) -> ReadResult {
         let path = match &op {
             ReadOp::GetChildren { path } | ReadOp::GetData { path } => path,
         };

@@ -1,0 +1,243 @@
+//! Writes as a log carries them. Every change to the replicated state (the tree and the
+//! session table) is one [`Write`]: its zxid, who wrote it and when, and what it does. A
+//! server takes a zxid for a write ([`Server::propose`]) and applies writes in zxid order
+//! ([`Server::commit`]); applying a write is deterministic, so every server that applies the
+//! same log holds the same tree, and each fires the watches of its own connections.
+//!
+//! ZooKeeper's leader turns a request into a txn against its outstanding changes
+//! (`PrepRequestProcessor`) and every server applies the txn (`DataTree.processTxn`). Here
+//! the request itself is the txn: checked against the tree the earlier writes leave, it
+//! fails or succeeds where 3.8's prep would, as a failed write still takes its zxid there.
+
+use std::rc::Rc;
+
+use super::requests::txn;
+use super::{Change, ConnId, Now, Output, Server};
+use crate::zk::acl::AuthId;
+use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, Request, Response};
+
+/// One write of the log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Write {
+    pub zxid: i64,
+    /// The session that wrote it (0 for the server's own: the reaper's deletes).
+    pub session: i64,
+    /// The proposing server's wall clock: nodes' ctime and mtime, TTL ages.
+    pub wall_ms: i64,
+    /// The writer's identities, against which the tree checks ACLs.
+    pub who: Rc<Vec<AuthId>>,
+    pub op: WriteOp,
+}
+
+/// What a write does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WriteOp {
+    /// A client's write request (create in every form, delete, setData, setACL, multi,
+    /// closeSession, reconfig).
+    Request(Request),
+    /// A write refused as it was read: it fails with this code and takes its zxid.
+    Refused(ErrorCode),
+    /// A new session with this negotiated timeout and password.
+    CreateSession { timeout_ms: u64, passwd: [u8; 16] },
+    /// The session's deadline passed: it and its ephemerals go.
+    ExpireSession,
+    /// The reaper deletes an empty container or an expired TTL node.
+    DeleteContainer { path: String },
+}
+
+/// Whether `req` changes the replicated state, and so goes through the log.
+pub fn is_write(req: &Request) -> bool {
+    matches!(
+        req,
+        Request::Create { .. }
+            | Request::CreateContainer { .. }
+            | Request::CreateTtl { .. }
+            | Request::Delete { .. }
+            | Request::SetData { .. }
+            | Request::SetAcl { .. }
+            | Request::Multi { .. }
+            | Request::CloseSession
+            | Request::Reconfig { .. }
+    )
+}
+
+impl Server {
+    /// Takes the next zxid for `op`, written by `session` with identities `who` at `now`.
+    pub(super) fn propose(
+        &mut self,
+        now: Now,
+        session: i64,
+        who: Rc<Vec<AuthId>>,
+        op: WriteOp,
+    ) -> Write {
+        Write {
+            zxid: self.next_zxid(),
+            session,
+            wall_ms: now.wall_ms,
+            who,
+            op,
+        }
+    }
+
+    /// Applies `write`, the next in zxid order, firing this server's watches into `out`;
+    /// the result is the reply a request write's client gets. `now` is this server's clock
+    /// (a new session's first deadline).
+    pub(super) fn commit(
+        &mut self,
+        now: Now,
+        write: Write,
+        out: &mut Vec<Output>,
+    ) -> Result<Response, ErrorCode> {
+        self.last_zxid = self.last_zxid.max(write.zxid);
+        let Write {
+            zxid,
+            session,
+            wall_ms,
+            who,
+            op,
+        } = write;
+        let txn = txn(wall_ms, session, zxid, &who);
+        match op {
+            WriteOp::Request(req) => self.apply_write(txn, req, out),
+            WriteOp::Refused(err) => Err(err),
+            WriteOp::CreateSession { timeout_ms, passwd } => {
+                self.sessions
+                    .insert(session, timeout_ms, passwd, now.mono_ms);
+                Ok(Response::Ping)
+            }
+            WriteOp::ExpireSession => {
+                let conn = self.sessions.remove(session).and_then(|s| s.conn);
+                if let Some(conn) = conn {
+                    self.detach(conn);
+                }
+                out.push(Output::Changed(Change::SessionExpired { session }));
+                self.kill_session(session, zxid, out);
+                if let Some(conn) = conn {
+                    out.push(Output::Close { conn });
+                }
+                Ok(Response::CloseSession)
+            }
+            WriteOp::DeleteContainer { path } => {
+                self.tree.delete_container(&path, zxid)?;
+                self.deleted(&path, 0, zxid, out);
+                Ok(Response::Delete)
+            }
+        }
+    }
+
+    /// Takes a zxid for `op` from `conn`'s session and applies it at once, as a server
+    /// that is the whole ensemble does.
+    pub(super) fn write_now(
+        &mut self,
+        now: Now,
+        conn: ConnId,
+        session: i64,
+        op: WriteOp,
+        out: &mut Vec<Output>,
+    ) -> Result<Response, ErrorCode> {
+        let write = self.propose(now, session, self.who(conn), op);
+        self.commit(now, write, out)
+    }
+
+    /// A write request, applied as the txn `txn`. A TTL create inside a multi is one 3.8
+    /// cannot turn into its request record: the whole multi fails to marshal.
+    fn apply_write(
+        &mut self,
+        txn: crate::zk::tree::Txn<'_>,
+        req: Request,
+        out: &mut Vec<Output>,
+    ) -> Result<Response, ErrorCode> {
+        match req {
+            Request::Create {
+                path,
+                data,
+                acl,
+                mode,
+                stat_reply,
+            } => {
+                self.check_ttl(mode, None)?;
+                // Only createContainer and a multi make a container; a create writes a plain
+                // node.
+                let mode = match mode {
+                    CreateMode::Container => CreateMode::Persistent,
+                    mode => mode,
+                };
+                let created = self.tree.create(&path, data, &acl, mode, txn)?;
+                self.created(&created.path, txn, out);
+                Ok(if stat_reply {
+                    Response::Create2 {
+                        path: created.path,
+                        stat: created.stat,
+                    }
+                } else {
+                    Response::Create { path: created.path }
+                })
+            }
+            Request::CreateContainer {
+                path,
+                data,
+                acl,
+                mode,
+            } => {
+                self.check_ttl(mode, None)?;
+                let sequential = mode.is_sequential();
+                let created = self
+                    .tree
+                    .create_container(&path, data, &acl, sequential, txn)?;
+                self.created(&created.path, txn, out);
+                Ok(Response::Create2 {
+                    path: created.path,
+                    stat: created.stat,
+                })
+            }
+            Request::CreateTtl {
+                path,
+                data,
+                acl,
+                mode,
+                ttl_ms,
+            } => {
+                self.check_ttl(mode, Some(ttl_ms))?;
+                let sequential = mode.is_sequential();
+                let created = self
+                    .tree
+                    .create_ttl(&path, data, &acl, sequential, ttl_ms, txn)?;
+                self.created(&created.path, txn, out);
+                Ok(Response::Create2 {
+                    path: created.path,
+                    stat: created.stat,
+                })
+            }
+            Request::Delete { path, version } => {
+                self.tree.delete(&path, version, txn)?;
+                self.deleted(&path, txn.session, txn.zxid, out);
+                Ok(Response::Delete)
+            }
+            Request::SetData {
+                path,
+                data,
+                version,
+            } => {
+                let stat = self.tree.set_data(&path, data, version, txn)?;
+                self.data_changed(&path, out);
+                Ok(Response::SetData { stat })
+            }
+            // A setACL fires no watch.
+            Request::SetAcl { path, acl, version } => {
+                let stat = self.tree.set_acl(&path, &acl, version, txn.who)?;
+                Ok(Response::SetAcl { stat })
+            }
+            Request::Multi { ops } if ops.iter().any(MultiOp::is_ttl_create) => {
+                Err(ErrorCode::MarshallingError)
+            }
+            Request::Multi { ops } => Ok(self.multi(txn, ops, out)),
+            Request::CloseSession => {
+                self.kill_session(txn.session, txn.zxid, out);
+                Ok(Response::CloseSession)
+            }
+            Request::Reconfig { .. } => Err(ErrorCode::ReconfigDisabled),
+            // Not writes: `handle_request` sends them to `read`.
+            _ => Err(ErrorCode::MarshallingError),
+        }
+    }
+}
