@@ -143,6 +143,33 @@ fn taking_a_disconnect_for_the_predecessors_deletion_breaks_mutex() {
     assert_clean(&e);
 }
 
+/// On three servers (writes through the leader, reads from lagging followers, clients
+/// moving between servers as faults strike them) the correct recipes still hold under their
+/// fault profile, and the flawed controls are still found.
+#[test]
+fn on_a_three_server_ensemble_the_recipes_hold_and_their_flaws_are_still_found() {
+    let three = ["zk_servers=3"];
+    for name in [
+        "zk-lock",
+        "zk-election",
+        "zk-queue",
+        "zk-barrier",
+        "zk-double-barrier",
+    ] {
+        assert_clean(&explore_seeds(name, &three, &[], 0..60));
+    }
+    let flawed = [
+        ("zk-lock-herd", Property::HERD),
+        ("zk-lock-noguid", Property::LIVENESS),
+        ("zk-queue-delete-first", Property::QUEUE),
+        ("zk-rwlock-higher-writer", Property::LIVENESS),
+    ];
+    for (name, flaw) in flawed {
+        let e = explore_seeds(name, &three, &[], 0..20);
+        assert!(found(&e).contains(&flaw), "{name}: {:?}", found(&e));
+    }
+}
+
 #[test]
 fn correct_recipe_survives_its_fault_profile() {
     assert_clean(&explore_seeds("zk-lock", &[], &[], 0..300));

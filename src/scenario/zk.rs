@@ -9,7 +9,7 @@ use crate::sim::node::Node;
 use crate::sim::software::ServerHost;
 use crate::store::StoreFamily;
 use crate::zk::client::{ZkClient, ZkConfig};
-use crate::zk::sim_host::ZkFamily;
+use crate::zk::sim_host::{Ensemble, ZkFamily};
 use std::rc::Rc;
 
 /// A connection needs two round trips (TCP handshake, then ZooKeeper's connect) within the
@@ -17,28 +17,49 @@ use std::rc::Rc;
 /// `session_timeout_ms / LATENCY_DIVISOR` never connects: clients would retry forever.
 pub const LATENCY_DIVISOR: u64 = 12;
 
-/// The servers: `zk1`, which the swarm may fault, and the store, which it leaves alone.
+/// The servers: `zk1`..`zkN` (`zk_servers`), which the swarm may fault, and the store,
+/// which it leaves alone.
 pub(super) fn servers(params: &Params) -> Vec<ServerHost> {
-    vec![
-        ServerHost {
-            name: "zk1".into(),
+    let z = &params.zookeeper;
+    let family = ZkFamily {
+        tick_ms: z.zk_tick_ms,
+        // At most i32::MAX: the parameter's range.
+        seq_start: i32::try_from(z.seq_start).unwrap_or(i32::MAX),
+        container_check_ms: z.container_check_ms,
+        extended_types: z.extended_types,
+        member: None,
+    };
+    let ensemble = Ensemble::new(z.zk_servers, z.follower_lag_ms);
+    let mut hosts: Vec<ServerHost> = (1..=z.zk_servers)
+        .map(|id| ServerHost {
+            name: server_name(id),
             family: Rc::new(ZkFamily {
-                tick_ms: params.zookeeper.zk_tick_ms,
-                // At most i32::MAX: the parameter's range.
-                seq_start: i32::try_from(params.zookeeper.seq_start).unwrap_or(i32::MAX),
-                container_check_ms: params.zookeeper.container_check_ms,
-                extended_types: params.zookeeper.extended_types,
+                member: ensemble.member(id),
+                ..family.clone()
             }),
             swarmed: true,
-        },
-        ServerHost {
-            name: "store".into(),
-            family: Rc::new(StoreFamily {
-                fencing: params.workload.fencing,
-            }),
-            swarmed: false,
-        },
-    ]
+        })
+        .collect();
+    hosts.push(ServerHost {
+        name: "store".into(),
+        family: Rc::new(StoreFamily {
+            fencing: params.workload.fencing,
+        }),
+        swarmed: false,
+    });
+    hosts
+}
+
+/// The host name of ZooKeeper server `id`.
+fn server_name(id: u32) -> String {
+    format!("zk{id}")
+}
+
+/// The glue of client host `node` to the recipes, with the scenario's session settings and
+/// its servers.
+pub(super) fn zk_host(node: &Node, params: &Params) -> ZkHost {
+    let servers = (1..=params.zookeeper.zk_servers).map(server_name).collect();
+    ZkHost::new(node, zk_config(node, params)).with_servers(servers)
 }
 
 /// The client's session settings at the scenario's time scale: attempts time out and
@@ -63,8 +84,21 @@ pub(super) async fn session_in(host: &ZkHost, dir: &str) -> Result<ZkClient, Rec
     Ok(client)
 }
 
+/// Refuses an ensemble without a majority of a whole number of servers, and a network
+/// whose slowest link no client could connect over.
+pub(super) fn validate(p: &Params) -> Result<(), ParamError> {
+    if p.zookeeper.zk_servers.is_multiple_of(2) {
+        return Err(ParamError::Invalid(format!(
+            "zk_servers={} is even: use 1, 3 or 5 (an ensemble of 2n servers survives no more \
+             failures than one of 2n - 1)",
+            p.zookeeper.zk_servers
+        )));
+    }
+    validate_latency(p)
+}
+
 /// Refuses a network whose slowest link no client could connect over.
-pub(super) fn validate_latency(p: &Params) -> Result<(), ParamError> {
+fn validate_latency(p: &Params) -> Result<(), ParamError> {
     if p.network.slowest_link_ms() * LATENCY_DIVISOR > p.zookeeper.session_timeout_ms {
         return Err(ParamError::Invalid(format!(
             "{} is too long for session_timeout_ms={}: a client connects within a third \

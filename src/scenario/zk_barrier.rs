@@ -6,7 +6,6 @@ use super::{Program, UserClients, zk};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::barrier::{self, BarrierError, ZkBarrier};
 use crate::recipes::zk::double_barrier::{self, ZkDoubleBarrier};
-use crate::recipes::zk::host::ZkHost;
 use crate::recipes::{Barrier, DoubleBarrier, RecipeError};
 use crate::sim::node::Node;
 use crate::sim::software::{ClientFuture, Hosts};
@@ -65,7 +64,7 @@ impl ZkBarrierProgram {
         let run = move |node: Node, params: &Params| -> ClientFuture {
             let (connect, params) = (connect.clone(), params.clone());
             Box::pin(async move {
-                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                let host = zk::zk_host(&node, &params);
                 let work = workload_of(&params, barrier::ROOT);
                 run_barrier(&node, &work, async || {
                     let client = zk::session_in(&host, barrier::ROOT).await?;
@@ -92,7 +91,7 @@ impl ZkBarrierProgram {
         let run = move |node: Node, params: &Params| -> ClientFuture {
             let (connect, params) = (connect.clone(), params.clone());
             Box::pin(async move {
-                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                let host = zk::zk_host(&node, &params);
                 let work = workload_of(&params, double_barrier::ROOT);
                 run_double_barrier(&node, &work, async || {
                     let client = zk::session_in(&host, double_barrier::ROOT).await?;
@@ -160,7 +159,7 @@ impl Program for ZkBarrierProgram {
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
-        zk::validate_latency(p)
+        zk::validate(p)
     }
 }
 
@@ -178,7 +177,7 @@ fn workload_of(params: &Params, dir: &str) -> Workload {
 /// The software of client host `node`: the barrier workload over the built-in barrier of
 /// `kind`.
 async fn client(node: Node, params: Params, kind: Kind) {
-    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+    let host = zk::zk_host(&node, &params);
     let session = async || {
         host.session()
             .await

@@ -4,7 +4,7 @@
 use super::{Profile, Program, UserClients, zk};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::election::decide::Flavor;
-use crate::recipes::zk::host::{ELECTION_DIR, ZkHost};
+use crate::recipes::zk::host::ELECTION_DIR;
 use crate::recipes::{Election, RecipeError};
 use crate::sim::node::Node;
 use crate::sim::software::{ClientFuture, Hosts};
@@ -61,7 +61,7 @@ impl ZkElectionProgram {
         let run = move |node: Node, params: &Params| -> ClientFuture {
             let (connect, params) = (connect.clone(), params.clone());
             Box::pin(async move {
-                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                let host = zk::zk_host(&node, &params);
                 workload::run_client(&node, &workload_of(&params), async || {
                     let client = zk::session_in(&host, ELECTION_DIR).await?;
                     connect(node.clone(), client).await
@@ -120,7 +120,7 @@ impl Program for ZkElectionProgram {
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
-        zk::validate_latency(p)
+        zk::validate(p)
     }
 
     fn profiles(&self) -> &'static [Profile] {
@@ -140,7 +140,7 @@ fn workload_of(params: &Params) -> Workload {
 
 /// The software of client host `node`: the election workload over a candidate of `flavor`.
 async fn client(node: Node, params: Params, flavor: Flavor) {
-    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+    let host = zk::zk_host(&node, &params);
     workload::run_client(&node, &workload_of(&params), async || {
         host.candidate(flavor).await
     })

@@ -5,7 +5,7 @@
 use super::{Profile, Program, UserClients, zk};
 use crate::history::LockMode;
 use crate::params::{self, Faults, Group, Network, ParamError, Params, SharedLock, Zookeeper};
-use crate::recipes::zk::host::{LOCK_DIR, ZkHost};
+use crate::recipes::zk::host::LOCK_DIR;
 use crate::recipes::zk::lock::Flavor;
 use crate::recipes::zk::lock::decide::Contender;
 use crate::recipes::zk::rwlock;
@@ -111,7 +111,7 @@ impl ZkLockProgram {
         let run = move |node: Node, params: &Params| -> ClientFuture {
             let (connect, params) = (connect.clone(), params.clone());
             Box::pin(async move {
-                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                let host = zk::zk_host(&node, &params);
                 let work = workload_of(&params, None);
                 workload::run_client(&node, &work, async || {
                     let client = zk::session_in(&host, LOCK_DIR).await?;
@@ -138,7 +138,7 @@ impl ZkLockProgram {
         let run = move |node: Node, params: &Params| -> ClientFuture {
             let (program, params) = (program.clone(), params.clone());
             Box::pin(async move {
-                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                let host = zk::zk_host(&node, &params);
                 let client = reconnect(&node, &mut async || host.session().await).await;
                 program(node.clone(), client).await
             })
@@ -257,14 +257,14 @@ impl Program for ZkLockProgram {
                 p.shared_lock.writers, p.workload.clients
             )));
         }
-        zk::validate_latency(p)
+        zk::validate(p)
     }
 }
 
 /// The software of client host `node`: the lock workload over a ZooKeeper lock, queuing as
 /// `contender`.
 async fn client(node: Node, params: Params, flavor: Flavor, contender: Contender) {
-    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+    let host = zk::zk_host(&node, &params);
     let work = workload_of(&params, contender.mode());
     workload::run_client(&node, &work, async || host.lock(flavor, contender).await).await;
 }

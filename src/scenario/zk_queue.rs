@@ -3,7 +3,7 @@
 
 use super::{Program, UserClients, zk};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
-use crate::recipes::zk::host::{QUEUE_DIR, ZkHost};
+use crate::recipes::zk::host::QUEUE_DIR;
 use crate::recipes::zk::queue::decide::Flavor;
 use crate::recipes::{Queue, RecipeError};
 use crate::sim::node::Node;
@@ -43,7 +43,7 @@ impl ZkQueueProgram {
             let (connect, params) = (connect.clone(), params.clone());
             Box::pin(async move {
                 let role = role_of(&node, &params);
-                let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+                let host = zk::zk_host(&node, &params);
                 workload::run_client(&node, QUEUE_DIR, &role, async || {
                     let client = zk::session_in(&host, QUEUE_DIR).await?;
                     connect(node.clone(), client).await
@@ -139,13 +139,13 @@ impl Program for ZkQueueProgram {
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
-        zk::validate_latency(p)
+        zk::validate(p)
     }
 }
 
 /// The software of client host `node`: the queue workload in `role`.
 async fn client(node: Node, params: Params, flavor: Flavor, role: Role) {
-    let host = ZkHost::new(&node, zk::zk_config(&node, &params));
+    let host = zk::zk_host(&node, &params);
     workload::run_client(&node, QUEUE_DIR, &role, async || {
         Ok(host.queue(flavor).await?)
     })

@@ -4,9 +4,11 @@
 //! log, which replies to lose) is the `Env`. Nothing here spawns tasks or reads a clock.
 
 use crate::zk::proto::{self, DecodeError, FrameReader, OpCode, ReplyHeader, Request};
-use crate::zk::server::{Change, ConnId, ErrorCode, Now, Output, Refusal, Response, Server};
+use crate::zk::server::{
+    Change, ConnId, ErrorCode, Now, Output, PeerMsg, Refusal, Response, Server, ServerId,
+};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 use std::rc::Rc;
 use std::time::Duration;
@@ -69,6 +71,8 @@ enum Outgoing {
     Bytes(Vec<u8>),
     /// Close after what was queued before; the core has already let go of the connection.
     Close,
+    /// Drop the connection now; the core learns it was disconnected.
+    Drop,
 }
 
 /// What a connection does after a frame.
@@ -91,6 +95,13 @@ pub struct Host<E> {
     next_conn: ConnId,
     /// The longest frame body a connection may send (jute.maxbuffer).
     max_frame: usize,
+    /// Requests whose reply comes later (an ensemble member's writes and syncs), by
+    /// connection and xid: who sent them, and what.
+    awaiting: BTreeMap<(ConnId, i32), (String, Request)>,
+    /// The live links to other members of the ensemble, each with its generation.
+    peers: BTreeMap<ServerId, (u64, mpsc::UnboundedSender<PeerMsg>)>,
+    /// Generations of links made so far.
+    links: u64,
 }
 
 pub type SharedHost<E> = Rc<RefCell<Host<E>>>;
@@ -104,6 +115,9 @@ impl<E: Env> Host<E> {
             conns: BTreeMap::new(),
             next_conn: 0,
             max_frame: proto::JUTE_MAXBUFFER,
+            awaiting: BTreeMap::new(),
+            peers: BTreeMap::new(),
+            links: 0,
         }))
     }
 
@@ -118,6 +132,8 @@ impl<E: Env> Host<E> {
     /// re-armed from now.
     pub fn restart(&mut self) {
         self.conns.clear();
+        self.awaiting.clear();
+        self.peers.clear();
         let now = self.env.now();
         self.server.restart(now);
     }
@@ -128,7 +144,11 @@ impl<E: Env> Host<E> {
         }
     }
 
-    fn dispatch(&mut self, outputs: Vec<Output>) {
+    fn dispatch(&mut self, mut outputs: Vec<Output>) {
+        let lost = self.late_replies(&outputs);
+        if !lost.is_empty() {
+            outputs.retain(|o| !matches!(o, Output::Reply { conn, .. } | Output::Notify { conn, .. } if lost.contains(conn)));
+        }
         for output in outputs {
             if let Some((conn, bytes)) = output.packet() {
                 self.send(conn, Outgoing::Bytes(bytes));
@@ -139,9 +159,93 @@ impl<E: Env> Host<E> {
                 }
                 | Output::Close { conn } => self.send(conn, Outgoing::Close),
                 Output::Changed(change) => self.env.observe(HostEvent::Changed(&change)),
+                Output::Peer { to, msg } => {
+                    if let Some((_, link)) = self.peers.get(&to) {
+                        let _ = link.send(msg);
+                    }
+                }
                 _ => {}
             }
         }
+        for conn in lost {
+            self.send(conn, Outgoing::Drop);
+        }
+    }
+
+    /// Reports the replies among `outputs` to requests handled earlier, and says which
+    /// connections lose theirs (a lose-reply fault): those are dropped.
+    fn late_replies(&mut self, outputs: &[Output]) -> BTreeSet<ConnId> {
+        let mut lost = BTreeSet::new();
+        if self.awaiting.is_empty() {
+            return lost;
+        }
+        for output in outputs {
+            let Output::Reply {
+                conn,
+                xid,
+                err,
+                body,
+                ..
+            } = output
+            else {
+                continue;
+            };
+            let Some((client, request)) = self.awaiting.remove(&(*conn, *xid)) else {
+                continue;
+            };
+            let dropped = self.env.lose_reply(&client, &request, applied(*err, body));
+            self.env.observe(HostEvent::Handled {
+                conn: *conn,
+                xid: *xid,
+                request: &request,
+                err: Some(*err),
+                lost: dropped,
+            });
+            if dropped {
+                lost.insert(*conn);
+            }
+        }
+        lost
+    }
+
+    /// A link to member `peer` is up: messages for it go there. Its generation.
+    pub fn link_up(&mut self, peer: ServerId, link: mpsc::UnboundedSender<PeerMsg>) -> u64 {
+        self.links += 1;
+        self.peers.insert(peer, (self.links, link));
+        let outputs = self.server.peer_up(peer);
+        self.dispatch(outputs);
+        self.links
+    }
+
+    /// The link of generation `generation` to `peer` is gone (a newer one may have taken
+    /// its place).
+    pub fn link_down(&mut self, peer: ServerId, generation: u64) {
+        if self.peers.get(&peer).is_some_and(|(g, _)| *g == generation) {
+            self.peers.remove(&peer);
+            let outputs = self.server.peer_down(peer);
+            self.dispatch(outputs);
+            if !self.server.serving() {
+                // A leader left without a quorum lets its other followers go too, so that
+                // none of them serves what it can no longer commit.
+                self.peers.clear();
+            }
+        }
+    }
+
+    /// A message from member `from`; how long until a lagged apply it queued is due.
+    pub fn peer_message(&mut self, from: ServerId, msg: PeerMsg) -> Option<Duration> {
+        let now = self.env.now();
+        let outputs = self.server.handle_peer(now, from, msg);
+        self.dispatch(outputs);
+        let due = self.server.next_apply_ms()?;
+        (due > now.mono_ms).then(|| Duration::from_millis(due - now.mono_ms))
+    }
+
+    /// Applies what a follower's lag has let through by now.
+    pub fn apply_lagged(&mut self) {
+        let now = self.env.now();
+        let outputs = self.server.apply_lagged(now);
+        self.dispatch(outputs);
     }
 
     /// Handles one frame and says what the connection does next.
@@ -186,6 +290,16 @@ impl<E: Env> Host<E> {
         let mut outputs = self
             .server
             .handle_request(now, conn, header.xid, request.clone());
+        let answered = outputs.iter().any(
+            |o| matches!(o, Output::Reply { conn: c, xid, .. } if *c == conn && *xid == header.xid),
+        );
+        if !answered && self.server.answers_later() {
+            // An ensemble member answers a write or a sync once it is done.
+            let key = (conn, header.xid);
+            self.awaiting.insert(key, (client.to_string(), request));
+            self.dispatch(outputs);
+            return Next::Read;
+        }
         let (err, applied) = outputs
             .iter()
             .find_map(|o| match o {
@@ -264,6 +378,7 @@ impl<E: Env> Host<E> {
 
     fn closed(&mut self, conn: ConnId, by_server: bool) {
         self.conns.remove(&conn);
+        self.awaiting.retain(|(c, _), _| *c != conn);
         self.env.observe(HostEvent::Closed { conn });
         if !by_server {
             let now = self.env.now();
@@ -386,6 +501,7 @@ pub async fn serve_conn<E: Env, S: AsyncRead + AsyncWrite>(
                     }
                 }
                 Some(Outgoing::Close) | None => break 'conn true,
+                Some(Outgoing::Drop) => break 'conn false,
             },
             read = rd.read_buf(frames.buffer()), if reading => {
                 if !matches!(read, Ok(n) if n > 0) {

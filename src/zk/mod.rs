@@ -13,6 +13,7 @@ pub mod serve;
 pub(crate) mod server;
 pub mod session;
 pub(crate) mod sim_host;
+pub(crate) mod sim_peers;
 pub mod tokio_zookeeper;
 pub(crate) mod tree;
 pub(crate) mod watch;

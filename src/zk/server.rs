@@ -20,8 +20,11 @@ use crate::zk::session::{MAX_TIMEOUT_MS, Sessions, negotiate_timeout};
 use crate::zk::tree::Tree;
 use crate::zk::watch::Watches;
 use commit::{WriteOp, is_write};
+use ensemble::Ensemble;
+pub use ensemble::{EnsembleConfig, PeerMsg, ServerId};
 
 mod commit;
+mod ensemble;
 mod multi;
 mod requests;
 #[cfg(test)]
@@ -30,6 +33,8 @@ mod test_support;
 mod tests_acl;
 #[cfg(test)]
 mod tests_containers;
+#[cfg(test)]
+mod tests_ensemble;
 #[cfg(test)]
 mod tests_multi;
 #[cfg(test)]
@@ -82,6 +87,8 @@ pub struct ServerConfig {
     pub container_check_ms: u64,
     /// Whether TTL nodes may be created (`zookeeper.extendedTypesEnabled`, off in 3.8).
     pub extended_types: bool,
+    /// The ensemble this server is a member of (`server_id` its id); None: it serves alone.
+    pub ensemble: Option<EnsembleConfig>,
 }
 
 /// 3.8's default `znode.container.checkIntervalMs`.
@@ -100,6 +107,7 @@ impl ServerConfig {
             seq_start: 0,
             container_check_ms: CONTAINER_CHECK_MS,
             extended_types: false,
+            ensemble: None,
         }
     }
 }
@@ -122,7 +130,7 @@ pub enum Change {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Output {
     /// Answer to a connect; when `close` the driver closes the connection after sending.
     Connected {
@@ -147,6 +155,11 @@ pub enum Output {
         conn: ConnId,
     },
     Changed(Change),
+    /// A message for another member of the ensemble.
+    Peer {
+        to: ServerId,
+        msg: PeerMsg,
+    },
 }
 
 impl Output {
@@ -172,7 +185,7 @@ impl Output {
                 Some((*conn, proto::encode_reply(&header, body.as_ref())))
             }
             Output::Notify { conn, event } => Some((*conn, proto::encode_notification(event))),
-            Output::Close { .. } | Output::Changed(_) => None,
+            Output::Close { .. } | Output::Changed(_) | Output::Peer { .. } => None,
         }
     }
 }
@@ -190,8 +203,12 @@ pub struct Server {
     identities: BTreeMap<ConnId, Rc<Vec<AuthId>>>,
     /// Zxid of the last txn; reads and pings report it.
     last_zxid: i64,
+    /// Zxid of the last write it took (proposed): a leader's runs ahead of what it applied.
+    last_proposed: i64,
     /// When the reaper next looks for empty containers and expired TTL nodes (monotonic ms).
     next_reap_ms: u64,
+    /// Its part in an ensemble, when it is a member of one.
+    ensemble: Option<Ensemble>,
 }
 
 impl Server {
@@ -204,7 +221,12 @@ impl Server {
             conns: BTreeMap::new(),
             identities: BTreeMap::new(),
             last_zxid: EPOCH << 32,
+            last_proposed: EPOCH << 32,
             next_reap_ms: config.container_check_ms,
+            ensemble: config
+                .ensemble
+                .clone()
+                .map(|e| Ensemble::new(config.server_id, e)),
             config,
         }
     }
@@ -219,7 +241,7 @@ impl Server {
     /// resumed if it is alive and the password matches, else the reply carries timeout 0 and
     /// id 0 and the connection is closed (`finishSessionInit(cnxn, false)`).
     pub fn handle_connect(&mut self, now: Now, conn: ConnId, req: &ConnectRequest) -> Vec<Output> {
-        let mut out = self.expire_due(now);
+        let mut out = self.due(now);
         if self.conns.contains_key(&conn) {
             // A second handshake on a live connection is a protocol error.
             self.detach(conn);
@@ -237,6 +259,19 @@ impl Server {
             self.config.min_session_timeout_ms,
             self.config.max_session_timeout_ms,
         );
+        if let Some(ens) = &self.ensemble {
+            if !ens.serving() {
+                // A follower without a leader does not serve: the client tries another.
+                out.push(Output::Close { conn });
+                return out;
+            }
+            if let Some(old) = self.sessions.get(req.session_id).and_then(|s| s.conn) {
+                self.detach(old);
+                out.push(Output::Close { conn: old });
+            }
+            self.ensemble_connect(now, conn, req, timeout_ms, &mut out);
+            return out;
+        }
         if req.session_id == 0 {
             let mut passwd = [0u8; 16];
             self.rng.fill_bytes(&mut passwd);
@@ -262,17 +297,7 @@ impl Server {
                 s.passwd
             }
             _ => {
-                out.push(Output::Connected {
-                    conn,
-                    response: ConnectResponse {
-                        protocol_version: 0,
-                        timeout_ms: 0,
-                        session_id: 0,
-                        passwd: vec![0; 16],
-                        read_only: false,
-                    },
-                    close: true,
-                });
+                out.push(refused_connect(conn));
                 return out;
             }
         };
@@ -293,6 +318,9 @@ impl Server {
     ) -> Vec<Output> {
         if let Request::Auth { scheme, auth, .. } = &req {
             return self.auth(conn, xid, scheme, auth);
+        }
+        if self.ensemble.is_some() {
+            return self.member(now, conn, xid, Ok(req));
         }
         let closing = matches!(req, Request::CloseSession);
         self.handle(
@@ -347,6 +375,9 @@ impl Server {
         xid: i32,
         refusal: Refusal,
     ) -> Vec<Output> {
+        if self.ensemble.is_some() && refusal.write {
+            return self.member(now, conn, xid, Err(refusal.err));
+        }
         self.handle(
             now,
             conn,
@@ -359,6 +390,28 @@ impl Server {
         )
     }
 
+    /// A request on an ensemble member's connection (`Err`: a write refused as it was read):
+    /// ordered through the leader or read here, its reply sent when it is done. A
+    /// connection without a live session is closed.
+    fn member(
+        &mut self,
+        now: Now,
+        conn: ConnId,
+        xid: i32,
+        req: Result<Request, ErrorCode>,
+    ) -> Vec<Output> {
+        let mut out = self.due(now);
+        let Some(&session) = self.conns.get(&conn) else {
+            if !out.contains(&Output::Close { conn }) {
+                out.push(Output::Close { conn });
+            }
+            return out;
+        };
+        self.sessions.touch(session, now.mono_ms);
+        self.ensemble_request(now, conn, session, xid, req, &mut out);
+        out
+    }
+
     /// Runs `apply` for the session on `conn` (re-armed first) and replies with its result.
     fn handle(
         &mut self,
@@ -368,7 +421,7 @@ impl Server {
         closing: bool,
         apply: impl FnOnce(&mut Server, i64, &mut Vec<Output>) -> Result<Response, ErrorCode>,
     ) -> Vec<Output> {
-        let mut out = self.expire_due(now);
+        let mut out = self.due(now);
         let Some(&session) = self.conns.get(&conn) else {
             // Closed already when its session just expired; otherwise it never had one.
             if !out.contains(&Output::Close { conn }) {
@@ -391,7 +444,6 @@ impl Server {
         });
         if closing {
             self.detach(conn);
-            self.sessions.remove(session);
             out.push(Output::Close { conn });
         }
         out
@@ -400,14 +452,31 @@ impl Server {
     /// The transport lost the connection: its watches go, its session lives on until its
     /// deadline.
     pub fn handle_disconnect(&mut self, now: Now, conn: ConnId) -> Vec<Output> {
-        let out = self.expire_due(now);
+        let out = self.due(now);
+        if let Some(ens) = self.ensemble.as_mut() {
+            ens.forget_conn(conn);
+        }
         self.detach(conn);
         out
     }
 
-    /// Expires every session whose deadline is at or before `now.mono_ms`.
+    /// The server's tick: it expires every session whose deadline is at or before
+    /// `now.mono_ms`; an ensemble's follower applies what is due and reports its clients'
+    /// sessions to the leader instead.
     pub fn handle_timeout(&mut self, now: Now) -> Vec<Output> {
-        self.expire_due(now)
+        match self.ensemble {
+            Some(_) => self.ensemble_tick(now),
+            None => self.expire_due(now),
+        }
+    }
+
+    /// What is due before an input: a server alone (or leading) expires sessions and runs
+    /// the reaper; a follower applies what its lag has let through.
+    fn due(&mut self, now: Now) -> Vec<Output> {
+        match self.ensemble {
+            Some(_) => self.ensemble_due(now),
+            None => self.expire_due(now),
+        }
     }
 
     /// The earliest session deadline (monotonic ms), when any session is open. The hosts
@@ -420,6 +489,9 @@ impl Server {
     /// A restart that loses no data: connections and their watches are gone, the tree and the
     /// sessions stay, and every session deadline is counted afresh from `now`.
     pub fn restart(&mut self, now: Now) {
+        if let Some(ens) = self.ensemble.as_mut() {
+            ens.restart();
+        }
         self.conns.clear();
         self.identities.clear();
         self.watches.clear();
@@ -427,7 +499,7 @@ impl Server {
         self.next_reap_ms = now.mono_ms.saturating_add(self.config.container_check_ms);
     }
 
-    /// Zxid of the last txn.
+    /// Zxid of the last txn applied.
     #[cfg(test)]
     pub fn last_zxid(&self) -> i64 {
         self.last_zxid
@@ -446,8 +518,8 @@ impl Server {
     }
 
     fn next_zxid(&mut self) -> i64 {
-        self.last_zxid += 1;
-        self.last_zxid
+        self.last_proposed += 1;
+        self.last_proposed
     }
 
     /// `conn` now serves `session`.
@@ -490,21 +562,46 @@ impl Server {
         let behind = (now.mono_ms - self.next_reap_ms) / interval;
         self.next_reap_ms += (behind + 1) * interval;
         for path in self.tree.reapable(now.wall_ms) {
-            let op = WriteOp::DeleteContainer { path };
-            let write = self.propose(now, 0, Rc::default(), op);
-            // One that gained a child since it was chosen stays.
-            let _ = self.commit(now, write, out);
+            self.write_own(now, 0, WriteOp::DeleteContainer { path }, out);
         }
     }
 
     fn expire_sessions(&mut self, now: Now) -> Vec<Output> {
         let mut out = Vec::new();
         for session in self.sessions.due(now.mono_ms) {
-            let write = self.propose(now, session, Rc::default(), WriteOp::ExpireSession);
-            // An expiry cannot fail.
-            let _ = self.commit(now, write, &mut out);
+            self.sessions.set_closing(session);
+            self.write_own(now, session, WriteOp::ExpireSession, &mut out);
         }
         out
+    }
+
+    /// A write of the server's own (an expiry, a reaper's delete): applied at once by a
+    /// server alone, proposed to the followers by a leader. Its outcome answers nobody (a
+    /// container that gained a child since it was chosen stays).
+    fn write_own(&mut self, now: Now, session: i64, op: WriteOp, out: &mut Vec<Output>) {
+        let write = self.propose(now, session, Rc::default(), op);
+        match self.ensemble {
+            Some(_) => self.broadcast(now, write, out),
+            None => {
+                let _ = self.commit(now, write, out);
+            }
+        }
+    }
+}
+
+/// The answer to a connect that cannot resume its session: timeout 0, and the connection
+/// closed (`finishSessionInit(cnxn, false)`).
+fn refused_connect(conn: ConnId) -> Output {
+    Output::Connected {
+        conn,
+        response: ConnectResponse {
+            protocol_version: 0,
+            timeout_ms: 0,
+            session_id: 0,
+            passwd: vec![0; 16],
+            read_only: false,
+        },
+        close: true,
     }
 }
 

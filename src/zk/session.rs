@@ -17,6 +17,9 @@ pub(crate) struct Session {
     pub deadline_ms: u64,
     /// The connection currently serving the session, if any.
     pub conn: Option<ConnId>,
+    /// Its expiry is under way (proposed, not yet applied): no touch re-arms it, and it is
+    /// not due again (`SessionTrackerImpl`'s closing state).
+    pub closing: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -55,8 +58,16 @@ impl Sessions {
                 passwd,
                 deadline_ms,
                 conn: None,
+                closing: false,
             },
         );
+    }
+
+    /// Marks the session's expiry under way.
+    pub fn set_closing(&mut self, id: i64) {
+        if let Some(s) = self.by_id.get_mut(&id) {
+            s.closing = true;
+        }
     }
 
     pub fn get(&self, id: i64) -> Option<&Session> {
@@ -71,15 +82,16 @@ impl Sessions {
         self.by_id.remove(&id)
     }
 
-    /// Re-arms the deadline (any packet from the client does this); false if unknown.
+    /// Re-arms the deadline (any packet from the client does this); false if unknown or
+    /// closing.
     pub fn touch(&mut self, id: i64, now_ms: u64) -> bool {
         let tick = self.tick_ms;
         match self.by_id.get_mut(&id) {
-            Some(s) => {
+            Some(s) if !s.closing => {
                 s.deadline_ms = deadline(now_ms, s.timeout_ms, tick);
                 true
             }
-            None => false,
+            _ => false,
         }
     }
 
@@ -88,7 +100,7 @@ impl Sessions {
         let mut due: Vec<(u64, i64)> = self
             .by_id
             .iter()
-            .filter(|(_, s)| s.deadline_ms <= now_ms)
+            .filter(|(_, s)| s.deadline_ms <= now_ms && !s.closing)
             .map(|(&id, s)| (s.deadline_ms, id))
             .collect();
         due.sort_unstable();

@@ -10,18 +10,83 @@ use crate::zk::PORT;
 use crate::zk::events::ZkEvent;
 use crate::zk::host::{self, Env, Host, HostEvent, SharedHost};
 use crate::zk::proto::{OpCode, Request};
-use crate::zk::server::{Change, Now, Server, ServerConfig};
+use crate::zk::server::{Change, EnsembleConfig, Now, Server, ServerConfig, ServerId};
+use crate::zk::sim_peers::{Links, Mailbox};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::time::Duration;
 use turmoil::net::TcpListener;
 
 /// Simulated ZooKeeper servers with this tickTime (sessions clamp to 2..20 ticks), whose
 /// nodes' sequence counters start at `seq_start`, whose reaper runs every
-/// `container_check_ms`, and which make TTL nodes when `extended_types`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// `container_check_ms`, and which make TTL nodes when `extended_types`; a `member` of an
+/// ensemble, or a server alone.
+#[derive(Debug, Clone)]
 pub struct ZkFamily {
     pub tick_ms: u64,
     pub seq_start: i32,
     pub container_check_ms: u64,
     pub extended_types: bool,
+    pub member: Option<Member>,
+}
+
+/// A scenario's ensemble of `servers` members zk1..zkN, led by the last; their peer
+/// messages wait in one mailbox while their tickets cross the simulated network.
+#[derive(Debug)]
+pub struct Ensemble {
+    servers: u32,
+    max_lag_ms: u64,
+    mailbox: Rc<RefCell<Mailbox>>,
+}
+
+impl Ensemble {
+    /// An ensemble of `servers` whose followers' apply lags are drawn up to `max_lag_ms`.
+    pub fn new(servers: u32, max_lag_ms: u64) -> Ensemble {
+        Ensemble {
+            servers,
+            max_lag_ms,
+            mailbox: Rc::default(),
+        }
+    }
+
+    /// Member `id`'s place; None for a server alone.
+    pub fn member(&self, id: u32) -> Option<Member> {
+        (self.servers > 1).then(|| Member {
+            id: ServerId::try_from(id).unwrap_or(ServerId::MAX),
+            servers: ServerId::try_from(self.servers).unwrap_or(ServerId::MAX),
+            max_lag_ms: self.max_lag_ms,
+            mailbox: self.mailbox.clone(),
+        })
+    }
+}
+
+/// One member's place in its ensemble.
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub id: ServerId,
+    /// Members 1..=servers; the last leads.
+    pub servers: ServerId,
+    pub max_lag_ms: u64,
+    pub mailbox: Rc<RefCell<Mailbox>>,
+}
+
+impl Member {
+    fn leader(&self) -> ServerId {
+        self.servers
+    }
+
+    /// The member's server configuration: its apply lag drawn from the host's seed.
+    fn config(&self, node: &Node) -> EnsembleConfig {
+        let seed = node.seeds.derive(&format!("{}/apply-lag", node.name));
+        let lag = ChaCha8Rng::seed_from_u64(seed).random_range(0..=self.max_lag_ms);
+        EnsembleConfig {
+            members: (1..=self.servers).collect(),
+            leader: self.leader(),
+            apply_lag_ms: if self.id == self.leader() { 0 } else { lag },
+        }
+    }
 }
 
 /// The requests whose reply a ZooKeeper host can lose, as `lose_reply`'s `op` names them.
@@ -47,33 +112,50 @@ impl ServerFamily for ZkFamily {
             seq_start: self.seq_start,
             container_check_ms: self.container_check_ms,
             extended_types: self.extended_types,
+            server_id: self.member.as_ref().map_or(1, |m| m.id),
+            ensemble: self.member.as_ref().map(|m| m.config(&node)),
             ..ServerConfig::with_tick(self.tick_ms, node.seed())
         });
         let env = SimEnv {
             node,
             lose: Vec::new(),
         };
-        Box::new(ZkSoftware(Host::new(env, server, self.tick_ms)))
+        let host = Host::new(env, server, self.tick_ms);
+        Box::new(ZkSoftware {
+            host,
+            member: self.member.clone(),
+            tick: Duration::from_millis(self.tick_ms),
+        })
     }
 }
 
-struct ZkSoftware(SharedHost<SimEnv>);
+struct ZkSoftware {
+    host: SharedHost<SimEnv>,
+    member: Option<Member>,
+    tick: Duration,
+}
 
 impl ServerSoftware for ZkSoftware {
     fn start(&self) -> ServerFuture {
-        Box::pin(serve(self.0.clone()))
+        let links = self.member.clone().map(|member| Links {
+            node: self.host.borrow().env.node.clone(),
+            host: self.host.clone(),
+            member,
+            tick: self.tick,
+        });
+        Box::pin(serve(self.host.clone(), links))
     }
 
     fn apply(&mut self, fault: &Fault) {
         if let Fault::LoseReply { op, client, .. } = fault {
-            let lose = &mut self.0.borrow_mut().env.lose;
+            let lose = &mut self.host.borrow_mut().env.lose;
             lose.push((client.clone(), op.clone()));
         }
     }
 
     /// Replies armed to be lost are delivered after all.
     fn heal(&mut self) {
-        self.0.borrow_mut().env.lose.clear();
+        self.host.borrow_mut().env.lose.clear();
     }
 
     /// Every wait of its is one the stepper sees (`Node::timer`, `turmoil::sleep`).
@@ -129,10 +211,13 @@ impl Env for SimEnv {
 }
 
 /// The host's software; turmoil calls it again on every restart.
-async fn serve(host: SharedHost<SimEnv>) -> turmoil::Result {
+async fn serve(host: SharedHost<SimEnv>, links: Option<Links<SimEnv>>) -> turmoil::Result {
     host.borrow_mut().restart();
     let node = host.borrow().env.node.clone();
     node.spawn(host::expire_sessions(host.clone()));
+    if let Some(links) = links {
+        node.spawn(links.run());
+    }
     let listener = TcpListener::bind(("0.0.0.0", PORT)).await?;
     loop {
         let (stream, peer) = listener.accept().await?;

@@ -300,6 +300,7 @@ mod tests {
             tick_ms: 20,
             seq_start: 0,
             container_check_ms: crate::zk::server::CONTAINER_CHECK_MS,
+            member: None,
             extended_types: false,
         };
         let software = Rc::new(RefCell::new(family.install(node("zk1", &recorder))));

@@ -14,9 +14,10 @@ use crate::recipes::{LockError, Observation};
 use crate::sim::node::Node;
 use crate::zk::PORT;
 use crate::zk::client::{ConnectFuture, ZkClient, ZkConfig, ZkError};
-use rand::Rng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use turmoil::net::TcpStream;
 
@@ -39,6 +40,10 @@ pub struct ZkHost {
     /// The GUID of a create whose outcome is unknown, which only a lock flaw carries from
     /// one session to the next.
     carried: Rc<RefCell<Option<String>>>,
+    /// The servers its sessions connect to, in the order they try them.
+    servers: Rc<[String]>,
+    /// Attempts to connect so far, across sessions: each tries the next server.
+    attempts: Rc<Cell<usize>>,
 }
 
 impl ZkHost {
@@ -48,14 +53,36 @@ impl ZkHost {
             node: node.clone(),
             rng: Rc::new(RefCell::new(node.rng())),
             carried: Rc::new(RefCell::new(None)),
+            servers: Rc::from(["zk1".to_string()]),
+            attempts: Rc::default(),
             config,
         }
     }
 
-    /// A new session with `zk1`, its driver a task of the host.
+    /// Sessions connect to `servers` instead of `zk1` alone: as the Java client's
+    /// `StaticHostProvider`, in an order shuffled once (from the host's seed), each attempt
+    /// to connect trying the next, round and round.
+    pub fn with_servers(mut self, mut servers: Vec<String>) -> ZkHost {
+        if servers.len() > 1 {
+            let seed = self
+                .node
+                .seeds
+                .derive(&format!("{}/servers", self.node.name));
+            servers.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        }
+        self.servers = servers.into();
+        self
+    }
+
+    /// A new session with one of its servers, its driver a task of the host.
     pub async fn session(&self) -> Result<ZkClient, ZkError> {
-        let connector =
-            || -> ConnectFuture<TcpStream> { Box::pin(TcpStream::connect(("zk1", PORT))) };
+        let (servers, attempts) = (self.servers.clone(), self.attempts.clone());
+        let connector = move || -> ConnectFuture<TcpStream> {
+            let attempt = attempts.get();
+            attempts.set(attempt + 1);
+            let server = servers[attempt % servers.len()].clone();
+            Box::pin(async move { TcpStream::connect((server.as_str(), PORT)).await })
+        };
         let (client, driver) = ZkClient::connect(connector, self.config.clone()).await?;
         self.node.spawn(driver.run());
         Ok(client)

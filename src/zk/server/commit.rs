@@ -11,6 +11,7 @@
 
 use std::rc::Rc;
 
+use super::ensemble::Origin;
 use super::requests::txn;
 use super::{Change, ConnId, Now, Output, Server};
 use crate::zk::acl::AuthId;
@@ -27,6 +28,8 @@ pub struct Write {
     /// The writer's identities, against which the tree checks ACLs.
     pub who: Rc<Vec<AuthId>>,
     pub op: WriteOp,
+    /// Where the request came in, in an ensemble: that server answers it once applied.
+    pub origin: Option<Origin>,
 }
 
 /// What a write does.
@@ -76,6 +79,7 @@ impl Server {
             wall_ms: now.wall_ms,
             who,
             op,
+            origin: None,
         }
     }
 
@@ -95,6 +99,7 @@ impl Server {
             wall_ms,
             who,
             op,
+            ..
         } = write;
         let txn = txn(wall_ms, session, zxid, &who);
         match op {
@@ -232,6 +237,7 @@ impl Server {
             }
             Request::Multi { ops } => Ok(self.multi(txn, ops, out)),
             Request::CloseSession => {
+                self.sessions.remove(txn.session);
                 self.kill_session(txn.session, txn.zxid, out);
                 Ok(Response::CloseSession)
             }

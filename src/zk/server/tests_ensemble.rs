@@ -1,0 +1,415 @@
+//! Three servers exchanging peer messages in-process: writes through the leader on a quorum,
+//! stale reads and session order on a lagging follower, sync, sessions across servers.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use super::test_support::{TICK, at, connect_req, create_req, delete_req};
+use super::*;
+use crate::zk::proto::CreateMode;
+
+/// Connections are numbered per server; the leader is server 3, as a fresh ensemble elects
+/// the highest id.
+const LEADER: ServerId = 3;
+
+struct Net {
+    servers: BTreeMap<ServerId, Server>,
+    /// Peer messages on their way: (from, to, message), FIFO.
+    wire: VecDeque<(ServerId, ServerId, PeerMsg)>,
+    /// Servers whose incoming peer messages wait (a slow or cut link).
+    held: BTreeSet<ServerId>,
+    /// What the servers sent their clients, by server.
+    seen: Vec<(ServerId, Output)>,
+    mono_ms: u64,
+}
+
+impl Net {
+    fn new(apply_lag_ms: u64) -> Net {
+        let members = vec![1, 2, 3];
+        let servers = members
+            .iter()
+            .map(|&id| {
+                let config = ServerConfig {
+                    server_id: id,
+                    ensemble: Some(EnsembleConfig {
+                        members: members.clone(),
+                        leader: LEADER,
+                        apply_lag_ms: if id == LEADER { 0 } else { apply_lag_ms },
+                    }),
+                    ..ServerConfig::with_tick(TICK, u64::from(id))
+                };
+                (id, Server::new(config))
+            })
+            .collect();
+        let mut net = Net {
+            servers,
+            wire: VecDeque::new(),
+            held: BTreeSet::new(),
+            seen: Vec::new(),
+            mono_ms: 0,
+        };
+        for id in [1, 2] {
+            net.input(id, |s, _| s.peer_up(LEADER));
+        }
+        net
+    }
+
+    fn now(&self) -> Now {
+        at(self.mono_ms)
+    }
+
+    fn route(&mut self, from: ServerId, outputs: Vec<Output>) {
+        for output in outputs {
+            match output {
+                Output::Peer { to, msg } => self.wire.push_back((from, to, msg)),
+                other => self.seen.push((from, other)),
+            }
+        }
+    }
+
+    /// Delivers peer messages until none is left but the held ones.
+    fn settle(&mut self) {
+        let mut waiting = VecDeque::new();
+        while let Some((from, to, msg)) = self.wire.pop_front() {
+            if self.held.contains(&to) {
+                waiting.push_back((from, to, msg));
+                continue;
+            }
+            let now = self.now();
+            let out = self
+                .servers
+                .get_mut(&to)
+                .unwrap()
+                .handle_peer(now, from, msg);
+            self.route(to, out);
+        }
+        self.wire = waiting;
+    }
+
+    fn input(&mut self, server: ServerId, f: impl FnOnce(&mut Server, Now) -> Vec<Output>) {
+        let now = self.now();
+        let out = f(self.servers.get_mut(&server).unwrap(), now);
+        self.route(server, out);
+        self.settle();
+    }
+
+    /// Opens a session on `server`'s connection `conn`, ticking until it is answered; its id.
+    fn open(&mut self, server: ServerId, conn: ConnId) -> i64 {
+        let req = connect_req(0, vec![0; 16], 1_000);
+        self.input(server, |s, now| s.handle_connect(now, conn, &req));
+        for _ in 0..10 {
+            if let Some(response) = self.connected(server, conn) {
+                return response.session_id;
+            }
+            self.tick_to(self.mono_ms + TICK);
+        }
+        panic!("no session for {server}'s connection {conn}");
+    }
+
+    fn connected(&self, server: ServerId, conn: ConnId) -> Option<ConnectResponse> {
+        self.seen.iter().rev().find_map(|(s, o)| match o {
+            Output::Connected {
+                conn: c, response, ..
+            } if *s == server && *c == conn => Some(response.clone()),
+            _ => None,
+        })
+    }
+
+    fn send(&mut self, server: ServerId, conn: ConnId, xid: i32, req: Request) {
+        self.input(server, |s, now| s.handle_request(now, conn, xid, req));
+    }
+
+    /// The reply `server` sent on `conn` to `xid`, if it has.
+    fn reply(&self, server: ServerId, conn: ConnId, xid: i32) -> Option<(ErrorCode, i64)> {
+        self.seen.iter().find_map(|(s, o)| match o {
+            Output::Reply {
+                conn: c,
+                xid: x,
+                err,
+                zxid,
+                ..
+            } if *s == server && *c == conn && *x == xid => Some((*err, *zxid)),
+            _ => None,
+        })
+    }
+
+    /// Where on `server`'s `conn` the reply to `xid` and notifications came, in order.
+    fn on_conn(&self, server: ServerId, conn: ConnId) -> Vec<String> {
+        self.seen
+            .iter()
+            .filter_map(|(s, o)| match o {
+                Output::Reply { conn: c, xid, .. } if *s == server && *c == conn => {
+                    Some(format!("reply {xid}"))
+                }
+                Output::Notify { conn: c, event } if *s == server && *c == conn => {
+                    Some(format!("{:?} {}", event.event_type, event.path))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn exists(&mut self, server: ServerId, conn: ConnId, xid: i32, path: &str) -> ErrorCode {
+        let req = Request::Exists {
+            path: path.into(),
+            watch: false,
+        };
+        self.send(server, conn, xid, req);
+        self.reply(server, conn, xid)
+            .expect("a read is answered at once")
+            .0
+    }
+
+    fn stat(&self, server: ServerId, path: &str) -> Option<crate::zk::proto::Stat> {
+        self.servers[&server].stat(path)
+    }
+}
+
+#[test]
+fn a_write_on_a_follower_commits_on_the_leader_and_every_server_applies_it() {
+    let mut net = Net::new(0);
+    net.open(1, 10);
+    net.send(1, 10, 1, create_req("/a", CreateMode::Persistent));
+    let (err, zxid) = net.reply(1, 10, 1).expect("answered once applied");
+    assert_eq!(err, ErrorCode::Ok);
+    for id in [1, 2, 3] {
+        assert_eq!(
+            net.stat(id, "/a").map(|s| s.czxid),
+            Some(zxid),
+            "server {id}"
+        );
+        assert_eq!(net.servers[&id].last_zxid(), zxid);
+    }
+}
+
+#[test]
+fn the_change_is_reported_once_by_the_leader() {
+    let mut net = Net::new(0);
+    net.open(1, 10);
+    net.send(1, 10, 1, create_req("/a", CreateMode::Persistent));
+    let reporters: Vec<ServerId> = net
+        .seen
+        .iter()
+        .filter(|(_, o)| matches!(o, Output::Changed(Change::Created { .. })))
+        .map(|(s, _)| *s)
+        .collect();
+    assert_eq!(reporters, vec![LEADER]);
+}
+
+#[test]
+fn without_a_quorum_a_write_waits_and_commits_once_a_follower_acknowledges() {
+    let mut net = Net::new(0);
+    net.open(LEADER, 10);
+    net.held.extend([1, 2]);
+    net.send(LEADER, 10, 1, create_req("/a", CreateMode::Persistent));
+    assert_eq!(net.reply(LEADER, 10, 1), None, "one of three logged it");
+    assert!(net.stat(LEADER, "/a").is_none());
+    net.held.remove(&2);
+    net.settle();
+    assert_eq!(net.reply(LEADER, 10, 1).map(|r| r.0), Some(ErrorCode::Ok));
+    assert!(net.stat(2, "/a").is_some());
+    assert!(net.stat(1, "/a").is_none(), "its link still holds");
+}
+
+#[test]
+fn a_lagging_follower_serves_stale_reads_and_holds_its_own_session_s_next_request() {
+    let mut net = Net::new(500);
+    net.open(1, 10);
+    net.tick_to(600);
+    net.open(2, 20);
+    net.tick_to(1_200);
+    net.send(2, 20, 1, create_req("/a", CreateMode::Persistent));
+    assert!(net.stat(LEADER, "/a").is_some(), "committed");
+    assert_eq!(net.reply(2, 20, 1), None, "answered once applied here");
+    // Another server's client reads the past; the writer's next read waits behind its write.
+    assert_eq!(net.exists(1, 10, 1, "/a"), ErrorCode::NoNode);
+    net.send(
+        2,
+        20,
+        2,
+        Request::Exists {
+            path: "/a".into(),
+            watch: false,
+        },
+    );
+    assert_eq!(net.reply(2, 20, 2), None);
+    net.tick_to(1_700);
+    assert_eq!(net.reply(2, 20, 1).map(|r| r.0), Some(ErrorCode::Ok));
+    assert_eq!(net.reply(2, 20, 2).map(|r| r.0), Some(ErrorCode::Ok));
+    assert_eq!(net.on_conn(2, 20), vec!["reply 1", "reply 2"]);
+}
+
+#[test]
+fn a_sync_on_a_lagging_follower_is_answered_once_it_caught_up_with_the_leader() {
+    let mut net = Net::new(500);
+    net.open(1, 10);
+    net.tick_to(600);
+    net.open(LEADER, 30);
+    net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
+    assert_eq!(net.exists(1, 10, 1, "/a"), ErrorCode::NoNode);
+    net.send(1, 10, 2, Request::Sync { path: "/".into() });
+    assert_eq!(net.reply(1, 10, 2), None);
+    net.tick_to(1_200);
+    assert_eq!(net.reply(1, 10, 2).map(|r| r.0), Some(ErrorCode::Ok));
+    assert_eq!(net.exists(1, 10, 3, "/a"), ErrorCode::Ok);
+}
+
+#[test]
+fn a_stalled_follower_applies_nothing_until_it_resumes() {
+    let mut net = Net::new(0);
+    net.open(1, 10);
+    net.input(1, |s, now| s.stall_apply(now, true));
+    net.open(LEADER, 30);
+    net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
+    assert_eq!(net.reply(LEADER, 30, 1).map(|r| r.0), Some(ErrorCode::Ok));
+    net.tick_to(5_000);
+    assert!(net.stat(1, "/a").is_none());
+    net.input(1, |s, now| s.stall_apply(now, false));
+    assert!(net.stat(1, "/a").is_some());
+}
+
+#[test]
+fn a_follower_fires_its_watches_as_it_applies_before_its_writer_s_reply() {
+    let mut net = Net::new(0);
+    net.open(1, 10);
+    net.open(1, 11);
+    net.send(
+        1,
+        11,
+        1,
+        Request::Exists {
+            path: "/a".into(),
+            watch: true,
+        },
+    );
+    net.send(
+        1,
+        10,
+        1,
+        Request::Exists {
+            path: "/a".into(),
+            watch: true,
+        },
+    );
+    net.send(1, 10, 2, create_req("/a", CreateMode::Persistent));
+    assert_eq!(
+        net.on_conn(1, 10),
+        vec!["reply 1", "NodeCreated /a", "reply 2"]
+    );
+    assert_eq!(net.on_conn(1, 11), vec!["reply 1", "NodeCreated /a"]);
+    assert!(net.on_conn(LEADER, 10).is_empty());
+}
+
+#[test]
+fn the_leader_expires_a_follower_s_session_unless_its_touches_keep_it_alive() {
+    let mut net = Net::new(0);
+    let kept = net.open(1, 10);
+    let left = net.open(1, 11);
+    net.send(1, 11, 1, create_req("/e", CreateMode::Ephemeral));
+    for t in (100..=3_000).step_by(100) {
+        net.mono_ms = t;
+        net.send(1, 10, t as i32, Request::Ping);
+        net.input(1, |s, now| s.handle_timeout(now));
+        net.input(LEADER, |s, now| s.handle_timeout(now));
+    }
+    for id in [1, 2, 3] {
+        assert!(net.stat(id, "/e").is_none(), "server {id}");
+    }
+    let expired: Vec<(ServerId, i64)> = net
+        .seen
+        .iter()
+        .filter_map(|(s, o)| match o {
+            Output::Changed(Change::SessionExpired { session }) => Some((*s, *session)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(expired, vec![(LEADER, left)]);
+    assert!(net.seen.contains(&(1, Output::Close { conn: 11 })));
+    assert_eq!(net.exists(1, 10, 99_999, "/"), ErrorCode::Ok);
+    assert!(net.servers[&LEADER].session_deadline(kept).is_some());
+}
+
+#[test]
+fn a_session_moved_to_another_server_gets_session_moved_on_its_old_connection() {
+    let mut net = Net::new(0);
+    let session = net.open(1, 10);
+    let passwd = net.connected(1, 10).unwrap().passwd;
+    let resume = connect_req(session, passwd, 1_000);
+    net.input(2, |s, now| s.handle_connect(now, 20, &resume));
+    assert_eq!(net.connected(2, 20).map(|c| c.session_id), Some(session));
+    net.send(1, 10, 1, create_req("/old", CreateMode::Persistent));
+    assert_eq!(
+        net.reply(1, 10, 1).map(|r| r.0),
+        Some(ErrorCode::SessionMoved)
+    );
+    net.send(2, 20, 1, create_req("/new", CreateMode::Persistent));
+    assert_eq!(net.reply(2, 20, 1).map(|r| r.0), Some(ErrorCode::Ok));
+    assert!(net.stat(LEADER, "/old").is_none());
+}
+
+#[test]
+fn a_resume_with_a_wrong_password_or_of_an_unknown_session_is_refused_at_once() {
+    let mut net = Net::new(0);
+    let session = net.open(1, 10);
+    for (conn, id) in [(20, session), (21, session ^ 0x7f)] {
+        let req = connect_req(id, vec![9; 16], 1_000);
+        net.input(2, |s, now| s.handle_connect(now, conn, &req));
+        assert_eq!(net.connected(2, conn).map(|c| c.timeout_ms), Some(0));
+    }
+}
+
+#[test]
+fn a_follower_without_its_leader_drops_its_clients_and_takes_none() {
+    let mut net = Net::new(0);
+    net.open(1, 10);
+    net.input(1, |s, _| s.peer_down(LEADER));
+    assert!(net.seen.contains(&(1, Output::Close { conn: 10 })));
+    let req = connect_req(0, vec![0; 16], 1_000);
+    net.input(1, |s, now| s.handle_connect(now, 11, &req));
+    assert_eq!(net.connected(1, 11), None);
+    assert!(net.seen.contains(&(1, Output::Close { conn: 11 })));
+    net.input(1, |s, _| s.peer_up(LEADER));
+    assert!(net.open(1, 12) != 0);
+}
+
+#[test]
+fn a_leader_serves_while_it_and_its_followers_are_a_quorum() {
+    let mut net = Net::new(0);
+    net.open(LEADER, 30);
+    net.input(LEADER, |s, _| s.peer_down(1));
+    assert!(net.servers[&LEADER].serving(), "two of three");
+    assert!(!net.seen.contains(&(LEADER, Output::Close { conn: 30 })));
+    net.input(LEADER, |s, _| s.peer_down(2));
+    assert!(!net.servers[&LEADER].serving());
+    assert!(net.seen.contains(&(LEADER, Output::Close { conn: 30 })));
+    // A follower that syncs again restores the quorum.
+    net.input(2, |s, _| s.peer_up(LEADER));
+    assert!(net.open(LEADER, 31) != 0);
+}
+
+#[test]
+fn a_follower_that_missed_proposals_asks_for_them_and_catches_up() {
+    let mut net = Net::new(0);
+    net.open(LEADER, 30);
+    net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
+    // Follower 1 loses what the leader sent it (a broken link), then hears of a later write.
+    net.held.insert(1);
+    net.send(LEADER, 30, 2, create_req("/b", CreateMode::Persistent));
+    net.wire.retain(|(_, to, _)| *to != 1);
+    net.held.remove(&1);
+    net.send(LEADER, 30, 3, delete_req("/a"));
+    assert!(net.stat(1, "/b").is_some() && net.stat(1, "/a").is_none());
+    let zxids: BTreeSet<i64> = [1, 2, 3].map(|id| net.servers[&id].last_zxid()).into();
+    assert_eq!(zxids.len(), 1, "every server applied the same log");
+}
+
+impl Net {
+    /// Advances the clock tick by tick to `t`, every server ticking.
+    fn tick_to(&mut self, t: u64) {
+        while self.mono_ms < t {
+            self.mono_ms = (self.mono_ms + TICK).min(t);
+            for id in [1, 2, 3] {
+                self.input(id, |s, now| s.handle_timeout(now));
+            }
+        }
+    }
+}
