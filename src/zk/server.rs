@@ -400,16 +400,25 @@ impl Server {
         xid: i32,
         req: Result<Request, ErrorCode>,
     ) -> Vec<Output> {
+        let (mut out, session) = self.live_session(now, conn);
+        if let Some(session) = session {
+            self.ensemble_request(now, conn, session, xid, req, &mut out);
+        }
+        out
+    }
+
+    /// What is due, and the session on `conn`, re-armed; a connection without a live session
+    /// (closed already when its session just expired, or it never had one) is closed.
+    fn live_session(&mut self, now: Now, conn: ConnId) -> (Vec<Output>, Option<i64>) {
         let mut out = self.due(now);
         let Some(&session) = self.conns.get(&conn) else {
             if !out.contains(&Output::Close { conn }) {
                 out.push(Output::Close { conn });
             }
-            return out;
+            return (out, None);
         };
         self.sessions.touch(session, now.mono_ms);
-        self.ensemble_request(now, conn, session, xid, req, &mut out);
-        out
+        (out, Some(session))
     }
 
     /// Runs `apply` for the session on `conn` (re-armed first) and replies with its result.
@@ -421,15 +430,10 @@ impl Server {
         closing: bool,
         apply: impl FnOnce(&mut Server, i64, &mut Vec<Output>) -> Result<Response, ErrorCode>,
     ) -> Vec<Output> {
-        let mut out = self.due(now);
-        let Some(&session) = self.conns.get(&conn) else {
-            // Closed already when its session just expired; otherwise it never had one.
-            if !out.contains(&Output::Close { conn }) {
-                out.push(Output::Close { conn });
-            }
+        let (mut out, session) = self.live_session(now, conn);
+        let Some(session) = session else {
             return out;
         };
-        self.sessions.touch(session, now.mono_ms);
         let result = apply(self, session, &mut out);
         let (err, body) = match result {
             Ok(body) => (ErrorCode::Ok, Some(body)),

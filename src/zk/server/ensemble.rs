@@ -361,16 +361,8 @@ impl Server {
                 if self.leads() {
                     self.leader_sync(now, origin, session, path, out);
                 } else {
-                    let leader = self.ens().config.leader;
                     let op = Forwarded::Sync { path };
-                    let who = Rc::default();
-                    let msg = PeerMsg::Forward {
-                        origin,
-                        session,
-                        who,
-                        op,
-                    };
-                    out.push(to(leader, msg));
+                    self.forward(origin, session, Rc::default(), op, out);
                 }
                 return;
             }
@@ -398,16 +390,27 @@ impl Server {
         if self.leads() {
             self.leader_propose(now, origin, session, who, op, out);
         } else {
-            let leader = self.ens().config.leader;
-            let op = Forwarded::Write(op);
-            let msg = PeerMsg::Forward {
-                origin,
-                session,
-                who,
-                op,
-            };
-            out.push(to(leader, msg));
+            self.forward(origin, session, who, Forwarded::Write(op), out);
         }
+    }
+
+    /// A follower sends its client's write or sync to the leader.
+    fn forward(
+        &mut self,
+        origin: Origin,
+        session: i64,
+        who: Rc<Vec<AuthId>>,
+        op: Forwarded,
+        out: &mut Vec<Output>,
+    ) {
+        let leader = self.ens().config.leader;
+        let msg = PeerMsg::Forward {
+            origin,
+            session,
+            who,
+            op,
+        };
+        out.push(to(leader, msg));
     }
 
     /// The leader orders a client's write (`checkSession`): one of a session it no longer
