@@ -5,8 +5,9 @@
 //! A process arrives at its first Enter invoke on a barrier (a fail followed by another
 //! invoke is the recipe retrying on a new session, not a new arrival); the Enter names how
 //! many processes the barrier waits for. It is done with its work at its Leave invoke, or
-//! when its node in the barrier (from its Joined events) was deleted by its session's
-//! expiry and not created again: a double barrier counts nodes, so a process whose session
+//! when its node in the barrier (from its Joined events; without one, when the reply to its
+//! create was lost, the node named after it) was deleted by its session's expiry and not
+//! created again: a double barrier counts nodes, so a process whose session
 //! expired has left the barrier whatever it believes, and the others may rightly pass
 //! without it. Nothing else excuses a missing node.
 //!
@@ -170,11 +171,12 @@ fn early_leaves(events: &[Event]) -> Vec<Violation> {
                 leaving.insert((barrier.as_str(), e.node.as_str()));
             }
             (BarrierOp::Leave { barrier }, Kind::Ok) => {
-                let dropped_out = |client: &str| {
-                    joined.get(&(barrier.as_str(), client)).is_some_and(|own| {
-                        own.iter()
-                            .all(|n| nodes.get(n) == Some(&NodeState::Expired))
-                    })
+                let expired = |node: &str| nodes.get(node) == Some(&NodeState::Expired);
+                let dropped_out = |client: &str| match joined.get(&(barrier.as_str(), client)) {
+                    Some(own) => own.iter().all(|n| expired(n)),
+                    // No Joined: its create's reply was lost. Its node is the one the
+                    // recipe names after it.
+                    None => expired(&format!("{barrier}/{client}")),
                 };
                 let working: Vec<String> = arrived
                     .keys()
@@ -413,6 +415,57 @@ mod tests {
         }));
         h.at(60, "c1").ok(leave());
         assert_eq!(check(&h.build(), 1000).len(), 1);
+    }
+
+    #[test]
+    fn a_process_that_never_heard_its_node_was_created_has_left_when_it_expired() {
+        // c3's create went through, its reply was lost: no Joined; its enter fails.
+        let lost_reply = || {
+            let mut h = HistoryBuilder::default();
+            for c in ["c1", "c2", "c3"] {
+                h.at(0, c).invoke(enter(3));
+            }
+            for c in ["c1", "c2"] {
+                h.at(1, c).info(joined(c));
+            }
+            h.at(1, "zk1").info(zk(ZkEvent::ZnodeCreated {
+                path: format!("{B}/c3"),
+                session: 3,
+            }));
+            for c in ["c1", "c2"] {
+                h.at(10, c).ok(enter(3));
+            }
+            for c in ["c1", "c2"] {
+                h.at(20, c).invoke(leave());
+            }
+            h
+        };
+        let mut h = lost_reply();
+        h.at(40, "zk1")
+            .info(zk(ZkEvent::SessionExpired { session: 3 }));
+        h.at(40, "zk1").info(zk(ZkEvent::ZnodeDeleted {
+            path: format!("{B}/c3"),
+            session: 3,
+        }));
+        h.at(50, "c3").fail(enter(3));
+        h.at(60, "c1").ok(leave());
+        assert_eq!(
+            check(&h.build(), 1000),
+            [],
+            "c3's node went with its session"
+        );
+
+        let mut h = lost_reply();
+        h.at(40, "zk1").info(zk(ZkEvent::ZnodeDeleted {
+            path: format!("{B}/c3"),
+            session: 3,
+        }));
+        h.at(60, "c1").ok(leave());
+        assert_eq!(
+            check(&h.build(), 1000).len(),
+            1,
+            "deleted by a live session"
+        );
     }
 
     /// All three passed enter; c1 and c2 are leaving, c3 still works.

@@ -62,6 +62,18 @@ pub(super) fn zk_host(node: &Node, params: &Params) -> ZkHost {
     ZkHost::new(node, zk_config(node, params)).with_servers(servers)
 }
 
+/// What an ensemble adds to the wait after the heal (0 for a server alone): its members
+/// link up again (a silent link is given up after five ticks, as `sim_peers` does) before
+/// they serve, and a client may try each other server, one connect attempt (a third of the
+/// session timeout) each, before it finds one that serves.
+pub(super) fn ensemble_recovery_ms(p: &Params) -> u64 {
+    let others = u64::from(p.zookeeper.zk_servers.saturating_sub(1));
+    match others {
+        0 => 0,
+        _ => others * p.zookeeper.session_timeout_ms / 3 + 5 * p.zookeeper.zk_tick_ms,
+    }
+}
+
 /// The client's session settings at the scenario's time scale: attempts time out and
 /// back off within a fraction of the session timeout, as they do at ZooKeeper's scale.
 pub(super) fn zk_config(node: &Node, params: &Params) -> ZkConfig {

@@ -146,7 +146,7 @@ impl Program for ZkBarrierProgram {
     /// timeout to resolve, the slowest may still be finishing the round before, then the
     /// round itself.
     fn liveness_bound(&self, p: &Params) -> u64 {
-        3 * p.zookeeper.session_timeout_ms + 2 * Self::round_ms(p)
+        3 * p.zookeeper.session_timeout_ms + 2 * Self::round_ms(p) + zk::ensemble_recovery_ms(p)
     }
 
     /// After the fault phase, long enough for every round to complete and for one liveness

@@ -108,7 +108,9 @@ impl Program for ZkElectionProgram {
     fn liveness_bound(&self, p: &Params) -> u64 {
         let per_term =
             p.workload.hold_ms + 12 * p.network.slowest_link_ms() + 2 * p.zookeeper.zk_tick_ms;
-        3 * p.zookeeper.session_timeout_ms + u64::from(p.workload.clients) * per_term
+        3 * p.zookeeper.session_timeout_ms
+            + u64::from(p.workload.clients) * per_term
+            + zk::ensemble_recovery_ms(p)
     }
 
     /// After the fault phase, long enough for every remaining term to complete and for one

@@ -235,7 +235,9 @@ impl Program for ZkLockProgram {
     fn liveness_bound(&self, p: &Params) -> u64 {
         let per_holder =
             p.workload.hold_ms + 12 * p.network.slowest_link_ms() + 2 * p.zookeeper.zk_tick_ms;
-        3 * p.zookeeper.session_timeout_ms + u64::from(p.workload.clients) * per_holder
+        3 * p.zookeeper.session_timeout_ms
+            + u64::from(p.workload.clients) * per_holder
+            + zk::ensemble_recovery_ms(p)
     }
 
     /// After the fault phase, long enough for every remaining round to complete and for one

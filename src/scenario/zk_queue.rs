@@ -126,7 +126,9 @@ impl Program for ZkQueueProgram {
     /// A session left by a client and any session lost to a fault take up to two timeouts
     /// to resolve; then every item left goes through the queue one after another.
     fn liveness_bound(&self, p: &Params) -> u64 {
-        3 * p.zookeeper.session_timeout_ms + total_items(p) * per_item_ms(p)
+        3 * p.zookeeper.session_timeout_ms
+            + total_items(p) * per_item_ms(p)
+            + zk::ensemble_recovery_ms(p)
     }
 
     /// After the fault phase, long enough for every item to go through and for one

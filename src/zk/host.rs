@@ -102,6 +102,8 @@ pub struct Host<E> {
     peers: BTreeMap<ServerId, (u64, mpsc::UnboundedSender<PeerMsg>)>,
     /// Generations of links made so far.
     links: u64,
+    /// The members sent a message since the last tick.
+    busy_links: BTreeSet<ServerId>,
 }
 
 pub type SharedHost<E> = Rc<RefCell<Host<E>>>;
@@ -118,6 +120,7 @@ impl<E: Env> Host<E> {
             awaiting: BTreeMap::new(),
             peers: BTreeMap::new(),
             links: 0,
+            busy_links: BTreeSet::new(),
         }))
     }
 
@@ -161,6 +164,7 @@ impl<E: Env> Host<E> {
                 Output::Changed(change) => self.env.observe(HostEvent::Changed(&change)),
                 Output::Peer { to, msg } => {
                     if let Some((_, link)) = self.peers.get(&to) {
+                        self.busy_links.insert(to);
                         let _ = link.send(msg);
                     }
                 }
@@ -462,7 +466,13 @@ pub async fn expire_sessions<E: Env>(host: SharedHost<E>) {
         turmoil::sleep(tick).await;
         let mut h = host.borrow_mut();
         let now = h.env.now();
-        let outputs = h.server.handle_timeout(now);
+        let mut outputs = h.server.handle_timeout(now);
+        // A heartbeat says only that the link lives: one that carried anything else since
+        // the last tick needs none.
+        let busy = std::mem::take(&mut h.busy_links);
+        outputs.retain(
+            |o| !matches!(o, Output::Peer { to, msg } if msg.is_heartbeat() && busy.contains(to)),
+        );
         h.dispatch(outputs);
     }
 }

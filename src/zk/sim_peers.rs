@@ -126,7 +126,10 @@ impl<E: Env + 'static> Links<E> {
         let mut filled = 0;
         let (mut sent, mut expected) = (0u64, 0u64);
         let silence = self.tick * SYNC_LIMIT_TICKS;
-        let mut deadline = Instant::now() + silence;
+        let mut heard = Instant::now();
+        // One timer per silent stretch, not one per message: when it fires early (something
+        // was heard since it was set), it is set again from then.
+        let mut timer = Box::pin(turmoil::sleep_until(heard + silence));
         loop {
             tokio::select! {
                 biased;
@@ -155,7 +158,7 @@ impl<E: Env + 'static> Links<E> {
                         break;
                     }
                     expected += 1;
-                    deadline = Instant::now() + silence;
+                    heard = Instant::now();
                     let msg = mailbox.borrow_mut().take(number);
                     let lagged = msg.and_then(|msg| self.host.borrow_mut().peer_message(peer, msg));
                     if let Some(wait) = lagged {
@@ -167,7 +170,12 @@ impl<E: Env + 'static> Links<E> {
                         });
                     }
                 }
-                _ = turmoil::sleep_until(deadline) => break,
+                _ = &mut timer => {
+                    if Instant::now() >= heard + silence {
+                        break;
+                    }
+                    timer = Box::pin(turmoil::sleep_until(heard + silence));
+                }
             }
         }
         self.host.borrow_mut().link_down(peer, generation);

@@ -95,6 +95,17 @@ pub enum PeerMsg {
     UpToDate,
 }
 
+impl PeerMsg {
+    /// Whether it only says the link lives: the leader's ping, a touch of no session.
+    pub fn is_heartbeat(&self) -> bool {
+        match self {
+            PeerMsg::Ping => true,
+            PeerMsg::Touch { sessions } => sessions.is_empty(),
+            _ => false,
+        }
+    }
+}
+
 /// What a follower forwards.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Forwarded {
