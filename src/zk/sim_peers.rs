@@ -78,6 +78,7 @@ impl<E: Env + 'static> Links<E> {
         loop {
             let connect = TcpStream::connect((name.as_str(), PEER_PORT));
             let connected = tokio::select! {
+                biased;
                 stream = connect => stream.ok(),
                 _ = turmoil::sleep(give_up) => None,
             };
@@ -105,6 +106,7 @@ impl<E: Env + 'static> Links<E> {
             node.spawn(async move {
                 let mut id = [0u8; 1];
                 let hello = tokio::select! {
+                    biased;
                     read = stream.read_exact(&mut id) => read.is_ok(),
                     _ = turmoil::sleep(this.tick * SYNC_LIMIT_TICKS) => false,
                 };
