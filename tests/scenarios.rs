@@ -8,6 +8,7 @@ use locksim::scenario;
 use locksim::sim::fault::Fault;
 use locksim::timeline::timeline;
 use locksim::trace;
+use locksim::zk::events::{ZnodeChange, znode_change};
 
 fn params(overrides: &[&str]) -> Params {
     Params::default()
@@ -900,6 +901,34 @@ fn adopting_a_node_of_the_abandoned_session_breaks_mutex() {
     assert_eq!(found(&e), vec![Property::MUTEX], "{:?}", e.outcome);
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     assert_clean(&explore_profile("zk-lock", Some("targeted-short"), 0..20));
+}
+
+#[test]
+fn a_guid_lookup_on_a_lagging_follower_without_sync_orphans_the_first_node() {
+    let e = explore_profile("zk-lock-no-sync", None, 0..100);
+    assert_eq!(found(&e), vec![Property::LIVENESS], "{:?}", e.outcome);
+    let Outcome::Violation(finding) = &e.outcome else {
+        unreachable!()
+    };
+    // The mechanism: one enqueue's GUID names two nodes, the lookup between them having
+    // missed the first on a follower that had not applied it.
+    let mut guids = std::collections::BTreeMap::<&str, usize>::new();
+    for entry in &finding.report.history.events {
+        if let Some((ZnodeChange::Created, path)) = znode_change(&entry.op)
+            && let Some((guid, _)) = path.rsplit('/').next().and_then(|n| n.split_once("lock-"))
+        {
+            *guids.entry(guid).or_default() += 1;
+        }
+    }
+    assert!(guids.values().any(|&n| n == 2), "{guids:?}");
+    // The recipe syncs before the lookup: the same plan runs clean.
+    let recipe = locksim::world::run::RunSpec {
+        scenario: scenario::find("zk-lock").unwrap().clone(),
+        properties: scenario::find("zk-lock").unwrap().properties.to_vec(),
+        ..finding.spec.clone()
+    };
+    let report = locksim::world::run::run(&recipe).unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
 }
 
 #[test]

@@ -83,6 +83,7 @@ fn list_says_which_flavors_of_the_simulation_a_model_cannot_express() {
         "session-event",
         "vanished",
         "stale-session",
+        "no-sync",
     ] {
         assert!(!out.contains(&format!("cannot express {flavor}")), "{out}");
         assert!(out.contains(flavor), "{flavor}: {out}");

@@ -185,6 +185,7 @@ fn settings_pick_the_switches_and_refuse_the_rest() {
             lost_deletes: 1,
             disconnects: 1,
             seq_start: 0,
+            stale_reads: 0,
         }
     );
     for bad in [
@@ -193,6 +194,7 @@ fn settings_pick_the_switches_and_refuse_the_rest() {
         "clients=5",
         "expiries=3",
         "seq_start=2147483648",
+        "stale_reads=3",
     ] {
         assert!(
             matches!(parse(&[bad]), Err(ParamError::Malformed { .. })),

@@ -202,3 +202,18 @@ fn name_sort_is_refused_a_search_by_symmetry() {
         assert!(model(&[&format!("flavor={flavor}")]).symmetric().is_ok());
     }
 }
+
+#[test]
+fn a_lookup_on_a_lagging_follower_without_sync_orphans_the_first_node() {
+    use Action::*;
+    // Z15: c0's create reply is lost; its lookup, served by a follower that has not applied
+    // the create, finds nothing: its node, owned by its live session, is an orphan it will
+    // never look for again. The recipe syncs first, so no follower serves it stale.
+    assert_flaw(Flaw {
+        settings: &["flavor=no-sync", "stale_reads=1", "expiries=0"],
+        property: "no-orphan",
+        path: vec![CreateLost(0), StaleList(0)],
+        last_step: "finds no node of its own",
+        unique_states: (383, 209),
+    });
+}

@@ -228,6 +228,13 @@ fn builtin_list() -> Vec<Scenario> {
     )
     .flawed(&[Property::MUTEX, Property::HERD]),
     Scenario::new(
+        "zk-lock-no-sync",
+        "flawed: after ConnectionLoss on its create, looks for its GUID without sync first (Z15, the recipe as the seeds wrote it); a follower that has not applied the create hides it, a second create orphans the first, and the orphan blocks the line. Default profile lagging (3 servers)",
+        ZkLockProgram::profiled(Flavor::NoSync, zk_lock::LAGGING_PROFILES),
+        LOCK_PROPERTIES,
+    )
+    .flawed(&[Property::LIVENESS]),
+    Scenario::new(
         "zk-rwlock",
         "ZooKeeper recipes-doc shared lock: read- and write- nodes in one line; a reader waits on the next-lower writer, a writer on the next-lower node (c1..cW write, the others read)",
         ZkLockProgram::shared(rwlock::Flavor::Recipe),

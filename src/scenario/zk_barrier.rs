@@ -111,7 +111,7 @@ impl ZkBarrierProgram {
     fn round_ms(p: &Params) -> u64 {
         p.barrier.arrive_max_ms
             + p.workload.hold_ms
-            + 16 * p.network.slowest_link_ms()
+            + 16 * zk::leg_ms(p)
             + 2 * p.zookeeper.zk_tick_ms
     }
 }
@@ -144,9 +144,12 @@ impl Program for ZkBarrierProgram {
 
     /// A process waits for the slowest: its session and the slowest's may each take a
     /// timeout to resolve, the slowest may still be finishing the round before, then the
-    /// round itself.
+    /// round itself; before the first round, for c1 to create every round's nodes.
     fn liveness_bound(&self, p: &Params) -> u64 {
-        3 * p.zookeeper.session_timeout_ms + 2 * Self::round_ms(p) + zk::ensemble_recovery_ms(p)
+        3 * p.zookeeper.session_timeout_ms
+            + 2 * Self::round_ms(p)
+            + zk::ensemble_recovery_ms(p)
+            + zk::ensemble_writes_ms(p, setup_writes(self.kind, p))
     }
 
     /// After the fault phase, long enough for every round to complete and for one liveness
@@ -160,6 +163,15 @@ impl Program for ZkBarrierProgram {
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {
         zk::validate(p)
+    }
+}
+
+/// The creates of c1's setup for the single barrier: each round's barrier node and arrivals
+/// directory with their parents, then `armed` with its parents. The double barrier has none.
+fn setup_writes(kind: Kind, p: &Params) -> u64 {
+    match kind {
+        Kind::Single(_) => 6 * u64::from(p.workload.rounds) + 3,
+        Kind::Double(_) => 0,
     }
 }
 

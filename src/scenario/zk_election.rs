@@ -106,8 +106,7 @@ impl Program for ZkElectionProgram {
     /// session and a dead predecessor's can take two timeouts to resolve, then every
     /// other candidate may lead once before it (with a few round trips each).
     fn liveness_bound(&self, p: &Params) -> u64 {
-        let per_term =
-            p.workload.hold_ms + 12 * p.network.slowest_link_ms() + 2 * p.zookeeper.zk_tick_ms;
+        let per_term = p.workload.hold_ms + 12 * zk::leg_ms(p) + 2 * p.zookeeper.zk_tick_ms;
         3 * p.zookeeper.session_timeout_ms
             + u64::from(p.workload.clients) * per_term
             + zk::ensemble_recovery_ms(p)
@@ -117,7 +116,7 @@ impl Program for ZkElectionProgram {
     /// liveness bound to pass.
     fn run_limit(&self, p: &Params, liveness_bound_ms: u64) -> u64 {
         let work = u64::from(p.workload.clients * p.election.terms)
-            * (p.workload.hold_ms + 12 * p.network.slowest_link_ms());
+            * (p.workload.hold_ms + 12 * zk::leg_ms(p));
         p.faults.fault_phase_ms + liveness_bound_ms + work + p.zookeeper.session_timeout_ms
     }
 

@@ -56,6 +56,9 @@ const TARGETED_SHORT: &[&str] = &[
     "hold_ms=60",
 ];
 
+/// For a flaw only an ensemble has: three servers whose followers apply up to 50 ms late.
+const LAGGING: &[&str] = &["zk_servers=3", "follower_lag_ms=50"];
+
 /// The exclusive lock's profiles: the default swarm first, then the targeted ones.
 pub(super) const PROFILES: &[Profile] = &[
     Profile {
@@ -73,6 +76,18 @@ pub(super) const PROFILES: &[Profile] = &[
         summary: "the targeted profile with 60 ms holds",
         settings: TARGETED_SHORT,
     },
+];
+
+/// For a flaw only a lagging follower reaches: the swarm on a lagging ensemble first.
+pub(super) const LAGGING_PROFILES: &[Profile] = &[
+    Profile {
+        name: "lagging",
+        summary: "the swarm on three servers whose followers apply up to 50 ms behind the leader",
+        settings: LAGGING,
+    },
+    PROFILES[0],
+    PROFILES[1],
+    PROFILES[2],
 ];
 
 /// For a flaw only targeted faults reach: the targeted swarm first.
@@ -233,8 +248,7 @@ impl Program for ZkLockProgram {
     /// timeouts to resolve, then every other client may hold the lock once before it (with
     /// a few round trips each).
     fn liveness_bound(&self, p: &Params) -> u64 {
-        let per_holder =
-            p.workload.hold_ms + 12 * p.network.slowest_link_ms() + 2 * p.zookeeper.zk_tick_ms;
+        let per_holder = p.workload.hold_ms + 12 * zk::leg_ms(p) + 2 * p.zookeeper.zk_tick_ms;
         3 * p.zookeeper.session_timeout_ms
             + u64::from(p.workload.clients) * per_holder
             + zk::ensemble_recovery_ms(p)
@@ -244,7 +258,7 @@ impl Program for ZkLockProgram {
     /// liveness bound to pass.
     fn run_limit(&self, p: &Params, liveness_bound_ms: u64) -> u64 {
         let work = u64::from(p.workload.clients * p.workload.rounds)
-            * (p.workload.hold_ms + 12 * p.network.slowest_link_ms());
+            * (p.workload.hold_ms + 12 * zk::leg_ms(p));
         p.faults.fault_phase_ms + liveness_bound_ms + work + p.zookeeper.session_timeout_ms
     }
 

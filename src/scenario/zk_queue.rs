@@ -88,7 +88,7 @@ fn role_of(node: &Node, params: &Params) -> Role {
 const TRIPS_PER_ITEM: u64 = 12;
 
 fn per_item_ms(p: &Params) -> u64 {
-    2 * TRIPS_PER_ITEM * p.network.slowest_link_ms() + p.zookeeper.zk_tick_ms
+    2 * TRIPS_PER_ITEM * zk::leg_ms(p) + p.zookeeper.zk_tick_ms
 }
 
 fn total_items(p: &Params) -> u64 {

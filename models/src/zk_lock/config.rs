@@ -25,6 +25,9 @@ pub struct ZkLockModel {
     /// Where the directory's sequence counter starts, as `locksim`'s `seq_start`: near
     /// 2147483647 it wraps to negative numbers within a run (Z6).
     pub seq_start: u32,
+    /// Lookups after a lost create reply served by a follower that has not applied that
+    /// create yet, all clients together: only a lookup without `sync` first can be (Z15).
+    pub stale_reads: u8,
 }
 
 impl Default for ZkLockModel {
@@ -38,6 +41,7 @@ impl Default for ZkLockModel {
             lost_deletes: 1,
             disconnects: 1,
             seq_start: 0,
+            stale_reads: 0,
         }
     }
 }
@@ -46,7 +50,7 @@ impl Default for ZkLockModel {
 pub const PARAMS: &[(&str, &str)] = &[
     (
         "flavor",
-        "recipe (GUID, predecessor watch), herd, noguid, name-sort, int-sort (its flaw needs seq_start=2147483647), release-forgets, session-event, vanished (its flaw needs clients=3) or stale-session, as the scenarios zk-lock and zk-lock-<flavor>",
+        "recipe (GUID, predecessor watch, sync before a lookup), herd, noguid, name-sort, int-sort (its flaw needs seq_start=2147483647), release-forgets, session-event, vanished (its flaw needs clients=3), stale-session or no-sync (its flaw needs stale_reads=1), as the scenarios zk-lock and zk-lock-<flavor>",
     ),
     ("clients", "number of clients, 1 to 4"),
     (
@@ -67,6 +71,10 @@ pub const PARAMS: &[(&str, &str)] = &[
         "seq_start",
         "where the sequence counter starts, 0 to 2147483647 (past 2147483647 it wraps to -2147483648)",
     ),
+    (
+        "stale_reads",
+        "lookups after a lost create reply served by a follower that has not applied the create, 0 to 2 (a lookup after sync never is)",
+    ),
 ];
 
 /// The flavors the model expresses, named as the simulation's scenarios end.
@@ -80,6 +88,7 @@ const FLAVORS: &[(&str, Flavor)] = &[
     ("session-event", Flavor::SessionEvent),
     ("vanished", Flavor::Vanished),
     ("stale-session", Flavor::StaleSession),
+    ("no-sync", Flavor::NoSync),
 ];
 
 /// The simulation's flavors the model cannot express, and why.
@@ -123,6 +132,7 @@ impl ZkLockModel {
             lost_deletes: settings.number("lost_deletes", 0..=2, d.lost_deletes)?,
             disconnects: settings.number("disconnects", 0..=2, d.disconnects)?,
             seq_start: settings.number("seq_start", 0..=2_147_483_647, d.seq_start)?,
+            stale_reads: settings.number("stale_reads", 0..=2, d.stale_reads)?,
         })
     }
 
@@ -137,6 +147,7 @@ impl ZkLockModel {
             ("lost_deletes", self.lost_deletes.to_string()),
             ("disconnects", self.disconnects.to_string()),
             ("seq_start", self.seq_start.to_string()),
+            ("stale_reads", self.stale_reads.to_string()),
         ]
     }
 
@@ -166,5 +177,6 @@ fn flavor_name(flavor: Flavor) -> &'static str {
         Flavor::IntSort => "int-sort",
         Flavor::Vanished => "vanished",
         Flavor::StaleSession => "stale-session",
+        Flavor::NoSync => "no-sync",
     }
 }

@@ -10,7 +10,9 @@
 //! connection that drops and comes back within its session (a Disconnected event on its
 //! watch), and a client that pauses past its session timeout, so the server expires its
 //! session (its nodes vanish, their watches fire) while the client takes no step and later
-//! notices. The directory's counter starts at `seq_start`, so a run can cross its wrap past
+//! notices; with `stale_reads`, a lookup after a lost create reply that is not preceded by
+//! `sync` may be served by a follower that has not applied that create (Z15). The
+//! directory's counter starts at `seq_start`, so a run can cross its wrap past
 //! 2147483647. A client of the `stale-session` flaw that abandons its session for a new one
 //! leaves the old one to the server, which expires it (and its nodes) at some later step.
 //!
@@ -75,6 +77,9 @@ pub enum Action {
     /// `getChildren` (with a children watch for the herd), then `decide`; after a lost
     /// reply, `find_own` instead.
     List(u8),
+    /// After a lost create reply, an unsynced `getChildren` served by a follower that has
+    /// not applied the create: `find_own` finds nothing.
+    StaleList(u8),
     /// `exists` with a watch on the predecessor.
     Exists(u8),
     /// It reads its pending event.
@@ -117,6 +122,7 @@ impl Model for ZkLockModel {
             expiries_left: self.expiries,
             lost_deletes_left: self.lost_deletes,
             disconnects_left: self.disconnects,
+            stale_reads_left: self.stale_reads,
             store_max: None,
             stale_write: false,
             multi_wake: false,
@@ -149,7 +155,13 @@ impl Model for ZkLockModel {
                         actions.push(Action::CreateLost(c));
                     }
                 }
-                Phase::Looking | Phase::Listing => actions.push(Action::List(c)),
+                Phase::Looking => {
+                    actions.push(Action::List(c));
+                    if state.stale_reads_left > 0 && !decide::syncs_before_lookup(self.flavor) {
+                        actions.push(Action::StaleList(c));
+                    }
+                }
+                Phase::Listing => actions.push(Action::List(c)),
                 Phase::Exists { .. } => actions.push(Action::Exists(c)),
                 Phase::Holding { wrote: true } => {
                     actions.push(Action::Release(c));
@@ -232,6 +244,10 @@ impl Model for ZkLockModel {
                         }
                     }
                 }
+            }
+            Action::StaleList(c) => {
+                next.stale_reads_left -= 1;
+                next.clients[usize::from(c)].phase = Phase::Idle;
             }
             Action::Exists(c) => {
                 let Phase::Exists { pred } = state.clients[usize::from(c)].phase else {

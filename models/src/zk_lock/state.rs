@@ -83,6 +83,8 @@ pub struct State {
     pub lost_deletes_left: u8,
     /// Connections that may still drop under a waiter.
     pub disconnects_left: u8,
+    /// Lookups that may still be served by a follower behind the looker's create.
+    pub stale_reads_left: u8,
     /// The highest token the resource has accepted.
     pub store_max: Option<u8>,
     /// Whether the resource accepted a write with a token below one it had accepted.

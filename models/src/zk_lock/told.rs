@@ -65,6 +65,10 @@ impl Narrated for ZkLockModel {
                 };
                 format!("c{c} lists [{listing}]: {verdict}")
             }
+            Action::StaleList(c) => format!(
+                "c{c} lists on a follower that has not applied its create, without sync first: \
+                 finds no node of its own"
+            ),
             Action::Exists(c) => {
                 let Phase::Exists { pred } = before.clients[usize::from(c)].phase else {
                     return format!("c{c} sends exists out of turn");

@@ -20,6 +20,7 @@ impl Exportable for ZkLockModel {
             Flavor::IntSort => "zk-lock-int-sort",
             Flavor::Vanished => "zk-lock-vanished",
             Flavor::StaleSession => "zk-lock-stale-session",
+            Flavor::NoSync => "zk-lock-no-sync",
         };
         let mut params = vec![
             format!("clients={}", self.clients),
@@ -69,6 +70,9 @@ impl Exportable for ZkLockModel {
                 }
                 Action::AbandonedExpire(_) => {
                     return Err("an abandoned session's expiry has no mapping yet".into());
+                }
+                Action::StaleList(_) => {
+                    return Err("a read from a lagging follower has no mapping yet".into());
                 }
                 Action::Create(_)
                 | Action::List(_)

@@ -5,7 +5,7 @@
 //! - the directories the workloads make before they hand over a session: `LOCK_DIR`,
 //!   `ELECTION_DIR`, `QUEUE_DIR`, `BARRIER_DIR`, `DOUBLE_BARRIER_DIR`
 //! - requests whose outcome is unknown after ConnectionLoss: `is_transient`, `retrying`
-//! - a create whose reply was lost: name nodes with a GUID, then `find_own`
+//! - a create whose reply was lost: name nodes with a GUID, then `catch_up` and `find_own`
 //! - sequence order, right across the counter's wrap: `line`, `sequence`
 //! - what the checkers judge that only the recipe knows: its place in line, the watches
 //!   that woke it, a queue's claims and empty listings, reported with `Report` (`herd`,
@@ -17,7 +17,7 @@ pub use super::barrier::ROOT as BARRIER_DIR;
 pub use super::double_barrier::ROOT as DOUBLE_BARRIER_DIR;
 pub use super::host::{ELECTION_DIR, LOCK_DIR, QUEUE_DIR};
 pub use super::lock::decide::{OnEvent, find_own, on_event};
-pub use super::{RETRY_MS, ensure_path, is_transient, retrying};
+pub use super::{RETRY_MS, catch_up, ensure_path, is_transient, retrying};
 pub use crate::zk::seq::parse as sequence;
 
 use crate::history::{ClientOp, Kind, LockMode, LockOp, Op, QueueOp, WatchEvent};
@@ -29,7 +29,8 @@ use crate::zk::seq;
 
 /// Puts a node in line under `dir`: an ephemeral sequential `{guid}lock-`, and after a lost
 /// reply, the child carrying `guid` if the create was applied after all (creating again
-/// blindly would orphan it: Z1); reports it. `guid` must be unique to this enqueue. Returns
+/// blindly would orphan it: Z1), looked for after `catch_up` (a lagging follower could hide
+/// it: Z15); reports it. `guid` must be unique to this enqueue. Returns
 /// the node's name and its czxid (a fencing token).
 pub async fn enqueue(
     client: &ZkClient,
@@ -46,6 +47,7 @@ pub async fn enqueue(
         {
             Ok((created, stat)) => (created[dir.len() + 1..].to_string(), stat.czxid),
             Err(e) if is_transient(&e) => {
+                catch_up(client, dir).await?;
                 let children = list(client, dir).await?;
                 let Some(own) = find_own(&children, guid) else {
                     continue;

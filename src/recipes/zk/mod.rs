@@ -32,6 +32,17 @@ pub async fn retrying<T>(
     }
 }
 
+/// Brings the connected server up to date with the leader (`sync` on `path`), retrying
+/// through ConnectionLoss. Needed before a read that settles whether a write whose reply was
+/// lost was applied: on a follower that has not applied it yet, the read misses it, and no
+/// server refuses the client for being behind, since its last-seen zxid predates the write
+/// (Z15).
+pub async fn catch_up(client: &ZkClient, path: &str) -> Result<(), ZkError> {
+    retrying(client, async || client.sync(path).await)
+        .await
+        .map(drop)
+}
+
 /// Creates `path` (and its missing parents) as persistent nodes; an existing one will do.
 pub async fn ensure_path(client: &ZkClient, path: &str) -> Result<(), ZkError> {
     let mut prefix = String::new();

@@ -9,7 +9,7 @@
 pub mod decide;
 
 use crate::recipes::zk::lock::decide::{OnEvent, find_own, on_event};
-use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient, retrying};
+use crate::recipes::zk::{RETRY_MS, catch_up, ensure_path, is_transient, retrying};
 use crate::recipes::{Election, Grant, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
@@ -59,8 +59,9 @@ impl Candidate {
         Ok(ensure_path(&self.client, &self.dir).await?)
     }
 
-    /// Stands as a candidate: creates my node; after a lost reply looks for the child
-    /// carrying my GUID before creating again, so an applied create is never orphaned.
+    /// Stands as a candidate: creates my node; after a lost reply syncs and looks for the
+    /// child carrying my GUID before creating again, so an applied create is never orphaned
+    /// (unsynced, a lagging follower could hide it: Z15).
     async fn stand(&mut self) -> Result<(), LockError> {
         let guid = format!("{}-", (self.new_guid)());
         let path = self.path(&format!("{guid}{PREFIX}"));
@@ -78,6 +79,7 @@ impl Candidate {
                 Err(e) if is_transient(&e) => timer.sleep(RETRY_MS).await,
                 Err(e) => return Err(e.into()),
             }
+            catch_up(&self.client, &self.dir).await?;
             let children = retrying(&self.client, async || {
                 self.client.get_children(&self.dir).await
             })

@@ -42,6 +42,11 @@ pub enum Flavor {
     /// protected GUID, adopting the node its old session created: a node the server deletes
     /// when that abandoned session expires (Z13, CURATOR-604).
     StaleSession,
+    /// After ConnectionLoss on its create, looks for its GUID without `sync` first (Z15, the
+    /// recipe as the seeds wrote it): on a follower that has not applied the create yet the
+    /// lookup misses, a second create orphans the first, and the orphan, owned by a live
+    /// session, blocks everyone behind it.
+    NoSync,
 }
 
 /// How a request ended, as far as the recipe's decisions go.
@@ -163,6 +168,14 @@ fn in_line(q: &[(i64, &str)], my_node: &str) -> Decision {
 /// bug Z7), or, for the create of my node, what `after_create` says.
 pub fn retries(outcome: Outcome) -> bool {
     outcome == Outcome::ConnectionLoss
+}
+
+/// Whether a lock of `flavor` brings its server up to date (`sync`) before it looks for
+/// its GUID after a lost create reply: the recipe does. `NoSync` is the recipe without it
+/// (Z15); the other flawed variants look as the seeds wrote them, unsynced, so their
+/// committed single-server traces replay unchanged (on an ensemble they can show Z15 too).
+pub fn syncs_before_lookup(flavor: Flavor) -> bool {
+    flavor == Flavor::Recipe
 }
 
 /// What a contender does after the create of its sequential node.

@@ -4,7 +4,7 @@
 pub mod decide;
 mod simple;
 
-use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient};
+use crate::recipes::zk::{RETRY_MS, catch_up, ensure_path, is_transient};
 use crate::recipes::{Grant, Lock, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
@@ -182,8 +182,12 @@ impl ZkLock {
         }
     }
 
-    /// The child carrying `guid` and its czxid, if there is one.
+    /// The child carrying `guid` and its czxid, if there is one: after a `sync`, unless the
+    /// flavor skips it (`decide::syncs_before_lookup`).
     async fn look_for_guid(&self, guid: &str) -> Result<Option<(String, i64)>, LockError> {
+        if decide::syncs_before_lookup(self.flavor) {
+            catch_up(&self.client, &self.dir).await?;
+        }
         let children = retrying!(
             self.client.timer(),
             self.client.get_children(&self.dir).await

@@ -23,7 +23,7 @@ pub mod decide;
 use crate::history::WatchEvent;
 use crate::recipes::zk::lock::decide::{OnEvent, Outcome, on_event};
 use crate::recipes::zk::lock::{outcome, retrying};
-use crate::recipes::zk::{RETRY_MS, ensure_path, is_transient};
+use crate::recipes::zk::{RETRY_MS, catch_up, ensure_path, is_transient};
 use crate::recipes::{Queue, RecipeError, Taken};
 use crate::zk::client::{Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, OpResult, multi_error};
@@ -195,8 +195,10 @@ impl ZkQueue {
         Ok(())
     }
 
-    /// Whether the marker `guid` exists, asking through ConnectionLoss.
+    /// Whether the marker `guid` exists, asking through ConnectionLoss after a `sync`: a
+    /// follower that has not applied the request yet would hide its marker (Z15).
     async fn marker_exists(&self, guid: &str) -> Result<bool, QueueError> {
+        catch_up(&self.client, &self.markers).await?;
         let stat = retrying!(
             self.client.timer(),
             self.client.exists(&self.marker(guid)).await
