@@ -101,6 +101,25 @@ pub enum ClientOp {
         /// What fired the watch: the node event's type (`NodeDeleted`).
         event: WatchEvent,
     },
+    /// Info: a read of znode `path`'s data in `session` showed the node as the write
+    /// `mzxid` left it (`read-your-writes` follows each session's view by it).
+    DataRead {
+        /// The znode read.
+        path: String,
+        /// The session that read it.
+        session: i64,
+        /// The zxid of the write that left the node as read (its stat's mzxid).
+        mzxid: i64,
+    },
+    /// Info: the session's write of znode `path`'s data was applied as `mzxid`.
+    DataWritten {
+        /// The znode written.
+        path: String,
+        /// The session that wrote it.
+        session: i64,
+        /// The write's zxid (the node's new mzxid).
+        mzxid: i64,
+    },
 }
 
 /// The node event a watch fired with, as ZooKeeper's `Watcher.Event.EventType` names it

@@ -932,6 +932,30 @@ fn a_guid_lookup_on_a_lagging_follower_without_sync_orphans_the_first_node() {
 }
 
 #[test]
+fn a_client_that_resumes_with_zxid_zero_reads_the_past_on_a_lagging_follower() {
+    let e = explore_profile("zk-counter-zero-zxid", None, 0..200);
+    assert_eq!(
+        found(&e),
+        vec![Property::READ_YOUR_WRITES],
+        "{:?}",
+        e.outcome
+    );
+    let Outcome::Violation(finding) = &e.outcome else {
+        unreachable!()
+    };
+    // The same plan with the Java client's last-seen zxid: the lagging follower refuses the
+    // moved session, which reads on another server, never the past.
+    let fixed = scenario::find("zk-counter").unwrap();
+    let recipe = locksim::world::run::RunSpec {
+        scenario: fixed.clone(),
+        properties: fixed.properties.to_vec(),
+        ..finding.spec.clone()
+    };
+    let report = locksim::world::run::run(&recipe).unwrap();
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+}
+
+#[test]
 fn the_recipe_survives_targeted_pauses() {
     assert_clean(&explore_profile("zk-lock", Some("targeted"), 0..40));
 }

@@ -9,7 +9,7 @@
 //! - `violation`: what a broken property is reported as
 //! - `malformed`: the history's own rules and their breaches
 //! - `mutex`, `rw_exclusion`, `resource`, `herd`, `liveness`, `fifo`, `leader`, `queue`,
-//!   `barrier`: one checker each
+//!   `barrier`, `read_your_writes`: one checker each
 
 mod barrier;
 mod checker;
@@ -21,6 +21,7 @@ mod malformed;
 mod mutex;
 mod property;
 mod queue;
+mod read_your_writes;
 mod resource;
 mod rw_exclusion;
 #[cfg(test)]
@@ -156,7 +157,7 @@ impl fmt::Display for NoChecker {
 impl std::error::Error for NoChecker {}
 
 /// Every built-in checker, in `Property::BUILTIN` order.
-const CHECKERS: [&dyn Checker; 9] = [
+const CHECKERS: [&dyn Checker; 10] = [
     &mutex::Mutex,
     &rw_exclusion::RwExclusion,
     &resource::Resource,
@@ -166,6 +167,7 @@ const CHECKERS: [&dyn Checker; 9] = [
     &leader::Leader,
     &queue::QueueChecker,
     &barrier::Barrier,
+    &read_your_writes::ReadYourWrites,
 ];
 
 /// The built-in checker of `property`, if it is a built-in property.

@@ -48,10 +48,13 @@ impl Property {
     /// Nobody passes a barrier before every process arrived, nor leaves it before every
     /// process is done with its work; after the heal everyone passes within a bound.
     pub const BARRIER: Property = Property::new("barrier");
+    /// Within a session, no read shows a znode older than the session has seen it, by its
+    /// own write or an earlier read, whichever server it moved to.
+    pub const READ_YOUR_WRITES: Property = Property::new("read-your-writes");
 
     /// The built-in properties, each with a checker in `check`, in the order verdicts list
     /// them.
-    pub const BUILTIN: [Property; 9] = [
+    pub const BUILTIN: [Property; 10] = [
         Property::MUTEX,
         Property::RW_EXCLUSION,
         Property::RESOURCE,
@@ -61,6 +64,7 @@ impl Property {
         Property::LEADER,
         Property::QUEUE,
         Property::BARRIER,
+        Property::READ_YOUR_WRITES,
     ];
 
     /// The property called `name`: lowercase letters, digits and `-`, as a command line and
@@ -267,7 +271,8 @@ mod tests {
                 "fifo",
                 "leader",
                 "queue",
-                "barrier"
+                "barrier",
+                "read-your-writes"
             ]
         );
     }
@@ -283,7 +288,7 @@ mod tests {
         );
         assert_eq!(
             err.to_string(),
-            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo leader queue barrier)"
+            "unknown property `Mutex` (known: mutex rw-exclusion resource herd liveness fifo leader queue barrier read-your-writes)"
         );
         assert!(serde_json::from_str::<Property>("\"Safety!\"").is_err());
     }

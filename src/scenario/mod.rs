@@ -12,6 +12,7 @@
 mod redis_lock;
 mod zk;
 mod zk_barrier;
+mod zk_counter;
 mod zk_election;
 mod zk_lock;
 mod zk_queue;
@@ -27,11 +28,13 @@ use crate::recipes::zk::{barrier, double_barrier};
 use crate::sim::node::Node;
 use crate::sim::param::{Param, ParamSpec, ParamValue};
 use crate::sim::software::{ClientFuture, Hosts};
+use crate::zk::client::ResumeZxid;
 pub use redis_lock::RedisLockProgram;
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
 pub use zk_barrier::ZkBarrierProgram;
+pub use zk_counter::ZkCounterProgram;
 pub use zk_election::ZkElectionProgram;
 pub use zk_lock::ZkLockProgram;
 pub use zk_queue::ZkQueueProgram;
@@ -154,6 +157,9 @@ const QUEUE_PROPERTIES: &[Property] = &[Property::HERD, Property::LIVENESS, Prop
 /// What a barrier promises; no `herd`: a barrier wakes everyone at once by design (its
 /// deletion, `ready`'s creation, the lowest process node's deletion on leave).
 const BARRIER_PROPERTIES: &[Property] = &[Property::BARRIER, Property::LIVENESS];
+/// What a counter's clients promise of their sessions: none reads the past, and every
+/// client's rounds get done.
+const COUNTER_PROPERTIES: &[Property] = &[Property::READ_YOUR_WRITES, Property::LIVENESS];
 
 /// Builds the built-in scenarios once (see `builtins`).
 fn builtin_list() -> Vec<Scenario> {
@@ -320,6 +326,19 @@ fn builtin_list() -> Vec<Scenario> {
         BARRIER_PROPERTIES,
     )
     .flawed(&[Property::BARRIER, Property::LIVENESS]),
+    Scenario::new(
+        "zk-counter",
+        "ZooKeeper shared counter (Curator's DistributedAtomicLong): each client reads the counter znode and writes value + 1 on condition of its version, a round at a time; every session's reads are judged against what it has seen. Default profile lagging (3 servers)",
+        ZkCounterProgram::new(ResumeZxid::LastSeen, zk_counter::LAGGING_PROFILES),
+        COUNTER_PROPERTIES,
+    ),
+    Scenario::new(
+        "zk-counter-zero-zxid",
+        "flawed: zk-counter on a client that resumes its session with last-seen zxid 0 (Z16, zookeeper-client-rust #32); a lagging follower takes it, and its reads go back in time. Default profile lagging (3 servers)",
+        ZkCounterProgram::new(ResumeZxid::Zero, zk_counter::LAGGING_PROFILES),
+        COUNTER_PROPERTIES,
+    )
+    .flawed(&[Property::READ_YOUR_WRITES]),
     Scenario::new(
         "redis-lock",
         "single-instance Redis lock: SET NX PX with a random token, release by compare-and-delete; validity on the client's clock. Full profile: server clock jumps and restarts without persistence break mutex",

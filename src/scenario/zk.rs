@@ -58,8 +58,14 @@ fn server_name(id: u32) -> String {
 /// The glue of client host `node` to the recipes, with the scenario's session settings and
 /// its servers.
 pub(super) fn zk_host(node: &Node, params: &Params) -> ZkHost {
+    zk_host_with(node, params, zk_config(node, params))
+}
+
+/// The glue of client host `node` to the recipes, with session settings `config` and the
+/// scenario's servers.
+pub(super) fn zk_host_with(node: &Node, params: &Params, config: ZkConfig) -> ZkHost {
     let servers = (1..=params.zookeeper.zk_servers).map(server_name).collect();
-    ZkHost::new(node, zk_config(node, params)).with_servers(servers)
+    ZkHost::new(node, config).with_servers(servers)
 }
 
 /// The slowest one leg of a client's request takes, the unit the ZooKeeper scenarios' bounds

@@ -458,7 +458,7 @@ mod tests {
             ),
             (
                 |v| v["expect"]["violations"] = json!(["mutex", 0]),
-                "expect.violations[1]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo, leader, queue, barrier, or the scenario's own: lowercase letters, digits and '-'), got 0",
+                "expect.violations[1]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo, leader, queue, barrier, read-your-writes, or the scenario's own: lowercase letters, digits and '-'), got 0",
             ),
             (
                 |v| v["properties"] = json!("mutex"),

@@ -5,8 +5,10 @@
 //! - `election`: run for leader, do the lock's guarded work as leader, step down, run again
 //! - `queue`: producers offer distinct items, consumers take them all
 //! - `barrier`: arrive, enter, work, leave, a barrier per round (the barriers)
+//! - `counter`: add one to a shared counter, a round at a time
 
 pub(crate) mod barrier;
+pub(crate) mod counter;
 pub(crate) mod election;
 pub(crate) mod lock;
 pub(crate) mod queue;

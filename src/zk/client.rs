@@ -37,7 +37,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::{self, UnboundedSender};
 use tokio::sync::oneshot;
 
-pub use config::{ConnectFuture, Connector, ZkConfig};
+pub use config::{ConnectFuture, Connector, ResumeZxid, ZkConfig};
 pub use driver::Driver;
 pub use error::{ProtocolError, ZkError};
 pub use watches::{SessionEvents, Watch};

@@ -108,7 +108,7 @@ fn malformed_trace_files_name_the_field() {
         (
             "violation-index",
             noguid_with("expect", json!({"violations": [0]})),
-            "expect.violations[0]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo, leader, queue, barrier, or the scenario's own: lowercase letters, digits and '-'), got 0",
+            "expect.violations[0]: expected a property name (mutex, rw-exclusion, resource, herd, liveness, fifo, leader, queue, barrier, read-your-writes, or the scenario's own: lowercase letters, digits and '-'), got 0",
         ),
         (
             "expect-extra",

@@ -3,6 +3,7 @@
 //! unknown.
 
 pub mod barrier;
+pub mod counter;
 pub mod double_barrier;
 pub mod election;
 pub mod host;

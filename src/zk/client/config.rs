@@ -28,6 +28,34 @@ pub struct ZkConfig {
     /// The clock every timeout, ping and backoff runs on: tokio's by default, the node's
     /// monotonic clock in the simulation (so drift and pauses change what it measures).
     pub timer: Timer,
+    /// What a reconnect tells the server the session has seen: the last zxid, as the Java
+    /// client does, unless a flawed control says otherwise.
+    pub resume_zxid: ResumeZxid,
+}
+
+/// The last-seen zxid a reconnect sends. A server that has applied less than it refuses the
+/// connection (the client tries another server), which is what keeps a session from ever
+/// reading an older state than it has seen once it moves (ZooKeeper's single system image).
+///
+/// ```
+/// use locksim::zk::client::{ResumeZxid, ZkConfig};
+/// let flawed = ZkConfig {
+///     resume_zxid: ResumeZxid::Zero,
+///     ..ZkConfig::default()
+/// };
+/// assert_eq!(ZkConfig::default().resume_zxid, ResumeZxid::LastSeen);
+/// # let _ = flawed;
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ResumeZxid {
+    /// The highest zxid of any reply header, as the Java client sends it.
+    #[default]
+    LastSeen,
+    /// Always 0, as a client that never sets the field (zookeeper-client-rust #32): any
+    /// server takes the session however far behind it is, so reads can go back in time
+    /// (Z16, a flawed control).
+    Zero,
 }
 
 impl ZkConfig {
@@ -39,6 +67,7 @@ impl ZkConfig {
             reconnect_backoff_ms: 200,
             initial_connect_attempts: 3,
             timer: Timer::tokio(),
+            resume_zxid: ResumeZxid::LastSeen,
         }
     }
 }

@@ -62,7 +62,7 @@ impl<S: AsyncRead + AsyncWrite> Driver<S> {
         connector: Connector<S>,
         config: ZkConfig,
     ) -> Result<(Driver<S>, Handles), ZkError> {
-        let mut session = Session::new(config.session_timeout_ms);
+        let mut session = Session::new(config.session_timeout_ms, config.resume_zxid);
         let (limit_ms, timer) = (config.connect_attempt_timeout_ms, config.timer.clone());
         let mut last_err = ZkError::ConnectionLoss;
         for n in 0..config.initial_connect_attempts.max(1) {

@@ -3,6 +3,7 @@
 
 use tokio::sync::mpsc::UnboundedSender;
 
+use super::config::ResumeZxid;
 use super::error::ZkError;
 use super::watches::{WatchRegistry, session_event};
 use crate::zk::proto::{ConnectRequest, ConnectResponse, KeeperState, WatcherEvent};
@@ -22,10 +23,12 @@ pub(super) struct Session {
     passwd: Vec<u8>,
     /// Highest zxid seen in a reply header (notifications carry -1 and do not count).
     last_zxid: i64,
+    /// What a reconnect sends of `last_zxid`.
+    resume_zxid: ResumeZxid,
 }
 
 impl Session {
-    pub(super) fn new(requested_timeout_ms: u32) -> Self {
+    pub(super) fn new(requested_timeout_ms: u32, resume_zxid: ResumeZxid) -> Self {
         let requested = i32::try_from(requested_timeout_ms).unwrap_or(i32::MAX);
         Session {
             requested_timeout_ms: requested,
@@ -33,6 +36,7 @@ impl Session {
             id: 0,
             passwd: NEW_SESSION_PASSWD.to_vec(),
             last_zxid: 0,
+            resume_zxid,
         }
     }
 
@@ -54,7 +58,10 @@ impl Session {
     pub(super) fn connect_request(&self) -> ConnectRequest {
         ConnectRequest {
             protocol_version: 0,
-            last_zxid_seen: self.last_zxid,
+            last_zxid_seen: match self.resume_zxid {
+                ResumeZxid::LastSeen => self.last_zxid,
+                ResumeZxid::Zero => 0,
+            },
             timeout_ms: self.requested_timeout_ms,
             session_id: self.id,
             passwd: self.passwd.clone(),
@@ -155,7 +162,7 @@ mod tests {
 
     #[test]
     fn timers_follow_the_negotiated_timeout() {
-        let mut session = Session::new(30_000);
+        let mut session = Session::new(30_000, ResumeZxid::LastSeen);
         session.accept(&response(6_000)).unwrap();
         assert_eq!(session.read_timeout_ms(), 4_000);
         assert_eq!(session.ping_interval_ms(), 2_000);
@@ -166,7 +173,7 @@ mod tests {
 
     #[test]
     fn reconnect_carries_id_password_and_last_zxid() {
-        let mut session = Session::new(6_000);
+        let mut session = Session::new(6_000, ResumeZxid::LastSeen);
         assert_eq!(session.connect_request().session_id, 0);
         assert_eq!(session.connect_request().passwd, vec![0; 16]);
         session.accept(&response(6_000)).unwrap();
@@ -180,8 +187,17 @@ mod tests {
     }
 
     #[test]
+    fn the_zero_flaw_resumes_with_zxid_zero_whatever_it_saw() {
+        let mut session = Session::new(6_000, ResumeZxid::Zero);
+        session.accept(&response(6_000)).unwrap();
+        session.observe_zxid(42);
+        assert_eq!(session.last_zxid(), 42);
+        assert_eq!(session.connect_request().last_zxid_seen, 0);
+    }
+
+    #[test]
     fn zero_or_negative_timeout_means_expired() {
-        let mut session = Session::new(6_000);
+        let mut session = Session::new(6_000, ResumeZxid::LastSeen);
         assert_eq!(session.accept(&response(0)), Err(Expired));
         assert_eq!(session.accept(&response(-1)), Err(Expired));
     }
