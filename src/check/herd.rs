@@ -2,7 +2,8 @@
 //! except the one wake-up a shared lock legitimately causes: a writer's release wakes every
 //! reader queued behind it (they then hold it together). A deletion of a node queued as a
 //! writer's (its Enqueued says mode write) that woke only clients waiting as readers is
-//! therefore no herd.
+//! therefore no herd. A node whose owner never heard its create answered (the reply lost,
+//! then its session) has no Enqueued: its name tells its mode (`rwlock::mode_of`).
 //!
 //! A Wake is attributed to the latest earlier server change that could have fired it: a
 //! NodeDeleted on P to the latest deletion of P; a NodeChildrenChanged on D to the latest
@@ -15,6 +16,7 @@
 
 use super::{CheckConfig, Checker, Property, Reads, Violation};
 use crate::history::{ClientOp, History, LockMode, LockOp, Op, QueueOp, WatchEvent};
+use crate::recipes::zk::rwlock;
 use crate::zk;
 use crate::zk::events::{ZnodeChange, znode_change};
 use std::collections::{BTreeMap, BTreeSet};
@@ -75,8 +77,12 @@ pub fn check(history: &History) -> Vec<Violation> {
                 };
                 if let Some(deletion) = cause {
                     woken.entry(deletion).or_default().insert(&event.node);
-                    let writers_node =
-                        node_modes.get(bare_name(deletion.path)) == Some(&LockMode::Write);
+                    let node = bare_name(deletion.path);
+                    let mode = node_modes
+                        .get(node)
+                        .copied()
+                        .or_else(|| rwlock::mode_of(node));
+                    let writers_node = mode == Some(LockMode::Write);
                     let reader = waiting_as.get(event.node.as_str()) == Some(&Some(LockMode::Read));
                     let all = readers_only.entry(deletion).or_insert(true);
                     *all &= writers_node && reader;
@@ -301,6 +307,28 @@ mod tests {
         assert_eq!(v.len(), 1, "{v:?}");
         assert_eq!(v[0].clients, ["c4", "c5"]);
         assert_eq!(v[0].times_ms, [200]);
+    }
+
+    #[test]
+    fn a_writers_node_its_owner_never_heard_of_may_wake_every_reader_behind_it() {
+        // w1's create reply was lost and its session then expired: no Enqueued names it,
+        // and its name says it is a writer's.
+        let mut h = HistoryBuilder::default();
+        let w1 = "/locks/l1/_c_9-write-0000000001";
+        h.at(11, "c2")
+            .info(enqueued_as("read-0000000002", LockMode::Read));
+        h.at(12, "c3")
+            .info(enqueued_as("read-0000000003", LockMode::Read));
+        h.at(100, "zk1").info(deleted(w1));
+        h.at(101, "c2").info(wake(L1, w1, WatchEvent::NodeDeleted));
+        h.at(101, "c3").info(wake(L1, w1, WatchEvent::NodeDeleted));
+        assert_eq!(check(&h.build()), []);
+        // An exclusive lock's node is still one wake-up per deletion.
+        let l1 = "/locks/l1/_c_9-lock-0000000001";
+        h.at(200, "zk1").info(deleted(l1));
+        h.at(201, "c2").info(wake(L1, l1, WatchEvent::NodeDeleted));
+        h.at(201, "c3").info(wake(L1, l1, WatchEvent::NodeDeleted));
+        assert_eq!(check(&h.build()).len(), 1);
     }
 
     fn listed_empty(queue: &str) -> Op {

@@ -118,6 +118,16 @@ pub enum Fault {
         /// The server host whose replica takes over.
         node: String,
     },
+    /// Server `node`, a follower of a ZooKeeper ensemble, applies nothing for `for_ms` (a
+    /// long GC pause, a slow disk): it still logs and acknowledges proposals, so the
+    /// ensemble commits without it, while its own clients' reads fall behind and their
+    /// writes wait for its apply. The heal ends it early.
+    StallApply {
+        /// The follower.
+        node: String,
+        /// How long its apply stalls, ms.
+        for_ms: u64,
+    },
     /// A pause aimed at a role instead of a host: whoever holds `target` when the fault
     /// fires (at `at_ms`, or at the first `on` event after it) freezes for `for_ms`. Written
     /// as a `pause` with `target` (and `on`) in place of `node`.
@@ -267,7 +277,8 @@ impl Fault {
             | Fault::PauseBefore { node, .. }
             | Fault::ClockJump { node, .. }
             | Fault::ClockDrift { node, .. }
-            | Fault::Failover { node } => vec![node],
+            | Fault::Failover { node }
+            | Fault::StallApply { node, .. } => vec![node],
             Fault::LoseReply { node, client, .. } => vec![node, client],
         }
     }
@@ -282,6 +293,7 @@ impl Fault {
             | Fault::Pause { for_ms, .. }
             | Fault::PauseBefore { for_ms, .. }
             | Fault::PauseRole { for_ms, .. }
+            | Fault::StallApply { for_ms, .. }
                 if *for_ms > DAY_MS =>
             {
                 Some(("for_ms", "at most one day (86400000)"))
@@ -322,6 +334,7 @@ impl Fault {
             Fault::ClockDrift { .. } => FaultTag::ClockDrift,
             Fault::LoseReply { .. } => FaultTag::LoseReply,
             Fault::Failover { .. } => FaultTag::Failover,
+            Fault::StallApply { .. } => FaultTag::StallApply,
         }
     }
 }
@@ -363,6 +376,8 @@ pub enum FaultTag {
     LoseReply,
     /// `Fault::Failover`.
     Failover,
+    /// `Fault::StallApply`.
+    StallApply,
 }
 
 impl FaultTag {
@@ -383,6 +398,7 @@ impl FaultTag {
             FaultTag::ClockDrift => "clock_drift",
             FaultTag::LoseReply => "lose_reply",
             FaultTag::Failover => "failover",
+            FaultTag::StallApply => "stall_apply",
         }
     }
 }
@@ -412,6 +428,9 @@ impl fmt::Display for Fault {
                 write!(f, "{node} loses the reply to {client}'s next {op}")
             }
             Fault::Failover { node } => write!(f, "{node} fails over to its replica"),
+            Fault::StallApply { node, for_ms } => {
+                write!(f, "{node} stalls its apply for {for_ms} ms")
+            }
             Fault::PauseRole { target, on, for_ms } => {
                 write!(f, "pause {target} for {for_ms} ms")?;
                 match on {

@@ -42,6 +42,11 @@ pub trait ServerFamily {
         false
     }
 
+    /// Whether a `stall_apply` (a follower that applies nothing for a while) applies.
+    fn stalls_apply(&self) -> bool {
+        false
+    }
+
     /// The software of `node`, which keeps what must survive a crash of that host.
     fn install(&self, node: Node) -> Box<dyn ServerSoftware>;
 }
@@ -51,8 +56,8 @@ pub trait ServerSoftware {
     /// The host's software: run at the start and again after every restart.
     fn start(&self) -> ServerFuture;
 
-    /// Carries out a fault only the software can (`lose_reply`, `failover`), one that the
-    /// family's `reply_ops` / `fails_over` admitted.
+    /// Carries out a fault only the software can (`lose_reply`, `failover`, `stall_apply`),
+    /// one that the family's `reply_ops` / `fails_over` / `stalls_apply` admitted.
     fn apply(&mut self, fault: &Fault);
 
     /// The heal phase admits no faults: whatever is still armed is disarmed.

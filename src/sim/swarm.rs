@@ -32,11 +32,13 @@ pub enum FaultKind {
     LoseReply,
     /// A server's replica promoted to master.
     Failover,
+    /// A follower of a ZooKeeper ensemble that stops applying for a while.
+    StallApply,
 }
 
 impl FaultKind {
     /// Every kind, in the order the swarm draws them.
-    pub(crate) const ALL: [FaultKind; 9] = [
+    pub(crate) const ALL: [FaultKind; 10] = [
         FaultKind::Partition,
         FaultKind::Loss,
         FaultKind::Delay,
@@ -46,6 +48,7 @@ impl FaultKind {
         FaultKind::ClockDrift,
         FaultKind::LoseReply,
         FaultKind::Failover,
+        FaultKind::StallApply,
     ];
 
     /// The kind as the `faults` parameter spells it: the tag of the faults it draws.
@@ -65,6 +68,7 @@ impl FaultKind {
             FaultKind::ClockDrift => FaultTag::ClockDrift,
             FaultKind::LoseReply => FaultTag::LoseReply,
             FaultKind::Failover => FaultTag::Failover,
+            FaultKind::StallApply => FaultTag::StallApply,
         }
     }
 }
@@ -136,6 +140,8 @@ pub(crate) struct SwarmServer {
     pub(crate) reply_ops: Vec<&'static str>,
     /// Whether it has a replica to fail over to.
     pub(crate) fails_over: bool,
+    /// Whether it is a follower whose apply can stall.
+    pub(crate) stalls_apply: bool,
 }
 
 /// One fault occurrence drawn from the knobs: it may expand to a fault and its undoing.
@@ -258,6 +264,17 @@ fn occurrence(
             vec![at(at_ms, Fault::Failover { node: server })]
         }
         FaultKind::Failover => vec![],
+        FaultKind::StallApply if target.stalls_apply => {
+            let for_ms = span(cfg.crash_down_max_ms);
+            vec![at(
+                at_ms,
+                Fault::StallApply {
+                    node: server,
+                    for_ms,
+                },
+            )]
+        }
+        FaultKind::StallApply => vec![],
     }
 }
 
@@ -412,6 +429,7 @@ mod tests {
                 name: "zk1".into(),
                 reply_ops: vec!["create"],
                 fails_over: false,
+                stalls_apply: false,
             }],
             partition_max_ms: 50,
             pause_max_ms: 100,

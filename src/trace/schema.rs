@@ -126,7 +126,7 @@ fn trigger(field: Field) -> Result<Trigger, JsonError> {
 type Kind = fn(&mut Fields) -> Result<Fault, JsonError>;
 
 /// Every fault kind by its tag, as `Fault::name` and serde name it.
-const KINDS: [(&str, Kind); 14] = [
+const KINDS: [(&str, Kind); 15] = [
     (FaultTag::Partition.name(), |f| {
         Ok(Fault::Partition {
             a: f.string("a")?,
@@ -214,6 +214,12 @@ const KINDS: [(&str, Kind); 14] = [
             node: f.string("node")?,
         })
     }),
+    (FaultTag::StallApply.name(), |f| {
+        Ok(Fault::StallApply {
+            node: f.string("node")?,
+            for_ms: f.u64("for_ms")?,
+        })
+    }),
 ];
 
 #[cfg(test)]
@@ -290,6 +296,10 @@ mod tests {
                 client: s("c1"),
             },
             Fault::Failover { node: s("redis1") },
+            Fault::StallApply {
+                node: s("zk1"),
+                for_ms: 200,
+            },
         ]
     }
 
@@ -380,7 +390,7 @@ mod tests {
         let cases: &[(Edit, &str)] = &[
             (
                 |v| v["faults"][0]["fault"] = json!(0),
-                "faults[0].fault: expected a fault name (partition, partition_oneway, repair, repair_all, loss, delay, crash, restart, pause, pause_before, clock_jump, clock_drift, lose_reply, failover), got 0",
+                "faults[0].fault: expected a fault name (partition, partition_oneway, repair, repair_all, loss, delay, crash, restart, pause, pause_before, clock_jump, clock_drift, lose_reply, failover, stall_apply), got 0",
             ),
             (
                 |v| v["faults"][3]["node"] = json!("zk1"),

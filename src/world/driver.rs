@@ -305,7 +305,9 @@ impl World {
             Fault::ClockDrift { node, ppm } => {
                 self.nodes[node].clock.borrow_mut().set_drift(now, *ppm)
             }
-            Fault::LoseReply { node, .. } | Fault::Failover { node } => {
+            Fault::LoseReply { node, .. }
+            | Fault::Failover { node }
+            | Fault::StallApply { node, .. } => {
                 let server = &self.servers[node];
                 Node::as_driver_at(now, || server.borrow_mut().apply(&timed.fault))
             }

@@ -172,12 +172,14 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
             name: s.name.clone(),
             reply_ops: s.family.swarm_reply_ops().to_vec(),
             fails_over: s.family.fails_over(),
+            stalls_apply: s.family.stalls_apply(),
         })
         .collect();
     let mut kinds = params.fault_kinds();
     kinds.retain(|kind| match kind {
         FaultKind::LoseReply => servers.iter().any(|s| !s.reply_ops.is_empty()),
         FaultKind::Failover => servers.iter().any(|s| s.fails_over),
+        FaultKind::StallApply => servers.iter().any(|s| s.stalls_apply),
         _ => true,
     });
     SwarmConfig {
@@ -377,6 +379,11 @@ fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), PlanError> {
                 if !hosts.server(node).is_some_and(|s| s.family.fails_over()) =>
             {
                 return wrong(node, "a server with a replica to fail over to");
+            }
+            Fault::StallApply { node, .. }
+                if !hosts.server(node).is_some_and(|s| s.family.stalls_apply()) =>
+            {
+                return wrong(node, "a follower of a ZooKeeper ensemble");
             }
             Fault::Partition { a, b }
             | Fault::Repair { a, b }

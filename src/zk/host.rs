@@ -245,6 +245,14 @@ impl<E: Env> Host<E> {
         (due > now.mono_ms).then(|| Duration::from_millis(due - now.mono_ms))
     }
 
+    /// Applies nothing for `for_ms` from now (0: applies what is due at once). A wake for
+    /// the stall's end comes with the next peer message, as every lagged apply's does.
+    pub fn stall_apply(&mut self, for_ms: u64) {
+        let now = self.env.now();
+        let outputs = self.server.stall_apply(now, for_ms);
+        self.dispatch(outputs);
+    }
+
     /// Applies what a follower's lag has let through by now.
     pub fn apply_lagged(&mut self) {
         let now = self.env.now();

@@ -116,12 +116,18 @@ impl Sessions {
     /// After a restart: no connections, and every deadline counted afresh from `now_ms`, as
     /// the real server re-adds the sessions it loads from its log.
     pub fn restart(&mut self, now_ms: u64) {
+        self.rearm(now_ms);
+        for s in self.by_id.values_mut() {
+            s.conn = None;
+        }
+    }
+
+    /// Every deadline counted afresh from `now_ms`: what a new leader's session tracker
+    /// does with the sessions it takes over.
+    pub fn rearm(&mut self, now_ms: u64) {
         let ids: Vec<i64> = self.by_id.keys().copied().collect();
         for id in ids {
             self.touch(id, now_ms);
-        }
-        for s in self.by_id.values_mut() {
-            s.conn = None;
         }
     }
 }

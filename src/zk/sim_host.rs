@@ -1,6 +1,6 @@
 //! The ZooKeeper family's simulation glue: serves the core (`zk::host`) on its host's port
 //! 2181 with the node's clocks, records tree changes in the history, and carries out
-//! `lose_reply` faults. The core outlives crashes; a restart re-arms every session deadline.
+//! `lose_reply` and `stall_apply` faults. The core outlives crashes; a restart re-arms every session deadline.
 
 use crate::history::Kind;
 use crate::sim::fault::Fault;
@@ -102,6 +102,12 @@ impl ServerFamily for ZkFamily {
         REPLY_OPS
     }
 
+    /// A follower of an ensemble; never a server alone or the leader, which applies as it
+    /// commits.
+    fn stalls_apply(&self) -> bool {
+        self.member.as_ref().is_some_and(|m| m.id != m.leader())
+    }
+
     /// A lost create reply is the one the lock recipes must survive (the GUID lookup).
     fn swarm_reply_ops(&self) -> &'static [&'static str] {
         &REPLY_OPS[..1]
@@ -147,15 +153,21 @@ impl ServerSoftware for ZkSoftware {
     }
 
     fn apply(&mut self, fault: &Fault) {
-        if let Fault::LoseReply { op, client, .. } = fault {
-            let lose = &mut self.host.borrow_mut().env.lose;
-            lose.push((client.clone(), op.clone()));
+        match fault {
+            Fault::LoseReply { op, client, .. } => {
+                let lose = &mut self.host.borrow_mut().env.lose;
+                lose.push((client.clone(), op.clone()));
+            }
+            Fault::StallApply { for_ms, .. } => self.host.borrow_mut().stall_apply(*for_ms),
+            _ => {}
         }
     }
 
-    /// Replies armed to be lost are delivered after all.
+    /// Replies armed to be lost are delivered after all; a stalled apply goes on.
     fn heal(&mut self) {
-        self.host.borrow_mut().env.lose.clear();
+        let mut host = self.host.borrow_mut();
+        host.env.lose.clear();
+        host.stall_apply(0);
     }
 
     /// Every wait of its is one the stepper sees (`Node::timer`, `turmoil::sleep`).

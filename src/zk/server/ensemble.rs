@@ -163,8 +163,8 @@ pub(super) struct Ensemble {
     committed: Vec<Write>,
     /// A follower's commits waiting out its apply lag: (when, zxid).
     to_apply: VecDeque<(u64, i64)>,
-    /// A follower applies nothing while stalled.
-    stalled: bool,
+    /// A follower applies nothing before this (monotonic ms): a `stall_apply` fault.
+    stalled_until_ms: u64,
     /// Syncs to answer once the leader committed (leader) or this server applied
     /// (follower) through their barrier.
     syncs: Vec<Sync>,
@@ -190,7 +190,7 @@ impl Ensemble {
             log: BTreeMap::new(),
             committed: Vec::new(),
             to_apply: VecDeque::new(),
-            stalled: false,
+            stalled_until_ms: 0,
             syncs: Vec::new(),
             lines: BTreeMap::new(),
             pending: BTreeMap::new(),
@@ -276,7 +276,12 @@ impl Server {
     /// applies.
     pub(super) fn ensemble_due(&mut self, now: Now) -> Vec<Output> {
         if self.leads() {
-            return self.expire_due(now);
+            // Without a quorum 3.8's leader has stepped down: no session expires, no
+            // container is reaped, until it leads a quorum again (with fresh deadlines).
+            return match self.ens().serving() {
+                true => self.expire_due(now),
+                false => Vec::new(),
+            };
         }
         let mut out = Vec::new();
         self.apply_due(now, &mut out);
@@ -672,7 +677,14 @@ impl Server {
         for (write, _) in ens.log.values().filter(|(w, _)| w.zxid > zxid) {
             out.push(to(follower, PeerMsg::Proposal(write.clone())));
         }
+        let was_serving = ens.serving();
         ens.synced.insert(follower);
+        if !was_serving && ens.serving() {
+            // A leader back with a quorum starts a new epoch, as 3.8's re-elected one does:
+            // its session tracker gives every session a fresh timeout, so none expires for
+            // the time the ensemble could not hear from it.
+            self.sessions.rearm(now.mono_ms);
+        }
         self.leader_commit(now, out);
         // What committed while it was away, its own log's proposals included.
         let zxid = self.last_zxid;
@@ -715,7 +727,7 @@ impl Server {
     fn apply_due(&mut self, now: Now, out: &mut Vec<Output>) {
         loop {
             let ens = self.ens();
-            if ens.stalled {
+            if now.mono_ms < ens.stalled_until_ms {
                 break;
             }
             // A commit commits everything logged before it too (a lost one is made up).
@@ -829,12 +841,13 @@ impl Server {
         });
     }
 
-    /// A follower's apply stalls or resumes (what a stall fault will do; tests drive it).
-    #[cfg(test)]
-    pub fn stall_apply(&mut self, now: Now, stalled: bool) -> Vec<Output> {
+    /// A follower applies nothing for `for_ms` from now (a `stall_apply` fault: a long GC
+    /// pause or a slow disk behind its commit processor); it still logs and acknowledges
+    /// proposals, so the ensemble commits without it. `for_ms` 0 ends a stall at once.
+    pub fn stall_apply(&mut self, now: Now, for_ms: u64) -> Vec<Output> {
         let mut out = Vec::new();
         if self.ensemble.is_some() {
-            self.ens().stalled = stalled;
+            self.ens().stalled_until_ms = now.mono_ms.saturating_add(for_ms);
             self.apply_due(now, &mut out);
         }
         out
@@ -868,12 +881,12 @@ impl Server {
         out
     }
 
-    /// When (monotonic ms) the next lagged apply is due, if one waits and the apply is
-    /// not stalled: a driver wakes the server then (`apply_lagged`).
+    /// When (monotonic ms) the next lagged apply is due, if one waits, a stall's end
+    /// included: a driver wakes the server then (`apply_lagged`).
     pub fn next_apply_ms(&self) -> Option<u64> {
         let ens = self.ensemble.as_ref()?;
         let due = ens.to_apply.front().map(|&(due, _)| due);
-        due.filter(|_| !ens.stalled)
+        due.map(|due| due.max(ens.stalled_until_ms))
     }
 
     /// Applies the commits whose lag has passed.

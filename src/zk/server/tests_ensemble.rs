@@ -254,16 +254,31 @@ fn a_sync_on_a_lagging_follower_is_answered_once_it_caught_up_with_the_leader() 
 }
 
 #[test]
-fn a_stalled_follower_applies_nothing_until_it_resumes() {
+fn a_stalled_follower_applies_nothing_until_its_stall_ends() {
     let mut net = Net::new(0);
     net.open(1, 10);
-    net.input(1, |s, now| s.stall_apply(now, true));
+    net.input(1, |s, now| s.stall_apply(now, 3_000));
     net.open(LEADER, 30);
     net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
     assert_eq!(net.reply(LEADER, 30, 1).map(|r| r.0), Some(ErrorCode::Ok));
-    net.tick_to(5_000);
+    net.tick_to(2_000);
+    net.input(1, |s, now| s.apply_lagged(now));
     assert!(net.stat(1, "/a").is_none());
-    net.input(1, |s, now| s.stall_apply(now, false));
+    net.tick_to(3_100);
+    net.input(1, |s, now| s.apply_lagged(now));
+    assert!(net.stat(1, "/a").is_some());
+}
+
+#[test]
+fn a_stall_ends_early_when_it_is_cut_to_zero() {
+    let mut net = Net::new(0);
+    net.open(1, 10);
+    net.input(1, |s, now| s.stall_apply(now, 60_000));
+    net.open(LEADER, 30);
+    net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
+    net.tick_to(1_000);
+    assert!(net.stat(1, "/a").is_none());
+    net.input(1, |s, now| s.stall_apply(now, 0));
     assert!(net.stat(1, "/a").is_some());
 }
 
@@ -384,6 +399,22 @@ fn a_leader_serves_while_it_and_its_followers_are_a_quorum() {
     // A follower that syncs again restores the quorum.
     net.input(2, |s, _| s.peer_up(LEADER));
     assert!(net.open(LEADER, 31) != 0);
+}
+
+#[test]
+fn a_leader_back_with_a_quorum_gives_every_session_a_fresh_timeout() {
+    let mut net = Net::new(0);
+    let session = net.open(LEADER, 30);
+    let passwd = net.connected(LEADER, 30).unwrap().passwd;
+    net.input(LEADER, |s, _| s.peer_down(1));
+    net.input(LEADER, |s, _| s.peer_down(2));
+    // Far past the session's timeout without a quorum: the leader expires nothing then.
+    net.tick_to(net.mono_ms + 5_000);
+    net.input(2, |s, _| s.peer_up(LEADER));
+    net.tick_to(net.mono_ms + 2 * TICK);
+    let req = connect_req(session, passwd, 1_000);
+    net.input(LEADER, |s, now| s.handle_connect(now, 31, &req));
+    assert!(net.connected(LEADER, 31).is_some_and(|c| c.timeout_ms > 0));
 }
 
 #[test]
