@@ -956,6 +956,34 @@ fn a_client_that_resumes_with_zxid_zero_reads_the_past_on_a_lagging_follower() {
 }
 
 #[test]
+fn a_candidate_that_adopts_its_given_up_session_s_node_leads_beside_another() {
+    let scenario = scenario::find("zk-election-stale-node").unwrap();
+    let e = explore(&ExploreSpec {
+        scenario: scenario.clone(),
+        params: profile("zk-election-stale-node", None),
+        properties: vec![Property::LEADER],
+        seeds: 0..400,
+        jobs: 2,
+        check_determinism: false,
+    });
+    assert_eq!(found(&e), vec![Property::LEADER], "{:?}", e.outcome);
+    let Outcome::Violation(finding) = &e.outcome else {
+        unreachable!()
+    };
+    // CURATOR-498's fix (the owner check), and the recipe, run the same plan clean.
+    for fixed in ["zk-election-stale-node-checked", "zk-election"] {
+        let fixed = scenario::find(fixed).unwrap();
+        let run = locksim::world::run::RunSpec {
+            scenario: fixed.clone(),
+            properties: fixed.properties.to_vec(),
+            ..finding.spec.clone()
+        };
+        let report = locksim::world::run::run(&run).unwrap();
+        assert!(report.violations.is_empty(), "{:?}", report.violations);
+    }
+}
+
+#[test]
 fn the_recipe_survives_targeted_pauses() {
     assert_clean(&explore_profile("zk-lock", Some("targeted"), 0..40));
 }

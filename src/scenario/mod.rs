@@ -267,6 +267,19 @@ fn builtin_list() -> Vec<Scenario> {
     )
     .flawed(&[Property::HERD]),
     Scenario::new(
+        "zk-election-stale-node",
+        "flawed: after ConnectionLoss on its create, gives its session up for a new one and takes the first node carrying the GUID it kept for its own, unsynced and whoever owns it (Z14, CURATOR-498); the old session's node is deleted when that session expires, and the candidate behind it leads too (its deletion also wakes two candidates at once: herd). Default profile ensemble (3 servers)",
+        ZkElectionProgram::profiled(ElectionFlavor::StaleNode, zk_election::ENSEMBLE_PROFILES),
+        ELECTION_PROPERTIES,
+    )
+    .flawed(&[Property::LEADER, Property::HERD]),
+    Scenario::new(
+        "zk-election-stale-node-checked",
+        "zk-election-stale-node with CURATOR-498's fix: a node found by the kept GUID is its own only if its session owns it (and the lookup syncs first). Default profile ensemble (3 servers)",
+        ZkElectionProgram::profiled(ElectionFlavor::StaleNodeChecked, zk_election::ENSEMBLE_PROFILES),
+        ELECTION_PROPERTIES,
+    ),
+    Scenario::new(
         "zk-queue",
         "ZooKeeper queue (the seed's DistributedQueue): qn- persistent sequential nodes; a consumer reads the lowest and deletes it, trying the next when it is gone, and watches the children only after listing none; offers and takes are multis with a marker that settles a lost reply",
         ZkQueueProgram::recipe(QueueFlavor::Recipe),

@@ -31,12 +31,24 @@ pub(super) const PROFILES: &[Profile] = &[
     },
 ];
 
+/// For the flaws of a session given up: the short-pauses swarm on three servers first.
+pub(super) const ENSEMBLE_PROFILES: &[Profile] = &[
+    Profile {
+        name: "ensemble",
+        summary: "short-pauses on three servers",
+        settings: &["pause_max_ms=100", "zk_servers=3"],
+    },
+    PROFILES[0],
+    PROFILES[1],
+];
+
 /// `zk1`, the store, and candidates running the election workload over the ZooKeeper
 /// election recipe (a flavor of it) or over a user's election
 /// (`ZkElectionProgram::election_workload`).
 #[derive(Debug)]
 pub struct ZkElectionProgram {
     flavor: Flavor,
+    profiles: &'static [Profile],
     /// A user's election, run in place of the recipe.
     user: Option<UserClients>,
 }
@@ -44,7 +56,19 @@ pub struct ZkElectionProgram {
 impl ZkElectionProgram {
     /// The built-in recipe of `flavor`.
     pub(super) const fn recipe(flavor: Flavor) -> ZkElectionProgram {
-        ZkElectionProgram { flavor, user: None }
+        ZkElectionProgram::profiled(flavor, PROFILES)
+    }
+
+    /// The built-in recipe of `flavor` with named profiles, the first the default.
+    pub(super) const fn profiled(
+        flavor: Flavor,
+        profiles: &'static [Profile],
+    ) -> ZkElectionProgram {
+        ZkElectionProgram {
+            flavor,
+            profiles,
+            user: None,
+        }
     }
 
     /// Each client runs the standard election workload over the candidate `connect` binds
@@ -125,7 +149,7 @@ impl Program for ZkElectionProgram {
     }
 
     fn profiles(&self) -> &'static [Profile] {
-        PROFILES
+        self.profiles
     }
 }
 

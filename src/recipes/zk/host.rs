@@ -150,7 +150,8 @@ impl ZkHost {
             Observation::Woken { path, event } => ZkHost::woken(&node, path, event),
         });
         let guids = self.guids("_c_");
-        let candidate = Candidate::new(client, flavor, ELECTION_DIR, guids, observer);
+        let candidate = Candidate::new(client, flavor, ELECTION_DIR, guids, observer)
+            .with_carried_guid(self.carried.clone());
         candidate.ensure_dir().await?;
         Ok(candidate)
     }

@@ -11,6 +11,35 @@ pub enum Flavor {
     /// Every candidate watches the lowest node (the leader's), so each leader's exit wakes
     /// them all (Z12's herd).
     Herd,
+    /// After ConnectionLoss on its create, gives its session up for a new one (as Curator
+    /// does when it takes a long disconnection for an expiry: it closes its handle without
+    /// telling the server) and looks there, without `sync`, for a node carrying the GUID it
+    /// kept (protected mode), taking the first it finds for its own (Z14, CURATOR-498): the
+    /// old session's node, which the server deletes when that session expires, and then the
+    /// candidate behind it leads too.
+    StaleNode,
+    /// `StaleNode` with CURATOR-498's fix: a node found by the GUID is mine only if my
+    /// session owns it (its `ephemeralOwner`); and, as the recipe, `sync` before the lookup.
+    StaleNodeChecked,
+}
+
+/// Whether a candidate of `flavor` gives its session up after a create that ended in
+/// ConnectionLoss, to stand again in a new one with the same GUID.
+pub fn abandons_session(flavor: Flavor) -> bool {
+    matches!(flavor, Flavor::StaleNode | Flavor::StaleNodeChecked)
+}
+
+/// Whether a candidate of `flavor` brings its server up to date before it looks for its
+/// GUID: all but `StaleNode`, as Curator's protected mode never did.
+pub fn syncs_before_lookup(flavor: Flavor) -> bool {
+    flavor != Flavor::StaleNode
+}
+
+/// Whether a node carrying my GUID must be owned by my session to be mine: all but
+/// `StaleNode`. The recipe makes a new GUID for every candidacy, so only its own session's
+/// node can carry it; the check costs it nothing (the stat comes with the lookup).
+pub fn checks_owner(flavor: Flavor) -> bool {
+    flavor != Flavor::StaleNode
 }
 
 use crate::zk;
@@ -62,8 +91,8 @@ pub fn decide(flavor: Flavor, my_node: &str, children: &[String]) -> Decision {
         Some(0) => Decision::Lead,
         Some(i) => {
             let watched = match flavor {
-                Flavor::Recipe => ranked[i - 1].1,
                 Flavor::Herd => ranked[0].1,
+                _ => ranked[i - 1].1,
             };
             Decision::Watch(watched.to_string())
         }
@@ -76,6 +105,25 @@ mod tests {
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn only_the_stale_node_flaws_give_their_session_up_and_only_the_unfixed_one_skips_the_checks() {
+        let all = [
+            Flavor::Recipe,
+            Flavor::Herd,
+            Flavor::StaleNode,
+            Flavor::StaleNodeChecked,
+        ];
+        let abandon: Vec<bool> = all.iter().map(|&f| abandons_session(f)).collect();
+        assert_eq!(abandon, [false, false, true, true]);
+        for f in all {
+            let careful = f != Flavor::StaleNode;
+            assert_eq!(
+                (syncs_before_lookup(f), checks_owner(f)),
+                (careful, careful)
+            );
+        }
     }
 
     #[test]

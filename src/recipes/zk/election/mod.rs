@@ -8,12 +8,14 @@
 
 pub mod decide;
 
-use crate::recipes::zk::lock::decide::{OnEvent, find_own, on_event};
+use crate::recipes::zk::lock::decide::{OnEvent, on_event};
 use crate::recipes::zk::{RETRY_MS, catch_up, ensure_path, is_transient, retrying};
 use crate::recipes::{Election, Grant, LockError, Observation, Observer};
 use crate::zk::client::{SessionEvents, Watch, ZkClient, ZkError};
 use crate::zk::proto::{CreateMode, ErrorCode};
 use decide::{Decision, Flavor, PREFIX};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// A candidate in the election under directory `dir`, bound to one session.
 pub struct Candidate {
@@ -26,6 +28,10 @@ pub struct Candidate {
     events: SessionEvents,
     /// My candidate node (bare name) and its czxid, once it exists.
     node: Option<(String, i64)>,
+    /// The GUID of a create whose outcome is unknown, kept across sessions by the flavors
+    /// that give their session up (`decide::abandons_session`); shared by a host's
+    /// candidates.
+    carried: Rc<RefCell<Option<String>>>,
 }
 
 impl Candidate {
@@ -47,7 +53,15 @@ impl Candidate {
             observer,
             events,
             node: None,
+            carried: Rc::default(),
         }
+    }
+
+    /// Shares the GUID of an unfinished create with the host's other candidates (used only
+    /// by the flavors that give their session up).
+    pub fn with_carried_guid(mut self, carried: Rc<RefCell<Option<String>>>) -> Self {
+        self.carried = carried;
+        self
     }
 
     fn path(&self, name: &str) -> String {
@@ -61,9 +75,21 @@ impl Candidate {
 
     /// Stands as a candidate: creates my node; after a lost reply syncs and looks for the
     /// child carrying my GUID before creating again, so an applied create is never orphaned
-    /// (unsynced, a lagging follower could hide it: Z15).
+    /// (unsynced, a lagging follower could hide it: Z15). A flavor that gives its session up
+    /// after a lost reply (`decide::abandons_session`) stands in the next one with the GUID
+    /// it kept, looking for it first.
     async fn stand(&mut self) -> Result<(), LockError> {
-        let guid = format!("{}-", (self.new_guid)());
+        let kept = self.carried.borrow_mut().take();
+        let guid = match kept {
+            Some(guid) => {
+                if let Some((own, czxid)) = self.look_for(&guid).await? {
+                    self.stood(&own, czxid);
+                    return Ok(());
+                }
+                guid
+            }
+            None => format!("{}-", (self.new_guid)()),
+        };
         let path = self.path(&format!("{guid}{PREFIX}"));
         let timer = self.client.timer().clone();
         loop {
@@ -76,24 +102,46 @@ impl Candidate {
                     self.stood(&created, stat.czxid);
                     return Ok(());
                 }
+                Err(e) if is_transient(&e) && decide::abandons_session(self.flavor) => {
+                    *self.carried.borrow_mut() = Some(guid);
+                    return Err(LockError::SessionExpired);
+                }
                 Err(e) if is_transient(&e) => timer.sleep(RETRY_MS).await,
                 Err(e) => return Err(e.into()),
             }
-            catch_up(&self.client, &self.dir).await?;
-            let children = retrying(&self.client, async || {
-                self.client.get_children(&self.dir).await
-            })
-            .await?;
-            if let Some(own) = find_own(&children, &guid).map(str::to_string) {
-                let own_path = self.path(&own);
-                let stat =
-                    retrying(&self.client, async || self.client.exists(&own_path).await).await?;
-                if let Some(stat) = stat {
-                    self.stood(&own, stat.czxid);
-                    return Ok(());
-                }
+            if let Some((own, czxid)) = self.look_for(&guid).await? {
+                self.stood(&own, czxid);
+                return Ok(());
             }
         }
+    }
+
+    /// My node carrying `guid`, with its czxid: a child with the GUID that my session owns
+    /// (any owner will do for the flavor that does not check), looked for after a `sync`
+    /// unless the flavor skips it.
+    async fn look_for(&self, guid: &str) -> Result<Option<(String, i64)>, LockError> {
+        if decide::syncs_before_lookup(self.flavor) {
+            catch_up(&self.client, &self.dir).await?;
+        }
+        let children = retrying(&self.client, async || {
+            self.client.get_children(&self.dir).await
+        })
+        .await?;
+        let session = self.client.session_id();
+        for own in children.iter().filter(|c| c.starts_with(guid)) {
+            let own_path = self.path(own);
+            let stat = retrying(&self.client, async || self.client.exists(&own_path).await).await?;
+            match stat {
+                Some(stat) if !decide::checks_owner(self.flavor) => {
+                    return Ok(Some((own.clone(), stat.czxid)));
+                }
+                Some(stat) if stat.ephemeral_owner == session => {
+                    return Ok(Some((own.clone(), stat.czxid)));
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
     }
 
     fn stood(&mut self, created: &str, czxid: i64) {
