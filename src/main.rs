@@ -175,6 +175,10 @@ enum ServeCommand {
         /// answered Unimplemented, as by ZooKeeper's default.
         #[arg(long)]
         extended_types: bool,
+        /// Serve an ensemble of 3 or 5 (zk1..zkN led by the last) on consecutive ports from
+        /// --port (each its own with --port 0), linked in the process; 1 serves one server.
+        #[arg(long, default_value_t = 1)]
+        servers: u32,
     },
     /// The simulated Redis 7.0 (the simulation's own server core, Lua scripting included)
     /// on TCP. Point any Redis client at it, e.g. `redis-cli -p 6379`. One database, no
@@ -355,6 +359,7 @@ fn main() -> ExitCode {
             jute_maxbuffer,
             container_check_ms,
             extended_types,
+            servers,
         })) => {
             let config = locksim::zk::serve::ServeConfig {
                 tick_ms,
@@ -365,6 +370,7 @@ fn main() -> ExitCode {
                 jute_maxbuffer: jute_maxbuffer as usize,
                 container_check_ms,
                 extended_types,
+                servers,
             };
             cli::serve_zk(&out, (bind, port).into(), config)
         }

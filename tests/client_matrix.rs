@@ -98,7 +98,10 @@ fn external(client: &str, command: Result<Command, String>) -> Run {
 #[test]
 fn redis_py() {
     matrix("redis-py", |port| {
-        external("redis-py", installs::python("redis_py.py", port))
+        external(
+            "redis-py",
+            installs::python("redis_py.py", &port.to_string()),
+        )
     });
 }
 
@@ -119,8 +122,31 @@ fn ioredis() {
 #[test]
 fn kazoo() {
     zk_matrix("kazoo", |port| {
-        external("kazoo", installs::python("kazoo_recipes.py", port))
+        external(
+            "kazoo",
+            installs::python("kazoo_recipes.py", &port.to_string()),
+        )
     });
+}
+
+/// kazoo's recipes against `locksim serve zk --servers 3`, its connect string naming all
+/// three (kazoo picks among them at random), say what they say against one real 3.8 server.
+#[test]
+fn kazoo_on_a_served_ensemble() {
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let real = zk_servers::start_real(ZK_TICK_MS).unwrap_or_else(|e| panic!("zookeeper: {e}"));
+    let (_sim, members) = zk_servers::start_sim_ensemble(ZK_TICK_MS, 3)
+        .unwrap_or_else(|e| panic!("locksim serve zk --servers 3: {e}"));
+    assert_eq!(members.len(), 3, "{members:?}");
+    let hosts: Vec<String> = members.iter().map(ToString::to_string).collect();
+    let kazoo = |target: &str| external("kazoo", installs::python("kazoo_recipes.py", target));
+    let (real_run, sim_run) = (
+        kazoo(&real.addr.port().to_string()),
+        kazoo(&hosts.join(",")),
+    );
+    compare_runs("kazoo (ensemble)", compare::ZOOKEEPER, real_run, sim_run);
 }
 
 #[test]

@@ -405,3 +405,107 @@ fn a_watch_event_and_the_reply_after_it_are_not_held_back_by_nagle() {
         );
     });
 }
+
+/// `serve zk --servers 3` with a 100 ms tick, losing the reply to every create (and its
+/// connection), and its members' addresses from its first line.
+fn start_ensemble() -> (Served, Vec<SocketAddr>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+        .args([
+            "serve",
+            "zk",
+            "--port",
+            "0",
+            "--tick-ms",
+            "100",
+            "--servers",
+            "3",
+        ])
+        .args(["--lose-reply-every", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("locksim starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the listening line");
+    let members: Vec<SocketAddr> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert_eq!(members.len(), 3, "{line}");
+    assert!(line.contains("zk1..zk3 led by zk3"), "{line}");
+    let addr = members[0];
+    (Served { child, addr }, members)
+}
+
+#[test]
+fn a_session_on_a_served_ensemble_moves_to_another_member_and_every_member_has_its_writes() {
+    let (_served, members) = start_ensemble();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    tokio::task::LocalSet::new().block_on(&runtime, async {
+        // One session whose every connect attempt goes to the next member: zk1, then zk2.
+        let attempts = std::rc::Rc::new(std::cell::Cell::new(0usize));
+        let connector = {
+            let (members, attempts) = (members.clone(), attempts.clone());
+            move || -> ConnectFuture<tokio::net::TcpStream> {
+                let addr = members[attempts.get() % members.len()];
+                attempts.set(attempts.get() + 1);
+                Box::pin(tokio::net::TcpStream::connect(addr))
+            }
+        };
+        let mut config = ZkConfig::with_session_timeout(2000);
+        config.reconnect_backoff_ms = 20;
+        let (client, driver) = ZkClient::connect(connector, config)
+            .await
+            .expect("a session");
+        tokio::task::spawn_local(driver.run());
+        let session = client.session_id();
+        // zk1 applies the create and drops the connection instead of replying: the session
+        // moves to zk2, where (synced) it finds its node, and writes it.
+        let path = "/ensemble";
+        let created = client.create(path, b"one", CreateMode::Persistent).await;
+        assert!(created.is_err(), "the reply is lost: {created:?}");
+        // Calls fail with ConnectionLoss until the session is back (on zk2).
+        let mut synced = client.sync(path).await;
+        for _ in 0..100 {
+            if synced.is_ok() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            synced = client.sync(path).await;
+        }
+        synced.expect("sync on zk2");
+        assert_eq!(client.get_data(path).await.expect("get").0, b"one");
+        client
+            .set_data(path, b"two", -1)
+            .await
+            .expect("set_data on zk2");
+        assert_eq!(client.session_id(), session, "the same session");
+        assert_eq!(attempts.get(), 2, "connected to zk1, then zk2");
+        // Every member has the write once synced: a session on zk3 reads it.
+        let zk3 = members[2];
+        let connector = move || -> ConnectFuture<tokio::net::TcpStream> {
+            Box::pin(tokio::net::TcpStream::connect(zk3))
+        };
+        let (other, driver) = ZkClient::connect(connector, ZkConfig::with_session_timeout(2000))
+            .await
+            .expect("a session on zk3");
+        tokio::task::spawn_local(driver.run());
+        other.sync(path).await.expect("sync on zk3");
+        assert_eq!(other.get_data(path).await.expect("get").0, b"two");
+        other.close().await;
+        client.close().await;
+    });
+}
+
+#[test]
+fn an_even_ensemble_is_refused_at_startup() {
+    for servers in ["2", "4", "7"] {
+        let stderr = refused_at_startup(&["--servers", servers]);
+        assert!(stderr.contains("--servers"), "{stderr}");
+    }
+}

@@ -14,24 +14,56 @@ use tracing_subscriber::EnvFilter;
 /// Completes when the server is to stop.
 type Shutdown = Pin<Box<dyn Future<Output = ()>>>;
 
-/// `locksim serve zk`: a simulated ZooKeeper server on `addr`, until Ctrl-C.
+/// `locksim serve zk`: a simulated ZooKeeper server on `addr`, until Ctrl-C; an ensemble of
+/// `config.servers` on consecutive ports from `addr`'s (each its own with port 0).
 pub fn serve_zk(out: &Output, addr: SocketAddr, config: zk::serve::ServeConfig) -> Status {
     if let Err(e) = config.validate() {
         return out.bad_input(&e);
     }
+    let Some(addrs) = consecutive(addr, config.servers) else {
+        return out.bad_input(&format!(
+            "--port {} leaves no room for {} servers on consecutive ports",
+            addr.port(),
+            config.servers
+        ));
+    };
     let tick_ms = config.tick_ms;
     serve(
         out,
-        addr,
+        &addrs,
         |bound| {
+            let listed: Vec<String> = bound.iter().map(ToString::to_string).collect();
+            let what = match bound.len() {
+                1 => String::new(),
+                n => format!(", an ensemble zk1..zk{n} led by zk{n}"),
+            };
             let text = format!(
-                "locksim serve zk: listening on {bound} (tickTime {tick_ms} ms); Ctrl-C stops it"
+                "locksim serve zk: listening on {} (tickTime {tick_ms} ms{what}); Ctrl-C stops it",
+                listed.join(" ")
             );
-            let json = json!({ "serving": "zk", "address": bound.to_string(), "tick_ms": tick_ms });
+            let json = json!({
+                "serving": "zk",
+                "address": listed[0],
+                "addresses": listed,
+                "tick_ms": tick_ms,
+            });
             (json, text)
         },
-        |listener, shutdown| zk::serve::serve(listener, config, shutdown),
+        |listeners, shutdown| zk::serve::serve(listeners, config, shutdown),
     )
+}
+
+/// `count` addresses on consecutive ports from `addr`'s; port 0 stays 0 (each its own).
+fn consecutive(addr: SocketAddr, count: u32) -> Option<Vec<SocketAddr>> {
+    (0..count)
+        .map(|i| {
+            let port = match addr.port() {
+                0 => Some(0),
+                port => u16::try_from(i).ok().and_then(|i| port.checked_add(i)),
+            };
+            port.map(|port| SocketAddr::new(addr.ip(), port))
+        })
+        .collect()
 }
 
 /// `locksim serve redis`: a simulated Redis server on `addr`, until Ctrl-C.
@@ -42,8 +74,9 @@ pub fn serve_redis(out: &Output, addr: SocketAddr, config: redis::serve::ServeCo
     };
     serve(
         out,
-        addr,
+        &[addr],
         |bound| {
+            let bound = bound[0];
             let text = format!(
                 "locksim serve redis: listening on {bound} (expiry clock {clock}); Ctrl-C stops it"
             );
@@ -51,7 +84,7 @@ pub fn serve_redis(out: &Output, addr: SocketAddr, config: redis::serve::ServeCo
                 json!({ "serving": "redis", "address": bound.to_string(), "expiry_clock": clock });
             (json, text)
         },
-        |listener, shutdown| redis::serve::serve(listener, config, shutdown),
+        |mut listeners, shutdown| redis::serve::serve(listeners.remove(0), config, shutdown),
     )
 }
 
@@ -89,13 +122,14 @@ pub fn parse_memory(s: &str) -> Result<usize, String> {
 }
 
 /// What every `serve` does around its family's server: logs to stderr, a single-threaded
-/// runtime, the listener, a first stdout line saying where it listens (useful with
-/// `--port 0`; `banner` gives it as JSON and as text), then the server until Ctrl-C.
+/// runtime, a listener on each of `addrs`, a first stdout line saying where they listen
+/// (useful with `--port 0`; `banner` gives it as JSON and as text), then the server until
+/// Ctrl-C.
 fn serve<F: Future<Output = ()>>(
     out: &Output,
-    addr: SocketAddr,
-    banner: impl FnOnce(SocketAddr) -> (Value, String),
-    server: impl FnOnce(TcpListener, Shutdown) -> F,
+    addrs: &[SocketAddr],
+    banner: impl FnOnce(&[SocketAddr]) -> (Value, String),
+    server: impl FnOnce(Vec<TcpListener>, Shutdown) -> F,
 ) -> Status {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -118,17 +152,22 @@ fn serve<F: Future<Output = ()>>(
     };
     let local = tokio::task::LocalSet::new();
     local.block_on(&runtime, async {
-        let listener = match TcpListener::bind(addr).await {
-            Ok(l) => l,
-            Err(e) => return out.bad_input(&format!("cannot listen on {addr}: {e}")),
-        };
-        let bound = listener.local_addr().map_or(addr, |a| a);
-        let (json, text) = banner(bound);
+        let mut listeners = Vec::new();
+        let mut bound = Vec::new();
+        for &addr in addrs {
+            let listener = match TcpListener::bind(addr).await {
+                Ok(l) => l,
+                Err(e) => return out.bad_input(&format!("cannot listen on {addr}: {e}")),
+            };
+            bound.push(listener.local_addr().map_or(addr, |a| a));
+            listeners.push(listener);
+        }
+        let (json, text) = banner(&bound);
         out.emit(json, || outln!("{text}"));
         let ctrl_c = Box::pin(async {
             let _ = tokio::signal::ctrl_c().await;
         });
-        server(listener, ctrl_c).await;
+        server(listeners, ctrl_c).await;
         Status::Clean
     })
 }

@@ -1,14 +1,18 @@
 //! `locksim serve zk`: the simulated ZooKeeper's core served by tokio on a real TCP socket
 //! and the real clock, so any ZooKeeper client (zkCli.sh, the Java client, kazoo, locksim's
-//! own) can talk to it. This is the one place that reads the host clock: it is not simulated.
+//! own) can talk to it; with `--servers 3` (or 5), an ensemble of cores on as many ports,
+//! linked in the process. This is the one place that reads the host clock: it is not
+//! simulated.
 
-use crate::zk::host::{self, Env, Host, HostEvent};
+use crate::zk::host::{self, Env, Host, HostEvent, SharedHost};
 use crate::zk::proto::{DecodeError, Request};
 pub use crate::zk::server::CONTAINER_CHECK_MS;
-use crate::zk::server::{Change, Now, Server, ServerConfig};
+use crate::zk::server::{Change, EnsembleConfig, Now, PeerMsg, Server, ServerConfig, ServerId};
 use std::future::Future;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+use tokio::task::spawn_local;
 use tracing::{debug, info, warn};
 
 /// The knobs of `locksim serve zk`.
@@ -33,12 +37,20 @@ pub struct ServeConfig {
     pub container_check_ms: u64,
     /// Whether TTL nodes may be created (`zookeeper.extendedTypesEnabled`).
     pub extended_types: bool,
+    /// 1, or an ensemble of 3 or 5 led by the last, each on its own listener.
+    pub servers: u32,
 }
 
 impl ServeConfig {
     /// Checks the timeouts the server would grant, defaults included: a minimum above the
     /// maximum (say `--tick-ms 600000 --max-session-timeout-ms 1000`) is refused.
     pub fn validate(&self) -> Result<(), String> {
+        if !matches!(self.servers, 1 | 3 | 5) {
+            return Err(format!(
+                "--servers {} is not served: 1, or an ensemble of 3 or 5",
+                self.servers
+            ));
+        }
         let server = self.server();
         if server.min_session_timeout_ms > server.max_session_timeout_ms {
             return Err(format!(
@@ -163,24 +175,113 @@ impl Env for RealEnv {
     }
 }
 
-/// Serves on `listener` until `shutdown` completes. Runs on the current thread's LocalSet
-/// (the core is single-threaded, like the simulation).
-pub async fn serve(listener: TcpListener, config: ServeConfig, shutdown: impl Future<Output = ()>) {
+/// Serves on `listeners` until `shutdown` completes: one server, or an ensemble of one
+/// member per listener, led by the last. Runs on the current thread's LocalSet (the core is
+/// single-threaded, like the simulation).
+pub async fn serve(
+    listeners: Vec<TcpListener>,
+    config: ServeConfig,
+    shutdown: impl Future<Output = ()>,
+) {
+    let servers = ServerId::try_from(listeners.len()).unwrap_or(ServerId::MAX);
+    let hosts: Vec<SharedHost<RealEnv>> = (1..=servers)
+        .map(|id| member(&config, id, servers))
+        .collect();
+    if let Some((leader, followers)) = hosts.split_last() {
+        for (id, follower) in (1..).zip(followers) {
+            link(servers, leader, id, follower);
+        }
+    }
+    let mut tasks: Vec<_> = hosts
+        .iter()
+        .map(|host| spawn_local(host::expire_sessions(host.clone())))
+        .collect();
+    let mut served = listeners.into_iter().zip(hosts);
+    let Some((first, first_host)) = served.next() else {
+        return;
+    };
+    for (listener, host) in served {
+        tasks.push(spawn_local(async move {
+            accept(&listener, &host, std::future::pending()).await
+        }));
+    }
+    accept(&first, &first_host, shutdown).await;
+    for task in tasks {
+        task.abort();
+    }
+    info!("stopped");
+}
+
+/// Server `id` of `servers`: a server alone, or a member of the ensemble led by the last.
+fn member(config: &ServeConfig, id: ServerId, servers: ServerId) -> SharedHost<RealEnv> {
     let env = RealEnv {
         started: Instant::now(),
         lose_every: config.lose_reply_every,
         applied_creates: 0,
         jute_maxbuffer: config.jute_maxbuffer,
     };
-    let host = Host::new(env, Server::new(config.server()), config.tick_ms);
+    let ensemble = (servers > 1).then(|| EnsembleConfig {
+        members: (1..=servers).collect(),
+        leader: servers,
+        apply_lag_ms: 0,
+    });
+    let server = Server::new(ServerConfig {
+        server_id: id,
+        ensemble,
+        ..config.server()
+    });
+    let host = Host::new(env, server, config.tick_ms);
     host.borrow_mut().set_max_frame(config.jute_maxbuffer);
     host.borrow_mut().restart();
-    let expiry = tokio::task::spawn_local(host::expire_sessions(host.clone()));
-    crate::serve::accept_until(&listener, shutdown, |stream, peer| {
-        let conn = host::serve_conn(host.clone(), peer.to_string(), peer.ip(), stream);
-        tokio::task::spawn_local(conn);
+    host
+}
+
+/// Links follower `id` to the leader (member `leader_id`) in the process: their messages go
+/// both ways in order, and the link never breaks.
+fn link(
+    leader_id: ServerId,
+    leader: &SharedHost<RealEnv>,
+    id: ServerId,
+    follower: &SharedHost<RealEnv>,
+) {
+    let (to_follower, at_follower) = mpsc::unbounded_channel();
+    let (to_leader, at_leader) = mpsc::unbounded_channel();
+    leader.borrow_mut().link_up(id, to_follower);
+    follower.borrow_mut().link_up(leader_id, to_leader);
+    spawn_local(deliver(at_follower, follower.clone(), leader_id));
+    spawn_local(deliver(at_leader, leader.clone(), id));
+}
+
+/// Hands `host` every message member `from` sends it, waking it when a lagged apply is due.
+async fn deliver(
+    mut messages: mpsc::UnboundedReceiver<PeerMsg>,
+    host: SharedHost<RealEnv>,
+    from: ServerId,
+) {
+    while let Some(msg) = messages.recv().await {
+        if let Some(wait) = host.borrow_mut().peer_message(from, msg) {
+            let host = host.clone();
+            spawn_local(async move {
+                tokio::time::sleep(wait).await;
+                host.borrow_mut().apply_lagged();
+            });
+        }
+    }
+}
+
+/// Serves `host`'s clients from `listener` until `shutdown` completes.
+async fn accept(
+    listener: &TcpListener,
+    host: &SharedHost<RealEnv>,
+    shutdown: impl Future<Output = ()>,
+) {
+    crate::serve::accept_until(listener, shutdown, |stream, peer| {
+        spawn_local(host::serve_conn(
+            host.clone(),
+            peer.to_string(),
+            peer.ip(),
+            stream,
+        ));
     })
     .await;
-    expiry.abort();
-    info!("stopped");
 }

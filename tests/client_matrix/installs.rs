@@ -39,9 +39,10 @@ fn interpreter(program: &str, install: &str) -> Result<(), String> {
     }
 }
 
-/// `python3 <script> PORT` with the pinned packages on its path; fails with a hint when
-/// python3 or one of the packages pinned in requirements.txt (at its exact version) is missing.
-pub fn python(script: &str, port: u16) -> Result<Command, String> {
+/// `python3 <script> TARGET` (a port, or a connect string where the script takes one) with
+/// the pinned packages on its path; fails with a hint when python3 or one of the packages
+/// pinned in requirements.txt (at its exact version) is missing.
+pub fn python(script: &str, target: &str) -> Result<Command, String> {
     interpreter("python3", "apt-get install python3 python3-pip")?;
     let dir = matrix_dir().join("python");
     let requirements = std::fs::read_to_string(dir.join("requirements.txt"))
@@ -67,7 +68,7 @@ pub fn python(script: &str, port: u16) -> Result<Command, String> {
     let mut command = Command::new("python3");
     command
         .arg(dir.join(script))
-        .arg(port.to_string())
+        .arg(target)
         .env("PYTHONPATH", site)
         .env("PYTHONNOUSERSITE", "1");
     Ok(command)

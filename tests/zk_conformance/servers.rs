@@ -80,6 +80,46 @@ pub fn start_sim(tick_ms: u64) -> Result<ServerProcess, String> {
     })
 }
 
+/// `locksim serve zk --servers N` on free loopback ports, and the members' addresses, read
+/// from its first line once it listens.
+pub fn start_sim_ensemble(
+    tick_ms: u64,
+    servers: u32,
+) -> Result<(ServerProcess, Vec<SocketAddr>), String> {
+    let scratch = scratch_dir(&format!("zk-ensemble-sim-{}", free_port()));
+    let log_path = scratch.join("server.log");
+    let log = File::create(&log_path).map_err(|e| format!("log: {e}"))?;
+    let log2 = log.try_clone().map_err(|e| format!("log: {e}"))?;
+    let child = Command::new(env!("CARGO_BIN_EXE_locksim"))
+        .args(["serve", "zk", "--port", "0", "--bind", "127.0.0.1"])
+        .args(["--tick-ms", &tick_ms.to_string()])
+        .args(["--servers", &servers.to_string()])
+        .stdin(Stdio::null())
+        .stdout(log)
+        .stderr(log2)
+        .spawn()
+        .map_err(|e| format!("cannot run locksim serve zk: {e}"))?;
+    let start = Instant::now();
+    while start.elapsed() < START_LIMIT {
+        let text = fs::read_to_string(&log_path).unwrap_or_default();
+        if let Some(line) = text.lines().find(|l| l.contains("listening on")) {
+            let members: Vec<SocketAddr> = line
+                .split_whitespace()
+                .filter_map(|w| w.parse().ok())
+                .collect();
+            let server = ServerProcess {
+                name: "locksim",
+                addr: members[0],
+                child,
+                scratch,
+            };
+            return Ok((server, members));
+        }
+        sleep(Duration::from_millis(50));
+    }
+    Err(format!("no listening line within {START_LIMIT:?}"))
+}
+
 fn wait_ready(
     mut server: ServerProcess,
     ready: impl Fn(TcpStream) -> bool,

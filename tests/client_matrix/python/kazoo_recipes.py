@@ -2,7 +2,8 @@
 each promises: locks, read-write locks, a semaphore, counters, an election, barriers, parties,
 queues, data and children watches, a tree cache, a lease and a set partitioner. Two clients
 (two sessions) take turns; each wait is bounded, and every line is one the recipe decides,
-never a timing. Usage: kazoo_recipes.py PORT
+never a timing. Usage: kazoo_recipes.py PORT, or kazoo_recipes.py HOST:PORT,HOST:PORT,...
+(an ensemble's connect string).
 """
 
 import sys
@@ -12,7 +13,8 @@ from datetime import timedelta
 from kazoo.client import KazooClient
 from kazoo.recipe.cache import TreeCache, TreeEvent
 
-PORT = int(sys.argv[1])
+TARGET = sys.argv[1]
+HOSTS = TARGET if ":" in TARGET else f"127.0.0.1:{int(TARGET)}"
 BASE = "/kazoo-recipes"
 WAIT = 10
 
@@ -22,7 +24,7 @@ def out(*parts):
 
 
 def client():
-    c = KazooClient(hosts=f"127.0.0.1:{PORT}", timeout=10)
+    c = KazooClient(hosts=HOSTS, timeout=10)
     c.start(timeout=WAIT)
     return c
 
