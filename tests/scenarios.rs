@@ -64,6 +64,23 @@ fn assert_clean(e: &Exploration) {
     }
 }
 
+/// Runs `finding`'s seed and plan on scenario `name`, judged by all it promises, and
+/// asserts it runs clean: the fix of the flaw the finding showed.
+fn runs_clean_as(finding: &locksim::explore::Finding, name: &str) {
+    let fixed = scenario::find(name).unwrap();
+    let spec = locksim::world::run::RunSpec {
+        scenario: fixed.clone(),
+        properties: fixed.properties.to_vec(),
+        ..finding.spec.clone()
+    };
+    let report = locksim::world::run::run(&spec).unwrap();
+    assert!(
+        report.violations.is_empty(),
+        "{name}: {:?}",
+        report.violations
+    );
+}
+
 #[test]
 fn herd_variant_wakes_every_waiter() {
     let e = explore_seeds("zk-lock-herd", &["faults=none"], &[], 0..10);
@@ -874,13 +891,7 @@ fn a_waiter_that_takes_a_vanished_predecessor_for_the_lock_breaks_mutex_under_ta
         "{:?}",
         finding.spec.plan
     );
-    let recipe = locksim::world::run::RunSpec {
-        scenario: scenario::find("zk-lock").unwrap().clone(),
-        properties: scenario::find("zk-lock").unwrap().properties.to_vec(),
-        ..finding.spec.clone()
-    };
-    let report = locksim::world::run::run(&recipe).unwrap();
-    assert!(report.violations.is_empty(), "{:?}", report.violations);
+    runs_clean_as(finding, "zk-lock");
 }
 
 #[test]
@@ -922,13 +933,7 @@ fn a_guid_lookup_on_a_lagging_follower_without_sync_orphans_the_first_node() {
     }
     assert!(guids.values().any(|&n| n == 2), "{guids:?}");
     // The recipe syncs before the lookup: the same plan runs clean.
-    let recipe = locksim::world::run::RunSpec {
-        scenario: scenario::find("zk-lock").unwrap().clone(),
-        properties: scenario::find("zk-lock").unwrap().properties.to_vec(),
-        ..finding.spec.clone()
-    };
-    let report = locksim::world::run::run(&recipe).unwrap();
-    assert!(report.violations.is_empty(), "{:?}", report.violations);
+    runs_clean_as(finding, "zk-lock");
 }
 
 #[test]
@@ -945,14 +950,7 @@ fn a_client_that_resumes_with_zxid_zero_reads_the_past_on_a_lagging_follower() {
     };
     // The same plan with the Java client's last-seen zxid: the lagging follower refuses the
     // moved session, which reads on another server, never the past.
-    let fixed = scenario::find("zk-counter").unwrap();
-    let recipe = locksim::world::run::RunSpec {
-        scenario: fixed.clone(),
-        properties: fixed.properties.to_vec(),
-        ..finding.spec.clone()
-    };
-    let report = locksim::world::run::run(&recipe).unwrap();
-    assert!(report.violations.is_empty(), "{:?}", report.violations);
+    runs_clean_as(finding, "zk-counter");
 }
 
 #[test]
@@ -972,14 +970,7 @@ fn a_candidate_that_adopts_its_given_up_session_s_node_leads_beside_another() {
     };
     // CURATOR-498's fix (the owner check), and the recipe, run the same plan clean.
     for fixed in ["zk-election-stale-node-checked", "zk-election"] {
-        let fixed = scenario::find(fixed).unwrap();
-        let run = locksim::world::run::RunSpec {
-            scenario: fixed.clone(),
-            properties: fixed.properties.to_vec(),
-            ..finding.spec.clone()
-        };
-        let report = locksim::world::run::run(&run).unwrap();
-        assert!(report.violations.is_empty(), "{:?}", report.violations);
+        runs_clean_as(finding, fixed);
     }
 }
 

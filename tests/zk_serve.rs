@@ -21,6 +21,11 @@ impl Served {
     }
 
     fn start_with(extra: &[&str]) -> Served {
+        Served::listening(extra).0
+    }
+
+    /// The server with `extra` arguments, and the addresses its first line gives.
+    fn listening(extra: &[&str]) -> (Served, Vec<SocketAddr>) {
         let mut child = Command::new(env!("CARGO_BIN_EXE_locksim"))
             .args(["serve", "zk", "--port", "0", "--tick-ms", "100"])
             .args(extra)
@@ -32,11 +37,14 @@ impl Served {
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut line)
             .expect("the listening line");
-        let addr = line
+        let addrs: Vec<SocketAddr> = line
             .split_whitespace()
-            .find_map(|w| w.parse().ok())
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        let addr = *addrs
+            .first()
             .unwrap_or_else(|| panic!("no address in {line:?}"));
-        Served { child, addr }
+        (Served { child, addr }, addrs)
     }
 
     fn is_running(&mut self) -> bool {
@@ -111,23 +119,33 @@ fn with_session<F: std::future::Future<Output = ()>>(
     addr: SocketAddr,
     script: impl FnOnce(ZkClient) -> F,
 ) {
+    on_local(async {
+        let client = session(move || Box::pin(tokio::net::TcpStream::connect(addr))).await;
+        script(client.clone()).await;
+        client.close().await;
+    });
+}
+
+/// Runs `body` on a current-thread runtime's LocalSet, where a client's driver can run.
+fn on_local<F: std::future::Future>(body: F) -> F::Output {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    tokio::task::LocalSet::new().block_on(&runtime, async {
-        let connector = move || -> ConnectFuture<tokio::net::TcpStream> {
-            Box::pin(tokio::net::TcpStream::connect(addr))
-        };
-        let mut config = ZkConfig::with_session_timeout(2000);
-        config.reconnect_backoff_ms = 20;
-        let (client, driver) = ZkClient::connect(connector, config)
-            .await
-            .expect("a session");
-        tokio::task::spawn_local(driver.run());
-        script(client.clone()).await;
-        client.close().await;
-    });
+    tokio::task::LocalSet::new().block_on(&runtime, body)
+}
+
+/// A session of 2 s through `connector`, reconnecting after 20 ms, its driver spawned.
+async fn session(
+    connector: impl Fn() -> ConnectFuture<tokio::net::TcpStream> + 'static,
+) -> ZkClient {
+    let mut config = ZkConfig::with_session_timeout(2000);
+    config.reconnect_backoff_ms = 20;
+    let (client, driver) = ZkClient::connect(connector, config)
+        .await
+        .expect("a session");
+    tokio::task::spawn_local(driver.run());
+    client
 }
 
 /// A create then a read through locksim's own client: the server still serves sessions.
@@ -407,63 +425,29 @@ fn a_watch_event_and_the_reply_after_it_are_not_held_back_by_nagle() {
 }
 
 /// `serve zk --servers 3` with a 100 ms tick, losing the reply to every create (and its
-/// connection), and its members' addresses from its first line.
+/// connection), and its members' addresses.
 fn start_ensemble() -> (Served, Vec<SocketAddr>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_locksim"))
-        .args([
-            "serve",
-            "zk",
-            "--port",
-            "0",
-            "--tick-ms",
-            "100",
-            "--servers",
-            "3",
-        ])
-        .args(["--lose-reply-every", "1"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("locksim starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("the listening line");
-    let members: Vec<SocketAddr> = line
-        .split_whitespace()
-        .filter_map(|w| w.parse().ok())
-        .collect();
-    assert_eq!(members.len(), 3, "{line}");
-    assert!(line.contains("zk1..zk3 led by zk3"), "{line}");
-    let addr = members[0];
-    (Served { child, addr }, members)
+    let (served, members) = Served::listening(&["--servers", "3", "--lose-reply-every", "1"]);
+    assert_eq!(members.len(), 3, "{members:?}");
+    (served, members)
 }
 
 #[test]
 fn a_session_on_a_served_ensemble_moves_to_another_member_and_every_member_has_its_writes() {
     let (_served, members) = start_ensemble();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    tokio::task::LocalSet::new().block_on(&runtime, async {
+    on_local(async {
         // One session whose every connect attempt goes to the next member: zk1, then zk2.
         let attempts = std::rc::Rc::new(std::cell::Cell::new(0usize));
-        let connector = {
+        let client = session({
             let (members, attempts) = (members.clone(), attempts.clone());
-            move || -> ConnectFuture<tokio::net::TcpStream> {
+            move || {
                 let addr = members[attempts.get() % members.len()];
                 attempts.set(attempts.get() + 1);
                 Box::pin(tokio::net::TcpStream::connect(addr))
             }
-        };
-        let mut config = ZkConfig::with_session_timeout(2000);
-        config.reconnect_backoff_ms = 20;
-        let (client, driver) = ZkClient::connect(connector, config)
-            .await
-            .expect("a session");
-        tokio::task::spawn_local(driver.run());
-        let session = client.session_id();
+        })
+        .await;
+        let session_id = client.session_id();
         // zk1 applies the create and drops the connection instead of replying: the session
         // moves to zk2, where (synced) it finds its node, and writes it.
         let path = "/ensemble";
@@ -484,17 +468,11 @@ fn a_session_on_a_served_ensemble_moves_to_another_member_and_every_member_has_i
             .set_data(path, b"two", -1)
             .await
             .expect("set_data on zk2");
-        assert_eq!(client.session_id(), session, "the same session");
+        assert_eq!(client.session_id(), session_id, "the same session");
         assert_eq!(attempts.get(), 2, "connected to zk1, then zk2");
         // Every member has the write once synced: a session on zk3 reads it.
         let zk3 = members[2];
-        let connector = move || -> ConnectFuture<tokio::net::TcpStream> {
-            Box::pin(tokio::net::TcpStream::connect(zk3))
-        };
-        let (other, driver) = ZkClient::connect(connector, ZkConfig::with_session_timeout(2000))
-            .await
-            .expect("a session on zk3");
-        tokio::task::spawn_local(driver.run());
+        let other = session(move || Box::pin(tokio::net::TcpStream::connect(zk3))).await;
         other.sync(path).await.expect("sync on zk3");
         assert_eq!(other.get_data(path).await.expect("get").0, b"two");
         other.close().await;
