@@ -133,6 +133,14 @@ fn kazoo() {
 /// three (kazoo picks among them at random), say what they say against one real 3.8 server.
 #[test]
 fn kazoo_on_a_served_ensemble() {
+    ensemble_matrix("kazoo", |servers| {
+        external("kazoo", installs::python("kazoo_recipes.py", servers))
+    });
+}
+
+/// Runs `program` with a connect string: one real ZooKeeper 3.8's, and that of a fresh
+/// `locksim serve zk --servers 3` naming every member; compares the transcripts.
+fn ensemble_matrix(client: &str, program: impl Fn(&str) -> Run) {
     let _turn = ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -141,12 +149,13 @@ fn kazoo_on_a_served_ensemble() {
         .unwrap_or_else(|e| panic!("locksim serve zk --servers 3: {e}"));
     assert_eq!(members.len(), 3, "{members:?}");
     let hosts: Vec<String> = members.iter().map(ToString::to_string).collect();
-    let kazoo = |target: &str| external("kazoo", installs::python("kazoo_recipes.py", target));
-    let (real_run, sim_run) = (
-        kazoo(&real.addr.port().to_string()),
-        kazoo(&hosts.join(",")),
+    let (real_run, sim_run) = (program(&real.addr.to_string()), program(&hosts.join(",")));
+    compare_runs(
+        &format!("{client} (ensemble)"),
+        compare::ZOOKEEPER,
+        real_run,
+        sim_run,
     );
-    compare_runs("kazoo (ensemble)", compare::ZOOKEEPER, real_run, sim_run);
 }
 
 #[test]
@@ -163,7 +172,17 @@ fn node_zookeeper_client() {
 fn zookeeper_client() {
     zk_matrix("zookeeper-client", |port| {
         run::in_thread(run::TIME_LIMIT, move |out| {
-            zookeeper_client::transcript(port, out)
+            zookeeper_client::transcript(format!("127.0.0.1:{port}"), out)
+        })
+    });
+}
+
+#[test]
+fn zookeeper_client_on_a_served_ensemble() {
+    ensemble_matrix("zookeeper-client", |servers| {
+        let servers = servers.to_string();
+        run::in_thread(run::TIME_LIMIT, move |out| {
+            zookeeper_client::transcript(servers, out)
         })
     });
 }

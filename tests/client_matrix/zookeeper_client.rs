@@ -35,13 +35,14 @@ fn stat(s: &zk::Stat) -> String {
     )
 }
 
-/// Runs the program against the server at `port`, in a runtime of its own.
-pub fn transcript(port: u16, out: Sender<String>) {
+/// Runs the program against the servers of the connect string `servers`, in a runtime of
+/// its own.
+pub fn transcript(servers: String, out: Sender<String>) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("a runtime");
-    runtime.block_on(run(format!("127.0.0.1:{port}"), Transcript(out)));
+    runtime.block_on(run(servers, Transcript(out)));
 }
 
 async fn connect(addr: &str) -> zk::Client {
