@@ -394,6 +394,81 @@ fn a_candidate_whose_create_reply_was_lost_finds_its_node_by_its_guid() {
     assert_eq!(stood, clients.len() * 4, "one candidacy per term");
 }
 
+/// Crashing `node` of a three-server ensemble at 300 ms (it restarts with the heal, at
+/// 600 ms) under zk-lock: the run, and the epochs its members started leading, by member.
+fn zk_lock_with_a_crashed(node: &str) -> (locksim::world::run::RunReport, Vec<(String, u32)>) {
+    use locksim::history::Op;
+    use locksim::sim::fault::{FaultPlan, TimedFault};
+    use locksim::world::run::{RunSpec, run};
+    use locksim::zk::events::ZkEvent;
+    let crash = TimedFault {
+        at_ms: 300,
+        fault: Fault::Crash { node: node.into() },
+    };
+    let spec = RunSpec {
+        plan: FaultPlan(vec![crash]),
+        ..RunSpec::generated(
+            scenario::find("zk-lock").unwrap(),
+            params(&["faults=none", "zk_servers=3"]),
+            3,
+        )
+    };
+    let report = run(&spec).expect("the run completes");
+    let leading = report
+        .history
+        .events
+        .iter()
+        .filter_map(|e| match &e.op {
+            Op::Server(event) => match event.read::<ZkEvent>() {
+                Some(ZkEvent::Leading { epoch }) => Some((e.node.clone(), epoch)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    (report, leading)
+}
+
+#[test]
+fn a_crashed_leader_is_replaced_by_the_next_election_and_the_lock_goes_on() {
+    let (report, leading) = zk_lock_with_a_crashed("zk3");
+    assert!(
+        report.completed && report.violations.is_empty(),
+        "{:?}",
+        report.violations
+    );
+    // zk1 and zk2 hold the same log: the higher id wins. zk3, back, follows it.
+    assert_eq!(leading, vec![("zk2".to_string(), 2)]);
+    // Locks taken in the new epoch carry its zxids.
+    let last = holds_tokens(&report.history).last().copied().unwrap_or(0);
+    assert_eq!(last >> 32, 2, "token {last:#x}");
+}
+
+#[test]
+fn a_crashed_follower_rejoins_its_leader_without_a_new_epoch() {
+    let (report, leading) = zk_lock_with_a_crashed("zk1");
+    assert!(
+        report.completed && report.violations.is_empty(),
+        "{:?}",
+        report.violations
+    );
+    assert_eq!(leading, vec![]);
+}
+
+/// The fencing tokens of every acquire, in order.
+fn holds_tokens(history: &locksim::history::History) -> Vec<i64> {
+    use locksim::history::{Kind, LockOp, Op};
+    history
+        .events
+        .iter()
+        .filter(|e| e.kind == Kind::Ok)
+        .filter_map(|e| match &e.op {
+            Op::Lock(LockOp::Acquire { token, .. }) => *token,
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn a_leader_paused_past_its_session_leads_beside_the_next_and_fencing_saves_the_resource() {
     let long_pauses = ["pause_max_ms=600"];

@@ -155,7 +155,7 @@ fn early_leaves(events: &[Event]) -> Vec<Violation> {
                     };
                     nodes.insert(path, state);
                 }
-                None => {}
+                _ => {}
             }
             continue;
         }

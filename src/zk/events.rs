@@ -9,9 +9,10 @@ use serde::{Deserialize, Serialize};
 pub const FAMILY: &str = "zookeeper";
 
 /// What a simulated ZooKeeper server records in the history, one flat object tagged with
-/// `op` (`znode_created`, `znode_deleted`, `session_expired`).
+/// `op` (`znode_created`, `znode_deleted`, `session_expired`, `leading`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ZkEvent {
     /// A node was created.
     ZnodeCreated {
@@ -32,14 +33,19 @@ pub enum ZkEvent {
         /// The session's id.
         session: i64,
     },
+    /// An ensemble member won an election and started leading a new epoch.
+    Leading {
+        /// The epoch: the top half of every zxid it gives.
+        epoch: u32,
+    },
 }
 
 /// Tree changes are routine (a timeline tells them through the clients' acquires and
-/// releases); an expired session is news.
+/// releases); an expired session and a new leader are news.
 impl From<ZkEvent> for Op {
     fn from(event: ZkEvent) -> Op {
         Op::Server(match event {
-            ZkEvent::SessionExpired { .. } => ServerEvent::new(&event),
+            ZkEvent::SessionExpired { .. } | ZkEvent::Leading { .. } => ServerEvent::new(&event),
             _ => ServerEvent::routine(&event),
         })
     }

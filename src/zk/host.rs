@@ -5,7 +5,8 @@
 
 use crate::zk::proto::{self, DecodeError, FrameReader, OpCode, ReplyHeader, Request};
 use crate::zk::server::{
-    Change, ConnId, ErrorCode, Now, Output, PeerMsg, Refusal, Response, Server, ServerId,
+    Change, ConnId, ErrorCode, Now, Output, PeerMsg, QuorumRole, Refusal, Response, Server,
+    ServerId,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,7 +14,7 @@ use std::net::IpAddr;
 use std::rc::Rc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 /// What a host reports as it serves, for a log or a history.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,18 +99,37 @@ pub struct Host<E> {
     /// Requests whose reply comes later (an ensemble member's writes and syncs), by
     /// connection and xid: who sent them, and what.
     awaiting: BTreeMap<(ConnId, i32), (String, Request)>,
-    /// The live links to other members of the ensemble, each with its generation.
+    /// The live quorum links to other members of the ensemble, each with its generation.
     peers: BTreeMap<ServerId, (u64, mpsc::UnboundedSender<PeerMsg>)>,
+    /// The live election links, each with its generation, oldest first: two members that
+    /// dial each other at once have two, and votes go on the first.
+    election: BTreeMap<ServerId, Vec<(u64, mpsc::UnboundedSender<PeerMsg>)>>,
+    /// Votes for members with no election link yet, which the driver is dialing.
+    unsent: BTreeMap<ServerId, Vec<PeerMsg>>,
+    /// Where to ask the driver for an election link.
+    dialer: Option<mpsc::UnboundedSender<ServerId>>,
     /// Generations of links made so far.
     links: u64,
     /// The members sent a message since the last tick.
     busy_links: BTreeSet<ServerId>,
+    /// The member's part on the quorum port, for the driver that keeps those links.
+    role: watch::Sender<Option<QuorumRole>>,
+    /// When a member looking for a leader is next due to decide or vote again.
+    vote_due: watch::Sender<Option<u64>>,
+}
+
+/// Which of a member's links: to or from its leader, or for an election.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkKind {
+    Quorum,
+    Election,
 }
 
 pub type SharedHost<E> = Rc<RefCell<Host<E>>>;
 
 impl<E: Env> Host<E> {
     pub fn new(env: E, server: Server, tick_ms: u64) -> SharedHost<E> {
+        let role = watch::Sender::new(server.quorum_role());
         Rc::new(RefCell::new(Host {
             env,
             server,
@@ -119,8 +139,13 @@ impl<E: Env> Host<E> {
             max_frame: proto::JUTE_MAXBUFFER,
             awaiting: BTreeMap::new(),
             peers: BTreeMap::new(),
+            election: BTreeMap::new(),
+            unsent: BTreeMap::new(),
+            dialer: None,
             links: 0,
             busy_links: BTreeSet::new(),
+            role,
+            vote_due: watch::Sender::new(None),
         }))
     }
 
@@ -137,8 +162,12 @@ impl<E: Env> Host<E> {
         self.conns.clear();
         self.awaiting.clear();
         self.peers.clear();
+        self.election.clear();
+        self.unsent.clear();
+        self.dialer = None;
         let now = self.env.now();
-        self.server.restart(now);
+        let outputs = self.server.restart(now);
+        self.dispatch(outputs);
     }
 
     fn send(&self, conn: ConnId, out: Outgoing) {
@@ -162,6 +191,7 @@ impl<E: Env> Host<E> {
                 }
                 | Output::Close { conn } => self.send(conn, Outgoing::Close),
                 Output::Changed(change) => self.env.observe(HostEvent::Changed(&change)),
+                Output::Peer { to, msg } if msg.is_election() => self.vote_to(to, msg),
                 Output::Peer { to, msg } => {
                     if let Some((_, link)) = self.peers.get(&to) {
                         self.busy_links.insert(to);
@@ -174,6 +204,64 @@ impl<E: Env> Host<E> {
         for conn in lost {
             self.send(conn, Outgoing::Drop);
         }
+        let role = self.server.quorum_role();
+        let changed = self
+            .role
+            .send_if_modified(|r| std::mem::replace(r, role) != role);
+        if changed {
+            // A role given up takes its quorum links with it; the driver makes the new
+            // role's.
+            self.peers.clear();
+        }
+        let due = self.server.next_vote_ms();
+        self.vote_due
+            .send_if_modified(|d| std::mem::replace(d, due) != due);
+    }
+
+    /// A vote goes on the election link to `to`, or waits for the driver to dial one.
+    fn vote_to(&mut self, to: ServerId, msg: PeerMsg) {
+        if let Some((_, link)) = self.election.get(&to).and_then(|links| links.first()) {
+            let _ = link.send(msg);
+            return;
+        }
+        let waiting = self.unsent.entry(to).or_default();
+        if waiting.is_empty()
+            && let Some(dialer) = &self.dialer
+        {
+            let _ = dialer.send(to);
+        }
+        waiting.push(msg);
+    }
+
+    /// The driver dials election links on request from now on: first to every member a
+    /// vote waits for.
+    pub fn set_dialer(&mut self, dialer: mpsc::UnboundedSender<ServerId>) {
+        for &peer in self.unsent.keys() {
+            let _ = dialer.send(peer);
+        }
+        self.dialer = Some(dialer);
+    }
+
+    /// Dialing `peer`'s election port failed: the votes for it are dropped (the election
+    /// sends them again).
+    pub fn dial_failed(&mut self, peer: ServerId) {
+        self.unsent.remove(&peer);
+    }
+
+    /// The member's part on the quorum port, as it changes.
+    pub fn quorum_role(&self) -> watch::Receiver<Option<QuorumRole>> {
+        self.role.subscribe()
+    }
+
+    /// When (monotonic ms) the member, looking for a leader, is due to decide or send its
+    /// vote again, as it changes: the driver wakes it then (`wake`).
+    pub fn vote_due(&self) -> watch::Receiver<Option<u64>> {
+        self.vote_due.subscribe()
+    }
+
+    /// Monotonic ms now, on the host's clock.
+    pub fn now_ms(&self) -> u64 {
+        self.env.now().mono_ms
     }
 
     /// Reports the replies among `outputs` to requests handled earlier, and says which
@@ -213,8 +301,23 @@ impl<E: Env> Host<E> {
     }
 
     /// A link to member `peer` is up: messages for it go there. Its generation.
-    pub fn link_up(&mut self, peer: ServerId, link: mpsc::UnboundedSender<PeerMsg>) -> u64 {
+    pub fn link_up(
+        &mut self,
+        peer: ServerId,
+        kind: LinkKind,
+        link: mpsc::UnboundedSender<PeerMsg>,
+    ) -> u64 {
         self.links += 1;
+        if kind == LinkKind::Election {
+            for msg in self.unsent.remove(&peer).unwrap_or_default() {
+                let _ = link.send(msg);
+            }
+            self.election
+                .entry(peer)
+                .or_default()
+                .push((self.links, link));
+            return self.links;
+        }
         self.peers.insert(peer, (self.links, link));
         let outputs = self.server.peer_up(peer);
         self.dispatch(outputs);
@@ -223,16 +326,18 @@ impl<E: Env> Host<E> {
 
     /// The link of generation `generation` to `peer` is gone (a newer one may have taken
     /// its place).
-    pub fn link_down(&mut self, peer: ServerId, generation: u64) {
+    pub fn link_down(&mut self, peer: ServerId, kind: LinkKind, generation: u64) {
+        if kind == LinkKind::Election {
+            if let Some(links) = self.election.get_mut(&peer) {
+                links.retain(|(g, _)| *g != generation);
+            }
+            return;
+        }
         if self.peers.get(&peer).is_some_and(|(g, _)| *g == generation) {
             self.peers.remove(&peer);
-            let outputs = self.server.peer_down(peer);
+            let now = self.env.now();
+            let outputs = self.server.peer_down(now, peer);
             self.dispatch(outputs);
-            if !self.server.serving() {
-                // A leader left without a quorum lets its other followers go too, so that
-                // none of them serves what it can no longer commit.
-                self.peers.clear();
-            }
         }
     }
 
@@ -253,10 +358,10 @@ impl<E: Env> Host<E> {
         self.dispatch(outputs);
     }
 
-    /// Applies what a follower's lag has let through by now.
-    pub fn apply_lagged(&mut self) {
+    /// Does the member's work due by now (`peer_message` and `vote_due` say when).
+    pub fn wake(&mut self) {
         let now = self.env.now();
-        let outputs = self.server.apply_lagged(now);
+        let outputs = self.server.wake(now);
         self.dispatch(outputs);
     }
 

@@ -4,7 +4,7 @@
 //! linked in the process. This is the one place that reads the host clock: it is not
 //! simulated.
 
-use crate::zk::host::{self, Env, Host, HostEvent, SharedHost};
+use crate::zk::host::{self, Env, Host, HostEvent, LinkKind, SharedHost};
 use crate::zk::proto::{DecodeError, Request};
 pub use crate::zk::server::CONTAINER_CHECK_MS;
 use crate::zk::server::{Change, EnsembleConfig, Now, PeerMsg, Server, ServerConfig, ServerId};
@@ -167,9 +167,10 @@ impl Env for RealEnv {
                 error,
                 err,
             } => info!("conn {conn}: request {xid} refused with {err:?} ({error:?})"),
-            HostEvent::Changed(Change::SessionExpired { session }) => {
+            HostEvent::Changed(Change::SessionExpired { session, .. }) => {
                 info!("session {session:#x} expired")
             }
+            HostEvent::Changed(Change::Leading { epoch, .. }) => info!("leading epoch {epoch}"),
             HostEvent::Changed(change) => debug!("{change:?}"),
         }
     }
@@ -246,13 +247,17 @@ fn link(
 ) {
     let (to_follower, at_follower) = mpsc::unbounded_channel();
     let (to_leader, at_leader) = mpsc::unbounded_channel();
-    leader.borrow_mut().link_up(id, to_follower);
-    follower.borrow_mut().link_up(leader_id, to_leader);
+    leader
+        .borrow_mut()
+        .link_up(id, LinkKind::Quorum, to_follower);
+    follower
+        .borrow_mut()
+        .link_up(leader_id, LinkKind::Quorum, to_leader);
     spawn_local(deliver(at_follower, follower.clone(), leader_id));
     spawn_local(deliver(at_leader, leader.clone(), id));
 }
 
-/// Hands `host` every message member `from` sends it, waking it when a lagged apply is due.
+/// Hands `host` every message member `from` sends it, waking it when it has work due.
 async fn deliver(
     mut messages: mpsc::UnboundedReceiver<PeerMsg>,
     host: SharedHost<RealEnv>,
@@ -263,7 +268,7 @@ async fn deliver(
             let host = host.clone();
             spawn_local(async move {
                 tokio::time::sleep(wait).await;
-                host.borrow_mut().apply_lagged();
+                host.borrow_mut().wake();
             });
         }
     }

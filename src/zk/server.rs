@@ -21,10 +21,12 @@ use crate::zk::tree::Tree;
 use crate::zk::watch::Watches;
 use commit::{WriteOp, is_write};
 use ensemble::Ensemble;
-pub use ensemble::{EnsembleConfig, PeerMsg, ServerId};
+pub use ensemble::{EnsembleConfig, PeerMsg, QuorumRole, ServerId};
 
 mod commit;
+mod election;
 mod ensemble;
+mod leadership;
 mod multi;
 mod requests;
 #[cfg(test)]
@@ -112,7 +114,8 @@ impl ServerConfig {
     }
 }
 
-/// A change to the tree, reported so the driver can record it in the history.
+/// A change to the tree, the sessions or who leads, reported so the driver can record it
+/// in the history.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
     Created {
@@ -127,7 +130,25 @@ pub enum Change {
     },
     SessionExpired {
         session: i64,
+        zxid: i64,
     },
+    /// A new leader's epoch started: its zxids count from `zxid` (`epoch << 32`).
+    Leading {
+        epoch: u32,
+        zxid: i64,
+    },
+}
+
+impl Change {
+    /// The zxid of the write that made the change.
+    pub fn zxid(&self) -> i64 {
+        match self {
+            Change::Created { zxid, .. }
+            | Change::Deleted { zxid, .. }
+            | Change::SessionExpired { zxid, .. }
+            | Change::Leading { zxid, .. } => *zxid,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -226,7 +247,7 @@ impl Server {
             ensemble: config
                 .ensemble
                 .clone()
-                .map(|e| Ensemble::new(config.server_id, e)),
+                .map(|e| Ensemble::new(config.server_id, e, config.tick_ms)),
             config,
         }
     }
@@ -491,16 +512,20 @@ impl Server {
     }
 
     /// A restart that loses no data: connections and their watches are gone, the tree and the
-    /// sessions stay, and every session deadline is counted afresh from `now`.
-    pub fn restart(&mut self, now: Now) {
-        if let Some(ens) = self.ensemble.as_mut() {
-            ens.restart();
-        }
+    /// sessions stay, and every session deadline is counted afresh from `now`. A member
+    /// restarted looks for its leader; what it sends to do so.
+    pub fn restart(&mut self, now: Now) -> Vec<Output> {
+        let looks = self.ensemble.as_mut().is_some_and(Ensemble::restart);
         self.conns.clear();
         self.identities.clear();
         self.watches.clear();
         self.sessions.restart(now.mono_ms);
         self.next_reap_ms = now.mono_ms.saturating_add(self.config.container_check_ms);
+        let mut out = Vec::new();
+        if looks {
+            self.start_looking(now, &mut out);
+        }
+        out
     }
 
     /// Zxid of the last txn applied.

@@ -122,8 +122,16 @@ impl Sessions {
         }
     }
 
-    /// Every deadline counted afresh from `now_ms`: what a new leader's session tracker
-    /// does with the sessions it takes over.
+    /// What a new leader's session tracker does with the sessions it takes over: each
+    /// one open again (an expiry under way is undone) with its deadline counted afresh.
+    pub fn take_over(&mut self, now_ms: u64) {
+        for s in self.by_id.values_mut() {
+            s.closing = false;
+        }
+        self.rearm(now_ms);
+    }
+
+    /// Every deadline counted afresh from `now_ms`.
     pub fn rearm(&mut self, now_ms: u64) {
         let ids: Vec<i64> = self.by_id.keys().copied().collect();
         for id in ids {

@@ -14,7 +14,7 @@ use crate::zk::server::{Change, EnsembleConfig, Now, Server, ServerConfig, Serve
 use crate::zk::sim_peers::{Links, Mailbox};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Duration;
 use turmoil::net::TcpListener;
@@ -32,14 +32,20 @@ pub struct ZkFamily {
     pub member: Option<Member>,
 }
 
-/// A scenario's ensemble of `servers` members zk1..zkN, led by the last; their peer
-/// messages wait in one mailbox while their tickets cross the simulated network.
+/// A scenario's ensemble of `servers` members zk1..zkN, led by the last until it is lost;
+/// their peer messages wait in one mailbox while their tickets cross the simulated network.
 #[derive(Debug)]
 pub struct Ensemble {
     servers: u32,
     max_lag_ms: u64,
     mailbox: Rc<RefCell<Mailbox>>,
+    reported: Reported,
 }
+
+/// The last change recorded, by zxid and by the member that reported it: a new leader
+/// applies the writes its predecessor may have committed (and reported) already, and those
+/// are recorded once.
+pub type Reported = Rc<Cell<(i64, ServerId)>>;
 
 impl Ensemble {
     /// An ensemble of `servers` whose followers' apply lags are drawn up to `max_lag_ms`.
@@ -48,6 +54,7 @@ impl Ensemble {
             servers,
             max_lag_ms,
             mailbox: Rc::default(),
+            reported: Rc::default(),
         }
     }
 
@@ -58,6 +65,7 @@ impl Ensemble {
             servers: ServerId::try_from(self.servers).unwrap_or(ServerId::MAX),
             max_lag_ms: self.max_lag_ms,
             mailbox: self.mailbox.clone(),
+            reported: self.reported.clone(),
         })
     }
 }
@@ -70,6 +78,7 @@ pub struct Member {
     pub servers: ServerId,
     pub max_lag_ms: u64,
     pub mailbox: Rc<RefCell<Mailbox>>,
+    pub reported: Reported,
 }
 
 impl Member {
@@ -125,6 +134,7 @@ impl ServerFamily for ZkFamily {
         let env = SimEnv {
             node,
             lose: Vec::new(),
+            reported: self.member.as_ref().map(|m| (m.id, m.reported.clone())),
         };
         let host = Host::new(env, server, self.tick_ms);
         Box::new(ZkSoftware {
@@ -180,6 +190,23 @@ struct SimEnv {
     node: Node,
     /// Armed lose_reply faults: (client, op).
     lose: Vec<(String, String)>,
+    /// A member's id and its ensemble's last recorded change.
+    reported: Option<(ServerId, Reported)>,
+}
+
+impl SimEnv {
+    /// Whether `change` is new to the history: not one an earlier leader reported.
+    fn first_report(&self, change: &Change) -> bool {
+        let Some((me, reported)) = &self.reported else {
+            return true;
+        };
+        let (zxid, by) = reported.get();
+        let new = change.zxid() > zxid || (change.zxid() == zxid && by == *me);
+        if new {
+            reported.set((change.zxid(), *me));
+        }
+        new
+    }
 }
 
 impl Env for SimEnv {
@@ -213,10 +240,14 @@ impl Env for SimEnv {
         let HostEvent::Changed(change) = event else {
             return;
         };
+        if !self.first_report(change) {
+            return;
+        }
         let event = match change.clone() {
             Change::Created { path, session, .. } => ZkEvent::ZnodeCreated { path, session },
             Change::Deleted { path, session, .. } => ZkEvent::ZnodeDeleted { path, session },
-            Change::SessionExpired { session } => ZkEvent::SessionExpired { session },
+            Change::SessionExpired { session, .. } => ZkEvent::SessionExpired { session },
+            Change::Leading { epoch, .. } => ZkEvent::Leading { epoch },
         };
         self.node.record(Kind::Info, event.into());
     }
@@ -264,6 +295,7 @@ mod tests {
                 .iter()
                 .map(|(c, o)| (c.to_string(), o.to_string()))
                 .collect(),
+            reported: None,
         }
     }
 

@@ -1,7 +1,9 @@
 //! The links between an ensemble's members over the simulated network, so partitions,
-//! latency and loss strike them as they strike clients. Each follower connects to the
+//! latency and loss strike them as they strike clients. Each follower connects to its
 //! leader's peer port (2888, as ZooKeeper's quorum port); both ends then send their
-//! messages in order on that one connection.
+//! messages in order on that one connection. Who leads changes: each member's links follow
+//! its role as the core reports it. Votes go on links of their own, to the election port
+//! (3888), dialed when a vote has no link to go on.
 //!
 //! A message crosses the link as a ticket, its sequence number and its number in the
 //! ensemble's mailbox, where the message itself waits: every member runs in one process, and
@@ -21,12 +23,15 @@ use tokio::time::Instant;
 use turmoil::net::{TcpListener, TcpStream};
 
 use crate::sim::node::Node;
-use crate::zk::host::{Env, SharedHost};
-use crate::zk::server::{PeerMsg, ServerId};
+use crate::zk::host::{Env, LinkKind, SharedHost};
+use crate::zk::server::{PeerMsg, QuorumRole, ServerId};
 use crate::zk::sim_host::Member;
 
 /// Where followers connect to their leader.
 pub const PEER_PORT: u16 = 2888;
+
+/// Where members send each other their votes.
+pub const ELECTION_PORT: u16 = 3888;
 
 /// Ticks of silence after which a link is taken for dead (ZooKeeper's syncLimit, 5 in
 /// its sample configuration).
@@ -64,46 +69,75 @@ pub struct Links<E> {
 }
 
 impl<E: Env + 'static> Links<E> {
-    /// Keeps the member's links up for as long as its software runs: the leader takes the
-    /// followers' connections, a follower connects to the leader again whenever its link
-    /// is gone.
+    /// Keeps the member's links up for as long as its software runs: while it leads, it
+    /// takes its followers' connections; while it follows, it connects to its leader again
+    /// whenever its link is gone; and it dials election links as its votes need them.
     pub async fn run(self) {
-        let leader = self.member.servers;
-        if self.member.id == leader {
-            self.lead().await;
-            return;
-        }
-        let name = format!("zk{leader}");
-        let give_up = self.tick * SYNC_LIMIT_TICKS;
+        let this = Rc::new(self);
+        let mut role = this.host.borrow().quorum_role();
+        this.node.spawn(this.clone().elect());
         loop {
-            let connect = TcpStream::connect((name.as_str(), PEER_PORT));
-            let connected = tokio::select! {
-                biased;
-                stream = connect => stream.ok(),
-                _ = turmoil::sleep(give_up) => None,
+            let current = *role.borrow_and_update();
+            let work = async {
+                match current {
+                    Some(QuorumRole::Lead) => this.lead().await,
+                    Some(QuorumRole::Follow(leader)) => this.follow(leader).await,
+                    _ => std::future::pending().await,
+                }
             };
-            if let Some(mut stream) = connected
-                && stream.write_all(&[self.member.id]).await.is_ok()
-            {
-                self.carry(leader, stream).await;
+            tokio::select! {
+                biased;
+                changed = role.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+                () = work => return,
             }
-            turmoil::sleep(self.tick).await;
         }
     }
 
+    /// A follower's side: connects to `leader`, and again half a tick after a failed try
+    /// (3.8's `connectToLeader` waits a second, half its sample tick).
+    async fn follow(&self, leader: ServerId) {
+        let name = format!("zk{leader}");
+        loop {
+            if let Some(stream) = self.dial(&name, PEER_PORT).await {
+                self.carry(leader, LinkKind::Quorum, stream).await;
+            }
+            turmoil::sleep(self.tick / 2).await;
+        }
+    }
+
+    /// Connects to `name`'s `port` and says who it is, within syncLimit.
+    async fn dial(&self, name: &str, port: u16) -> Option<TcpStream> {
+        let connect = TcpStream::connect((name, port));
+        let give_up = self.tick * SYNC_LIMIT_TICKS;
+        let mut stream = tokio::select! {
+            biased;
+            stream = connect => stream.ok()?,
+            _ = turmoil::sleep(give_up) => return None,
+        };
+        stream.write_all(&[self.member.id]).await.ok()?;
+        Some(stream)
+    }
+
     /// The leader's side: each follower's connection, which opens with its id.
-    async fn lead(self) {
+    async fn lead(self: &Rc<Self>) {
         let Ok(listener) = TcpListener::bind(("0.0.0.0", PEER_PORT)).await else {
             return;
         };
-        let this = Rc::new(self);
-        let node = this.node.clone();
+        self.accept(listener, LinkKind::Quorum).await;
+    }
+
+    /// Carries every link `listener` accepts; each opens with the dialer's id.
+    async fn accept(self: &Rc<Self>, listener: TcpListener, kind: LinkKind) {
         loop {
             let Ok((mut stream, _)) = listener.accept().await else {
                 return;
             };
-            let this = this.clone();
-            node.spawn(async move {
+            let this = self.clone();
+            self.node.spawn(async move {
                 let mut id = [0u8; 1];
                 let hello = tokio::select! {
                     biased;
@@ -111,17 +145,66 @@ impl<E: Env + 'static> Links<E> {
                     _ = turmoil::sleep(this.tick * SYNC_LIMIT_TICKS) => false,
                 };
                 if hello {
-                    this.carry(id[0], stream).await;
+                    this.carry(id[0], kind, stream).await;
                 }
             });
         }
     }
 
+    /// The election port: takes other members' election links, and dials those the
+    /// member's votes ask for.
+    async fn elect(self: Rc<Self>) {
+        let Ok(listener) = TcpListener::bind(("0.0.0.0", ELECTION_PORT)).await else {
+            return;
+        };
+        let (dialer, mut dials) = mpsc::unbounded_channel();
+        self.host.borrow_mut().set_dialer(dialer);
+        let accepting = self.accept(listener, LinkKind::Election);
+        let waking = self.wake_to_vote();
+        let dialing = async {
+            while let Some(peer) = dials.recv().await {
+                let this = self.clone();
+                self.node.spawn(async move {
+                    match this.dial(&format!("zk{peer}"), ELECTION_PORT).await {
+                        Some(stream) => this.carry(peer, LinkKind::Election, stream).await,
+                        None => this.host.borrow_mut().dial_failed(peer),
+                    }
+                });
+            }
+        };
+        tokio::join!(accepting, dialing, waking);
+    }
+
+    /// While the member looks for a leader: wakes it when it is due to decide or send its
+    /// vote again.
+    async fn wake_to_vote(&self) {
+        let mut due = self.host.borrow().vote_due();
+        loop {
+            let at = *due.borrow_and_update();
+            let Some(at) = at else {
+                if due.changed().await.is_err() {
+                    return;
+                }
+                continue;
+            };
+            let wait = at.saturating_sub(self.host.borrow().now_ms());
+            tokio::select! {
+                biased;
+                changed = due.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                }
+                _ = turmoil::sleep(Duration::from_millis(wait)) => self.host.borrow_mut().wake(),
+            }
+        }
+    }
+
     /// Carries messages both ways on the link to `peer` until it breaks, loses a message or
     /// falls silent.
-    async fn carry(&self, peer: ServerId, stream: TcpStream) {
+    async fn carry(&self, peer: ServerId, kind: LinkKind, stream: TcpStream) {
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let generation = self.host.borrow_mut().link_up(peer, tx);
+        let generation = self.host.borrow_mut().link_up(peer, kind, tx);
         let mailbox: Rc<RefCell<Mailbox>> = self.member.mailbox.clone();
         let (mut rd, mut wr) = tokio::io::split(stream);
         let mut ticket = [0u8; TICKET_BYTES];
@@ -164,11 +247,11 @@ impl<E: Env + 'static> Links<E> {
                     let msg = mailbox.borrow_mut().take(number);
                     let lagged = msg.and_then(|msg| self.host.borrow_mut().peer_message(peer, msg));
                     if let Some(wait) = lagged {
-                        // The apply is due between ticks: wake the server then.
+                        // Work is due between ticks: wake the server then.
                         let host = self.host.clone();
                         self.node.spawn(async move {
                             turmoil::sleep(wait).await;
-                            host.borrow_mut().apply_lagged();
+                            host.borrow_mut().wake();
                         });
                     }
                 }
@@ -180,6 +263,6 @@ impl<E: Env + 'static> Links<E> {
                 }
             }
         }
-        self.host.borrow_mut().link_down(peer, generation);
+        self.host.borrow_mut().link_down(peer, kind, generation);
     }
 }

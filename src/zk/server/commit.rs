@@ -115,7 +115,7 @@ impl Server {
                 if let Some(conn) = conn {
                     self.detach(conn);
                 }
-                out.push(Output::Changed(Change::SessionExpired { session }));
+                out.push(Output::Changed(Change::SessionExpired { session, zxid }));
                 self.kill_session(session, zxid, out);
                 if let Some(conn) = conn {
                     out.push(Output::Close { conn });

@@ -10,12 +10,14 @@
 //!
 //! Peers exchange [`PeerMsg`]s over links the driver keeps; a link is FIFO, and a follower
 //! that sees a gap in what it receives asks the leader for everything after what it has
-//! (`FOLLOWERINFO`, answered as a `DIFF`).
+//! (`FOLLOWERINFO`, answered as a `DIFF`). Who leads changes when the leader is lost
+//! (`leadership`).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::Rc;
 
 use super::commit::{Write, WriteOp, is_write};
+use super::election::{Ballot, Clocks, Election, Notification, Vote};
 use rand::RngCore;
 
 use super::{ConnId, Now, Output, Server, connected, refused_connect};
@@ -33,11 +35,12 @@ pub struct Origin {
     pub xid: i32,
 }
 
-/// The members and the leader, fixed when the ensemble starts.
+/// The members, and who leads when the ensemble starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnsembleConfig {
     /// Every member's id, this server's among them.
     pub members: Vec<ServerId>,
+    /// The first election's winner: with every log empty, the highest id.
     pub leader: ServerId,
     /// How long a follower takes to apply a write after it learns it committed.
     pub apply_lag_ms: u64,
@@ -84,18 +87,40 @@ pub enum PeerMsg {
         session: i64,
         valid: bool,
     },
-    /// A follower has applied or logged everything up to `zxid` and wants the rest.
+    /// A follower has applied or logged everything up to `zxid` and wants the rest; it
+    /// has accepted epochs up to `accepted_epoch`.
     FollowerInfo {
         zxid: i64,
+        accepted_epoch: u32,
     },
     /// The leader's heartbeat, each tick (a follower's is its Touch).
     Ping,
     /// The leader sent a follower all it missed: the follower applies what is committed
-    /// and serves (`UPTODATE`).
-    UpToDate,
+    /// and serves (`UPTODATE`), in the leader's epoch.
+    UpToDate {
+        epoch: u32,
+    },
+    /// A vote, on the election port.
+    Notification(Notification),
+    /// A new leader's word to drop what was logged after `zxid`: no quorum logged it.
+    Trunc {
+        zxid: i64,
+    },
+    /// A new leader sent its history: the follower takes `epoch` and acknowledges.
+    NewLeader {
+        epoch: u32,
+    },
+    AckNewLeader {
+        epoch: u32,
+    },
 }
 
 impl PeerMsg {
+    /// Whether it goes on the election port rather than the leader's.
+    pub fn is_election(&self) -> bool {
+        matches!(self, PeerMsg::Notification(_))
+    }
+
     /// Whether it only says the link lives: the leader's ping, a touch of no session.
     pub fn is_heartbeat(&self) -> bool {
         match self {
@@ -104,6 +129,17 @@ impl PeerMsg {
             _ => false,
         }
     }
+}
+
+/// A member's part on the quorum port (2888): what its driver listens for or dials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuorumRole {
+    /// Takes its followers' connections.
+    Lead,
+    /// Connects to this leader.
+    Follow(ServerId),
+    /// Neither: it is looking for a leader.
+    Look,
 }
 
 /// What a follower forwards.
@@ -151,18 +187,67 @@ struct Pending {
     timeout_ms: u64,
 }
 
+/// What a member does in its ensemble now.
+#[derive(Debug)]
+pub(super) enum Role {
+    Looking(Election),
+    /// Following `leader`; until it is up to date, it gives up at `until` (initLimit).
+    Following {
+        leader: ServerId,
+        until: u64,
+    },
+    Leading(Phase),
+}
+
+/// How far a leader is in taking up its role.
+#[derive(Debug)]
+pub(super) enum Phase {
+    /// The ensemble's first leader, in epoch 1 with every log empty: it serves once a
+    /// quorum is up to date, or gives up at `until`.
+    Boot { until: u64 },
+    /// An elected leader gathering a quorum to start its epoch (`lead()`'s discovery and
+    /// synchronization), or giving up at `until`.
+    Discovery(Discovery),
+    /// Leading a quorum in its epoch: ordering writes and serving clients.
+    Broadcast,
+}
+
+/// A new leader's discovery: the followers that registered, and what follows from them.
+#[derive(Debug, Default)]
+pub(super) struct Discovery {
+    pub until: u64,
+    /// Each registered follower's accepted epoch and last logged zxid.
+    pub infos: BTreeMap<ServerId, (u32, i64)>,
+    /// The new epoch, once a quorum registered: one above every accepted epoch among them.
+    pub epoch: Option<u32>,
+    /// Followers that took the new epoch and logged the leader's history.
+    pub acked: BTreeSet<ServerId>,
+}
+
 /// The ensemble state of a member.
 #[derive(Debug)]
 pub(super) struct Ensemble {
-    me: ServerId,
-    config: EnsembleConfig,
+    pub(super) me: ServerId,
+    pub(super) config: EnsembleConfig,
+    pub(super) role: Role,
+    /// Its logical clock and vote (`FastLeaderElection`'s).
+    pub(super) ballot: Ballot,
+    /// The highest epoch it agreed to follow, and the one it acts in (3.8 keeps both on
+    /// disk, so they outlive crashes as the core does).
+    pub(super) accepted_epoch: u32,
+    pub(super) current_epoch: u32,
+    /// Whether it started once: every later start looks for a leader.
+    booted: bool,
+    pub(super) clocks: Clocks,
+    /// initLimit: how long a new leader's discovery, or a follower's joining, may take.
+    pub(super) init_limit_ms: u64,
     /// Logged writes not yet applied: the leader's outstanding proposals and who logged
     /// them; a follower's log, acknowledged.
-    log: BTreeMap<i64, (Write, BTreeSet<ServerId>)>,
-    /// The leader's committed writes, to bring a follower up to date.
-    committed: Vec<Write>,
+    pub(super) log: BTreeMap<i64, (Write, BTreeSet<ServerId>)>,
+    /// The writes it applied, in order: any member may have to bring another up to date.
+    pub(super) committed: Vec<Write>,
     /// A follower's commits waiting out its apply lag: (when, zxid).
-    to_apply: VecDeque<(u64, i64)>,
+    pub(super) to_apply: VecDeque<(u64, i64)>,
     /// A follower applies nothing before this (monotonic ms): a `stall_apply` fault.
     stalled_until_ms: u64,
     /// Syncs to answer once the leader committed (leader) or this server applied
@@ -174,19 +259,44 @@ pub(super) struct Ensemble {
     /// A follower's sessions touched since its last Touch.
     touched: BTreeSet<i64>,
     /// The leader's record of the server each session is on.
-    owners: BTreeMap<i64, ServerId>,
+    pub(super) owners: BTreeMap<i64, ServerId>,
     /// A follower serves clients only while linked to its leader and up to date.
-    linked: bool,
-    /// The leader's followers that are linked and up to date: it serves while they and it
-    /// are a quorum.
-    synced: BTreeSet<ServerId>,
+    pub(super) linked: bool,
+    /// The leader's followers that are linked and up to date: without a quorum of them
+    /// and itself, it steps down at its next tick.
+    pub(super) synced: BTreeSet<ServerId>,
 }
 
 impl Ensemble {
-    pub(super) fn new(me: ServerId, config: EnsembleConfig) -> Self {
+    pub(super) fn new(me: ServerId, config: EnsembleConfig, tick_ms: u64) -> Self {
+        let init_limit_ms = tick_ms.saturating_mul(INIT_LIMIT_TICKS);
+        let role = match config.leader == me {
+            true => Role::Leading(Phase::Boot {
+                until: init_limit_ms,
+            }),
+            false => Role::Following {
+                leader: config.leader,
+                until: init_limit_ms,
+            },
+        };
+        let ballot = Ballot {
+            round: 1,
+            vote: Vote {
+                epoch: 1,
+                zxid: super::EPOCH << 32,
+                leader: config.leader,
+            },
+        };
         Ensemble {
             me,
             config,
+            role,
+            ballot,
+            accepted_epoch: 1,
+            current_epoch: 1,
+            booted: false,
+            clocks: Clocks::of_tick(tick_ms),
+            init_limit_ms,
             log: BTreeMap::new(),
             committed: Vec::new(),
             to_apply: VecDeque::new(),
@@ -201,15 +311,31 @@ impl Ensemble {
         }
     }
 
-    fn leads(&self) -> bool {
-        self.me == self.config.leader
+    pub(super) fn leads(&self) -> bool {
+        matches!(self.role, Role::Leading(_))
     }
 
-    /// A restart: no client and no link survives.
-    pub(super) fn restart(&mut self) {
+    /// The member it follows or is, when it is not looking.
+    pub(super) fn leader(&self) -> Option<ServerId> {
+        match self.role {
+            Role::Looking(_) => None,
+            Role::Following { leader, .. } => Some(leader),
+            Role::Leading(_) => Some(self.me),
+        }
+    }
+
+    /// Whether it and its synced followers are a quorum.
+    pub(super) fn has_quorum(&self) -> bool {
+        self.synced.len() + 1 >= self.quorum()
+    }
+
+    /// A start: the first keeps the boot roles; a restart keeps no client and no link,
+    /// and says whether it must look for a leader (every restart does).
+    pub(super) fn restart(&mut self) -> bool {
         self.forget_clients();
         self.linked = false;
         self.synced.clear();
+        std::mem::replace(&mut self.booted, true)
     }
 
     /// A connection is gone: a connect of its that waits is answered to nobody.
@@ -217,12 +343,13 @@ impl Ensemble {
         self.pending.remove(&conn);
     }
 
-    /// Whether it takes clients: a leader while it and its synced followers are a quorum,
-    /// a follower while linked to its leader and up to date.
+    /// Whether it takes clients: a leader in its epoch (until its tick finds it without a
+    /// quorum), a follower while linked to its leader and up to date.
     pub(super) fn serving(&self) -> bool {
-        match self.leads() {
-            true => self.synced.len() + 1 >= self.quorum(),
-            false => self.linked,
+        match self.role {
+            Role::Leading(Phase::Broadcast) => true,
+            Role::Following { .. } => self.linked,
+            _ => false,
         }
     }
 
@@ -235,11 +362,11 @@ impl Ensemble {
         std::mem::take(&mut self.pending).into_keys().collect()
     }
 
-    fn quorum(&self) -> usize {
+    pub(super) fn quorum(&self) -> usize {
         self.config.members.len() / 2 + 1
     }
 
-    fn followers(&self) -> impl Iterator<Item = ServerId> + '_ {
+    pub(super) fn followers(&self) -> impl Iterator<Item = ServerId> + '_ {
         let me = self.me;
         self.config
             .members
@@ -257,12 +384,15 @@ impl Ensemble {
     }
 }
 
-fn to(to: ServerId, msg: PeerMsg) -> Output {
+/// initLimit in ticks, as 3.8's sample configuration has it.
+const INIT_LIMIT_TICKS: u64 = 10;
+
+pub(super) fn to(to: ServerId, msg: PeerMsg) -> Output {
     Output::Peer { to, msg }
 }
 
 impl Server {
-    fn ens(&mut self) -> &mut Ensemble {
+    pub(super) fn ens(&mut self) -> &mut Ensemble {
         self.ensemble
             .as_mut()
             .expect("only an ensemble member gets here")
@@ -275,29 +405,37 @@ impl Server {
     /// A member's work due at `now`: the leader's expiries and reaper, a follower's lagged
     /// applies.
     pub(super) fn ensemble_due(&mut self, now: Now) -> Vec<Output> {
-        if self.leads() {
-            // Without a quorum 3.8's leader has stepped down: no session expires, no
-            // container is reaped, until it leads a quorum again (with fresh deadlines).
-            return match self.ens().serving() {
-                true => self.expire_due(now),
-                false => Vec::new(),
-            };
+        let ens = self.ens();
+        match ens.role {
+            // Sessions expire, and the reaper runs, only where a leader's writes can
+            // commit; a new leader's take over with fresh deadlines.
+            Role::Leading(Phase::Broadcast) if ens.has_quorum() => self.expire_due(now),
+            Role::Leading(_) => Vec::new(),
+            _ => {
+                let mut out = Vec::new();
+                self.apply_due(now, &mut out);
+                out
+            }
         }
-        let mut out = Vec::new();
-        self.apply_due(now, &mut out);
-        out
     }
 
     /// The tick, each member's heartbeat: the leader pings the followers, a follower tells
-    /// the leader which sessions its clients kept alive.
+    /// the leader which sessions its clients kept alive, a member looking for a leader
+    /// sends its vote again; and each gives up a role it cannot keep.
     pub(super) fn ensemble_tick(&mut self, now: Now) -> Vec<Output> {
         let mut out = self.ensemble_due(now);
+        if self.gives_up(now) {
+            self.start_looking(now, &mut out);
+            return out;
+        }
         let ens = self.ens();
-        if ens.leads() {
-            out.extend(ens.followers().map(|f| to(f, PeerMsg::Ping)));
-        } else {
-            let sessions = std::mem::take(&mut ens.touched).into_iter().collect();
-            out.push(to(ens.config.leader, PeerMsg::Touch { sessions }));
+        match ens.role {
+            Role::Leading(_) => out.extend(ens.followers().map(|f| to(f, PeerMsg::Ping))),
+            Role::Following { leader, .. } => {
+                let sessions = std::mem::take(&mut ens.touched).into_iter().collect();
+                out.push(to(leader, PeerMsg::Touch { sessions }));
+            }
+            Role::Looking(_) => self.election_step(now, &mut out),
         }
         out
     }
@@ -329,12 +467,13 @@ impl Server {
             return;
         }
         self.ens().pending.insert(conn, Pending { timeout_ms });
-        if self.leads() {
-            let valid = self.revalidate(now, origin, session);
-            self.revalidated(now, origin, session, valid, out);
-        } else {
-            let leader = self.ens().config.leader;
-            out.push(to(leader, PeerMsg::Revalidate { origin, session }));
+        match self.ens().leader() {
+            Some(leader) if leader == origin.server => {
+                let valid = self.revalidate(now, origin, session);
+                self.revalidated(now, origin, session, valid, out);
+            }
+            Some(leader) => out.push(to(leader, PeerMsg::Revalidate { origin, session })),
+            None => {}
         }
     }
 
@@ -419,7 +558,9 @@ impl Server {
         op: Forwarded,
         out: &mut Vec<Output>,
     ) {
-        let leader = self.ens().config.leader;
+        let Some(leader) = self.ens().leader() else {
+            return;
+        };
         let msg = PeerMsg::Forward {
             origin,
             session,
@@ -441,15 +582,16 @@ impl Server {
         op: WriteOp,
         out: &mut Vec<Output>,
     ) {
-        let owner = self.ens().owners.get(&session).copied();
         let op = match op {
             WriteOp::Request(_) | WriteOp::Refused(_) => match self.sessions.get(session) {
                 None => WriteOp::Refused(ErrorCode::SessionExpired),
                 Some(s) if s.closing => WriteOp::Refused(ErrorCode::SessionExpired),
-                Some(_) if owner.is_some_and(|o| o != origin.server) => {
-                    WriteOp::Refused(ErrorCode::SessionMoved)
-                }
-                Some(_) => op,
+                // A new leader's sessions have no owner until their first request
+                // (`checkSession`).
+                Some(_) => match *self.ens().owners.entry(session).or_insert(origin.server) {
+                    owner if owner != origin.server => WriteOp::Refused(ErrorCode::SessionMoved),
+                    _ => op,
+                },
             },
             op => op,
         };
@@ -488,8 +630,12 @@ impl Server {
         self.release_syncs(now, out);
     }
 
-    /// Commits, in order, every proposal a quorum has logged.
-    fn leader_commit(&mut self, now: Now, out: &mut Vec<Output>) {
+    /// Commits, in order, every proposal a quorum has logged; a leader still gathering
+    /// its quorum commits its history only once it has one (`establish`).
+    pub(super) fn leader_commit(&mut self, now: Now, out: &mut Vec<Output>) {
+        if matches!(self.ens().role, Role::Leading(Phase::Discovery(_))) {
+            return;
+        }
         loop {
             let ens = self.ens();
             let quorum = ens.quorum();
@@ -503,7 +649,6 @@ impl Server {
             for follower in ens.followers() {
                 out.push(to(follower, PeerMsg::Commit { zxid: write.zxid }));
             }
-            ens.committed.push(write.clone());
             self.apply(now, write, out);
         }
         self.release_syncs(now, out);
@@ -544,33 +689,46 @@ impl Server {
         }
     }
 
-    /// A message from peer `from`.
+    /// A message from peer `from`. A quorum message counts only between a leader and its
+    /// follower: one from a former leader, or to a member that no longer leads, is dropped.
     pub fn handle_peer(&mut self, now: Now, from: ServerId, msg: PeerMsg) -> Vec<Output> {
-        if self.ensemble.is_none() {
+        let Some(ens) = self.ensemble.as_ref() else {
             return Vec::new();
-        }
+        };
+        let leads = ens.leads();
+        let from_leader = !leads && ens.leader() == Some(from);
         let mut out = self.ensemble_due(now);
+        match msg {
+            PeerMsg::Notification(n) => self.hear_vote(now, from, n, &mut out),
+            msg if leads => self.leader_hears(now, from, msg, &mut out),
+            msg if from_leader => self.follower_hears(now, from, msg, &mut out),
+            _ => {}
+        }
+        out
+    }
+
+    /// What followers send their leader.
+    fn leader_hears(&mut self, now: Now, from: ServerId, msg: PeerMsg, out: &mut Vec<Output>) {
         match msg {
             PeerMsg::Forward {
                 origin,
                 session,
                 who,
                 op: Forwarded::Write(op),
-            } => self.leader_propose(now, origin, session, who, op, &mut out),
+            } => self.leader_propose(now, origin, session, who, op, out),
             PeerMsg::Forward {
                 origin,
                 session,
                 op: Forwarded::Sync { path },
                 ..
-            } => self.leader_sync(now, origin, session, path, &mut out),
+            } => self.leader_sync(now, origin, session, path, out),
             // A follower logs in order: its ack is for everything up to `zxid`.
             PeerMsg::Ack { zxid } => {
                 for (_, acks) in self.ens().log.range_mut(..=zxid).map(|(_, e)| e) {
                     acks.insert(from);
                 }
-                self.leader_commit(now, &mut out);
+                self.leader_commit(now, out);
             }
-            PeerMsg::Ping => {}
             PeerMsg::Touch { sessions } => {
                 for session in sessions {
                     self.sessions.touch(session, now.mono_ms);
@@ -585,26 +743,39 @@ impl Server {
                 };
                 out.push(to(from, msg));
             }
-            PeerMsg::FollowerInfo { zxid } => self.sync_follower(now, from, zxid, &mut out),
-            PeerMsg::UpToDate => {
+            PeerMsg::FollowerInfo {
+                zxid,
+                accepted_epoch,
+            } => self.follower_info(now, from, zxid, accepted_epoch, out),
+            PeerMsg::AckNewLeader { epoch } => self.ack_new_leader(now, from, epoch, out),
+            _ => {}
+        }
+    }
+
+    /// What a leader sends its followers.
+    fn follower_hears(&mut self, now: Now, from: ServerId, msg: PeerMsg, out: &mut Vec<Output>) {
+        match msg {
+            PeerMsg::UpToDate { epoch } => {
                 let ens = self.ens();
                 ens.linked = true;
+                ens.accepted_epoch = ens.accepted_epoch.max(epoch);
+                ens.current_epoch = ens.current_epoch.max(epoch);
                 // What the sync brought is applied before serving, whatever the lag.
                 for (due, _) in ens.to_apply.iter_mut() {
                     *due = 0;
                 }
-                self.apply_due(now, &mut out);
+                self.apply_due(now, out);
             }
-            PeerMsg::Proposal(write) => self.follower_log(write, &mut out),
+            PeerMsg::Proposal(write) => self.follower_log(write, out),
             PeerMsg::Commit { zxid } if zxid > self.known_zxid() => {
-                let known = self.known_zxid();
-                out.push(to(from, PeerMsg::FollowerInfo { zxid: known }));
+                let msg = self.follower_info_msg();
+                out.push(to(from, msg));
             }
             PeerMsg::Commit { zxid } => {
                 let lag = self.ens().config.apply_lag_ms;
                 let due = now.mono_ms.saturating_add(lag);
                 self.ens().to_apply.push_back((due, zxid));
-                self.apply_due(now, &mut out);
+                self.apply_due(now, out);
             }
             PeerMsg::Synced {
                 origin,
@@ -618,15 +789,17 @@ impl Server {
                     session,
                     path,
                 });
-                self.release_syncs(now, &mut out);
+                self.release_syncs(now, out);
             }
             PeerMsg::Revalidated {
                 origin,
                 session,
                 valid,
-            } => self.revalidated(now, origin, session, valid, &mut out),
+            } => self.revalidated(now, origin, session, valid, out),
+            PeerMsg::Trunc { zxid } => self.truncate(zxid),
+            PeerMsg::NewLeader { epoch } => self.new_leader(from, epoch, out),
+            _ => {}
         }
-        out
     }
 
     /// The leader's check of a resumed session: alive, and now on `origin`'s server.
@@ -662,42 +835,14 @@ impl Server {
         }
     }
 
-    /// Brings follower `follower`, which has logged up to `zxid`, up to date: what it logged
-    /// counts as acknowledged, it gets every later committed write and the outstanding
-    /// proposals, then whatever its acknowledgements let commit, then UpToDate.
-    fn sync_follower(&mut self, now: Now, follower: ServerId, zxid: i64, out: &mut Vec<Output>) {
-        let ens = self.ens();
-        for (_, acks) in ens.log.range_mut(..=zxid).map(|(_, e)| e) {
-            acks.insert(follower);
-        }
-        for write in ens.committed.iter().filter(|w| w.zxid > zxid) {
-            out.push(to(follower, PeerMsg::Proposal(write.clone())));
-            out.push(to(follower, PeerMsg::Commit { zxid: write.zxid }));
-        }
-        for (write, _) in ens.log.values().filter(|(w, _)| w.zxid > zxid) {
-            out.push(to(follower, PeerMsg::Proposal(write.clone())));
-        }
-        let was_serving = ens.serving();
-        ens.synced.insert(follower);
-        if !was_serving && ens.serving() {
-            // A leader back with a quorum starts a new epoch, as 3.8's re-elected one does:
-            // its session tracker gives every session a fresh timeout, so none expires for
-            // the time the ensemble could not hear from it.
-            self.sessions.rearm(now.mono_ms);
-        }
-        self.leader_commit(now, out);
-        // What committed while it was away, its own log's proposals included.
-        let zxid = self.last_zxid;
-        out.push(to(follower, PeerMsg::Commit { zxid }));
-        out.push(to(follower, PeerMsg::UpToDate));
-    }
-
     /// A follower logs the leader's next write and acknowledges it; one it has already is
     /// ignored, and a gap makes it ask for what it missed.
     fn follower_log(&mut self, write: Write, out: &mut Vec<Output>) {
         let known = self.known_zxid();
         let zxid = write.zxid;
-        let leader = self.ens().config.leader;
+        let Some(leader) = self.ens().leader() else {
+            return;
+        };
         if zxid <= known {
             // Logged already: the ack may be what was lost.
             if self.ens().log.contains_key(&zxid) {
@@ -705,16 +850,29 @@ impl Server {
             }
             return;
         }
-        if zxid != known + 1 {
-            out.push(to(leader, PeerMsg::FollowerInfo { zxid: known }));
+        // The next write is the next zxid, or the first of a later epoch.
+        let next_epoch = zxid >> 32 > known >> 32 && zxid & 0xffff_ffff == 1;
+        if zxid != known + 1 && !next_epoch {
+            let msg = self.follower_info_msg();
+            out.push(to(leader, msg));
             return;
         }
         self.ens().log.insert(zxid, (write, BTreeSet::new()));
         out.push(to(leader, PeerMsg::Ack { zxid }));
     }
 
+    /// What a follower tells its leader when it joins or finds a gap: how far it got, and
+    /// the highest epoch it accepted.
+    pub(super) fn follower_info_msg(&self) -> PeerMsg {
+        let accepted_epoch = self.ensemble.as_ref().map_or(0, |e| e.accepted_epoch);
+        PeerMsg::FollowerInfo {
+            zxid: self.known_zxid(),
+            accepted_epoch,
+        }
+    }
+
     /// The highest zxid this member has applied or logged.
-    fn known_zxid(&self) -> i64 {
+    pub(super) fn known_zxid(&self) -> i64 {
         let logged = self
             .ensemble
             .as_ref()
@@ -747,11 +905,12 @@ impl Server {
         self.release_syncs(now, out);
     }
 
-    /// Applies a committed write and answers it when it came in here. Only the leader
-    /// reports the change, once per commit; a closed or expired session's connection here
-    /// is closed, after its reply when it asked.
-    fn apply(&mut self, now: Now, write: Write, out: &mut Vec<Output>) {
+    /// Applies a committed write and answers it when it came in here, on a connection
+    /// that is still open. Only the leader reports the change, once per commit; a closed or
+    /// expired session's connection here is closed, after its reply when it asked.
+    pub(super) fn apply(&mut self, now: Now, write: Write, out: &mut Vec<Output>) {
         let me = self.ens().me;
+        self.ens().committed.push(write.clone());
         let origin = write.origin.filter(|o| o.server == me);
         let session = write.session;
         let local = self.sessions.get(session).and_then(|s| s.conn);
@@ -786,7 +945,9 @@ impl Server {
             return;
         }
         let closed = closing && result.is_ok();
-        if let Some(origin) = origin {
+        // A connection gone since (a restart, a role given up) takes no answer, and the
+        // session's new one here must not count it as its own.
+        if let Some(origin) = origin.filter(|o| self.conns.contains_key(&o.conn)) {
             self.answer(now, session, origin, result, out);
         }
         if closed {
@@ -853,67 +1014,80 @@ impl Server {
         out
     }
 
-    /// The link to member `peer` is gone. A follower that lost its leader, and a leader
-    /// left without a quorum, stop serving as 3.8's do: they drop their clients (who move
-    /// to another server) and what those were waiting for.
-    pub fn peer_down(&mut self, peer: ServerId) -> Vec<Output> {
-        let Some(ens) = self.ensemble.as_mut() else {
-            return Vec::new();
-        };
-        let was_serving = ens.serving();
-        match ens.leads() {
-            true => {
-                ens.synced.remove(&peer);
-            }
-            false if peer == ens.config.leader => ens.linked = false,
-            false => {}
-        }
-        if !was_serving || ens.serving() {
-            return Vec::new();
-        }
-        let mut conns = ens.forget_clients();
-        conns.extend(self.conns.keys());
+    /// The link to member `peer` is gone. A follower that lost its leader looks for one
+    /// (3.8's `followLeader` ends); a leader loses a follower, and steps down at its next
+    /// tick if that leaves it without a quorum.
+    pub fn peer_down(&mut self, now: Now, peer: ServerId) -> Vec<Output> {
         let mut out = Vec::new();
-        for conn in conns {
-            self.detach(conn);
-            out.push(Output::Close { conn });
+        let Some(ens) = self.ensemble.as_mut() else {
+            return out;
+        };
+        match &mut ens.role {
+            Role::Leading(phase) => {
+                ens.synced.remove(&peer);
+                if let Phase::Discovery(d) = phase {
+                    d.infos.remove(&peer);
+                    d.acked.remove(&peer);
+                }
+            }
+            Role::Following { leader, .. } if *leader == peer => self.start_looking(now, &mut out),
+            _ => {}
         }
         out
     }
 
     /// When (monotonic ms) the next lagged apply is due, if one waits, a stall's end
-    /// included: a driver wakes the server then (`apply_lagged`).
+    /// included: a driver wakes the server then (`wake`).
     pub fn next_apply_ms(&self) -> Option<u64> {
         let ens = self.ensemble.as_ref()?;
         let due = ens.to_apply.front().map(|&(due, _)| due);
         due.map(|due| due.max(ens.stalled_until_ms))
     }
 
-    /// Applies the commits whose lag has passed.
-    pub fn apply_lagged(&mut self, now: Now) -> Vec<Output> {
+    /// When (monotonic ms) a member looking for a leader next decides or sends its vote
+    /// again: a driver wakes the server then (`wake`).
+    pub fn next_vote_ms(&self) -> Option<u64> {
+        match &self.ensemble.as_ref()?.role {
+            Role::Looking(e) => Some(e.next_wake_ms()),
+            _ => None,
+        }
+    }
+
+    /// Does what is due by `now`: the commits whose lag has passed, an election's decision.
+    pub fn wake(&mut self, now: Now) -> Vec<Output> {
         let mut out = Vec::new();
-        if self.ensemble.is_some() {
+        let Some(ens) = self.ensemble.as_ref() else {
+            return out;
+        };
+        let looking = matches!(ens.role, Role::Looking(_));
+        if !ens.leads() {
             self.apply_due(now, &mut out);
+        }
+        if looking {
+            self.election_step(now, &mut out);
         }
         out
     }
 
-    /// The link to member `peer` is (re)established: a follower asks its leader for what it
-    /// missed; a leader waits for that.
+    /// The link to member `peer` is (re)established: a follower tells its leader how far
+    /// it got; a leader waits for that.
     pub fn peer_up(&mut self, peer: ServerId) -> Vec<Output> {
-        let zxid = self.known_zxid();
-        match self.ensemble.as_mut() {
-            Some(ens) if !ens.leads() && peer == ens.config.leader => {
-                vec![to(peer, PeerMsg::FollowerInfo { zxid })]
+        match self.ensemble.as_ref().and_then(Ensemble::leader) {
+            Some(leader) if leader == peer && !self.leads() => {
+                vec![to(peer, self.follower_info_msg())]
             }
             _ => Vec::new(),
         }
     }
 
-    /// Whether it takes clients now: a server alone always; a member while it follows a
-    /// leader, or leads a quorum.
-    pub fn serving(&self) -> bool {
-        self.ensemble.as_ref().is_none_or(Ensemble::serving)
+    /// Who this member works with on the quorum port now: `None` for a server alone.
+    pub fn quorum_role(&self) -> Option<QuorumRole> {
+        let ens = self.ensemble.as_ref()?;
+        Some(match ens.role {
+            Role::Looking(_) => QuorumRole::Look,
+            Role::Following { leader, .. } => QuorumRole::Follow(leader),
+            Role::Leading(_) => QuorumRole::Lead,
+        })
     }
 
     /// Whether replies may come after the input that asked: writes and syncs of an

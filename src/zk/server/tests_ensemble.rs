@@ -15,8 +15,10 @@ struct Net {
     servers: BTreeMap<ServerId, Server>,
     /// Peer messages on their way: (from, to, message), FIFO.
     wire: VecDeque<(ServerId, ServerId, PeerMsg)>,
-    /// Servers whose incoming peer messages wait (a slow or cut link).
+    /// Servers whose incoming peer messages wait (a slow link).
     held: BTreeSet<ServerId>,
+    /// Pairs of servers between which every message is lost (a partition).
+    cut: BTreeSet<(ServerId, ServerId)>,
     /// What the servers sent their clients, by server.
     seen: Vec<(ServerId, Output)>,
     mono_ms: u64,
@@ -44,9 +46,14 @@ impl Net {
             servers,
             wire: VecDeque::new(),
             held: BTreeSet::new(),
+            cut: BTreeSet::new(),
             seen: Vec::new(),
             mono_ms: 0,
         };
+        // Each start of a member's software, the first (its boot) included.
+        for id in members {
+            net.input(id, |s, now| s.restart(now));
+        }
         for id in [1, 2] {
             net.input(id, |s, _| s.peer_up(LEADER));
         }
@@ -70,6 +77,9 @@ impl Net {
     fn settle(&mut self) {
         let mut waiting = VecDeque::new();
         while let Some((from, to, msg)) = self.wire.pop_front() {
+            if self.cut.contains(&(from, to)) {
+                continue;
+            }
             if self.held.contains(&to) {
                 waiting.push_back((from, to, msg));
                 continue;
@@ -262,10 +272,10 @@ fn a_stalled_follower_applies_nothing_until_its_stall_ends() {
     net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
     assert_eq!(net.reply(LEADER, 30, 1).map(|r| r.0), Some(ErrorCode::Ok));
     net.tick_to(2_000);
-    net.input(1, |s, now| s.apply_lagged(now));
+    net.input(1, |s, now| s.wake(now));
     assert!(net.stat(1, "/a").is_none());
     net.tick_to(3_100);
-    net.input(1, |s, now| s.apply_lagged(now));
+    net.input(1, |s, now| s.wake(now));
     assert!(net.stat(1, "/a").is_some());
 }
 
@@ -333,7 +343,7 @@ fn the_leader_expires_a_follower_s_session_unless_its_touches_keep_it_alive() {
         .seen
         .iter()
         .filter_map(|(s, o)| match o {
-            Output::Changed(Change::SessionExpired { session }) => Some((*s, *session)),
+            Output::Changed(Change::SessionExpired { session, .. }) => Some((*s, *session)),
             _ => None,
         })
         .collect();
@@ -373,48 +383,137 @@ fn a_resume_with_a_wrong_password_or_of_an_unknown_session_is_refused_at_once() 
 }
 
 #[test]
-fn a_follower_without_its_leader_drops_its_clients_and_takes_none() {
+fn a_follower_that_loses_its_leader_drops_its_clients_and_rejoins_the_leader_a_quorum_follows() {
     let mut net = Net::new(0);
     net.open(1, 10);
-    net.input(1, |s, _| s.peer_down(LEADER));
+    net.input(1, |s, now| s.peer_down(now, LEADER));
     assert!(net.seen.contains(&(1, Output::Close { conn: 10 })));
+    // The others answer its vote with theirs: it follows the leader they follow.
+    assert_eq!(
+        net.servers[&1].quorum_role(),
+        Some(QuorumRole::Follow(LEADER))
+    );
     let req = connect_req(0, vec![0; 16], 1_000);
     net.input(1, |s, now| s.handle_connect(now, 11, &req));
-    assert_eq!(net.connected(1, 11), None);
+    assert_eq!(net.connected(1, 11), None, "not before it is up to date");
     assert!(net.seen.contains(&(1, Output::Close { conn: 11 })));
     net.input(1, |s, _| s.peer_up(LEADER));
     assert!(net.open(1, 12) != 0);
+    assert_eq!(net.servers[&LEADER].quorum_role(), Some(QuorumRole::Lead));
 }
 
 #[test]
-fn a_leader_serves_while_it_and_its_followers_are_a_quorum() {
+fn a_leader_without_a_quorum_serves_reads_and_syncs_until_its_tick_then_looks_for_a_leader() {
     let mut net = Net::new(0);
     net.open(LEADER, 30);
-    net.input(LEADER, |s, _| s.peer_down(1));
-    assert!(net.servers[&LEADER].serving(), "two of three");
+    net.partition(LEADER, 1);
+    net.partition(LEADER, 2);
+    // ZOOKEEPER-1675's window: nothing it proposes can commit, but until its tick it still
+    // answers reads and a sync with nothing outstanding.
+    assert_eq!(net.exists(LEADER, 30, 1, "/"), ErrorCode::Ok);
+    net.send(LEADER, 30, 2, Request::Sync { path: "/".into() });
+    assert_eq!(net.reply(LEADER, 30, 2).map(|r| r.0), Some(ErrorCode::Ok));
     assert!(!net.seen.contains(&(LEADER, Output::Close { conn: 30 })));
-    net.input(LEADER, |s, _| s.peer_down(2));
-    assert!(!net.servers[&LEADER].serving());
+    net.tick_to(net.mono_ms + TICK);
     assert!(net.seen.contains(&(LEADER, Output::Close { conn: 30 })));
-    // A follower that syncs again restores the quorum.
-    net.input(2, |s, _| s.peer_up(LEADER));
-    assert!(net.open(LEADER, 31) != 0);
+    assert_eq!(net.servers[&LEADER].quorum_role(), Some(QuorumRole::Look));
 }
 
 #[test]
-fn a_leader_back_with_a_quorum_gives_every_session_a_fresh_timeout() {
+fn followers_that_lose_their_leader_elect_the_most_complete_log_and_start_a_new_epoch() {
     let mut net = Net::new(0);
-    let session = net.open(LEADER, 30);
-    let passwd = net.connected(LEADER, 30).unwrap().passwd;
-    net.input(LEADER, |s, _| s.peer_down(1));
-    net.input(LEADER, |s, _| s.peer_down(2));
-    // Far past the session's timeout without a quorum: the leader expires nothing then.
-    net.tick_to(net.mono_ms + 5_000);
-    net.input(2, |s, _| s.peer_up(LEADER));
+    net.open(LEADER, 30);
+    // Follower 1 logs the write, 2 never hears of it, and the leader is cut off before it
+    // hears a quorum logged it.
+    net.held.insert(2);
+    net.cut.insert((1, LEADER));
+    net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
+    net.wire.retain(|(_, to, _)| *to != 2);
+    net.held.remove(&2);
+    net.partition(LEADER, 1);
+    net.partition(LEADER, 2);
+    // 1's vote reaches 2 when 1 sends it again, at its tick; they decide at the next.
     net.tick_to(net.mono_ms + 2 * TICK);
+    assert_eq!(
+        net.servers[&1].quorum_role(),
+        Some(QuorumRole::Lead),
+        "1 logged more"
+    );
+    assert_eq!(net.servers[&2].quorum_role(), Some(QuorumRole::Follow(1)));
+    net.input(2, |s, _| s.peer_up(1));
+    // The write a quorum (1 and 2 now) logged commits in the new epoch; its writer, on the
+    // old leader, never hears so.
+    assert!(net.stat(1, "/a").is_some() && net.stat(2, "/a").is_some());
+    assert_eq!(net.stat(LEADER, "/a"), None);
+    assert_eq!(net.reply(LEADER, 30, 1), None);
+    let new = net.open(2, 20);
+    net.send(2, 20, 1, create_req("/b", CreateMode::Persistent));
+    assert_eq!(net.reply(2, 20, 1).map(|r| r.1 >> 32), Some(2), "epoch 2");
+    assert!(new != 0);
+}
+
+#[test]
+fn a_write_only_the_old_leader_logged_is_truncated_when_it_rejoins() {
+    let mut net = Net::new(0);
+    net.open(LEADER, 30);
+    net.partition(LEADER, 1);
+    net.partition(LEADER, 2);
+    net.send(LEADER, 30, 1, create_req("/lost", CreateMode::Persistent));
+    net.tick_to(net.mono_ms + 2 * TICK);
+    assert_eq!(net.servers[&2].quorum_role(), Some(QuorumRole::Lead));
+    net.input(1, |s, _| s.peer_up(2));
+    net.heal(LEADER, 1);
+    net.heal(LEADER, 2);
+    // The old leader, looking again, joins the new one, which tells it to drop the write.
+    net.tick_to(net.mono_ms + 3 * TICK);
+    assert_eq!(
+        net.servers[&LEADER].quorum_role(),
+        Some(QuorumRole::Follow(2))
+    );
+    net.input(LEADER, |s, _| s.peer_up(2));
+    net.open(2, 20);
+    net.send(2, 20, 1, create_req("/kept", CreateMode::Persistent));
+    for id in [1, 2, LEADER] {
+        assert!(net.stat(id, "/lost").is_none(), "server {id}");
+        assert!(net.stat(id, "/kept").is_some(), "server {id}");
+    }
+}
+
+#[test]
+fn a_new_leader_takes_over_every_session_with_a_fresh_timeout() {
+    let mut net = Net::new(0);
+    let session = net.open(1, 10);
+    let passwd = net.connected(1, 10).unwrap().passwd;
+    net.tick_to(500);
+    net.partition(LEADER, 1);
+    net.partition(LEADER, 2);
+    net.tick_to(1_200);
+    assert_eq!(net.servers[&2].quorum_role(), Some(QuorumRole::Lead));
+    net.input(1, |s, _| s.peer_up(2));
+    // Past the deadline its last touch (by 500) set, but not past the new leader's.
+    net.tick_to(1_900);
+    let req = connect_req(session, passwd.clone(), 1_000);
+    net.input(1, |s, now| s.handle_connect(now, 11, &req));
+    assert!(net.connected(1, 11).is_some_and(|c| c.timeout_ms > 0));
+    // Unheard from for a timeout since, it expires.
+    net.input(1, |s, now| s.handle_disconnect(now, 11));
+    net.tick_to(3_200);
     let req = connect_req(session, passwd, 1_000);
-    net.input(LEADER, |s, now| s.handle_connect(now, 31, &req));
-    assert!(net.connected(LEADER, 31).is_some_and(|c| c.timeout_ms > 0));
+    net.input(2, |s, now| s.handle_connect(now, 21, &req));
+    assert_eq!(net.connected(2, 21).map(|c| c.timeout_ms), Some(0));
+}
+
+#[test]
+fn a_restarted_member_looks_for_its_leader_and_follows_the_one_a_quorum_follows() {
+    let mut net = Net::new(0);
+    net.input(1, |s, now| s.restart(now));
+    // The others answer its vote with the one they decided on.
+    assert_eq!(
+        net.servers[&1].quorum_role(),
+        Some(QuorumRole::Follow(LEADER))
+    );
+    net.input(1, |s, _| s.peer_up(LEADER));
+    assert!(net.open(1, 10) != 0);
 }
 
 #[test]
@@ -434,6 +533,18 @@ fn a_follower_that_missed_proposals_asks_for_them_and_catches_up() {
 }
 
 impl Net {
+    /// Cuts `a` off from `b` both ways; both see their link go.
+    fn partition(&mut self, a: ServerId, b: ServerId) {
+        self.cut.extend([(a, b), (b, a)]);
+        self.input(a, |s, now| s.peer_down(now, b));
+        self.input(b, |s, now| s.peer_down(now, a));
+    }
+
+    fn heal(&mut self, a: ServerId, b: ServerId) {
+        self.cut.remove(&(a, b));
+        self.cut.remove(&(b, a));
+    }
+
     /// Advances the clock tick by tick to `t`, every server ticking.
     fn tick_to(&mut self, t: u64) {
         while self.mono_ms < t {
