@@ -5,6 +5,9 @@
 //! children as sets, Stat fields with zxids as ranks and times as relations, each session's
 //! events in order); the transcripts must be equal.
 //!
+//! `zookeeper_ensemble_conformance` does the same between a real ensemble of three (one JVM
+//! per member) and `locksim serve zk --servers 3`, with cases that name the members.
+//!
 //! `cargo test --release --test suite zk_conformance:: -- --nocapture` shows the per-case verdicts (and, with
 //! `LOCKSIM_ZK_CONFORMANCE_SHOW=1`, every transcript).
 //!
@@ -14,6 +17,8 @@
 
 #[path = "zk_conformance/cases_acl.rs"]
 mod cases_acl;
+#[path = "zk_conformance/cases_ensemble.rs"]
+mod cases_ensemble;
 #[path = "zk_conformance/cases_multi.rs"]
 mod cases_multi;
 #[path = "zk_conformance/cases_sessions.rs"]
@@ -94,14 +99,18 @@ const CASES: &[(&str, CaseFn)] = cases![
     cases_acl::acls_and_auth,
 ];
 
-fn run_case(
-    rt: &tokio::runtime::Runtime,
-    case: CaseFn,
-    name: &str,
-    addr: SocketAddr,
-) -> Vec<String> {
+/// Cases on three members, followers first and the leader last (`Cx::members`).
+const ENSEMBLE_CASES: &[(&str, CaseFn)] = cases![
+    cases_ensemble::each_member,
+    cases_ensemble::session_moves,
+    cases_ensemble::session_moved,
+    cases_ensemble::set_watches_after_move,
+    cases_ensemble::sync_on_a_follower,
+];
+
+fn run_case(rt: &tokio::runtime::Runtime, case: CaseFn, cx: Cx) -> Vec<String> {
     let local = tokio::task::LocalSet::new();
-    local.block_on(rt, case(Cx::new(addr, name))).render()
+    local.block_on(rt, case(cx)).render()
 }
 
 fn show(entry: Option<String>) -> String {
@@ -117,6 +126,43 @@ fn zookeeper_conformance() {
     });
     let real = real.unwrap_or_else(|e| panic!("real ZooKeeper: {e}"));
     let sim = sim.unwrap_or_else(|e| panic!("locksim serve zk: {e}"));
+    let differences = compare(
+        CASES,
+        |base| Cx::new(real.addr, base),
+        |base| Cx::new(sim.addr, base),
+    );
+    println!("{} cases, {differences} differences", CASES.len());
+    assert_eq!(differences, 0, "the servers differ (see above)");
+}
+
+#[test]
+fn zookeeper_ensemble_conformance() {
+    let (real, sim) = std::thread::scope(|scope| {
+        let real = scope.spawn(|| servers::start_real_ensemble(TICK_MS, 3));
+        let sim = servers::start_sim_ensemble(TICK_MS, 3);
+        (real.join().expect("start zookeeper"), sim)
+    });
+    let real = real.unwrap_or_else(|e| panic!("real ZooKeeper ensemble: {e}"));
+    let (_sim, sim_members) = sim.unwrap_or_else(|e| panic!("locksim serve zk --servers 3: {e}"));
+    let real_members: Vec<SocketAddr> = real.iter().map(|member| member.addr).collect();
+    let differences = compare(
+        ENSEMBLE_CASES,
+        |base| Cx::ensemble(real_members.clone(), base),
+        |base| Cx::ensemble(sim_members.clone(), base),
+    );
+    println!(
+        "{} ensemble cases, {differences} differences",
+        ENSEMBLE_CASES.len()
+    );
+    assert_eq!(differences, 0, "the ensembles differ (see above)");
+}
+
+/// Runs each case on the real server (`real` makes its context from the case's subtree) and
+/// on locksim's, a differing case up to [`ATTEMPTS`] times; prints a verdict per case and
+/// returns how many differ.
+fn compare(cases: &[(&str, CaseFn)], real: impl Fn(&str) -> Cx, sim: impl Fn(&str) -> Cx) -> usize {
+    const REAL: &str = "zookeeper";
+    const SIM: &str = "locksim";
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -124,7 +170,7 @@ fn zookeeper_conformance() {
     // LOCKSIM_ZK_CONFORMANCE_SHOW=1 prints the transcripts of agreeing cases too.
     let show_all = std::env::var_os("LOCKSIM_ZK_CONFORMANCE_SHOW").is_some();
     let mut differences = 0;
-    for &(name, case) in CASES {
+    for &(name, case) in cases {
         let mut attempt = 1;
         let (expected, got) = loop {
             // A rerun works in a fresh subtree of its own.
@@ -132,13 +178,13 @@ fn zookeeper_conformance() {
                 1 => name.to_string(),
                 n => format!("{name}-{n}"),
             };
-            let expected = run_case(&rt, case, &base, real.addr);
-            let got = run_case(&rt, case, &base, sim.addr);
+            let expected = run_case(&rt, case, real(&base));
+            let got = run_case(&rt, case, sim(&base));
             match first_difference(&expected, &got) {
                 Some((line, want, have)) if attempt < ATTEMPTS => {
                     println!("{name}: attempt {attempt} differs at entry {line}, run again");
-                    println!("  {:<9} {}", real.name, show(want));
-                    println!("  {:<9} {}", sim.name, show(have));
+                    println!("  {REAL:<9} {}", show(want));
+                    println!("  {SIM:<9} {}", show(have));
                     attempt += 1;
                 }
                 _ => break (expected, got),
@@ -156,19 +202,18 @@ fn zookeeper_conformance() {
             Some((line, want, have)) => {
                 differences += 1;
                 println!("{name}: DIFFERS at entry {line}");
-                println!("  {:<9} {}", real.name, show(want));
-                println!("  {:<9} {}", sim.name, show(have));
-                println!("  full {} transcript:", real.name);
+                println!("  {REAL:<9} {}", show(want));
+                println!("  {SIM:<9} {}", show(have));
+                println!("  full {REAL} transcript:");
                 for entry in &expected {
                     println!("    {entry}");
                 }
-                println!("  full {} transcript:", sim.name);
+                println!("  full {SIM} transcript:");
                 for entry in &got {
                     println!("    {entry}");
                 }
             }
         }
     }
-    println!("{} cases, {differences} differences", CASES.len());
-    assert_eq!(differences, 0, "the servers differ (see above)");
+    differences
 }

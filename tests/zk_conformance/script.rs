@@ -3,9 +3,11 @@
 //! their outcome and return what the script needs next; nothing here panics on a server's
 //! answer, so a difference shows up in the transcript rather than as an abort.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::rc::Rc;
 use std::time::Duration;
 
 use locksim::zk::client::{SessionEvents, Watch, ZkClient, ZkConfig, ZkError};
@@ -28,13 +30,19 @@ pub struct Sess {
     pub label: String,
     pub client: ZkClient,
     valve: Valve,
+    /// The server its next dial goes to.
+    target: Rc<Cell<SocketAddr>>,
     all: SessionEvents,
     /// Every event the session received so far, in order.
     log: Vec<WatcherEvent>,
 }
 
 pub struct Cx {
+    /// Where sessions and raw connections go unless told otherwise.
     pub addr: SocketAddr,
+    /// The ensemble's members, followers in id order and the leader last (`addr` alone for
+    /// a single server).
+    pub members: Vec<SocketAddr>,
     /// The case's own subtree, the same on both servers.
     pub base: String,
     pub t: Transcript,
@@ -49,8 +57,15 @@ pub type S = usize;
 
 impl Cx {
     pub fn new(addr: SocketAddr, case: &str) -> Self {
+        Cx::ensemble(vec![addr], case)
+    }
+
+    /// A case on an ensemble whose members are listed followers first, leader last; `addr`
+    /// is the leader.
+    pub fn ensemble(members: Vec<SocketAddr>, case: &str) -> Self {
         Cx {
-            addr,
+            addr: *members.last().expect("at least one server"),
+            members,
             base: format!("/{case}"),
             t: Transcript::new(),
             sessions: Vec::new(),
@@ -71,8 +86,18 @@ impl Cx {
     /// Opens a session through locksim's client. Panics if the server refuses outright:
     /// no case can go on without it.
     pub async fn session(&mut self, timeout_ms: u32) -> S {
+        self.session_at(self.addr, timeout_ms).await
+    }
+
+    /// Opens a session on the server at `addr`; it reconnects there too until `redirect`.
+    pub async fn session_at(&mut self, addr: SocketAddr, timeout_ms: u32) -> S {
         let label = format!("s{}", self.sessions.len() + 1);
         let valve = Valve::default();
+        let target = Rc::new(Cell::new(addr));
+        let dial = {
+            let (valve, target) = (valve.clone(), Rc::clone(&target));
+            move || valve.connector(target.get())()
+        };
         let config = ZkConfig {
             session_timeout_ms: timeout_ms,
             connect_attempt_timeout_ms: 2_000,
@@ -80,7 +105,7 @@ impl Cx {
             initial_connect_attempts: 3,
             ..ZkConfig::default()
         };
-        let (client, driver) = ZkClient::connect(valve.connector(self.addr), config)
+        let (client, driver) = ZkClient::connect(dial, config)
             .await
             .unwrap_or_else(|e| panic!("{label}: cannot open a session: {e}"));
         spawn_local(driver.run());
@@ -90,6 +115,7 @@ impl Cx {
             label,
             client,
             valve,
+            target,
             all,
             log: Vec::new(),
         });
@@ -102,6 +128,20 @@ impl Cx {
 
     pub fn valve(&self, s: S) -> &Valve {
         &self.sessions[s].valve
+    }
+
+    /// Sends session `s`'s next dials to `addr` (the current connection stays).
+    pub fn redirect(&self, s: S, addr: SocketAddr) {
+        self.sessions[s].target.set(addr);
+    }
+
+    /// How many events session `s` received so far (for `wait_since`).
+    pub fn seen(&mut self, s: S) -> usize {
+        let sess = &mut self.sessions[s];
+        while let Some(e) = sess.all.try_next() {
+            sess.log.push(e);
+        }
+        sess.log.len()
     }
 
     pub fn step(&self, s: S, what: String) -> String {
@@ -142,9 +182,20 @@ impl Cx {
     /// Waits until session `s` received an event matching `want`; records only a failure
     /// (the event itself shows in the session's log at the end).
     pub async fn wait_for(&mut self, s: S, what: &str, want: impl Fn(&WatcherEvent) -> bool) {
+        self.wait_since(s, 0, what, want).await;
+    }
+
+    /// As `wait_for`, counting only the events after the first `since` (see `seen`).
+    pub async fn wait_since(
+        &mut self,
+        s: S,
+        since: usize,
+        what: &str,
+        want: impl Fn(&WatcherEvent) -> bool,
+    ) {
         let step = self.step(s, format!("wait for {what}"));
         let sess = &mut self.sessions[s];
-        if sess.log.iter().any(&want) {
+        if sess.log.iter().skip(since).any(&want) {
             return;
         }
         let found = timeout(LIMIT, async {

@@ -947,7 +947,16 @@ impl Server {
         let closed = closing && result.is_ok();
         // A connection gone since (a restart, a role given up) takes no answer, and the
         // session's new one here must not count it as its own.
-        if let Some(origin) = origin.filter(|o| self.conns.contains_key(&o.conn)) {
+        let origin = origin.filter(|o| self.conns.contains_key(&o.conn));
+        if let Some(origin) = origin.filter(|_| result == Err(ErrorCode::SessionMoved)) {
+            // 3.8 answers nothing: a session moved is a connection-level error, and the
+            // connection is torn down (`FinalRequestProcessor`, ZOOKEEPER-710).
+            self.ens().lines.remove(&session);
+            self.detach(origin.conn);
+            out.push(Output::Close { conn: origin.conn });
+            return;
+        }
+        if let Some(origin) = origin {
             self.answer(now, session, origin, result, out);
         }
         if closed {
