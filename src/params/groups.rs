@@ -221,8 +221,9 @@ group! {
         container_check_ms: u64 = 60_000, 1..=HOUR;
         /// allow TTL nodes (zookeeper.extendedTypesEnabled); off, createTTL is Unimplemented
         extended_types: bool = false;
-        /// servers zk1..zkN: 1 serves alone; 3 or 5 are an ensemble led by zkN, whose
-        /// followers serve reads from what they have applied
+        /// servers zk1..zkN: 1 serves alone; 3 or 5 are an ensemble first led by zkN (and
+        /// by whom it elects when that is lost), whose followers serve reads from what they
+        /// have applied
         zk_servers: u32 = 1, 1..=5;
         /// each follower applies a committed write this long after it learns of the commit,
         /// its lag drawn from the seed between 0 and this

@@ -85,6 +85,14 @@ impl Node {
         self.clock.borrow().mono_ms(Self::true_ms())
     }
 
+    /// Both clocks at one instant, `(mono_ms, wall_ms)`: what a server reads on every
+    /// input, for the price of one look at true time.
+    pub fn clocks_ms(&self) -> (u64, i64) {
+        let true_ms = Self::true_ms();
+        let clock = self.clock.borrow();
+        (clock.mono_ms(true_ms), clock.wall_ms(true_ms))
+    }
+
     /// Timers on this node's monotonic clock.
     pub fn timer(&self) -> Timer {
         Timer::node(self.clock.clone())

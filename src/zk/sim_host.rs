@@ -211,10 +211,8 @@ impl SimEnv {
 
 impl Env for SimEnv {
     fn now(&self) -> Now {
-        Now {
-            mono_ms: self.node.mono_ms(),
-            wall_ms: self.node.wall_ms(),
-        }
+        let (mono_ms, wall_ms) = self.node.clocks_ms();
+        Now { mono_ms, wall_ms }
     }
 
     fn lose_reply(&mut self, client: &str, request: &Request, applied: bool) -> bool {

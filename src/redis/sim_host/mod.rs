@@ -99,10 +99,8 @@ struct Sim {
 
 impl Env for Sim {
     fn now(&self) -> Now {
-        Now {
-            wall_ms: self.node.wall_ms(),
-            mono_ms: self.node.mono_ms(),
-        }
+        let (mono_ms, wall_ms) = self.node.clocks_ms();
+        Now { wall_ms, mono_ms }
     }
 
     fn sleep_until(&self, mono_ms: u64) -> impl Future<Output = ()> + 'static {

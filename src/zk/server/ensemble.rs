@@ -657,6 +657,9 @@ impl Server {
     /// Answers the syncs whose barrier this server has reached: the leader's committed, a
     /// follower's applied.
     fn release_syncs(&mut self, now: Now, out: &mut Vec<Output>) {
+        if self.ens().syncs.is_empty() {
+            return;
+        }
         let leads = self.leads();
         let reached = match self.ens().log.first_key_value() {
             Some((&zxid, _)) if leads => zxid - 1,
