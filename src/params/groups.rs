@@ -116,8 +116,8 @@ group! {
     /// What the swarm generator may do during the fault phase, and how hard.
     Faults "faults" {
         /// fault kinds the swarm may use: all, none, or a comma list (partition, loss, delay,
-        /// crash, pause, clock_jump, clock_drift, lose_reply, failover, stall_apply); kinds no
-        /// server of the scenario admits are left out
+        /// crash, pause, clock_jump, clock_drift, lose_reply, failover, stall_apply, isolate);
+        /// kinds no server of the scenario admits are left out
         faults: FaultSelection = FaultSelection::All;
         /// faults start within this window; then the heal phase repairs everything
         fault_phase_ms: u64 = 600, 0..=HOUR;

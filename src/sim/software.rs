@@ -47,6 +47,12 @@ pub trait ServerFamily {
         false
     }
 
+    /// Whether the server is a member of an ensemble, whose links to the other members an
+    /// `isolate` cuts.
+    fn ensemble_member(&self) -> bool {
+        false
+    }
+
     /// The software of `node`, which keeps what must survive a crash of that host.
     fn install(&self, node: Node) -> Box<dyn ServerSoftware>;
 }

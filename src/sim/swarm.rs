@@ -34,11 +34,14 @@ pub enum FaultKind {
     Failover,
     /// A follower of a ZooKeeper ensemble that stops applying for a while.
     StallApply,
+    /// A member of an ensemble cut off from every other member, then repaired: a leader
+    /// so cut off loses its quorum, and the others elect a new one.
+    Isolate,
 }
 
 impl FaultKind {
     /// Every kind, in the order the swarm draws them.
-    pub(crate) const ALL: [FaultKind; 10] = [
+    pub(crate) const ALL: [FaultKind; 11] = [
         FaultKind::Partition,
         FaultKind::Loss,
         FaultKind::Delay,
@@ -49,11 +52,16 @@ impl FaultKind {
         FaultKind::LoseReply,
         FaultKind::Failover,
         FaultKind::StallApply,
+        FaultKind::Isolate,
     ];
 
-    /// The kind as the `faults` parameter spells it: the tag of the faults it draws.
+    /// The kind as the `faults` parameter spells it: the tag of the faults it draws, but
+    /// `isolate` for the partitions that cut a member off from its ensemble.
     pub(crate) fn name(self) -> &'static str {
-        self.tag().name()
+        match self {
+            FaultKind::Isolate => "isolate",
+            kind => kind.tag().name(),
+        }
     }
 
     /// The tag of the faults it draws (a partition also draws its repair).
@@ -69,6 +77,7 @@ impl FaultKind {
             FaultKind::LoseReply => FaultTag::LoseReply,
             FaultKind::Failover => FaultTag::Failover,
             FaultKind::StallApply => FaultTag::StallApply,
+            FaultKind::Isolate => FaultTag::Partition,
         }
     }
 }
@@ -142,6 +151,8 @@ pub(crate) struct SwarmServer {
     pub(crate) fails_over: bool,
     /// Whether it is a follower whose apply can stall.
     pub(crate) stalls_apply: bool,
+    /// Whether it is a member of an ensemble, which `isolate` can cut off from the others.
+    pub(crate) ensemble_member: bool,
 }
 
 /// One fault occurrence drawn from the knobs: it may expand to a fault and its undoing.
@@ -275,6 +286,24 @@ fn occurrence(
             )]
         }
         FaultKind::StallApply => vec![],
+        FaultKind::Isolate if target.ensemble_member => {
+            let until = at_ms + span(cfg.crash_down_max_ms);
+            let others = cfg
+                .servers
+                .iter()
+                .filter(|s| s.ensemble_member && s.name != server);
+            let mut faults = Vec::new();
+            for other in others {
+                let (a, b) = (server.clone(), other.name.clone());
+                let cut = Fault::Partition {
+                    a: a.clone(),
+                    b: b.clone(),
+                };
+                faults.extend([at(at_ms, cut), at(until, Fault::Repair { a, b })]);
+            }
+            faults
+        }
+        FaultKind::Isolate => vec![],
     }
 }
 
@@ -430,6 +459,7 @@ mod tests {
                 reply_ops: vec!["create"],
                 fails_over: false,
                 stalls_apply: false,
+                ensemble_member: false,
             }],
             partition_max_ms: 50,
             pause_max_ms: 100,
@@ -581,5 +611,39 @@ mod tests {
         assert!(count("partition") >= count("repair") && count("repair") > 0);
         assert!(count("crash") >= count("restart"));
         assert!(plan.0.iter().all(|f| f.at_ms < c.fault_phase_ms));
+    }
+
+    #[test]
+    fn isolate_cuts_one_member_off_from_every_other_and_nothing_off_a_server_alone() {
+        let mut c = cfg();
+        c.kinds = vec![FaultKind::Isolate];
+        let alone: Vec<FaultPlan> = (0..20)
+            .map(|s| swarm(&c, &mut Seeds::new(s).stream("faults")))
+            .collect();
+        assert!(alone.iter().all(|p| p.0.is_empty()), "{alone:?}");
+        c.servers = (1..=3)
+            .map(|i| SwarmServer {
+                name: format!("zk{i}"),
+                ensemble_member: true,
+                ..c.servers[0].clone()
+            })
+            .collect();
+        let plan = (0..20)
+            .map(|s| swarm(&c, &mut Seeds::new(s).stream("faults")))
+            .find(|p| !p.0.is_empty())
+            .unwrap();
+        let Fault::Partition { a, .. } = &plan.0[0].fault else {
+            panic!("{plan:?}")
+        };
+        let cuts: Vec<&String> = plan.0[..2]
+            .iter()
+            .filter_map(|f| match &f.fault {
+                Fault::Partition { a: x, b } if x == a => Some(b),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(cuts.len(), 2, "{a} cut off from both others: {plan:?}");
+        assert!(cuts.iter().all(|b| *b != a && b.starts_with("zk")));
+        assert_eq!(FaultKind::from_str("isolate"), Ok(FaultKind::Isolate));
     }
 }

@@ -173,6 +173,7 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
             reply_ops: s.family.swarm_reply_ops().to_vec(),
             fails_over: s.family.fails_over(),
             stalls_apply: s.family.stalls_apply(),
+            ensemble_member: s.family.ensemble_member(),
         })
         .collect();
     let mut kinds = params.fault_kinds();
@@ -180,6 +181,7 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
         FaultKind::LoseReply => servers.iter().any(|s| !s.reply_ops.is_empty()),
         FaultKind::Failover => servers.iter().any(|s| s.fails_over),
         FaultKind::StallApply => servers.iter().any(|s| s.stalls_apply),
+        FaultKind::Isolate => servers.iter().filter(|s| s.ensemble_member).count() > 1,
         _ => true,
     });
     SwarmConfig {

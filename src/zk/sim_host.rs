@@ -117,6 +117,10 @@ impl ServerFamily for ZkFamily {
         self.member.as_ref().is_some_and(|m| m.id != m.leader())
     }
 
+    fn ensemble_member(&self) -> bool {
+        self.member.is_some()
+    }
+
     /// A lost create reply is the one the lock recipes must survive (the GUID lookup).
     fn swarm_reply_ops(&self) -> &'static [&'static str] {
         &REPLY_OPS[..1]
