@@ -22,24 +22,16 @@ pub fn start_real(tick_ms: u64) -> Result<ServerProcess, String> {
     let scratch = scratch_dir(&format!("zk-conformance-real-{port}"));
     let data = scratch.join("data");
     fs::create_dir_all(&data).map_err(|e| format!("data dir: {e}"))?;
-    let log = File::create(scratch.join("server.log")).map_err(|e| format!("log: {e}"))?;
-    let log2 = log.try_clone().map_err(|e| format!("log: {e}"))?;
-    let child = Command::new("java")
-        .args([
-            "-cp",
-            ZK_CLASSPATH,
+    let child = java(
+        &scratch,
+        &[],
+        &[
             "org.apache.zookeeper.server.ZooKeeperServerMain",
             &port.to_string(),
             &data.to_string_lossy(),
             &tick_ms.to_string(),
-        ])
-        .stdin(Stdio::null())
-        .stdout(log)
-        .stderr(log2)
-        .spawn()
-        .map_err(|e| {
-            format!("cannot run java (is the Debian package zookeeper installed?): {e}")
-        })?;
+        ],
+    )?;
     let server = ServerProcess {
         name: "zookeeper",
         addr: SocketAddr::from(([127, 0, 0, 1], port)),
@@ -47,6 +39,26 @@ pub fn start_real(tick_ms: u64) -> Result<ServerProcess, String> {
         scratch,
     };
     wait_ready(server, answers_srvr)
+}
+
+/// Runs ZooKeeper's `args` (a main class and its arguments) on a JVM with the options
+/// `jvm`, logging into `scratch/server.log`.
+fn java(
+    scratch: &std::path::Path,
+    jvm: &[&str],
+    args: &[&str],
+) -> Result<std::process::Child, String> {
+    let log = File::create(scratch.join("server.log")).map_err(|e| format!("log: {e}"))?;
+    let log2 = log.try_clone().map_err(|e| format!("log: {e}"))?;
+    Command::new("java")
+        .args(jvm)
+        .args(["-cp", ZK_CLASSPATH])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(log)
+        .stderr(log2)
+        .spawn()
+        .map_err(|e| format!("cannot run java (is the Debian package zookeeper installed?): {e}"))
 }
 
 fn check_jar() -> Result<(), String> {
@@ -93,21 +105,10 @@ pub fn start_real_ensemble(tick_ms: u64, n: u32) -> Result<Vec<ServerProcess>, S
         );
         let cfg_path = scratch.join("zoo.cfg");
         fs::write(&cfg_path, cfg).map_err(|e| format!("zoo.cfg: {e}"))?;
-        let log = File::create(scratch.join("server.log")).map_err(|e| format!("log: {e}"))?;
-        let log2 = log.try_clone().map_err(|e| format!("log: {e}"))?;
         // A small heap and the quick JIT: three JVMs share two cores with the rest.
-        let child = Command::new("java")
-            .args(["-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"])
-            .args(["-cp", ZK_CLASSPATH])
-            .arg("org.apache.zookeeper.server.quorum.QuorumPeerMain")
-            .arg(&cfg_path)
-            .stdin(Stdio::null())
-            .stdout(log)
-            .stderr(log2)
-            .spawn()
-            .map_err(|e| {
-                format!("cannot run java (is the Debian package zookeeper installed?): {e}")
-            })?;
+        let jvm = ["-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"];
+        let quorum_peer = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+        let child = java(&scratch, &jvm, &[quorum_peer, &cfg_path.to_string_lossy()])?;
         members.push(ServerProcess {
             name: "zookeeper",
             addr: SocketAddr::from(([127, 0, 0, 1], port)),
