@@ -51,6 +51,26 @@ impl Clock {
         u64::try_from(true_ms).unwrap_or(u64::MAX)
     }
 
+    /// The first true ms, from `from_ms` on, at which the monotonic clock reads `mono_ms`
+    /// or later at its current drift: a wake-up set for it lands on the same ms whenever
+    /// it was set. (A clock slowed almost to a stop gets an estimate.)
+    pub fn true_ms_when(&self, mono_ms: u64, from_ms: u64) -> u64 {
+        let now = self.mono_ms(from_ms);
+        if now >= mono_ms {
+            return from_ms;
+        }
+        let mut at = from_ms.saturating_add(self.true_ms_for(mono_ms - now));
+        // The estimate rounds drift at the start; the readings round it at the end.
+        for _ in 0..4 {
+            match () {
+                () if at > from_ms && self.mono_ms(at - 1) >= mono_ms => at -= 1,
+                () if self.mono_ms(at) < mono_ms => at = at.saturating_add(1),
+                () => break,
+            }
+        }
+        at
+    }
+
     /// Steps the wall clock by `by_ms` (negative steps back), as NTP or an operator might.
     pub fn jump(&mut self, by_ms: i64) {
         self.jumps_ms += by_ms;
@@ -86,6 +106,24 @@ mod tests {
         c.set_drift(2_000, 0);
         assert_eq!(c.mono_ms(10_000), 10_100);
         assert_eq!(c.wall_ms(10_000), EPOCH_MS + 10_100);
+    }
+
+    #[test]
+    fn a_deadline_lands_on_the_first_ms_the_clock_reads_it_whenever_it_was_set() {
+        for ppm in [-7_000, -250, 0, 4_035, 100_000] {
+            let mut c = Clock::default();
+            c.set_drift(3, ppm);
+            let target = 1_000;
+            let first = (0..5_000).find(|&t| c.mono_ms(t) >= target).unwrap();
+            for from in [0, 10, first / 2, first - 1, first] {
+                assert_eq!(c.true_ms_when(target, from), first, "ppm {ppm} from {from}");
+            }
+            assert_eq!(
+                c.true_ms_when(target, first + 7),
+                first + 7,
+                "already there"
+            );
+        }
     }
 
     #[test]

@@ -15,6 +15,7 @@ use std::rc::Rc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
 
 /// What a host reports as it serves, for a log or a history.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,6 +63,8 @@ pub enum HostEvent<'a> {
 pub trait Env {
     /// The server's clocks now.
     fn now(&self) -> Now;
+    /// How long, in true time, until the server's monotonic clock reads `mono_ms`.
+    fn wait_until(&self, mono_ms: u64) -> Duration;
     /// Whether to drop the reply to `request` from `client` (and the connection with it).
     /// `applied`: the server answered Ok, so the request took effect.
     fn lose_reply(&mut self, client: &str, request: &Request, applied: bool) -> bool;
@@ -110,12 +113,13 @@ pub struct Host<E> {
     dialer: Option<mpsc::UnboundedSender<ServerId>>,
     /// Generations of links made so far.
     links: u64,
-    /// The members sent a message since the last tick.
-    busy_links: BTreeSet<ServerId>,
     /// The member's part on the quorum port, for the driver that keeps those links.
     role: watch::Sender<Option<QuorumRole>>,
-    /// When a member looking for a leader is next due to decide or vote again.
-    vote_due: watch::Sender<Option<u64>>,
+    /// When (monotonic ms) a member is next due to apply a lagged commit, or, looking for
+    /// a leader, to decide or vote again.
+    due: watch::Sender<Option<u64>>,
+    /// Whether the server's tick has anything to do (`Server::ticks`).
+    ticking: watch::Sender<bool>,
 }
 
 /// Which of a member's links: to or from its leader, or for an election.
@@ -130,6 +134,7 @@ pub type SharedHost<E> = Rc<RefCell<Host<E>>>;
 impl<E: Env> Host<E> {
     pub fn new(env: E, server: Server, tick_ms: u64) -> SharedHost<E> {
         let role = watch::Sender::new(server.quorum_role());
+        let ticking = watch::Sender::new(server.ticks());
         Rc::new(RefCell::new(Host {
             env,
             server,
@@ -143,9 +148,9 @@ impl<E: Env> Host<E> {
             unsent: BTreeMap::new(),
             dialer: None,
             links: 0,
-            busy_links: BTreeSet::new(),
             role,
-            vote_due: watch::Sender::new(None),
+            due: watch::Sender::new(None),
+            ticking,
         }))
     }
 
@@ -194,7 +199,6 @@ impl<E: Env> Host<E> {
                 Output::Peer { to, msg } if msg.is_election() => self.vote_to(to, msg),
                 Output::Peer { to, msg } => {
                     if let Some((_, link)) = self.peers.get(&to) {
-                        self.busy_links.insert(to);
                         let _ = link.send(msg);
                     }
                 }
@@ -213,9 +217,15 @@ impl<E: Env> Host<E> {
             // role's.
             self.peers.clear();
         }
-        let due = self.server.next_vote_ms();
-        self.vote_due
+        let due = match (self.server.next_apply_ms(), self.server.next_vote_ms()) {
+            (Some(apply), Some(vote)) => Some(apply.min(vote)),
+            (apply, vote) => apply.or(vote),
+        };
+        self.due
             .send_if_modified(|d| std::mem::replace(d, due) != due);
+        let ticking = self.server.ticks();
+        self.ticking
+            .send_if_modified(|t| std::mem::replace(t, ticking) != ticking);
     }
 
     /// A vote goes on the election link to `to`, or waits for the driver to dial one.
@@ -251,17 +261,6 @@ impl<E: Env> Host<E> {
     /// The member's part on the quorum port, as it changes.
     pub fn quorum_role(&self) -> watch::Receiver<Option<QuorumRole>> {
         self.role.subscribe()
-    }
-
-    /// When (monotonic ms) the member, looking for a leader, is due to decide or send its
-    /// vote again, as it changes: the driver wakes it then (`wake`).
-    pub fn vote_due(&self) -> watch::Receiver<Option<u64>> {
-        self.vote_due.subscribe()
-    }
-
-    /// Monotonic ms now, on the host's clock.
-    pub fn now_ms(&self) -> u64 {
-        self.env.now().mono_ms
     }
 
     /// Reports the replies among `outputs` to requests handled earlier, and says which
@@ -341,25 +340,22 @@ impl<E: Env> Host<E> {
         }
     }
 
-    /// A message from member `from`; how long until a lagged apply it queued is due.
-    pub fn peer_message(&mut self, from: ServerId, msg: PeerMsg) -> Option<Duration> {
+    /// A message from member `from`.
+    pub fn peer_message(&mut self, from: ServerId, msg: PeerMsg) {
         let now = self.env.now();
         let outputs = self.server.handle_peer(now, from, msg);
         self.dispatch(outputs);
-        let due = self.server.next_apply_ms()?;
-        (due > now.mono_ms).then(|| Duration::from_millis(due - now.mono_ms))
     }
 
-    /// Applies nothing for `for_ms` from now (0: applies what is due at once). A wake for
-    /// the stall's end comes with the next peer message, as every lagged apply's does.
+    /// Applies nothing for `for_ms` from now (0: applies what is due at once).
     pub fn stall_apply(&mut self, for_ms: u64) {
         let now = self.env.now();
         let outputs = self.server.stall_apply(now, for_ms);
         self.dispatch(outputs);
     }
 
-    /// Does the member's work due by now (`peer_message` and `vote_due` say when).
-    pub fn wake(&mut self) {
+    /// Does the member's work due by now ([`wake_when_due`] calls it).
+    fn wake(&mut self) {
         let now = self.env.now();
         let outputs = self.server.wake(now);
         self.dispatch(outputs);
@@ -571,22 +567,54 @@ pub fn is_create(request: &Request) -> bool {
     )
 }
 
-/// Expires sessions on the server's tick, as ZooKeeper's SessionTracker does.
-pub async fn expire_sessions<E: Env>(host: SharedHost<E>) {
+/// Runs the server's tick (session expiry, as ZooKeeper's SessionTracker; a leader's
+/// pings). A member whose tick has nothing to do is not woken for it, and ticks again in
+/// the same phase once it has.
+pub async fn tick<E: Env>(host: SharedHost<E>) {
     let tick = host.borrow().tick;
+    let mut ticking = host.borrow().ticking.subscribe();
+    let started = Instant::now();
     loop {
-        // tokio's sleep on a real socket; in a simulation, one its stepper sees.
-        turmoil::sleep(tick).await;
+        if *ticking.borrow_and_update() {
+            // tokio's sleep on a real socket; in a simulation, one its stepper sees.
+            turmoil::sleep(tick).await;
+        } else {
+            if ticking.changed().await.is_err() {
+                return;
+            }
+            let into = started.elapsed().as_nanos() % tick.as_nanos().max(1);
+            let into = Duration::from_nanos(u64::try_from(into).unwrap_or(0));
+            turmoil::sleep(tick - into).await;
+        }
         let mut h = host.borrow_mut();
-        let now = h.env.now();
-        let mut outputs = h.server.handle_timeout(now);
-        // A heartbeat says only that the link lives: one that carried anything else since
-        // the last tick needs none.
-        let busy = std::mem::take(&mut h.busy_links);
-        outputs.retain(
-            |o| !matches!(o, Output::Peer { to, msg } if msg.is_heartbeat() && busy.contains(to)),
-        );
-        h.dispatch(outputs);
+        if h.server.ticks() {
+            let now = h.env.now();
+            let outputs = h.server.handle_timeout(now);
+            h.dispatch(outputs);
+        }
+    }
+}
+
+/// Wakes the server when a member's lagged apply, or its election, is next due.
+pub async fn wake_when_due<E: Env>(host: SharedHost<E>) {
+    let mut due = host.borrow().due.subscribe();
+    loop {
+        let Some(at) = *due.borrow_and_update() else {
+            if due.changed().await.is_err() {
+                return;
+            }
+            continue;
+        };
+        let wait = host.borrow().env.wait_until(at);
+        tokio::select! {
+            biased;
+            changed = due.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+            }
+            _ = turmoil::sleep(wait) => host.borrow_mut().wake(),
+        }
     }
 }
 

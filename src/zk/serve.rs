@@ -9,7 +9,7 @@ use crate::zk::proto::{DecodeError, Request};
 pub use crate::zk::server::CONTAINER_CHECK_MS;
 use crate::zk::server::{Change, EnsembleConfig, Now, PeerMsg, Server, ServerConfig, ServerId};
 use std::future::Future;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 use tokio::task::spawn_local;
@@ -95,6 +95,10 @@ impl Env for RealEnv {
             mono_ms: self.started.elapsed().as_millis() as u64,
             wall_ms: wall.as_millis() as i64,
         }
+    }
+
+    fn wait_until(&self, mono_ms: u64) -> Duration {
+        Duration::from_millis(mono_ms.saturating_sub(self.now().mono_ms))
     }
 
     fn lose_reply(&mut self, client: &str, request: &Request, applied: bool) -> bool {
@@ -195,7 +199,12 @@ pub async fn serve(
     }
     let mut tasks: Vec<_> = hosts
         .iter()
-        .map(|host| spawn_local(host::expire_sessions(host.clone())))
+        .flat_map(|host| {
+            [
+                spawn_local(host::tick(host.clone())),
+                spawn_local(host::wake_when_due(host.clone())),
+            ]
+        })
         .collect();
     let mut served = listeners.into_iter().zip(hosts);
     let Some((first, first_host)) = served.next() else {
@@ -257,20 +266,14 @@ fn link(
     spawn_local(deliver(at_leader, leader.clone(), id));
 }
 
-/// Hands `host` every message member `from` sends it, waking it when it has work due.
+/// Hands `host` every message member `from` sends it.
 async fn deliver(
     mut messages: mpsc::UnboundedReceiver<PeerMsg>,
     host: SharedHost<RealEnv>,
     from: ServerId,
 ) {
     while let Some(msg) = messages.recv().await {
-        if let Some(wait) = host.borrow_mut().peer_message(from, msg) {
-            let host = host.clone();
-            spawn_local(async move {
-                tokio::time::sleep(wait).await;
-                host.borrow_mut().wake();
-            });
-        }
+        host.borrow_mut().peer_message(from, msg);
     }
 }
 

@@ -23,6 +23,7 @@ use commit::{WriteOp, is_write};
 use ensemble::Ensemble;
 pub use ensemble::{EnsembleConfig, PeerMsg, QuorumRole, ServerId};
 
+mod apply_wake;
 mod commit;
 mod election;
 mod ensemble;
@@ -485,14 +486,21 @@ impl Server {
         out
     }
 
-    /// The server's tick: it expires every session whose deadline is at or before
-    /// `now.mono_ms`; an ensemble's follower applies what is due and reports its clients'
-    /// sessions to the leader instead.
+    /// The server's tick: a server alone, or an ensemble's leader, expires every session
+    /// whose deadline is at or before `now.mono_ms`; a leader pings its followers, and a
+    /// member gives up a role it cannot keep.
     pub fn handle_timeout(&mut self, now: Now) -> Vec<Output> {
         match self.ensemble {
             Some(_) => self.ensemble_tick(now),
             None => self.expire_due(now),
         }
+    }
+
+    /// Whether [`Server::handle_timeout`] has anything to do on the next tick: a server
+    /// alone, a leader and a member looking for one always; a follower only while it is
+    /// not yet linked to its leader. A driver need not tick one that says no.
+    pub fn ticks(&self) -> bool {
+        self.ensemble_ticks()
     }
 
     /// What is due before an input: a server alone (or leading) expires sessions and runs

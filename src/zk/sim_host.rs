@@ -219,6 +219,12 @@ impl Env for SimEnv {
         Now { mono_ms, wall_ms }
     }
 
+    fn wait_until(&self, mono_ms: u64) -> Duration {
+        let true_ms = Node::true_ms();
+        let at = self.node.clock.borrow().true_ms_when(mono_ms, true_ms);
+        Duration::from_millis(at - true_ms)
+    }
+
     fn lose_reply(&mut self, client: &str, request: &Request, applied: bool) -> bool {
         let op = match request.op() {
             _ if host::is_create(request) => "create",
@@ -259,8 +265,9 @@ impl Env for SimEnv {
 async fn serve(host: SharedHost<SimEnv>, links: Option<Links<SimEnv>>) -> turmoil::Result {
     host.borrow_mut().restart();
     let node = host.borrow().env.node.clone();
-    node.spawn(host::expire_sessions(host.clone()));
+    node.spawn(host::tick(host.clone()));
     if let Some(links) = links {
+        node.spawn(host::wake_when_due(host.clone()));
         node.spawn(links.run());
     }
     let listener = TcpListener::bind(("0.0.0.0", PORT)).await?;

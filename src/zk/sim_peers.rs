@@ -40,6 +40,9 @@ const SYNC_LIMIT_TICKS: u32 = 5;
 /// A ticket's bytes: its sequence number on the link, then its number in the mailbox.
 const TICKET_BYTES: usize = 16;
 
+/// The most bytes one read takes off a link.
+const READ_BYTES: usize = 64 * TICKET_BYTES;
+
 /// Peer messages in flight, by ticket.
 #[derive(Debug, Default)]
 pub struct Mailbox {
@@ -160,7 +163,6 @@ impl<E: Env + 'static> Links<E> {
         let (dialer, mut dials) = mpsc::unbounded_channel();
         self.host.borrow_mut().set_dialer(dialer);
         let accepting = self.accept(listener, LinkKind::Election);
-        let waking = self.wake_to_vote();
         let dialing = async {
             while let Some(peer) = dials.recv().await {
                 let this = self.clone();
@@ -172,88 +174,67 @@ impl<E: Env + 'static> Links<E> {
                 });
             }
         };
-        tokio::join!(accepting, dialing, waking);
-    }
-
-    /// While the member looks for a leader: wakes it when it is due to decide or send its
-    /// vote again.
-    async fn wake_to_vote(&self) {
-        let mut due = self.host.borrow().vote_due();
-        loop {
-            let at = *due.borrow_and_update();
-            let Some(at) = at else {
-                if due.changed().await.is_err() {
-                    return;
-                }
-                continue;
-            };
-            let wait = at.saturating_sub(self.host.borrow().now_ms());
-            tokio::select! {
-                biased;
-                changed = due.changed() => {
-                    if changed.is_err() {
-                        return;
-                    }
-                }
-                _ = turmoil::sleep(Duration::from_millis(wait)) => self.host.borrow_mut().wake(),
-            }
-        }
+        tokio::join!(accepting, dialing);
     }
 
     /// Carries messages both ways on the link to `peer` until it breaks, loses a message or
-    /// falls silent.
+    /// falls silent. The messages queued together go out as one write, as a socket's
+    /// buffer would send them.
     async fn carry(&self, peer: ServerId, kind: LinkKind, stream: TcpStream) {
         let (tx, mut rx) = mpsc::unbounded_channel();
         let generation = self.host.borrow_mut().link_up(peer, kind, tx);
         let mailbox: Rc<RefCell<Mailbox>> = self.member.mailbox.clone();
         let (mut rd, mut wr) = tokio::io::split(stream);
-        let mut ticket = [0u8; TICKET_BYTES];
-        let mut filled = 0;
-        let (mut sent, mut expected) = (0u64, 0u64);
+        let mut tickets = Tickets::default();
+        let (mut out, mut read) = (Vec::new(), [0u8; READ_BYTES]);
         let silence = self.tick * SYNC_LIMIT_TICKS;
         let mut heard = Instant::now();
         // One timer per silent stretch, not one per message: when it fires early (something
         // was heard since it was set), it is set again from then.
         let mut timer = Box::pin(turmoil::sleep_until(heard + silence));
         loop {
+            // What the member sends goes first, as it did before the next ticket was read.
+            let queued = match rx.try_recv() {
+                Ok(msg) => Some(msg),
+                Err(mpsc::error::TryRecvError::Empty) => None,
+                Err(mpsc::error::TryRecvError::Disconnected) => break,
+            };
+            if let Some(msg) = queued {
+                out.clear();
+                let mut next = Some(msg);
+                while let Some(msg) = next {
+                    let number = mailbox.borrow_mut().park(msg);
+                    tickets.write(number, &mut out);
+                    next = rx.try_recv().ok();
+                }
+                if wr.write_all(&out).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            if let Some(ticket) = tickets.next() {
+                let Some(number) = ticket else { break };
+                heard = Instant::now();
+                let msg = mailbox.borrow_mut().take(number);
+                if let Some(msg) = msg {
+                    self.host.borrow_mut().peer_message(peer, msg);
+                }
+                continue;
+            }
             tokio::select! {
                 biased;
                 msg = rx.recv() => {
                     let Some(msg) = msg else { break };
                     let number = mailbox.borrow_mut().park(msg);
-                    let mut bytes = [0u8; TICKET_BYTES];
-                    bytes[..8].copy_from_slice(&sent.to_be_bytes());
-                    bytes[8..].copy_from_slice(&number.to_be_bytes());
-                    sent += 1;
-                    if wr.write_all(&bytes).await.is_err() {
+                    out.clear();
+                    tickets.write(number, &mut out);
+                    if wr.write_all(&out).await.is_err() {
                         break;
                     }
                 }
-                read = rd.read(&mut ticket[filled..]) => {
-                    let Ok(n @ 1..) = read else { break };
-                    filled += n;
-                    if filled < TICKET_BYTES {
-                        continue;
-                    }
-                    filled = 0;
-                    let (seq, number) = ticket.split_at(8);
-                    let seq = u64::from_be_bytes(seq.try_into().expect("8 bytes"));
-                    let number = u64::from_be_bytes(number.try_into().expect("8 bytes"));
-                    if seq != expected {
-                        break;
-                    }
-                    expected += 1;
-                    heard = Instant::now();
-                    let msg = mailbox.borrow_mut().take(number);
-                    let lagged = msg.and_then(|msg| self.host.borrow_mut().peer_message(peer, msg));
-                    if let Some(wait) = lagged {
-                        // Work is due between ticks: wake the server then.
-                        let host = self.host.clone();
-                        self.node.spawn(async move {
-                            turmoil::sleep(wait).await;
-                            host.borrow_mut().wake();
-                        });
-                    }
+                n = rd.read(&mut read) => {
+                    let Ok(n @ 1..) = n else { break };
+                    tickets.read(&read[..n]);
                 }
                 _ = &mut timer => {
                     if Instant::now() >= heard + silence {
@@ -264,5 +245,82 @@ impl<E: Env + 'static> Links<E> {
             }
         }
         self.host.borrow_mut().link_down(peer, kind, generation);
+    }
+}
+
+/// One end's tickets: those it sent so far, and the bytes it read and has not yet taken.
+#[derive(Default)]
+struct Tickets {
+    sent: u64,
+    expected: u64,
+    read: Vec<u8>,
+    taken: usize,
+}
+
+impl Tickets {
+    /// Appends the next ticket, for the message parked as `number`.
+    fn write(&mut self, number: u64, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.sent.to_be_bytes());
+        out.extend_from_slice(&number.to_be_bytes());
+        self.sent += 1;
+    }
+
+    /// The next whole ticket read: `Some(None)` when it is out of sequence (a message was
+    /// lost), `None` when no whole one is buffered.
+    fn next(&mut self) -> Option<Option<u64>> {
+        let ticket = self.read.get(self.taken..self.taken + TICKET_BYTES)?;
+        let (seq, number) = ticket.split_at(8);
+        let seq = u64::from_be_bytes(seq.try_into().expect("8 bytes"));
+        let number = u64::from_be_bytes(number.try_into().expect("8 bytes"));
+        self.taken += TICKET_BYTES;
+        if seq != self.expected {
+            return Some(None);
+        }
+        self.expected += 1;
+        Some(Some(number))
+    }
+
+    /// Takes in `bytes` read off the link.
+    fn read(&mut self, bytes: &[u8]) {
+        self.read.drain(..self.taken);
+        self.taken = 0;
+        self.read.extend_from_slice(bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(numbers: &[u64]) -> (Tickets, Vec<u8>) {
+        let mut tickets = Tickets::default();
+        let mut out = Vec::new();
+        for &number in numbers {
+            tickets.write(number, &mut out);
+        }
+        (tickets, out)
+    }
+
+    #[test]
+    fn tickets_written_together_are_read_one_by_one_however_the_bytes_arrive() {
+        let (_, out) = sent(&[7, 8, 9]);
+        let mut read = Tickets::default();
+        read.read(&out[..20]);
+        assert_eq!(read.next(), Some(Some(7)));
+        assert_eq!(read.next(), None, "the second is not whole yet");
+        read.read(&out[20..]);
+        assert_eq!(read.next(), Some(Some(8)));
+        assert_eq!(read.next(), Some(Some(9)));
+        assert_eq!(read.next(), None);
+    }
+
+    #[test]
+    fn a_ticket_out_of_sequence_says_a_message_was_lost() {
+        let (mut writer, _) = sent(&[1]);
+        let mut out = Vec::new();
+        writer.write(2, &mut out);
+        let mut read = Tickets::default();
+        read.read(&out);
+        assert_eq!(read.next(), Some(None));
     }
 }

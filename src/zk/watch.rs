@@ -8,6 +8,7 @@
 //! NodeChildrenChanged.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
 
 use crate::zk::proto::{EventType, WatcherType};
 use crate::zk::server::ConnId;
@@ -149,6 +150,29 @@ impl Watches {
         }
     }
 
+    /// Whether a write at `path` may fire a watch here: one on the path in either table,
+    /// one on its parent's children, or any recursive one. A sequential create's `path`
+    /// is its name's prefix, so any data watch under that prefix counts. It errs towards
+    /// yes; no means no write at `path` fires anything.
+    pub fn may_fire(&self, path: &str, sequential: bool) -> bool {
+        if self.data.recursive > 0 || self.child.recursive > 0 {
+            return true;
+        }
+        let data = match sequential {
+            true => {
+                let mut after = self
+                    .data
+                    .by_path
+                    .range::<str, _>((Bound::Included(path), Bound::Unbounded));
+                after
+                    .next()
+                    .is_some_and(|(watched, _)| watched.starts_with(path))
+            }
+            false => self.data.contains(path),
+        };
+        data || self.child.contains(path) || self.child.contains(parent_of(path))
+    }
+
     /// Drops `conn`'s watches of `kind` on `path`, whatever their mode; whether it had any.
     pub fn remove(&mut self, path: &str, conn: ConnId, kind: WatcherType) -> bool {
         match kind {
@@ -188,6 +212,33 @@ mod tests {
         assert!(w.fire_data("/a", NodeDataChanged).is_empty());
         assert_eq!(w.fire_child("/a", NodeChildrenChanged), BTreeSet::from([3]));
         assert!(w.fire_child("/a", NodeChildrenChanged).is_empty());
+    }
+
+    #[test]
+    fn a_write_may_fire_the_watches_on_its_path_its_parent_s_children_and_any_recursive_one() {
+        let mut w = Watches::default();
+        assert!(!w.may_fire("/p/a", false));
+        w.add_data("/p/a", 1);
+        w.add_data("/q/n-0000000003", 1);
+        assert!(w.may_fire("/p/a", false));
+        assert!(!w.may_fire("/p/b", false));
+        assert!(
+            w.may_fire("/q/n-", true),
+            "a sequential create's name is unknown"
+        );
+        assert!(!w.may_fire("/q/m-", true));
+        assert!(!w.may_fire("/q/n-", false));
+        w.add_child("/r", 2);
+        assert!(w.may_fire("/r/x", false), "the parent's children change");
+        assert!(
+            w.may_fire("/r", false),
+            "a delete fires the node's child watch"
+        );
+        w.add_persistent("/s", 3, Mode::Recursive);
+        assert!(
+            w.may_fire("/anywhere", false),
+            "a recursive watch: yes, to be safe"
+        );
     }
 
     #[test]

@@ -73,9 +73,12 @@ pub enum PeerMsg {
         zxid: i64,
         path: String,
     },
-    /// Sessions a follower's clients kept alive since its last touch.
+    /// The sessions a follower's clients kept alive since its last Touch: its answer to
+    /// the leader's ping (3.8's `Learner.ping`), or sent unasked with an acknowledgement.
     Touch {
         sessions: Vec<i64>,
+        /// Whether it answers a ping.
+        answer: bool,
     },
     /// A client resumes `session` on the sender (`REVALIDATE`).
     Revalidate {
@@ -93,7 +96,7 @@ pub enum PeerMsg {
         zxid: i64,
         accepted_epoch: u32,
     },
-    /// The leader's heartbeat, each tick (a follower's is its Touch).
+    /// The leader's heartbeat, each tick; a follower answers it with a Touch.
     Ping,
     /// The leader sent a follower all it missed: the follower applies what is committed
     /// and serves (`UPTODATE`), in the leader's epoch.
@@ -119,15 +122,6 @@ impl PeerMsg {
     /// Whether it goes on the election port rather than the leader's.
     pub fn is_election(&self) -> bool {
         matches!(self, PeerMsg::Notification(_))
-    }
-
-    /// Whether it only says the link lives: the leader's ping, a touch of no session.
-    pub fn is_heartbeat(&self) -> bool {
-        match self {
-            PeerMsg::Ping => true,
-            PeerMsg::Touch { sessions } => sessions.is_empty(),
-            _ => false,
-        }
     }
 }
 
@@ -249,15 +243,20 @@ pub(super) struct Ensemble {
     /// A follower's commits waiting out its apply lag: (when, zxid).
     pub(super) to_apply: VecDeque<(u64, i64)>,
     /// A follower applies nothing before this (monotonic ms): a `stall_apply` fault.
-    stalled_until_ms: u64,
+    pub(super) stalled_until_ms: u64,
     /// Syncs to answer once the leader committed (leader) or this server applied
     /// (follower) through their barrier.
     syncs: Vec<Sync>,
     lines: BTreeMap<i64, Line>,
     /// Connections whose connect waits.
     pending: BTreeMap<ConnId, Pending>,
-    /// A follower's sessions touched since its last Touch.
+    /// A follower's sessions touched since its last Touch, and when (monotonic ms) it sent
+    /// that.
     touched: BTreeSet<i64>,
+    touch_sent_ms: u64,
+    /// The leader's record of when each follower last touched its sessions unasked.
+    pub(super) touched_unasked: BTreeMap<ServerId, u64>,
+    tick_ms: u64,
     /// The leader's record of the server each session is on.
     pub(super) owners: BTreeMap<i64, ServerId>,
     /// A follower serves clients only while linked to its leader and up to date.
@@ -305,6 +304,9 @@ impl Ensemble {
             lines: BTreeMap::new(),
             pending: BTreeMap::new(),
             touched: BTreeSet::new(),
+            touch_sent_ms: 0,
+            touched_unasked: BTreeMap::new(),
+            tick_ms,
             owners: BTreeMap::new(),
             linked: false,
             synced: BTreeSet::new(),
@@ -360,6 +362,11 @@ impl Ensemble {
         self.syncs.clear();
         self.touched.clear();
         std::mem::take(&mut self.pending).into_keys().collect()
+    }
+
+    /// Whether a sync waits for this member to apply or commit further.
+    pub(super) fn syncs_wait(&self) -> bool {
+        !self.syncs.is_empty()
     }
 
     pub(super) fn quorum(&self) -> usize {
@@ -419,9 +426,9 @@ impl Server {
         }
     }
 
-    /// The tick, each member's heartbeat: the leader pings the followers, a follower tells
-    /// the leader which sessions its clients kept alive, a member looking for a leader
-    /// sends its vote again; and each gives up a role it cannot keep.
+    /// The tick: the leader pings the followers that have not touched their sessions
+    /// unasked in the last half tick (each answers with a Touch), a member looking for a leader sends its vote again; and each
+    /// gives up a role it cannot keep.
     pub(super) fn ensemble_tick(&mut self, now: Now) -> Vec<Output> {
         let mut out = self.ensemble_due(now);
         if self.gives_up(now) {
@@ -430,14 +437,24 @@ impl Server {
         }
         let ens = self.ens();
         match ens.role {
-            Role::Leading(_) => out.extend(ens.followers().map(|f| to(f, PeerMsg::Ping))),
-            Role::Following { leader, .. } => {
-                let sessions = std::mem::take(&mut ens.touched).into_iter().collect();
-                out.push(to(leader, PeerMsg::Touch { sessions }));
+            Role::Leading(_) => {
+                let recent = now.mono_ms.saturating_sub(ens.tick_ms / 2);
+                let heard = |f: &ServerId| ens.touched_unasked.get(f).is_some_and(|&t| t > recent);
+                let quiet: Vec<_> = ens.followers().filter(|f| !heard(f)).collect();
+                out.extend(quiet.into_iter().map(|f| to(f, PeerMsg::Ping)));
             }
+            Role::Following { .. } => {}
             Role::Looking(_) => self.election_step(now, &mut out),
         }
         out
+    }
+
+    /// Whether the member's tick has anything to do: a follower linked to its leader only
+    /// answers its pings, and applies on its own wake-ups (`next_apply_ms`).
+    pub(super) fn ensemble_ticks(&self) -> bool {
+        self.ensemble
+            .as_ref()
+            .is_none_or(|ens| !matches!(ens.role, Role::Following { .. }) || !ens.linked)
     }
 
     /// A connect on a member: a new session is created through the leader and answered once
@@ -732,7 +749,10 @@ impl Server {
                 }
                 self.leader_commit(now, out);
             }
-            PeerMsg::Touch { sessions } => {
+            PeerMsg::Touch { sessions, answer } => {
+                if !answer {
+                    self.ens().touched_unasked.insert(from, now.mono_ms);
+                }
                 for session in sessions {
                     self.sessions.touch(session, now.mono_ms);
                 }
@@ -769,7 +789,8 @@ impl Server {
                 }
                 self.apply_due(now, out);
             }
-            PeerMsg::Proposal(write) => self.follower_log(write, out),
+            PeerMsg::Ping => self.touch(now, from, true, out),
+            PeerMsg::Proposal(write) => self.follower_log(now, write, out),
             PeerMsg::Commit { zxid } if zxid > self.known_zxid() => {
                 let msg = self.follower_info_msg();
                 out.push(to(from, msg));
@@ -840,7 +861,7 @@ impl Server {
 
     /// A follower logs the leader's next write and acknowledges it; one it has already is
     /// ignored, and a gap makes it ask for what it missed.
-    fn follower_log(&mut self, write: Write, out: &mut Vec<Output>) {
+    fn follower_log(&mut self, now: Now, write: Write, out: &mut Vec<Output>) {
         let known = self.known_zxid();
         let zxid = write.zxid;
         let Some(leader) = self.ens().leader() else {
@@ -862,6 +883,20 @@ impl Server {
         }
         self.ens().log.insert(zxid, (write, BTreeSet::new()));
         out.push(to(leader, PeerMsg::Ack { zxid }));
+        let ens = self.ens();
+        if now.mono_ms >= ens.touch_sent_ms.saturating_add(ens.tick_ms / 2) {
+            self.touch(now, leader, false, out);
+        }
+    }
+
+    /// A follower tells its leader which sessions its clients kept alive: in answer to a
+    /// ping, as 3.8's `Learner.ping`, or with an ack half a tick after its last, as often as
+    /// 3.8's leader pings (every half tick), so that a busy link needs no ping.
+    fn touch(&mut self, now: Now, leader: ServerId, answer: bool, out: &mut Vec<Output>) {
+        let ens = self.ens();
+        ens.touch_sent_ms = now.mono_ms;
+        let sessions = std::mem::take(&mut ens.touched).into_iter().collect();
+        out.push(to(leader, PeerMsg::Touch { sessions, answer }));
     }
 
     /// What a follower tells its leader when it joins or finds a gap: how far it got, and
@@ -1020,6 +1055,8 @@ impl Server {
     pub fn stall_apply(&mut self, now: Now, for_ms: u64) -> Vec<Output> {
         let mut out = Vec::new();
         if self.ensemble.is_some() {
+            // What was due goes before the stall; what waited for a stall's end, after.
+            self.apply_due(now, &mut out);
             self.ens().stalled_until_ms = now.mono_ms.saturating_add(for_ms);
             self.apply_due(now, &mut out);
         }
@@ -1030,10 +1067,11 @@ impl Server {
     /// (3.8's `followLeader` ends); a leader loses a follower, and steps down at its next
     /// tick if that leaves it without a quorum.
     pub fn peer_down(&mut self, now: Now, peer: ServerId) -> Vec<Output> {
-        let mut out = Vec::new();
-        let Some(ens) = self.ensemble.as_mut() else {
-            return out;
-        };
+        if self.ensemble.is_none() {
+            return Vec::new();
+        }
+        let mut out = self.ensemble_due(now);
+        let ens = self.ens();
         match &mut ens.role {
             Role::Leading(phase) => {
                 ens.synced.remove(&peer);
@@ -1046,14 +1084,6 @@ impl Server {
             _ => {}
         }
         out
-    }
-
-    /// When (monotonic ms) the next lagged apply is due, if one waits, a stall's end
-    /// included: a driver wakes the server then (`wake`).
-    pub fn next_apply_ms(&self) -> Option<u64> {
-        let ens = self.ensemble.as_ref()?;
-        let due = ens.to_apply.front().map(|&(due, _)| due);
-        due.map(|due| due.max(ens.stalled_until_ms))
     }
 
     /// When (monotonic ms) a member looking for a leader next decides or sends its vote

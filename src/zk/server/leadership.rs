@@ -42,6 +42,7 @@ impl Server {
         let mut conns = ens.forget_clients();
         ens.linked = false;
         ens.synced.clear();
+        ens.touched_unasked.clear();
         ens.ballot.round += 1;
         ens.ballot.vote = own;
         ens.role = Role::Looking(Election::start(

@@ -21,6 +21,8 @@ struct Net {
     cut: BTreeSet<(ServerId, ServerId)>,
     /// What the servers sent their clients, by server.
     seen: Vec<(ServerId, Output)>,
+    /// The peer messages delivered, as `from→to Kind`.
+    delivered: Vec<String>,
     mono_ms: u64,
 }
 
@@ -48,6 +50,7 @@ impl Net {
             held: BTreeSet::new(),
             cut: BTreeSet::new(),
             seen: Vec::new(),
+            delivered: Vec::new(),
             mono_ms: 0,
         };
         // Each start of a member's software, the first (its boot) included.
@@ -84,6 +87,10 @@ impl Net {
                 waiting.push_back((from, to, msg));
                 continue;
             }
+            let kind = format!("{msg:?}");
+            let kind = kind.split(|c: char| !c.is_alphanumeric()).next();
+            self.delivered
+                .push(format!("{from}→{to} {}", kind.unwrap_or_default()));
             let now = self.now();
             let out = self
                 .servers
@@ -554,4 +561,106 @@ impl Net {
             }
         }
     }
+}
+
+#[test]
+fn the_leader_pings_only_followers_that_touched_nothing_unasked_in_the_last_half_tick() {
+    // Times stay well within the sessions' timeout (1 s): no expiry writes.
+    let mut net = Net::new(0);
+    net.open(1, 10);
+    net.open(LEADER, 30);
+    net.tick_to(200);
+    assert!(
+        !net.servers[&1].ticks(),
+        "a linked follower's tick has nothing to do"
+    );
+    assert!(net.servers[&LEADER].ticks());
+    // Quiet ticks: each follower answers each ping with its touches (Learner.ping).
+    let pinged = ["3→1 Ping", "3→2 Ping", "1→3 Touch", "2→3 Touch"];
+    for t in [300, 400] {
+        net.delivered.clear();
+        net.tick_to(t);
+        assert_eq!(net.heartbeats(), pinged, "at {t}");
+    }
+    // Half a tick after their last, the followers touch unasked with their acks.
+    net.mono_ms = 420;
+    net.delivered.clear();
+    net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
+    assert!(net.heartbeats().is_empty(), "{:?}", net.delivered);
+    net.mono_ms = 460;
+    net.send(LEADER, 30, 2, create_req("/b", CreateMode::Persistent));
+    assert_eq!(net.heartbeats(), ["1→3 Touch", "2→3 Touch"]);
+    // Touched in the last half tick: no ping. The tick after, pings again.
+    net.delivered.clear();
+    net.tick_to(500);
+    assert!(net.heartbeats().is_empty(), "{:?}", net.delivered);
+    net.tick_to(600);
+    assert_eq!(net.heartbeats(), pinged);
+    // A follower that lost its leader ticks again, to give up a role it cannot take up.
+    net.partition(1, LEADER);
+    assert!(net.servers[&1].ticks());
+}
+
+impl Net {
+    /// The pings and touches among the peer messages delivered.
+    fn heartbeats(&self) -> Vec<&str> {
+        let beats = self.delivered.iter().map(String::as_str);
+        beats
+            .filter(|m| m.ends_with("Ping") || m.ends_with("Touch"))
+            .collect()
+    }
+}
+
+#[test]
+fn a_lagging_follower_asks_to_be_woken_only_for_a_commit_with_something_to_say_there() {
+    let mut net = Net::new(500);
+    net.open(1, 10);
+    net.tick_to(600);
+    net.open(LEADER, 30);
+    assert_eq!(
+        net.servers[&1].next_apply_ms(),
+        None,
+        "the new session says nothing on 1"
+    );
+    net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
+    assert_eq!(
+        net.servers[&1].next_apply_ms(),
+        None,
+        "no watch on 1 sees /a"
+    );
+    let watch = Request::Exists {
+        path: "/b".into(),
+        watch: true,
+    };
+    net.send(1, 10, 1, watch);
+    net.send(LEADER, 30, 2, create_req("/b", CreateMode::Persistent));
+    assert_eq!(
+        net.servers[&1].next_apply_ms(),
+        Some(1_100),
+        "its watch fires"
+    );
+    // Woken then, it applies everything due in order: the quiet writes too.
+    assert!(net.stat(1, "/a").is_none());
+    net.mono_ms = 1_100;
+    net.input(1, |s, now| s.wake(now));
+    assert!(net.stat(1, "/a").is_some() && net.stat(1, "/b").is_some());
+    assert_eq!(net.on_conn(1, 10), vec!["reply 1", "NodeCreated /b"]);
+    assert_eq!(net.servers[&1].next_apply_ms(), None);
+}
+
+#[test]
+fn a_stall_that_starts_after_a_commit_s_lag_passed_does_not_hold_it_back() {
+    let mut net = Net::new(100);
+    net.open(1, 10);
+    net.tick_to(200);
+    net.open(LEADER, 30);
+    net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
+    assert_eq!(
+        net.servers[&1].next_apply_ms(),
+        None,
+        "nothing on 1 needs /a now"
+    );
+    net.mono_ms = 350;
+    net.input(1, |s, now| s.stall_apply(now, 10_000));
+    assert_eq!(net.exists(1, 10, 1, "/a"), ErrorCode::Ok);
 }

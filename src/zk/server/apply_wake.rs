@@ -1,0 +1,69 @@
+//! When a follower must be woken to apply a lagged commit. Applying a write that answers no
+//! client here, fires no watch here and lets no sync go says nothing, and whatever next
+//! reaches the member applies what is due before anything else: so the member is woken
+//! only for a commit that has something to say, and the run is the same as if it were
+//! woken for every one. The test of a write errs towards waking.
+
+use super::Server;
+use super::commit::{Write, WriteOp};
+use crate::zk::proto::{MultiOp, Request};
+use crate::zk::watch::Watches;
+
+impl Server {
+    /// When (monotonic ms) a driver must next wake the member ([`Server::wake`]): the first
+    /// lagged commit that has something to say here is due, or a stall ends before it.
+    pub fn next_apply_ms(&self) -> Option<u64> {
+        let ens = self.ensemble.as_ref()?;
+        let mut applied = i64::MIN;
+        for &(due, upto) in &ens.to_apply {
+            if upto <= applied {
+                continue;
+            }
+            let mut writes = ens.log.range(applied.saturating_add(1)..=upto);
+            if writes.any(|(_, (write, _))| !self.quiet(write)) {
+                return Some(due.max(ens.stalled_until_ms));
+            }
+            applied = upto;
+        }
+        None
+    }
+
+    /// Whether applying `write` here says nothing: it came in on another member, no sync
+    /// waits here, and it is not a session's end nor a write that may fire a watch here.
+    fn quiet(&self, write: &Write) -> bool {
+        let Some(ens) = self.ensemble.as_ref() else {
+            return false;
+        };
+        if write.origin.is_some_and(|o| o.server == ens.me) || ens.syncs_wait() {
+            return false;
+        }
+        let w = &self.watches;
+        match &write.op {
+            WriteOp::Refused(_) | WriteOp::CreateSession { .. } => true,
+            WriteOp::ExpireSession => false,
+            WriteOp::DeleteContainer { path } => !w.may_fire(path, false),
+            WriteOp::Request(req) => quiet_request(w, req),
+        }
+    }
+}
+
+fn quiet_request(w: &Watches, req: &Request) -> bool {
+    match req {
+        Request::Create { path, mode, .. }
+        | Request::CreateContainer { path, mode, .. }
+        | Request::CreateTtl { path, mode, .. } => !w.may_fire(path, mode.is_sequential()),
+        Request::Delete { path, .. } | Request::SetData { path, .. } => !w.may_fire(path, false),
+        Request::SetAcl { .. } => true,
+        Request::Multi { ops } => ops.iter().all(|op| match op {
+            MultiOp::Create { path, mode, .. } | MultiOp::CreateTtl { path, mode, .. } => {
+                !w.may_fire(path, mode.is_sequential())
+            }
+            MultiOp::Delete { path, .. } | MultiOp::SetData { path, .. } => {
+                !w.may_fire(path, false)
+            }
+            MultiOp::CreateUnknownMode { .. } | MultiOp::Check { .. } => true,
+        }),
+        // closeSession (its connection may be here) and whatever else: wake.
+        _ => false,
+    }
+}
