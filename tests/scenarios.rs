@@ -987,7 +987,7 @@ fn adopting_a_node_of_the_abandoned_session_breaks_mutex() {
 
 #[test]
 fn a_guid_lookup_on_a_lagging_follower_without_sync_orphans_the_first_node() {
-    let e = explore_profile("zk-lock-no-sync", None, 0..100);
+    let e = explore_profile("zk-lock-no-sync", None, 0..400);
     assert_eq!(found(&e), vec![Property::LIVENESS], "{:?}", e.outcome);
     let Outcome::Violation(finding) = &e.outcome else {
         unreachable!()
@@ -1031,7 +1031,7 @@ fn a_candidate_that_adopts_its_given_up_session_s_node_leads_beside_another() {
         scenario: scenario.clone(),
         params: profile("zk-election-stale-node", None),
         properties: vec![Property::LEADER],
-        seeds: 0..400,
+        seeds: 0..500,
         jobs: 2,
         check_determinism: false,
     });
