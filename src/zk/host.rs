@@ -217,10 +217,8 @@ impl<E: Env> Host<E> {
             // role's.
             self.peers.clear();
         }
-        let due = match (self.server.next_apply_ms(), self.server.next_vote_ms()) {
-            (Some(apply), Some(vote)) => Some(apply.min(vote)),
-            (apply, vote) => apply.or(vote),
-        };
+        let apply = self.server.next_apply_ms();
+        let due = apply.into_iter().chain(self.server.next_vote_ms()).min();
         self.due
             .send_if_modified(|d| std::mem::replace(d, due) != due);
         let ticking = self.server.ticks();
