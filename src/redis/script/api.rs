@@ -3,12 +3,13 @@
 //! `sha1hex`, `log`, `setresp`, …) with their messages word for word; and what a run keeps
 //! between them (the protocol it asked for, the bytes it wrote).
 
-use std::cell::RefCell;
+use std::rc::Rc;
 
-use mlua::{Lua, LuaString, MultiValue, Table, Value};
+use mlua::{Function, Lua, LuaString, MultiValue, Table, Value};
 
 use super::ScriptHost;
 use super::convert::{self, c_int};
+use super::lent::Lent;
 use super::raise;
 use crate::redis::resp::{Frame, Protocol};
 
@@ -16,11 +17,7 @@ use crate::redis::resp::{Frame, Protocol};
 const VERSION: &str = "7.0.15";
 const VERSION_NUM: i64 = 0x00_07_00_0f;
 
-/// The host a run's `redis.call` reaches, borrowed for the run.
-pub(super) type Host<'h> = RefCell<&'h mut dyn ScriptHost>;
-
-/// The parts of the `redis` table that are the same for every run; `call`, `pcall` and
-/// `acl_check_cmd` reach the host and are added per run.
+/// The parts of the `redis` table that do not reach the host.
 pub(super) fn template(lua: &Lua) -> mlua::Result<Table> {
     let redis = lua.create_table()?;
     for (name, value) in [
@@ -58,10 +55,33 @@ pub(super) fn template(lua: &Lua) -> mlua::Result<Table> {
     Ok(redis)
 }
 
+/// `redis.call`, `redis.pcall` and `redis.acl_check_cmd`, in that order: the functions that
+/// reach the host `lent` holds for the run under way.
+pub(super) fn host_functions(lua: &Lua, lent: &Rc<Lent>) -> mlua::Result<[Function; 3]> {
+    let on_host = |raise: bool| {
+        let lent = Rc::clone(lent);
+        lua.create_function(move |lua, args| {
+            lent.with(|host, read_only| call(lua, host, read_only, raise, args))
+                .unwrap_or_else(|| Err(refusal(NOT_RUNNING)))
+        })
+    };
+    let acl_lent = Rc::clone(lent);
+    let acl = lua.create_function(move |_, args| {
+        acl_lent
+            .with(|host, _| acl_check_cmd(host, args))
+            .unwrap_or_else(|| Err(refusal(NOT_RUNNING)))
+    })?;
+    Ok([on_host(true)?, on_host(false)?, acl])
+}
+
+/// What a host function says when no run has lent it a host: a script that kept the function
+/// past its run cannot be the run under way (unreachable from a script's own globals).
+const NOT_RUNNING: &str = "This Redis function can be called only from a running script.";
+
 /// `redis.call` (`raise`) and `redis.pcall`: run one command on the host.
-pub(super) fn call(
+fn call(
     lua: &Lua,
-    host: &Host<'_>,
+    host: &mut dyn ScriptHost,
     read_only: bool,
     raise: bool,
     args: MultiValue,
@@ -70,13 +90,13 @@ pub(super) fn call(
         Err(text) => (text, false),
         Ok(argv) => {
             let size = argv.iter().map(Vec::len).sum();
-            let checked = check(&**host.borrow(), &argv, read_only);
+            let checked = check(host, &argv, read_only);
             match checked {
                 Err(text) => (text, true),
                 Ok(true) if !written(lua, size) => (WRITES_TOO_LARGE, false),
                 Ok(_) => {
                     let proto = resp(lua);
-                    let reply = host.borrow_mut().call(&argv, proto);
+                    let reply = host.call(&argv, proto);
                     return match (raise, reply) {
                         (true, Frame::Error(text)) => {
                             let buffer = [b"-".as_slice(), &text].concat();
@@ -96,10 +116,10 @@ pub(super) fn call(
 }
 
 /// `redis.acl_check_cmd`: with no ACLs in the simulation, every known command is allowed.
-pub(super) fn acl_check_cmd(host: &Host<'_>, args: MultiValue) -> mlua::Result<bool> {
+fn acl_check_cmd(host: &dyn ScriptHost, args: MultiValue) -> mlua::Result<bool> {
     let refuse = |text: &str| raise::reply(convert::error_text(text.as_bytes()), false);
     let argv = command_args(&args).map_err(refuse)?;
-    let known = host.borrow().command(&argv).is_some();
+    let known = host.command(&argv).is_some();
     if !known {
         return Err(refuse("Invalid command passed to redis.acl_check_cmd()"));
     }
@@ -128,8 +148,14 @@ struct Resp(Protocol);
 /// A run's fresh start: nothing written yet, and RESP2, as Redis's `scriptPrepareForRun`
 /// resets its Lua client for each script.
 pub(super) fn start_run(lua: &Lua) {
-    lua.set_app_data(Written(0));
-    lua.set_app_data(Resp(Protocol::Resp2));
+    match lua.app_data_mut::<Written>() {
+        Some(mut written) => written.0 = 0,
+        None => drop(lua.set_app_data(Written(0))),
+    }
+    match lua.app_data_mut::<Resp>() {
+        Some(mut resp) => resp.0 = Protocol::Resp2,
+        None => drop(lua.set_app_data(Resp(Protocol::Resp2))),
+    }
 }
 
 /// The protocol the running script asked for with `redis.setresp` (RESP2 unless it did).

@@ -9,8 +9,8 @@
 //! - `sandbox`: the Lua state, its libraries, the bounds, one run; `libs`: Redis's `cjson`,
 //!   `struct`, `cmsgpack` and `bit`, from its C sources; `load`: compiling Lua text;
 //! - `protect`: the read-only globals; `catch`: pcall, xpcall, the error handler;
-//! - `api`: the `redis` table; `convert`, `reply`: RESP2 and RESP3 → Lua and back; `raise`:
-//!   Redis-shaped Lua errors;
+//! - `api`: the `redis` table; `lent`: the host a run lends it; `convert`, `reply`: RESP2 and
+//!   RESP3 → Lua and back; `raise`: Redis-shaped Lua errors;
 //! - `rand48`: Redis's `math.random`; `shebang`: `#!lua flags=…`; `budget`: the instruction limit.
 //!
 //! Time is the host's business: a script sees the server with its clock frozen at the script's
@@ -25,6 +25,7 @@ mod catch;
 mod chunks;
 mod convert;
 mod guards;
+mod lent;
 mod libs;
 mod load;
 mod protect;

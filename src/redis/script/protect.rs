@@ -12,6 +12,9 @@
 //! `table.insert(string, x)` fills the proxy instead of failing. The next run then gets all
 //! proxies afresh (see `sandbox`), so nothing a script does to them reaches the next script.
 
+use std::ffi::c_int;
+
+use mlua::ffi::{self, lua_State};
 use mlua::{Function, Lua, MultiValue, Table, Value};
 
 use super::convert;
@@ -178,6 +181,36 @@ impl Guard {
             ("getmetatable", getmetatable),
             ("setmetatable", setmetatable),
         ])
+    }
+}
+
+/// `any_filled(list)`: whether any of the tables in the sequence `list` holds a key. A run asks
+/// it of the proxies before it starts; in C, one call instead of a `next` call per proxy.
+pub(super) fn any_filled(lua: &Lua) -> mlua::Result<Function> {
+    // SAFETY: `filled` checks its argument with Lua's own checks and uses three stack slots.
+    unsafe { lua.create_c_function(filled) }
+}
+
+unsafe extern "C-unwind" fn filled(state: *mut lua_State) -> c_int {
+    // SAFETY: a C function has LUA_MINSTACK (20) free slots; `luaL_checktype` raises a Lua
+    // error on a list that is no table, and a non-table entry is skipped before `lua_next`.
+    unsafe {
+        ffi::luaL_checktype(state, 1, ffi::LUA_TTABLE);
+        let mut filled = false;
+        for i in 1..=ffi::lua_objlen(state, 1) {
+            if ffi::lua_rawgeti(state, 1, i as ffi::lua_Integer) == ffi::LUA_TTABLE {
+                ffi::lua_pushnil(state);
+                if ffi::lua_next(state, -2) != 0 {
+                    filled = true;
+                }
+            }
+            ffi::lua_settop(state, 1);
+            if filled {
+                break;
+            }
+        }
+        ffi::lua_pushboolean(state, c_int::from(filled));
+        1
     }
 }
 

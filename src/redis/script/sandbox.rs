@@ -19,7 +19,8 @@
 //! such a table, like `tostring()` of a table or function, can differ between processes (as it
 //! does between real Redis servers).
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
+use std::rc::Rc;
 
 use mlua::{BString, Function, Lua, LuaOptions, StdLib, Table, Value};
 
@@ -30,6 +31,7 @@ use super::catch;
 use super::chunks;
 use super::convert::{c_str, reply_text};
 use super::guards;
+use super::lent::Lent;
 use super::libs;
 use super::load;
 use super::protect::{self, Guard, Views};
@@ -55,12 +57,12 @@ const USER_SCRIPT: &[u8] = b"@user_script";
 ///
 /// The globals: the base functions, read-only views (proxies) of the libraries and of `redis`,
 /// `KEYS` and `ARGV`, all behind a read-only `_G`; and the views `getmetatable` shows of `_G`
-/// and of strings. Each run sets the run's `KEYS`, `ARGV` and host functions. A script can
+/// and of strings. Each run sets the run's `KEYS` and `ARGV`. A script can
 /// change nothing else but the proxies' own (empty) tables, through the table library's raw
 /// writes (`table.insert(string, x)`): then the next run gets everything afresh.
 const RUNNER: &str = r#"
-local base, libs, redis_template, readonly, globals_meta, nonexistent, scripts,
-      set_views, setmetatable, setfenv, next, xpcall, handler = ...
+local base, libs, redis_template, on_host, readonly, globals_meta, nonexistent, scripts,
+      set_views, setmetatable, setfenv, next, xpcall, handler, any_filled = ...
 
 local function protect(target)
     return setmetatable({}, {__index = target, __newindex = readonly})
@@ -87,18 +89,15 @@ local function build()
     proxies[#proxies + 1] = env_meta
     proxies[#proxies + 1] = string_meta
     set_views(env, env_meta, string_meta)
+    redis.call, redis.pcall, redis.acl_check_cmd = on_host[1], on_host[2], on_host[3]
 end
 
 build()
 
-return function(sha, call, pcall, acl_check_cmd, keys, argv)
-    for i = 1, #proxies do
-        if next(proxies[i]) ~= nil then
-            build()
-            break
-        end
+return function(sha, keys, argv)
+    if any_filled(proxies) then
+        build()
     end
-    redis.call, redis.pcall, redis.acl_check_cmd = call, pcall, acl_check_cmd
     globals.KEYS, globals.ARGV = keys, argv
     local script = scripts[sha]
     setfenv(script, globals._G)
@@ -113,6 +112,8 @@ pub(super) struct Sandbox {
     /// hold only some thousands of Lua values from Rust at once.
     scripts: Table,
     runner: Function,
+    /// Where the state's `redis.call`, `redis.pcall` and `redis.acl_check_cmd` find the host.
+    lent: Rc<Lent>,
     replies: Replies,
     compiler: load::Compiler,
     /// Runs since the last garbage-collection step.
@@ -218,10 +219,13 @@ impl Sandbox {
                 Ok(())
             })?;
         let scripts = lua.create_table()?;
+        let lent = Rc::new(Lent::default());
+        let on_host = lua.create_sequence_from(api::host_functions(&lua, &lent)?)?;
         let runner: Function = chunks::own_chunk(&lua, "=runner", RUNNER)?.call((
             base,
             libs,
             api::template(&lua)?,
+            on_host,
             guard.readonly(),
             globals_meta,
             nonexistent,
@@ -232,6 +236,7 @@ impl Sandbox {
             native("next")?,
             native("xpcall")?,
             handler,
+            protect::any_filled(&lua)?,
         ))?;
         lua.set_globals(locked)?;
         let live = Cell::new(lua.used_memory());
@@ -240,6 +245,7 @@ impl Sandbox {
             lua,
             scripts,
             runner,
+            lent,
             replies,
             compiler,
             runs: Cell::new(0),
@@ -317,18 +323,14 @@ impl Sandbox {
             return self.failure(sha, &error);
         }
         api::start_run(&self.lua);
-        let host: api::Host<'_> = RefCell::new(host);
-        let outcome = self.lua.scope(|scope| {
-            let call =
-                scope.create_function(|lua, args| api::call(lua, &host, read_only, true, args))?;
-            let pcall =
-                scope.create_function(|lua, args| api::call(lua, &host, read_only, false, args))?;
-            let acl = scope.create_function(|_, args| api::acl_check_cmd(&host, args))?;
+        let outcome = self.lent.lend(host, read_only, || {
+            // Made before the memory limit is on: unlimited, mlua makes them without a
+            // protected call each.
             let strings = |items: &[Vec<u8>]| {
                 self.lua
                     .create_sequence_from(items.iter().map(|item| BString::from(item.as_slice())))
             };
-            let args = (sha, call, pcall, acl, strings(keys)?, strings(argv)?);
+            let args = (self.lua.create_string(sha)?, strings(keys)?, strings(argv)?);
             let (ok, value): (bool, Value) = self.limited(|| self.runner.call(args))?;
             self.outcome(sha, ok, value)
         });

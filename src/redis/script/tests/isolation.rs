@@ -77,10 +77,11 @@ fn what_a_script_does_to_the_libraries_stays_in_its_run() {
         run(&mut scripts, &mut host, body, &[], &[]);
     }
     let after = "return {tostring(rawget(string, 1)), tostring(rawget(redis, 1)), \
-                 tostring(rawget(_G, 1)), ('x'):rep(2), type(redis.call)}";
+                 tostring(rawget(_G, 1)), tostring(string[1]), tostring(redis[1]), \
+                 tostring(getmetatable(_G)[1]), ('x'):rep(2), type(redis.call)}";
     assert_eq!(
         run(&mut scripts, &mut host, after, &[], &[]),
-        texts(&["nil", "nil", "nil", "xx", "function"])
+        texts(&["nil", "nil", "nil", "nil", "nil", "nil", "xx", "function"])
     );
 }
 
