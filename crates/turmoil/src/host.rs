@@ -406,6 +406,16 @@ impl StreamSocket {
     fn buffer(&mut self, seq: u64, segment: SequencedSegment) -> Result<(), Protocol> {
         use mpsc::error::TrySendError::*;
 
+        // The next segment in order, with none waiting: straight through when there is room,
+        // as the loop below would pass it. Otherwise the loop tries again, to the same result.
+        if seq == self.recv_seq + 1 && self.buf.is_empty() {
+            if let Ok(permit) = self.sender.try_reserve() {
+                self.recv_seq = seq;
+                permit.send(segment);
+                return Ok(());
+            }
+        }
+
         let exists = self.buf.insert(seq, segment);
 
         assert!(exists.is_none(), "duplicate segment {seq}");

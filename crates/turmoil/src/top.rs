@@ -138,13 +138,16 @@ impl<'a> Iterator for LinkIter<'a> {
 }
 
 /// The links with messages ready to be delivered, by the host they go to; each host's in
-/// the order of [`Topology::links`].
+/// the order of [`Topology::links`]. And emptied lists, kept for the next hosts marked.
 #[derive(Default)]
-struct Ready(BTreeMap<IpAddr, Vec<usize>>);
+struct Ready(BTreeMap<IpAddr, Vec<usize>>, Vec<Vec<usize>>);
 
 impl Ready {
     fn mark(&mut self, host: IpAddr, link: usize) {
-        let links = self.0.entry(host).or_default();
+        let Ready(ready, spare) = self;
+        let links = ready
+            .entry(host)
+            .or_insert_with(|| spare.pop().unwrap_or_default());
         if let Err(at) = links.binary_search(&link) {
             links.insert(at, link);
         }
@@ -152,6 +155,12 @@ impl Ready {
 
     fn take(&mut self, host: IpAddr) -> Vec<usize> {
         self.0.remove(&host).unwrap_or_default()
+    }
+
+    /// Keeps a list `take` gave for the next host marked, so that neither allocates.
+    fn give_back(&mut self, mut links: Vec<usize>) {
+        links.clear();
+        self.1.push(links);
     }
 }
 
@@ -175,6 +184,10 @@ struct Link {
 
     /// Messages that are ready to be delivered.
     deliverable: IndexMap<IpAddr, VecDeque<Envelope>>,
+
+    /// An emptied queue of `deliverable`, swapped in for the next one delivered, so that
+    /// delivering does not allocate.
+    spare: VecDeque<Envelope>,
 
     /// The current network time, moved forward with [`Link::tick`].
     now: Instant,
@@ -283,7 +296,8 @@ impl Topology {
     // Move messages from any network links to the `dst` host.
     pub(crate) fn deliver_messages(&mut self, rand: &mut dyn RngCore, dst: &mut Host) {
         // In the order of `links`, as when every link of the host was looked at.
-        for index in self.ready.take(dst.addr) {
+        let ready = self.ready.take(dst.addr);
+        for &index in &ready {
             let (_, link) = self.links.get_index_mut(index).expect("a ready link");
             link.now = self.now;
             link.deliver_messages(&self.config, rand, dst, (&mut self.ready, index));
@@ -292,6 +306,7 @@ impl Topology {
                 link.mark_busy(index, &mut self.busy);
             }
         }
+        self.ready.give_back(ready);
     }
 
     /// Whether messages are ready to be delivered to `host`.
@@ -384,6 +399,7 @@ impl Link {
             config: config::Link::default(),
             sent: VecDeque::new(),
             deliverable: IndexMap::default(),
+            spare: VecDeque::new(),
             now,
             busy: false,
         }
@@ -513,15 +529,16 @@ impl Link {
         let Some(deliverable) = self.deliverable.get_mut(&host.addr) else {
             return;
         };
-        let deliverable = std::mem::take(deliverable);
+        let mut deliverable = std::mem::replace(deliverable, std::mem::take(&mut self.spare));
 
-        for message in deliverable {
+        for message in deliverable.drain(..) {
             let (src, dst) = (message.src, message.dst);
             if let Err(message) = host.receive_from_network(message) {
                 let ready = (&mut *ready.0, ready.1);
                 let _ = self.enqueue_message(global_config, rand, dst, src, message, ready);
             }
         }
+        self.spare = deliverable;
     }
 
     // Randomly break or repair this link.
