@@ -11,6 +11,7 @@ use super::ScriptHost;
 use super::convert::{self, c_int};
 use super::lent::Lent;
 use super::raise;
+use super::sandbox;
 use crate::redis::resp::{Frame, Protocol};
 
 /// `REDIS_VERSION` and `REDIS_VERSION_NUM` of the server the simulation reproduces.
@@ -102,7 +103,9 @@ fn call(
                             let buffer = [b"-".as_slice(), &text].concat();
                             Err(raise::reply(convert::error_text(&buffer), true))
                         }
-                        (_, reply) => convert::to_lua(lua, reply, proto),
+                        (_, reply) => sandbox::with_room(lua, convert::flat_size(&reply), || {
+                            convert::to_lua(lua, reply, proto)
+                        }),
                     };
                 }
             }

@@ -87,6 +87,16 @@ pub(super) fn error_table(lua: &Lua, err: &[u8], from_command: bool) -> mlua::Re
     Ok(table)
 }
 
+/// About the most bytes of Lua values [`to_lua`] makes for `reply` when it is a flat one (a
+/// number, a nil, a string, a status table); `None` for the others.
+pub(super) fn flat_size(reply: &Frame) -> Option<usize> {
+    match reply {
+        Frame::Integer(_) | Frame::Null | Frame::NullArray | Frame::Boolean(_) => Some(0),
+        Frame::Bulk(text) | Frame::Simple(text) => Some(text.len().saturating_add(256)),
+        _ => None,
+    }
+}
+
 /// A command's reply as `redis.call` hands it to the script, which chose `proto` with
 /// `redis.setresp`. Tables are built as Redis's parser builds them (`lua_newtable`, then each
 /// entry in order), so that `pairs` walks them in the same order.

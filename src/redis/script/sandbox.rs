@@ -445,6 +445,35 @@ impl Sandbox {
     }
 }
 
+/// Runs `f`, which makes at most `bytes` of Lua values, with the memory limit lifted if the
+/// state has room to spare for them: no allocation of `f` could fail then (nor could the
+/// collector's, which never asks for more than the state already holds), so the check would
+/// change nothing, and without a limit mlua makes strings and tables without a protected call
+/// around each. `None` (too much to tell): `f` runs under the limit.
+pub(super) fn with_room<T>(
+    lua: &Lua,
+    bytes: Option<usize>,
+    f: impl FnOnce() -> mlua::Result<T>,
+) -> mlua::Result<T> {
+    const SPARE: usize = 64 << 10;
+    let Some(bytes) = bytes else {
+        return f();
+    };
+    let limit = lua.set_memory_limit(0)?;
+    let needed = lua
+        .used_memory()
+        .saturating_mul(2)
+        .saturating_add(bytes)
+        .saturating_add(SPARE);
+    if limit != 0 && needed > limit {
+        lua.set_memory_limit(limit)?;
+        return f();
+    }
+    let result = f();
+    lua.set_memory_limit(limit)?;
+    result
+}
+
 fn error_frame(text: String) -> Frame {
     Frame::Error(reply_text(text.as_bytes()))
 }

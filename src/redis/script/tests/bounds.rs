@@ -183,3 +183,50 @@ fn nesting_stops_where_redis_runs_out_of_lua_stack() {
         assert!(rest.starts_with(&after), "{body}: {}", rest.escape_ascii());
     }
 }
+
+/// A command's reply counts against the script's memory like any value it makes: one that
+/// does not fit in what is left fails on memory, caught or not, and one that fits is whole.
+#[test]
+fn a_reply_counts_against_the_memory_limit() {
+    let mut scripts = Scripts::new().with_memory_limit(1 << 20);
+    let mut host = FakeRedis::default();
+    let set = "return redis.call('set', KEYS[1], ARGV[1])";
+    for (key, bytes) in [("big", 2 << 20), ("small", 100 << 10)] {
+        let value = "x".repeat(bytes);
+        assert_eq!(
+            run(&mut scripts, &mut host, set, &[key], &[&value]),
+            Frame::Simple(b"OK".to_vec())
+        );
+    }
+    // The values' strings are garbage now; collected, they leave the next run no headroom.
+    let collect = "collectgarbage('collect') return 1";
+    assert_eq!(
+        run(&mut scripts, &mut host, collect, &[], &[]),
+        Frame::Integer(1)
+    );
+    let length = "return #redis.call('get', KEYS[1])";
+    let memory_error = Frame::Error(
+        format!(
+            "ERR not enough memory script: {}, on @user_script:1.",
+            super::sha(length)
+        )
+        .into_bytes(),
+    );
+    assert_eq!(
+        run(&mut scripts, &mut host, length, &["big"], &[]),
+        memory_error
+    );
+    let caught =
+        "local ok, e = pcall(redis.call, 'get', KEYS[1]) return {tostring(ok), tostring(e)}";
+    assert_eq!(
+        run(&mut scripts, &mut host, caught, &["big"], &[]),
+        Frame::Array(vec![
+            Frame::Bulk(b"false".to_vec()),
+            Frame::Bulk(b"not enough memory".to_vec())
+        ])
+    );
+    assert_eq!(
+        run(&mut scripts, &mut host, length, &["small"], &[]),
+        Frame::Integer(100 << 10)
+    );
+}
