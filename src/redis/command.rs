@@ -8,6 +8,7 @@
 
 pub use crate::redis::cmd::table::{CommandSpec, Flags, Keys};
 use crate::redis::cmd::{self, TABLE};
+use rustc_hash::FxHashMap;
 use std::sync::LazyLock;
 
 /// What the table says about a request.
@@ -43,13 +44,11 @@ pub fn lookup(args: &[Vec<u8>]) -> Lookup {
 /// The longest name a command has, and more.
 const NAME_MAX: usize = 32;
 
-/// The table's commands by name, sorted for a binary search: every request and every
-/// `redis.call` looks its command up.
-static BY_NAME: LazyLock<Vec<(&'static [u8], &'static CommandSpec)>> = LazyLock::new(|| {
+/// The table's commands by name: every request and every `redis.call` looks its command up.
+/// Only looked up, never walked, so the map's order cannot show.
+static BY_NAME: LazyLock<FxHashMap<&'static [u8], &'static CommandSpec>> = LazyLock::new(|| {
     let rows = TABLE.iter().flat_map(|rows| rows.iter());
-    let mut by_name: Vec<_> = rows.map(|spec| (spec.name().as_bytes(), spec)).collect();
-    by_name.sort_by_key(|(name, _)| *name);
-    by_name
+    rows.map(|spec| (spec.name().as_bytes(), spec)).collect()
 });
 
 /// The command `name` names, in any case.
@@ -58,10 +57,7 @@ fn by_name(name: &[u8]) -> Option<&'static CommandSpec> {
     let lower = lower.get_mut(..name.len())?;
     lower.copy_from_slice(name);
     lower.make_ascii_lowercase();
-    let at = BY_NAME
-        .binary_search_by(|(name, _)| (*name).cmp(lower))
-        .ok()?;
-    BY_NAME.get(at).map(|(_, spec)| *spec)
+    BY_NAME.get(&*lower).copied()
 }
 
 /// How many commands the table holds (subcommands not counted), for COMMAND COUNT.
