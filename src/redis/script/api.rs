@@ -75,8 +75,9 @@ pub(super) fn host_functions(lua: &Lua, lent: &Rc<Lent>) -> mlua::Result<[Functi
     Ok([on_host(true)?, on_host(false)?, acl])
 }
 
-/// What a host function says when no run has lent it a host: a script that kept the function
-/// past its run cannot be the run under way (unreachable from a script's own globals).
+/// What a host function says when it finds no host: called past the run that lent it, or from
+/// within a call on the host. Neither can happen from a script (no command it may run starts
+/// another script), so this only guards the lending.
 const NOT_RUNNING: &str = "This Redis function can be called only from a running script.";
 
 /// `redis.call` (`raise`) and `redis.pcall`: run one command on the host.

@@ -50,7 +50,7 @@ impl Lent {
     /// no run is under way or the host is in use already (a call from within a call).
     pub(super) fn with<R>(&self, f: impl FnOnce(&mut dyn ScriptHost, bool) -> R) -> Option<R> {
         let mut host = self.host.take()?;
-        /// Puts the host back for the run's next call, unless `lend` took it back meanwhile.
+        /// Puts the host back for the run's next call, however `f` ends.
         struct PutBack<'a>(&'a Lent, NonNull<dyn ScriptHost>);
         impl Drop for PutBack<'_> {
             fn drop(&mut self) {
