@@ -64,22 +64,36 @@ impl Timer {
             Timer::Tokio { origin } => {
                 tokio::time::sleep_until(*origin + Duration::from_millis(deadline_ms)).await
             }
-            Timer::Node(clock) => loop {
-                let left = deadline_ms.saturating_sub(self.now_ms());
-                let true_ms = clock.borrow().true_ms_for(left);
-                // turmoil's sleep tells the simulation when this host next has work, so a
-                // lazy step can skip it until then (`Hosts::lazy_clients`).
-                turmoil::sleep(Duration::from_millis(true_ms)).await;
-                if self.now_ms() >= deadline_ms {
-                    return;
-                }
-            },
+            Timer::Node(clock) => self.node_sleep(clock, self.now_ms(), deadline_ms).await,
         }
     }
 
     /// Completes after `ms` on this clock.
     pub async fn sleep(&self, ms: u64) {
-        self.sleep_until(self.now_ms().saturating_add(ms)).await
+        let now_ms = self.now_ms();
+        match self {
+            Timer::Tokio { .. } => self.sleep_until(now_ms.saturating_add(ms)).await,
+            Timer::Node(clock) => {
+                self.node_sleep(clock, now_ms, now_ms.saturating_add(ms))
+                    .await
+            }
+        }
+    }
+
+    /// A node's `sleep_until(deadline_ms)`, given its clock's reading now: the clock is read
+    /// once per wake-up, not again for what the caller has just read.
+    async fn node_sleep(&self, clock: &RefCell<Clock>, mut now_ms: u64, deadline_ms: u64) {
+        loop {
+            let left = deadline_ms.saturating_sub(now_ms);
+            let true_ms = clock.borrow().true_ms_for(left);
+            // turmoil's sleep tells the simulation when this host next has work, so a lazy
+            // step can skip it until then (`Hosts::lazy_clients`).
+            turmoil::sleep(Duration::from_millis(true_ms)).await;
+            now_ms = self.now_ms();
+            if now_ms >= deadline_ms {
+                return;
+            }
+        }
     }
 
     /// `work`'s output, or None if `ms` pass on this clock first.
