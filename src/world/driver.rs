@@ -236,6 +236,17 @@ impl World {
                 Ok(false) => {}
                 Err(e) => return Err(e.to_string()),
             }
+            // The steps before the driver next acts in which no host would run pass at once.
+            let due = [
+                self.timers.values().min().copied(),
+                plan.get(next).map(|f| f.at_ms),
+                (!healed).then_some(spec.params.faults.fault_phase_ms),
+            ]
+            .into_iter()
+            .flatten()
+            .fold(limit, u64::min);
+            let quiet = due.saturating_sub(self.now_ms());
+            self.sim.skip_idle(u32::try_from(quiet).unwrap_or(u32::MAX));
         }
         self.end_ms = self.now_ms();
         for client in self.clients.clone() {

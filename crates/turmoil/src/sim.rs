@@ -426,7 +426,8 @@ impl<'a> Sim<'a> {
     /// Run the simulation until all client hosts have completed.
     ///
     /// Executes a simple event loop that calls [step](#method.step) each
-    /// iteration, returning early if any host software errors.
+    /// iteration, returning early if any host software errors, and moves
+    /// through idle steps at once ([`Sim::skip_idle`]).
     pub fn run(&mut self) -> Result {
         // check if we have any clients
         if !self
@@ -444,7 +445,81 @@ impl<'a> Sim<'a> {
             if is_finished {
                 return Ok(());
             }
+            self.skip_idle(u32::MAX);
         }
+    }
+
+    /// Moves through the steps ahead in which no host would run, at most `max` of them, as
+    /// that many calls of [`step`](Sim::step) would, and returns how many it moved through.
+    ///
+    /// A step in which every host with running software is lazy ([`Sim::set_lazy`]) and has
+    /// no task woken, no message due and no sleep due only moves clocks on; here those steps
+    /// cost one move of each clock. It moves through none unless a client is running, nor
+    /// past the simulation's duration, nor when hosts run in random order (each step draws
+    /// from the random number generator). A driver that acts between steps passes how many
+    /// steps it can let pass without acting.
+    ///
+    /// ```
+    /// # fn f(sim: &mut turmoil::Sim) -> turmoil::Result {
+    /// while !sim.step()? {
+    ///     sim.skip_idle(u32::MAX);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn skip_idle(&mut self, max: u32) -> u32 {
+        if self.config.random_node_order {
+            return 0;
+        }
+        let tick = self.config.tick;
+        let world = self.world.borrow();
+        let mut next_deadline: Option<Duration> = None;
+        let mut client_running = false;
+        for (index, (&addr, rt)) in self.rts.iter().enumerate() {
+            if !rt.is_software_running() {
+                continue;
+            }
+            if !rt.lazy || rt.is_woken() || world.topology.has_deliverable(addr) {
+                return 0;
+            }
+            client_running |= rt.is_client();
+            let (_, host) = world.hosts.get_index(index).expect("missing host");
+            if let Some(at) = host.deadlines.next() {
+                next_deadline = Some(next_deadline.map_or(at, |next| next.min(at)));
+            }
+        }
+        if !client_running {
+            return 0;
+        }
+        let (net_now, next_arrival) = (world.topology.now(), world.topology.next_arrival());
+        drop(world);
+        let mut idle = 0;
+        while idle < max {
+            let ahead = tick * (idle + 1);
+            let until = self.elapsed + ahead;
+            if until > self.config.duration
+                || next_deadline.is_some_and(|at| at <= until)
+                || next_arrival.is_some_and(|at| at <= net_now + ahead)
+            {
+                break;
+            }
+            idle += 1;
+        }
+        if idle == 0 {
+            return 0;
+        }
+        let span = tick * idle;
+        let mut world = self.world.borrow_mut();
+        world.topology.tick_by(span);
+        for (index, rt) in self.rts.values_mut().enumerate() {
+            if rt.is_software_running() {
+                rt.owed += span;
+                self.polls.skipped += u64::from(idle);
+            }
+            world.tick(index, span);
+        }
+        self.elapsed += span;
+        self.steps += idle as usize;
+        idle
     }
 
     /// Step the simulation.

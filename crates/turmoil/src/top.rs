@@ -314,6 +314,24 @@ impl Topology {
         self.ready.0.contains_key(&host)
     }
 
+    /// The network time.
+    pub(crate) fn now(&self) -> Instant {
+        self.now
+    }
+
+    /// When the first of the messages in flight arrives, if one is (a held message does not
+    /// until it is released): until then a tick only moves the network's clock.
+    pub(crate) fn next_arrival(&self) -> Option<Instant> {
+        self.busy
+            .iter()
+            .flat_map(|&index| &self.links[index].sent)
+            .filter_map(|sent| match sent.status {
+                DeliveryStatus::DeliverAfter(at) => Some(at),
+                DeliveryStatus::Hold => None,
+            })
+            .min()
+    }
+
     pub(crate) fn hold(&mut self, a: IpAddr, b: IpAddr) {
         self.get_link_mut(&Pair::new(a, b)).hold();
     }

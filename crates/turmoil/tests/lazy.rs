@@ -140,3 +140,62 @@ fn a_sleep_due_as_a_step_ends_queues_its_task_ahead_of_the_next_steps_wakes() {
     assert_eq!(order_of_wakes(false), ["own sleep", "woken by b"]);
     assert_eq!(order_of_wakes(true), order_of_wakes(false));
 }
+
+/// `Sim::skip_idle` moves through the steps in which no host would run, stopping before the
+/// step in which a sleep is due, and no further than it is told.
+#[test]
+fn idle_steps_pass_at_once_up_to_the_next_thing_due() {
+    let mut sim = Builder::new()
+        .tick_duration(Duration::from_millis(1))
+        .build();
+    sim.client("sleeper", async {
+        turmoil::sleep(Duration::from_millis(10)).await;
+        Ok(())
+    });
+    sim.set_lazy("sleeper", true);
+    assert!(!sim.step().unwrap());
+    assert_eq!(sim.skip_idle(3), 3);
+    assert_eq!(
+        sim.skip_idle(u32::MAX),
+        5,
+        "steps 5 to 9 ms, not the one the sleep ends"
+    );
+    assert_eq!(sim.skip_idle(u32::MAX), 0);
+    assert_eq!(sim.elapsed(), Duration::from_millis(9));
+    while !sim.step().unwrap() {}
+    assert_eq!(sim.elapsed(), Duration::from_millis(11));
+    let polls = sim.polls();
+    assert_eq!((polls.run, polls.skipped, polls.fired), (2, 8, 1));
+}
+
+/// A message in flight ends the idle steps where it arrives, and an eager host has none.
+#[test]
+fn a_message_in_flight_or_an_eager_host_ends_the_idle_steps() {
+    for lazy in [true, false] {
+        let mut sim = Builder::new()
+            .tick_duration(Duration::from_millis(1))
+            .min_message_latency(Duration::from_millis(6))
+            .max_message_latency(Duration::from_millis(6))
+            .build();
+        sim.host("server", || async {
+            let listener = TcpListener::bind(("0.0.0.0", 1000)).await?;
+            let (mut stream, _) = listener.accept().await?;
+            stream.write_all(&[1]).await?;
+            Ok(())
+        });
+        sim.client("client", async {
+            let mut stream = TcpStream::connect(("server", 1000)).await?;
+            stream.read_exact(&mut [0]).await?;
+            Ok(())
+        });
+        sim.set_lazy("server", lazy);
+        sim.set_lazy("client", lazy);
+        sim.step().unwrap();
+        let idle = sim.skip_idle(u32::MAX);
+        match lazy {
+            true => assert_eq!(idle, 5, "the connect arrives on the step ending at 7 ms"),
+            false => assert_eq!(idle, 0),
+        }
+        sim.run().unwrap();
+    }
+}
