@@ -44,6 +44,9 @@ pub struct Sim<'a> {
     /// A step's hosts with running software and the others, kept to reuse their buffers.
     running: Vec<usize>,
     stopped: Vec<usize>,
+
+    /// Whether the last step ran no host: only then does [`Sim::skip_idle`] look ahead.
+    was_idle: bool,
 }
 
 /// How many times hosts with running software were run on a step, and how many times a lazy
@@ -77,6 +80,7 @@ impl<'a> Sim<'a> {
             polls: Polls::default(),
             running: Vec::new(),
             stopped: Vec::new(),
+            was_idle: false,
         }
     }
 
@@ -454,10 +458,12 @@ impl<'a> Sim<'a> {
     ///
     /// A step in which every host with running software is lazy ([`Sim::set_lazy`]) and has
     /// no task woken, no message due and no sleep due only moves clocks on; here those steps
-    /// cost one move of each clock. It moves through none unless a client is running, nor
-    /// past the simulation's duration, nor when hosts run in random order (each step draws
-    /// from the random number generator). A driver that acts between steps passes how many
-    /// steps it can let pass without acting.
+    /// cost one move of each clock. It looks ahead only after a step that ran no host (after
+    /// one that did, what the hosts sent and woke usually makes the next step busy, and
+    /// looking would cost more than it saves), and moves through none unless a client is
+    /// running, nor past the simulation's duration, nor when hosts run in random order (each
+    /// step draws from the random number generator). A driver that acts between steps
+    /// passes how many steps it can let pass without acting.
     ///
     /// ```
     /// # fn f(sim: &mut turmoil::Sim) -> turmoil::Result {
@@ -467,7 +473,7 @@ impl<'a> Sim<'a> {
     /// # Ok(()) }
     /// ```
     pub fn skip_idle(&mut self, max: u32) -> u32 {
-        if self.config.random_node_order {
+        if !self.was_idle || self.config.random_node_order {
             return 0;
         }
         let tick = self.config.tick;
@@ -562,6 +568,7 @@ impl<'a> Sim<'a> {
             running.shuffle(&mut self.world.borrow_mut().rng);
         }
         let until = self.elapsed + tick;
+        let ran = self.polls.run + self.polls.fired;
 
         for &index in &running {
             let (&addr, rt) = self.rts.get_index_mut(index).expect("a runtime");
@@ -632,6 +639,7 @@ impl<'a> Sim<'a> {
             world.tick(index, tick);
         }
         (self.running, self.stopped) = (running, stopped);
+        self.was_idle = self.polls.run + self.polls.fired == ran;
 
         self.elapsed += tick;
         self.steps += 1;
