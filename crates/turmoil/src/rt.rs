@@ -10,7 +10,7 @@ use rand::rngs::SmallRng;
 use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
 use tokio::task::LocalSet;
-use tokio::time::{sleep, Duration, Instant};
+use tokio::time::{sleep, Duration, Instant, Sleep};
 
 use super::Result;
 
@@ -74,6 +74,12 @@ pub struct Rt<'a> {
     /// Whether a task of this runtime was woken and has not run yet.
     woken: Arc<Woken>,
 
+    /// `woken` as the waker a tick polls the host's tasks with, made once.
+    woken_waker: Waker,
+
+    /// The tick's own sleep, made once per runtime and reset for each tick.
+    tick_sleep: Option<Pin<Box<Sleep>>>,
+
     /// Simulated time that passed while the host was skipped (see [`Rt::tick`]).
     pub(crate) owed: Duration,
 
@@ -90,6 +96,7 @@ impl<'a> Rt<'a> {
 
         let handle = with(&tokio, &local, || tokio::task::spawn_local(client));
 
+        let (woken, woken_waker) = Woken::new(true);
         Self {
             kind: Kind::Client,
             tokio,
@@ -97,7 +104,9 @@ impl<'a> Rt<'a> {
             nodename,
             handle: Some(handle),
             config,
-            woken: Woken::new(true),
+            woken,
+            woken_waker,
+            tick_sleep: None,
             owed: Duration::ZERO,
             lazy: false,
         }
@@ -113,6 +122,7 @@ impl<'a> Rt<'a> {
         let software: Software = Box::new(move || Box::pin(software()));
         let handle = with(&tokio, &local, || tokio::task::spawn_local(software()));
 
+        let (woken, woken_waker) = Woken::new(true);
         Self {
             kind: Kind::Host { software },
             tokio,
@@ -120,7 +130,9 @@ impl<'a> Rt<'a> {
             nodename,
             handle: Some(handle),
             config,
-            woken: Woken::new(true),
+            woken,
+            woken_waker,
+            tick_sleep: None,
             owed: Duration::ZERO,
             lazy: false,
         }
@@ -130,6 +142,7 @@ impl<'a> Rt<'a> {
         let mut config = Config::default();
         let (tokio, local) = init(&mut config);
 
+        let (woken, woken_waker) = Woken::new(false);
         Self {
             kind: Kind::NoSoftware,
             tokio,
@@ -137,7 +150,9 @@ impl<'a> Rt<'a> {
             nodename: String::new().into(),
             handle: None,
             config,
-            woken: Woken::new(false),
+            woken,
+            woken_waker,
+            tick_sleep: None,
             owed: Duration::ZERO,
             lazy: false,
         }
@@ -191,20 +206,27 @@ impl<'a> Rt<'a> {
         duration: Duration,
         arrive: impl FnOnce(Instant),
     ) -> Result<bool> {
-        let woken = &self.woken;
+        let (woken, waker) = (&self.woken, &self.woken_waker);
         let owed = mem::take(&mut self.owed);
+        let tick_sleep = self.tick_sleep.get_or_insert_with(|| {
+            let _runtime = self.tokio.enter();
+            Box::pin(sleep(duration))
+        });
         self.tokio.block_on(async {
             // As `catch_up`: the sleeps this fires wake their tasks ahead of what
             // `arrive` delivers, and no task runs before `Recording` polls them.
             if !owed.is_zero() {
                 tokio::time::advance(owed).await;
             }
-            arrive(Instant::now());
+            let now = Instant::now();
+            arrive(now);
+            tick_sleep.as_mut().reset(now + duration);
             Recording {
                 woken,
+                waker,
                 inner: self.local.run_until(Plain {
                     woken,
-                    inner: sleep(duration),
+                    inner: tick_sleep.as_mut(),
                 }),
             }
             .await
@@ -282,6 +304,7 @@ impl<'a> Rt<'a> {
     fn cancel_tasks(&mut self) {
         // The new runtime's clock starts where a new one does; the old one's debt goes.
         self.owed = Duration::ZERO;
+        self.tick_sleep = None;
         let (tokio, local) = init(&mut self.config);
 
         _ = mem::replace(&mut self.tokio, tokio);
@@ -342,15 +365,14 @@ struct Woken {
 }
 
 impl Woken {
-    fn new(woken: bool) -> Arc<Woken> {
-        Arc::new(Woken {
+    /// A `Woken`, and itself as a waker.
+    fn new(woken: bool) -> (Arc<Woken>, Waker) {
+        let woken = Arc::new(Woken {
             flag: AtomicBool::new(woken),
             inner: Mutex::new(None),
-        })
-    }
-
-    fn inner(&self) -> Option<Waker> {
-        self.inner.lock().unwrap().clone()
+        });
+        let waker = Waker::from(Arc::clone(&woken));
+        (woken, waker)
     }
 }
 
@@ -361,8 +383,9 @@ impl Wake for Woken {
 
     fn wake_by_ref(self: &Arc<Self>) {
         self.flag.store(true, Ordering::Relaxed);
-        if let Some(waker) = self.inner() {
-            waker.wake();
+        // Waking the runtime only marks it woken: it cannot come back here.
+        if let Some(waker) = self.inner.lock().unwrap().as_ref() {
+            waker.wake_by_ref();
         }
     }
 }
@@ -374,6 +397,7 @@ pin_project! {
     /// before running them.
     struct Recording<'a, F> {
         woken: &'a Arc<Woken>,
+        waker: &'a Waker,
         #[pin]
         inner: F,
     }
@@ -391,8 +415,7 @@ impl<F: Future> Future for Recording<'_, F> {
             }
         }
         let was = me.woken.flag.swap(false, Ordering::Relaxed);
-        let waker = Waker::from(Arc::clone(me.woken));
-        let done = me.inner.poll(&mut Context::from_waker(&waker));
+        let done = me.inner.poll(&mut Context::from_waker(me.waker));
         if done.is_ready() && was {
             me.woken.flag.store(true, Ordering::Relaxed);
         }
@@ -415,8 +438,9 @@ impl<F: Future> Future for Plain<'_, F> {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let me = self.project();
-        match me.woken.inner() {
-            Some(waker) => me.inner.poll(&mut Context::from_waker(&waker)),
+        // A sleep's poll wakes no task of the host, so nothing locks this again meanwhile.
+        match me.woken.inner.lock().unwrap().as_ref() {
+            Some(waker) => me.inner.poll(&mut Context::from_waker(waker)),
             None => me.inner.poll(cx),
         }
     }
