@@ -573,17 +573,14 @@ impl<'a> Sim<'a> {
         for &index in &running {
             let (&addr, rt) = self.rts.get_index_mut(index).expect("a runtime");
             let work = match rt.lazy && !rt.is_woken() {
-                true => self.world.borrow().lazy_work(index, until),
+                true => self.world.borrow_mut().lazy_step(index, until, tick),
                 false => LazyWork::Run,
             };
             if let LazyWork::Nothing | LazyWork::FireAtEnd = work {
                 rt.owed += tick;
                 is_finished &= !rt.is_client();
-                let mut world = self.world.borrow_mut();
-                world.tick(index, tick);
                 if let LazyWork::FireAtEnd = work {
                     self.polls.fired += 1;
-                    drop(world);
                     rt.catch_up();
                     let mut world = self.world.borrow_mut();
                     let (_, host) = world.hosts.get_index_mut(index).expect("missing host");
@@ -598,7 +595,7 @@ impl<'a> Sim<'a> {
             // Set the current host (see method docs)
             self.world.borrow_mut().current = Some(addr);
 
-            // Nothing was due in the time skipped (`World::lazy_work`): the tick's catching
+            // Nothing was due in the time skipped (`World::lazy_step`): the tick's catching
             // up fires no sleep due before the step and runs no task.
             let is_software_finished = World::enter(&self.world, || {
                 rt.tick(tick, |now| {

@@ -6,7 +6,7 @@ use crate::{config, TRACING_TARGET};
 use crate::map::IndexMap;
 use rand::{Rng, RngCore};
 use rand_distr::{Distribution, Exp};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::io::{Error, ErrorKind, Result};
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
@@ -139,28 +139,45 @@ impl<'a> Iterator for LinkIter<'a> {
 
 /// The links with messages ready to be delivered, by the host they go to; each host's in
 /// the order of [`Topology::links`]. And emptied lists, kept for the next hosts marked.
+///
+/// Only a few hosts have messages waiting at a time, and they are only looked up: a list
+/// compared by equality beats a search tree ordered by address.
 #[derive(Default)]
-struct Ready(BTreeMap<IpAddr, Vec<usize>>, Vec<Vec<usize>>);
+struct Ready(Vec<(IpAddr, Vec<usize>)>, Vec<Vec<usize>>);
 
 impl Ready {
     fn mark(&mut self, host: IpAddr, link: usize) {
         let Ready(ready, spare) = self;
-        let links = ready
-            .entry(host)
-            .or_insert_with(|| spare.pop().unwrap_or_default());
+        let links = match ready.iter().position(|(to, _)| *to == host) {
+            Some(at) => &mut ready[at].1,
+            None => {
+                ready.push((host, spare.pop().unwrap_or_default()));
+                &mut ready.last_mut().expect("just pushed").1
+            }
+        };
         if let Err(at) = links.binary_search(&link) {
             links.insert(at, link);
         }
     }
 
     fn take(&mut self, host: IpAddr) -> Vec<usize> {
-        self.0.remove(&host).unwrap_or_default()
+        match self.0.iter().position(|(to, _)| *to == host) {
+            Some(at) => self.0.swap_remove(at).1,
+            None => Vec::new(),
+        }
     }
 
-    /// Keeps a list `take` gave for the next host marked, so that neither allocates.
+    fn contains(&self, host: IpAddr) -> bool {
+        self.0.iter().any(|(to, _)| *to == host)
+    }
+
+    /// Keeps a list `take` gave for the next host marked, so that neither allocates (an
+    /// empty one, given for a host with nothing ready, is not worth keeping).
     fn give_back(&mut self, mut links: Vec<usize>) {
-        links.clear();
-        self.1.push(links);
+        if links.capacity() > 0 {
+            links.clear();
+            self.1.push(links);
+        }
     }
 }
 
@@ -311,7 +328,7 @@ impl Topology {
 
     /// Whether messages are ready to be delivered to `host`.
     pub(crate) fn has_deliverable(&self, host: IpAddr) -> bool {
-        self.ready.0.contains_key(&host)
+        self.ready.contains(host)
     }
 
     /// The network time.

@@ -279,17 +279,18 @@ impl World {
     }
 
     /// What the lazy host `index` (in registration order), none of whose tasks is woken,
-    /// has to do on a step that ends at `until`.
-    pub(crate) fn lazy_work(&self, index: usize, until: Duration) -> LazyWork {
-        let (&addr, host) = self.hosts.get_index(index).expect("missing host");
-        if self.topology.has_deliverable(addr) {
-            return LazyWork::Run;
-        }
-        match host.deadlines.next() {
-            Some(at) if at < until => LazyWork::Run,
+    /// has to do on a step that ends at `until`; on a step that skips it (not
+    /// [`LazyWork::Run`]), its clock moves on by `tick` as the step's end would move it.
+    pub(crate) fn lazy_step(&mut self, index: usize, until: Duration, tick: Duration) -> LazyWork {
+        let (&addr, host) = self.hosts.get_index_mut(index).expect("missing host");
+        let work = match host.deadlines.next() {
+            _ if self.topology.has_deliverable(addr) => return LazyWork::Run,
+            Some(at) if at < until => return LazyWork::Run,
             Some(at) if at == until => LazyWork::FireAtEnd,
             _ => LazyWork::Nothing,
-        }
+        };
+        host.timer.tick(tick);
+        work
     }
 
     /// Moves the clock of host `index` (in registration order) on by `duration`.
