@@ -1,4 +1,4 @@
-use indexmap::IndexMap;
+use crate::map::IndexMap;
 #[cfg(feature = "regex")]
 use regex::Regex;
 use std::io;
@@ -38,7 +38,7 @@ impl Dns {
     pub(crate) fn new(addrs: IpVersionAddrIter) -> Dns {
         Dns {
             addrs,
-            names: IndexMap::new(),
+            names: IndexMap::default(),
         }
     }
 
@@ -66,6 +66,10 @@ impl ToIpAddr for String {
 
 impl ToIpAddr for &str {
     fn to_ip_addr(&self, dns: &mut Dns) -> IpAddr {
+        // A known name first: no name that parses as an address is ever registered.
+        if let Some(&ipaddr) = dns.names.get(*self) {
+            return ipaddr;
+        }
         if let Ok(ipaddr) = self.parse() {
             return ipaddr;
         }
