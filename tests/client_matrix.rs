@@ -17,7 +17,7 @@
 //! tickTime. A missing interpreter or package fails at once with the command
 //! to run; a program that runs past `run::TIME_LIMIT` is killed.
 //!
-//! `LOCKSIM_CLIENT_MATRIX_SHOW=1 cargo test --release --test suite client_matrix:: -- --nocapture`
+//! `LOCKSIM_CLIENT_MATRIX_SHOW=1 cargo test --profile suite --test suite client_matrix:: -- --nocapture`
 //! prints both transcripts of every client.
 //!
 //! Real sockets and real time against real servers: like the conformance suite, the

@@ -6,7 +6,7 @@
 //! `cases_connection::introspection`). Each case runs on both servers at once, on a
 //! connection of its own per server (and more when it says so).
 //!
-//! `cargo test --release --test suite redis_conformance:: -- --nocapture` shows the per-case verdicts (and, with
+//! `cargo test --profile suite --test suite redis_conformance:: -- --nocapture` shows the per-case verdicts (and, with
 //! `LOCKSIM_REDIS_CONFORMANCE_SHOW=1`, every exchange).
 //!
 //! Real time is unavoidable against a real server: this module is the documented exception

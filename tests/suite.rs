@@ -2,7 +2,7 @@
 //! module of it. cargo runs test binaries one after another and links each on its own; one
 //! binary is linked once, and its tests share one pool of threads, so a long test runs beside
 //! the others instead of holding up the rest of the suite. Run a part of it by its module:
-//! `cargo test --release --test suite client_matrix::`.
+//! `cargo test --profile suite --test suite client_matrix::`.
 
 mod catalogue;
 mod cli;

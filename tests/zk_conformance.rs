@@ -8,7 +8,7 @@
 //! `zookeeper_ensemble_conformance` does the same between a real ensemble of three (one JVM
 //! per member) and `locksim serve zk --servers 3`, with cases that name the members.
 //!
-//! `cargo test --release --test suite zk_conformance:: -- --nocapture` shows the per-case verdicts (and, with
+//! `cargo test --profile suite --test suite zk_conformance:: -- --nocapture` shows the per-case verdicts (and, with
 //! `LOCKSIM_ZK_CONFORMANCE_SHOW=1`, every transcript).
 //!
 //! Real time is unavoidable against a real server: this module is the documented exception

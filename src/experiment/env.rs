@@ -118,11 +118,29 @@ pub(super) fn replay_command(trace: &std::path::Path) -> String {
     let filter = test_name()
         .map(|t| format!(" -- {t} --exact --nocapture"))
         .unwrap_or_default();
+    let profile = std::env::current_exe()
+        .ok()
+        .and_then(|exe| profile_arg(&exe))
+        .unwrap_or(" --release");
     format!(
-        "LOCKSIM_REPLAY={} cargo test --release{package}{}{filter}",
+        "LOCKSIM_REPLAY={} cargo test{profile}{package}{}{filter}",
         path.display(),
         binary.unwrap_or_default()
     )
+}
+
+/// cargo's argument that builds with the profile `exe` (`target/PROFILE/deps/NAME-HASH`) was
+/// built with, so that replaying reuses that build; None where the path says no profile.
+fn profile_arg(exe: &std::path::Path) -> Option<&'static str> {
+    let deps = exe.parent()?;
+    let profile = deps.ends_with("deps").then(|| deps.parent())??;
+    Some(match profile.file_name()?.to_str()? {
+        "debug" => "",
+        "release" => " --release",
+        // The workspace's test profile; a user's own profile is not known here.
+        "suite" => " --profile suite",
+        _ => return None,
+    })
 }
 
 /// cargo's argument that picks `binary` out of `package`: the library's unit tests are named
@@ -156,6 +174,25 @@ mod tests {
         );
         assert_eq!(target_arg("user_recipes", Some("user-recipes")), " --lib");
         assert_eq!(target_arg("zk_lock", None), " --test zk_lock");
+    }
+
+    #[test]
+    fn a_replay_builds_with_the_profile_the_test_binary_was_built_with() {
+        let arg = |path: &str| profile_arg(std::path::Path::new(path));
+        assert_eq!(
+            arg("/c/target/debug/deps/zk_lock-2c11918114d61928"),
+            Some("")
+        );
+        assert_eq!(
+            arg("/c/target/release/deps/x-2c11918114d61928"),
+            Some(" --release")
+        );
+        assert_eq!(
+            arg("/c/target/suite/deps/x-2c11918114d61928"),
+            Some(" --profile suite")
+        );
+        assert_eq!(arg("/c/target/custom/deps/x-2c11918114d61928"), None);
+        assert_eq!(arg("/usr/bin/x"), None);
     }
 
     #[test]

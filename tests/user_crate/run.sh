@@ -61,16 +61,17 @@ findings=(
 ws_traces="$scratch/workspace-traces"
 for f in "${findings[@]}"; do
   read -r bin test name <<<"$f"
-  # --workspace keeps the workspace's feature set, so its test build is reused.
+  # --workspace keeps the workspace's feature set and --profile suite its profile, so the
+  # suite's test build is reused.
   echo "== $name: written without the flag, replayed with it"
   for trace in "$target"/locksim-traces/"$name"-[0-9]*.json; do
     workspace env LOCKSIM_REPLAY="$trace" \
-      cargo test --release --workspace --test "$bin" -- "$test" --exact --nocapture |
+      cargo test --profile suite --workspace --test "$bin" -- "$test" --exact --nocapture |
       grep -E "^(digest|$name): " || { echo "$trace did not replay" >&2; exit 1; }
   done
   echo "== $name: written with the flag, replayed without it"
   workspace env LOCKSIM_TRACES="$ws_traces" \
-    cargo test --release --workspace --test "$bin" -- "$test" --exact >/dev/null
+    cargo test --profile suite --workspace --test "$bin" -- "$test" --exact >/dev/null
   for trace in "$ws_traces/$name"-[0-9]*.json; do
     user env LOCKSIM_REPLAY="$trace" \
       cargo test --release --test "$bin" -- "$test" --exact --nocapture |
