@@ -7,7 +7,7 @@
 //! and against `locksim serve redis`; the two transcripts must be equal.
 //!
 //! The clients: redis-py and node-redis and ioredis as child processes (`tests/client_matrix/`
-//! holds their programs and pinned versions, which `.ci/run` installs inside the clone), and
+//! holds their programs and pinned versions, which `./test.sh` installs inside the clone), and
 //! redis-rs in this process. On the ZooKeeper side, kazoo runs its recipes (locks, read-write
 //! locks, a semaphore, counters, an election, barriers, parties, queues, data and children
 //! watches, a tree cache, a lease, a set partitioner), node-zookeeper-client through node kinds,

@@ -34,7 +34,7 @@ fn browser() -> PathBuf {
         .unwrap_or_else(|| {
             panic!(
                 "no browser to draw the page in: these tests need headless Chromium, Debian's \
-                 package `chromium` (apt-get install chromium; .ci/run installs it)"
+                 package `chromium` (apt-get install chromium; ./test.sh installs it)"
             )
         })
 }

@@ -1,5 +1,5 @@
 //! `locksim serve zk` on a real socket: it survives malformed input, and real ZooKeeper
-//! clients (zkCli.sh from the Debian `zookeeper` package, which .ci/run installs) work
+//! clients (zkCli.sh from the Debian `zookeeper` package, which ./test.sh installs) work
 //! against it. Real sockets and real time: the deliberate exception to simulated tests.
 
 use locksim::zk::client::{ConnectFuture, ZkClient, ZkConfig};
@@ -321,7 +321,7 @@ fn zk_cli(addr: SocketAddr, command: &[&str]) -> String {
     let script = "/usr/share/zookeeper/bin/zkCli.sh";
     assert!(
         std::path::Path::new(script).exists(),
-        "{script} not found: install the Debian package `zookeeper` (.ci/run does)"
+        "{script} not found: install the Debian package `zookeeper` (./test.sh does)"
     );
     let output = Command::new(script)
         .arg("-server")

@@ -1,4 +1,4 @@
-//! Where the matrix finds its interpreters and its pinned client packages, which `.ci/run`
+//! Where the matrix finds its interpreters and its pinned client packages, which `./test.sh`
 //! installs inside the clone (git-ignored). Anything missing fails the test at once with a
 //! one-line hint naming the command to run, never a hang.
 
@@ -10,18 +10,18 @@ fn matrix_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/client_matrix")
 }
 
-/// Where `.ci/run` installs the Python packages (`pip install --target`).
+/// Where `./test.sh` installs the Python packages (`pip install --target`).
 const PYTHON_SITE: &str = "tests/client_matrix/python/site";
 
 /// The command that installs the pinned Python packages, from the clone's root.
 fn pip_hint() -> String {
     format!(
-        "python3 -m pip install --upgrade --target {PYTHON_SITE} -r tests/client_matrix/python/requirements.txt (as .ci/run does)"
+        "python3 -m pip install --upgrade --target {PYTHON_SITE} -r tests/client_matrix/python/requirements.txt (as ./test.sh does)"
     )
 }
 
 /// The command that installs the pinned Node packages, from the clone's root.
-const NPM_HINT: &str = "npm ci --prefix tests/client_matrix/node (as .ci/run does)";
+const NPM_HINT: &str = "npm ci --prefix tests/client_matrix/node (as ./test.sh does)";
 
 /// Fails unless `program --version` runs.
 fn interpreter(program: &str, install: &str) -> Result<(), String> {

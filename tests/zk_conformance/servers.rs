@@ -65,7 +65,7 @@ fn check_jar() -> Result<(), String> {
     let jar = "/usr/share/java/zookeeper.jar";
     if !std::path::Path::new(jar).exists() {
         return Err(format!(
-            "{jar} not found: install the Debian package zookeeper (apt-get install zookeeper; .ci/run does)"
+            "{jar} not found: install the Debian package zookeeper (apt-get install zookeeper; ./test.sh does)"
         ));
     }
     Ok(())
