@@ -92,6 +92,7 @@ pub mod bench;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
+mod coverage;
 pub mod experiment;
 pub mod explore;
 pub mod history;

@@ -62,12 +62,25 @@ enum Command {
         save: bool,
     },
     /// Run many seeds in parallel; stop at the lowest failing seed, shrink its fault plan,
-    /// write its trace into --traces and print the replay command.
+    /// write its trace into --traces and print the replay command. With --guided, a
+    /// campaign of runs steered toward recipe states no run reached, in place of seeds.
     Explore {
         scenario: String,
         /// Seeds to run, as A..B (B excluded).
         #[arg(long, default_value = "0..1000", value_parser = cli::parse_seeds)]
         seeds: std::ops::Range<u64>,
+        /// Search guided by coverage instead of one swarm plan per seed: keep the runs that
+        /// reach a recipe state no run reached, mutate their plans after that point, and stop
+        /// at the first finding or after --runs runs. The same --campaign gives the same
+        /// runs and finding on any number of jobs.
+        #[arg(long, conflicts_with_all = ["seeds", "shard"])]
+        guided: bool,
+        /// With --guided: the budget, in runs (1..=10000000).
+        #[arg(long, requires = "guided", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        runs: u64,
+        /// With --guided: the campaign's seed, which decides every choice of the search.
+        #[arg(long, requires = "guided", default_value_t = 0)]
+        campaign: u64,
         /// Run only shard I of N (1-based): the I-th of N contiguous blocks of --seeds,
         /// stopping at its lowest failing seed. `locksim merge` of the N shards' --json
         /// output gives exactly what one run over --seeds gives.
@@ -322,10 +335,26 @@ fn main() -> ExitCode {
         }) => cli::run(&out, &scenario, seed, &opts.into(), history, save),
         Some(Command::Explore {
             scenario,
+            guided: true,
+            runs,
+            campaign,
+            jobs,
+            opts,
+            ..
+        }) => cli::explore_guided(
+            &out,
+            &scenario,
+            (campaign, runs),
+            jobs.map(|j| j as usize),
+            &opts.into(),
+        ),
+        Some(Command::Explore {
+            scenario,
             seeds,
             shard,
             jobs,
             opts,
+            ..
         }) => cli::explore(
             &out,
             &scenario,

@@ -5,6 +5,7 @@ use super::report::{self, Identity};
 use super::{
     Options, Output, Status, faults, params_line, print_violations, setup, violations_json,
 };
+use crate::explore::guided::{self, GuidedSpec};
 use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome, Shard};
 use crate::scenario::{self, Scenario};
 use crate::trace::{self, Trace};
@@ -132,6 +133,11 @@ fn print_finding(f: &Finding, e: &Explored) {
         f.spec.seed,
         e.exploration.seeds_run
     );
+    print_shrunk(f, e.trace.as_deref());
+}
+
+/// A finding's violations, its shrunk plan and where its trace is.
+fn print_shrunk(f: &Finding, trace: Option<&Path>) {
     print_violations(&f.report);
     outln!(
         "  fault plan shrunk from {} to {}:",
@@ -141,7 +147,7 @@ fn print_finding(f: &Finding, e: &Explored) {
     for t in &f.spec.plan.0 {
         outln!("    at {:>5} ms: {}", t.at_ms, t.fault);
     }
-    if let Some(p) = &e.trace {
+    if let Some(p) = trace {
         outln!(
             "  trace: {}\n  picture: {}\n  replay: locksim replay {}",
             p.display(),
@@ -213,6 +219,103 @@ pub fn explore(
     let identity = Identity::of(&spec, &seeds);
     out.emit(report::json(&explored, &identity), || {
         print_explored(&explored)
+    });
+    status_of(&explored)
+}
+
+/// `locksim explore SCENARIO --guided`: a campaign of `runs` runs from the campaign seed
+/// (`explore::guided`) on `jobs` threads, stopping at its first finding, whose plan is shrunk
+/// and whose trace is written as `explore` writes it.
+pub fn explore_guided(
+    out: &Output,
+    scenario: &str,
+    (campaign, runs): (u64, u64),
+    jobs: Option<usize>,
+    opts: &Options,
+) -> Status {
+    let (scenario, params, properties) = match setup(scenario, opts) {
+        Ok(s) => s,
+        Err(e) => return out.bad_input(&e),
+    };
+    if opts.check_determinism {
+        return out.bad_input("--check-determinism goes with seeds, not --guided");
+    }
+    let jobs = jobs_default(jobs);
+    if !out.json {
+        outln!(
+            "explore {} guided campaign={campaign} runs={runs} jobs={jobs} {}",
+            scenario.name,
+            params_line(out, scenario, &params)
+        );
+    }
+    let progress = Progress::new(out, runs);
+    let spec = GuidedSpec {
+        scenario: scenario.clone(),
+        params,
+        properties,
+        campaign,
+        runs,
+        jobs,
+    };
+    let found = guided::guided(&spec, &progress);
+    progress.finish();
+    let trace = match &found.outcome {
+        Outcome::Violation(f) => match write_trace(f, &opts.traces) {
+            Ok(p) => Some(p),
+            Err(e) => return out.error(&e, Status::HarnessError),
+        },
+        _ => None,
+    };
+    let explored = Explored {
+        scenario: scenario.clone(),
+        seeds: 0..0,
+        shard: None,
+        exploration: Exploration {
+            seeds_run: found.runs,
+            outcome: found.outcome,
+            witnessed: Vec::new(),
+        },
+        trace,
+    };
+    let mut json = explored_json(&explored);
+    if let Value::Object(fields) = &mut json {
+        fields.remove("seeds");
+        fields.remove("seeds_run");
+        fields.remove("witnessed");
+    }
+    json["guided"] = json!({ "campaign": campaign, "budget": runs });
+    json["runs"] = json!(found.runs);
+    json["corpus"] = json!(found.corpus);
+    json["corpus_digest"] = json!(found.corpus_digest);
+    json["transitions"] = json!(found.transitions);
+    json["coverage"] = json!(
+        found
+            .curve
+            .iter()
+            .map(|(r, t)| json!({ "runs": r, "transitions": t }))
+            .collect::<Vec<_>>()
+    );
+    json["mutations"] = json!(
+        found
+            .mutations
+            .iter()
+            .map(|(m, wins, tries)| json!({ "mutation": m, "new": wins, "made": tries }))
+            .collect::<Vec<_>>()
+    );
+    out.emit(json, || {
+        let covered = format!("corpus {}, {} transitions", found.corpus, found.transitions);
+        match &explored.exploration.outcome {
+            Outcome::Violation(f) => {
+                outln!(
+                    "  violation at run {} (seed {}; {covered})",
+                    found.runs,
+                    f.spec.seed
+                );
+                print_shrunk(f, explored.trace.as_deref());
+            }
+            Outcome::Clean => outln!("  no violations in {} runs ({covered})", found.runs),
+            _ => print_explored(&explored),
+        }
     });
     status_of(&explored)
 }

@@ -35,7 +35,7 @@ mod serve;
 mod single;
 pub mod write;
 
-pub use explore::{default_exploration, explore};
+pub use explore::{default_exploration, explore, explore_guided};
 pub use merge::merge;
 pub use serve::{parse_memory, serve_redis, serve_zk};
 pub use single::{replay, run};

@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod fault;
+pub mod gene;
 pub mod node;
 pub mod param;
 pub mod pause;

@@ -29,7 +29,8 @@ impl Seeds {
     }
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// 64-bit FNV-1a of `bytes`: a fixed hash, the same on every machine and release.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
     })

@@ -2,6 +2,7 @@
 //! and proptest strategies over the same knobs. Both only produce explicit FaultPlans.
 
 use crate::sim::fault::{Fault, FaultPlan, FaultTag, Role, Target, TimedFault, Trigger};
+use crate::sim::gene::{self, Gene};
 use proptest::prelude::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -138,6 +139,26 @@ pub struct SwarmConfig {
     pub(crate) targeted_max: u32,
     /// Longest targeted pause of a waiter; other roles' stay within `pause_max_ms`.
     pub(crate) targeted_pause_max_ms: u64,
+    /// The durations the recipe's behaviour turns on (a session timeout, a lease's TTL, a
+    /// heartbeat), which a guided search aims a fault's length just below and just above.
+    pub(crate) timescales: Vec<u64>,
+}
+
+impl SwarmConfig {
+    /// Whether `name` is one of the servers faults may strike.
+    pub(crate) fn is_server(&self, name: &str) -> bool {
+        self.servers.iter().any(|s| s.name == name)
+    }
+
+    /// How many servers are members of an ensemble (`isolate` cuts one off from the others).
+    pub(crate) fn ensemble_members(&self) -> usize {
+        self.servers.iter().filter(|s| s.ensemble_member).count()
+    }
+
+    /// Longest delay: four times the longest partition or delay, whichever is more.
+    pub(crate) fn delay_span_max_ms(&self) -> u64 {
+        self.partition_max_ms.max(self.delay_max_ms) * 4
+    }
 }
 
 /// A server the swarm may fault, with the software faults its family admits.
@@ -155,37 +176,36 @@ pub(crate) struct SwarmServer {
     pub(crate) ensemble_member: bool,
 }
 
-/// One fault occurrence drawn from the knobs: it may expand to a fault and its undoing.
-fn occurrence(
+/// One fault occurrence drawn from the knobs: a gene (a fault and its undoing), or one for
+/// each other member of an ensemble that `isolate` cuts off; none where no server admits
+/// the kind.
+pub(crate) fn occurrence(
     cfg: &SwarmConfig,
     kind: FaultKind,
     at_ms: u64,
     rng: &mut ChaCha8Rng,
-) -> Vec<TimedFault> {
+) -> Vec<Gene> {
     let client = cfg.clients[rng.random_range(0..cfg.clients.len())].clone();
     let target = &cfg.servers[rng.random_range(0..cfg.servers.len())];
     let server = target.name.clone();
-    let at = |at_ms, fault| TimedFault { at_ms, fault };
+    let at = Gene::at;
+    let undone = |at_ms, fault, undo_ms| Gene {
+        at_ms,
+        fault,
+        undo_ms: Some(undo_ms),
+    };
     let mut span = |max: u64| rng.random_range(1..=max.max(1));
     match kind {
         FaultKind::Partition => {
             let d = span(cfg.partition_max_ms);
-            vec![
-                at(
-                    at_ms,
-                    Fault::Partition {
-                        a: client.clone(),
-                        b: server.clone(),
-                    },
-                ),
-                at(
-                    at_ms + d,
-                    Fault::Repair {
-                        a: client,
-                        b: server,
-                    },
-                ),
-            ]
+            vec![undone(
+                at_ms,
+                Fault::Partition {
+                    a: client,
+                    b: server,
+                },
+                d,
+            )]
         }
         FaultKind::Loss => {
             let for_ms = span(cfg.partition_max_ms);
@@ -202,7 +222,7 @@ fn occurrence(
         }
         FaultKind::Delay => {
             let ms = span(cfg.delay_max_ms);
-            let for_ms = span(cfg.partition_max_ms.max(cfg.delay_max_ms) * 4);
+            let for_ms = span(cfg.delay_span_max_ms());
             vec![at(
                 at_ms,
                 Fault::Delay {
@@ -215,15 +235,7 @@ fn occurrence(
         }
         FaultKind::Crash => {
             let d = span(cfg.crash_down_max_ms);
-            vec![
-                at(
-                    at_ms,
-                    Fault::Crash {
-                        node: server.clone(),
-                    },
-                ),
-                at(at_ms + d, Fault::Restart { node: server }),
-            ]
+            vec![undone(at_ms, Fault::Crash { node: server }, d)]
         }
         FaultKind::Pause => {
             let for_ms = span(cfg.pause_max_ms);
@@ -287,21 +299,18 @@ fn occurrence(
         }
         FaultKind::StallApply => vec![],
         FaultKind::Isolate if target.ensemble_member => {
-            let until = at_ms + span(cfg.crash_down_max_ms);
-            let others = cfg
-                .servers
+            let d = span(cfg.crash_down_max_ms);
+            cfg.servers
                 .iter()
-                .filter(|s| s.ensemble_member && s.name != server);
-            let mut faults = Vec::new();
-            for other in others {
-                let (a, b) = (server.clone(), other.name.clone());
-                let cut = Fault::Partition {
-                    a: a.clone(),
-                    b: b.clone(),
-                };
-                faults.extend([at(at_ms, cut), at(until, Fault::Repair { a, b })]);
-            }
-            faults
+                .filter(|s| s.ensemble_member && s.name != server)
+                .map(|other| {
+                    let cut = Fault::Partition {
+                        a: server.clone(),
+                        b: other.name.clone(),
+                    };
+                    undone(at_ms, cut, d)
+                })
+                .collect()
         }
         FaultKind::Isolate => vec![],
     }
@@ -313,12 +322,12 @@ fn occurrence(
 /// run has at most one (`short_left`), so two never add up to one longer (a woken waiter
 /// may have a listing in flight that grants it the lock, and would act on it after its
 /// session ended: the holder's pause of Z2).
-fn targeted(
+pub(crate) fn targeted(
     cfg: &SwarmConfig,
     at_ms: u64,
     short_left: &mut bool,
     rng: &mut ChaCha8Rng,
-) -> TimedFault {
+) -> Gene {
     const TARGETS: [Target; 6] = [
         Target::Blocked,
         Target::Blocked,
@@ -355,10 +364,7 @@ fn targeted(
         _ => cfg.pause_max_ms,
     };
     let for_ms = rng.random_range(1..=max.max(1));
-    TimedFault {
-        at_ms,
-        fault: Fault::PauseRole { target, on, for_ms },
-    }
+    Gene::at(at_ms, Fault::PauseRole { target, on, for_ms })
 }
 
 /// Turns drawn occurrences into a plan: drops the undoings that fall after the fault phase
@@ -367,7 +373,7 @@ fn targeted(
 /// to one longer than `pause_max_ms` (two 100 ms pauses 10 ms apart expire a 200 ms session
 /// as surely as one 210 ms pause would). A pause aimed at a step may strike later than it
 /// is armed, so a node has at most one of those, and none beside a timed one.
-fn finish_plan(cfg: &SwarmConfig, mut faults: Vec<TimedFault>) -> FaultPlan {
+pub(crate) fn finish_plan(cfg: &SwarmConfig, mut faults: Vec<TimedFault>) -> FaultPlan {
     faults.retain(|f| f.at_ms < cfg.fault_phase_ms);
     faults.sort_by_key(|f| f.at_ms);
     let mut free_from: BTreeMap<String, u64> = BTreeMap::new();
@@ -396,9 +402,14 @@ fn finish_plan(cfg: &SwarmConfig, mut faults: Vec<TimedFault>) -> FaultPlan {
 /// Swarm testing: each seed turns on a random subset of the configured kinds, each with its
 /// own intensity, so some runs hammer one fault and others mix several.
 pub fn swarm(cfg: &SwarmConfig, rng: &mut ChaCha8Rng) -> FaultPlan {
+    gene::plan_of(cfg, &swarm_genes(cfg, rng))
+}
+
+/// The genes `swarm` draws, before they are expanded into a plan.
+pub(crate) fn swarm_genes(cfg: &SwarmConfig, rng: &mut ChaCha8Rng) -> Vec<Gene> {
     let mut faults = Vec::new();
     if cfg.clients.is_empty() || cfg.servers.is_empty() || cfg.fault_phase_ms == 0 {
-        return FaultPlan(faults);
+        return faults;
     }
     for &kind in &cfg.kinds {
         if !rng.random_bool(0.5) {
@@ -417,7 +428,7 @@ pub fn swarm(cfg: &SwarmConfig, rng: &mut ChaCha8Rng) -> FaultPlan {
             faults.push(targeted(cfg, at_ms, &mut short_left, rng));
         }
     }
-    finish_plan(cfg, faults)
+    faults
 }
 
 /// A proptest strategy over plans with the same knobs: a list of occurrences, each a kind,
@@ -431,14 +442,14 @@ pub fn plan_strategy(cfg: SwarmConfig) -> impl Strategy<Value = FaultPlan> {
         if cfg.kinds.is_empty() || cfg.clients.is_empty() || cfg.servers.is_empty() {
             return FaultPlan::default();
         }
-        let faults = picks
+        let genes: Vec<Gene> = picks
             .into_iter()
             .flat_map(|(k, at_ms, detail)| {
                 let mut rng = rand::SeedableRng::seed_from_u64(detail);
                 occurrence(&cfg, cfg.kinds[k], at_ms, &mut rng)
             })
             .collect();
-        finish_plan(&cfg, faults)
+        gene::plan_of(&cfg, &genes)
     })
 }
 
@@ -470,6 +481,7 @@ mod tests {
             per_kind_max: 3,
             targeted_max: 0,
             targeted_pause_max_ms: 300,
+            timescales: vec![200],
         }
     }
 

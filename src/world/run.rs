@@ -200,7 +200,18 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
         per_kind_max: params.faults.faults_per_kind_max,
         targeted_max: params.faults.targeted_max,
         targeted_pause_max_ms: params.faults.targeted_pause_max_ms,
+        timescales: timescales(params),
     }
+}
+
+/// The durations a run's recipes turn on, shortest first: the ZooKeeper session timeout and
+/// the third of it after which a client pings, the Redis locks' TTL.
+fn timescales(params: &Params) -> Vec<u64> {
+    let session = params.zookeeper.session_timeout_ms;
+    let mut scales = vec![session, session / 3, params.redis.ttl_ms];
+    scales.sort_unstable();
+    scales.dedup();
+    scales
 }
 
 /// The fault plan the swarm generator draws for `seed` (from its "faults" stream).

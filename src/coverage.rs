@@ -1,0 +1,447 @@
+//! What a run covered, as a pure function of its history, for the guided search: the
+//! transitions of the recipe's state it went through, and the pairs of events across nodes
+//! it showed. Like a checker it reads only the history, so a user's recipe, with its own
+//! events, is covered without code of ours.
+//!
+//! - **Recipe state.** Each client is seen by its place in its line (holder, first waiter, a
+//!   waiter behind, outside), never by its name, with its phase (its last recipe event),
+//!   whether an operation of its is in flight, whether its session is up, whether a fault acts
+//!   on it (paused, cut off), and whether it *believes* something the servers no longer hold:
+//!   it holds or waits while its node was deleted, its session expired, its key expired or was
+//!   changed by another. A transition is (the client's view before, the event, its view after,
+//!   how many hold and whether anyone is stale).
+//! - **Event pairs** (Mallory's signal): two consecutive events of different nodes, each named
+//!   by its node's place rather than its host name.
+//!
+//! Both are hashed into 2^16 buckets (`Transitions`), counted as a bitmap (`CoverageMap`).
+
+use crate::history::{
+    ClientOp, ElectionOp, Event, HarnessOp, History, Kind, LockOp, Op, RoleEvent, ServerEvent,
+};
+use std::collections::BTreeMap;
+
+/// Buckets of the coverage map: transitions are hashed into this many.
+pub const BUCKETS: usize = 1 << 16;
+
+/// The buckets a run reached, each with the true time it first reached it, in the order
+/// reached.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Transitions(pub Vec<(u16, u64)>);
+
+/// The buckets every run so far reached: a fixed-size bitmap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoverageMap {
+    bits: Box<[u64]>,
+    count: usize,
+}
+
+impl Default for CoverageMap {
+    fn default() -> Self {
+        CoverageMap {
+            bits: vec![0; BUCKETS / 64].into_boxed_slice(),
+            count: 0,
+        }
+    }
+}
+
+impl CoverageMap {
+    /// Marks `bucket` reached; true when it was not before.
+    pub fn insert(&mut self, bucket: u16) -> bool {
+        let word = &mut self.bits[usize::from(bucket) / 64];
+        let bit = 1 << (bucket % 64);
+        let new = *word & bit == 0;
+        *word |= bit;
+        self.count += usize::from(new);
+        new
+    }
+
+    /// How many buckets have been reached.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Takes in a run's transitions: the ones no run reached before, in the order the run
+    /// reached them.
+    pub fn merge(&mut self, run: &Transitions) -> Vec<(u16, u64)> {
+        run.0
+            .iter()
+            .copied()
+            .filter(|&(bucket, _)| self.insert(bucket))
+            .collect()
+    }
+}
+
+/// A client's place in its line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Outside,
+    Holder,
+    First,
+    Behind,
+}
+
+/// How a client's session stands, as far as the history tells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Session {
+    Unknown,
+    Connecting,
+    Up,
+    /// The server ended it; the client may not know yet.
+    Expired,
+}
+
+/// What coverage sees of one client.
+#[derive(Debug, Clone)]
+struct View {
+    /// Its last recipe event, hashed (name and kind).
+    phase: u64,
+    /// The name of the operation it invoked and has not seen end, hashed; 0: none.
+    in_flight: u64,
+    session: Session,
+    /// It believes it holds or waits on what a server already took away.
+    stale: bool,
+    paused_until: u64,
+    cut: u32,
+    /// Its line, its place's order in it, and whether it holds it.
+    line: Option<(String, (i64, u64), bool)>,
+    /// Its node's path in its line (a ZooKeeper lock node, a candidate).
+    node: Option<String>,
+    /// Its ZooKeeper session, once its node shows it.
+    session_id: Option<i64>,
+}
+
+impl View {
+    fn new() -> View {
+        View {
+            phase: 0,
+            in_flight: 0,
+            session: Session::Unknown,
+            stale: false,
+            paused_until: 0,
+            cut: 0,
+            line: None,
+            node: None,
+            session_id: None,
+        }
+    }
+}
+
+/// The clients' views, and what links the servers' events to them.
+#[derive(Default)]
+struct State {
+    clients: BTreeMap<String, View>,
+    /// ZooKeeper nodes created, by path, with the session that made them.
+    created: BTreeMap<String, i64>,
+    arrivals: u64,
+}
+
+/// What a run covered: every transition of a client's view and every pair of consecutive
+/// events of different nodes, hashed, each with the time it was first reached.
+pub fn of(history: &History) -> Transitions {
+    let mut state = State::default();
+    let mut seen = CoverageMap::default();
+    let mut reached = Vec::new();
+    let mut previous: Option<(u64, &str)> = None;
+    for event in &history.events {
+        let (name, label) = label(event);
+        let mut reach = |key: u64| {
+            let bucket = (key >> 48) as u16;
+            if seen.insert(bucket) {
+                reached.push((bucket, event.time_ms));
+            }
+        };
+        // The pair of this event with the one before, each named by its node's place.
+        let named = mix(label, state.class_of(&event.node));
+        if let Some((prev, node)) = previous
+            && node != event.node
+        {
+            reach(mix(mix(PAIR, prev), named));
+        }
+        previous = Some((named, &event.node));
+        if is_client_event(event) && !state.clients.contains_key(&event.node) {
+            state.clients.insert(event.node.clone(), View::new());
+        }
+        let before = state.abstracts(event.time_ms);
+        state.observe(event, name, label);
+        let after = state.abstracts(event.time_ms);
+        let context = state.context();
+        for (client, now) in after {
+            let was = before.get(&client).copied().unwrap_or(0);
+            if was != now || client == event.node {
+                reach(mix(mix(mix(mix(STATE, was), label), now), context));
+            }
+        }
+    }
+    Transitions(reached)
+}
+
+const PAIR: u64 = 0x9e37_79b9_7f4a_7c15;
+const STATE: u64 = 0xc2b2_ae3d_27d4_eb4f;
+
+/// A 64-bit mix of two values (splitmix64's finaliser over their combination).
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a.rotate_left(23) ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+fn hash_str(s: &str) -> u64 {
+    crate::sim::seed::fnv1a(s.as_bytes())
+}
+
+/// Whether the event is one a client records (a recipe's or a user's own).
+fn is_client_event(event: &Event) -> bool {
+    matches!(
+        event.op,
+        Op::Lock(_) | Op::Election(_) | Op::Queue(_) | Op::Barrier(_) | Op::Client(_) | Op::User(_)
+    ) || matches!(event.op, Op::Store(_) if event.node != "store")
+}
+
+/// The event's name, hashed, and its name and kind, hashed: its op's name (a fault's first
+/// word), never a host's.
+fn label(event: &Event) -> (u64, u64) {
+    use crate::history::{BarrierOp, QueueOp, StoreOp};
+    let name: &str = match &event.op {
+        Op::Harness(HarnessOp::Fault { fault }) => fault.split(' ').next().unwrap_or(""),
+        Op::Harness(HarnessOp::Paused { .. }) => "paused",
+        Op::Harness(HarnessOp::Heal) => "heal",
+        Op::Harness(HarnessOp::Unfinished { .. }) => "unfinished",
+        Op::Harness(HarnessOp::End) => "end",
+        Op::Server(e) | Op::User(e) => &e.op,
+        Op::Client(op) => match op {
+            ClientOp::Connect => "connect",
+            ClientOp::Wake { .. } => "wake",
+            ClientOp::DataRead { .. } => "data_read",
+            ClientOp::DataWritten { .. } => "data_written",
+        },
+        Op::Lock(op) => match op {
+            LockOp::Acquire { .. } => "acquire",
+            LockOp::Release { .. } => "release",
+            LockOp::Extend { .. } => "extend",
+            LockOp::Lost { .. } => "lost",
+            LockOp::Enqueued { .. } => "enqueued",
+        },
+        Op::Election(op) => match op {
+            ElectionOp::Candidate { .. } => "candidate",
+            ElectionOp::Lead { .. } => "lead",
+            ElectionOp::StepDown { .. } => "step_down",
+            ElectionOp::LostLead { .. } => "lost_lead",
+        },
+        Op::Queue(op) => match op {
+            QueueOp::Offer { .. } => "offer",
+            QueueOp::Take { .. } => "take",
+            QueueOp::Claim { .. } => "claim",
+            QueueOp::Empty { .. } => "empty",
+        },
+        Op::Barrier(op) => match op {
+            BarrierOp::Enter { .. } => "enter",
+            BarrierOp::Joined { .. } => "joined",
+            BarrierOp::Leave { .. } => "leave",
+        },
+        Op::Store(op) => match op {
+            StoreOp::Read { .. } => "read",
+            StoreOp::Write { .. } => "write",
+            StoreOp::StoreWrite { .. } => "store_write",
+        },
+    };
+    let name = hash_str(name);
+    (name, mix(name, event.kind as u64))
+}
+
+impl State {
+    /// Each client's view, abstracted to a number: its place, phase, what is in flight, its
+    /// session, whether it is stale and whether a fault acts on it at `now`.
+    fn abstracts(&self, now: u64) -> BTreeMap<String, u64> {
+        self.clients
+            .iter()
+            .map(|(name, view)| {
+                let faulted = view.paused_until > now || view.cut > 0;
+                let flags = u64::from(view.stale)
+                    | u64::from(faulted) << 1
+                    | (self.place(name) as u64) << 2
+                    | (view.session as u64) << 4;
+                (name.clone(), mix(mix(view.phase, view.in_flight), flags))
+            })
+            .collect()
+    }
+
+    /// How many hold a line (0, 1, more), and whether anyone is stale.
+    fn context(&self) -> u64 {
+        let holders = self
+            .clients
+            .values()
+            .filter(|v| matches!(v.line, Some((_, _, true))))
+            .count()
+            .min(2) as u64;
+        let stale = self.clients.values().any(|v| v.stale);
+        holders | u64::from(stale) << 2
+    }
+
+    /// A node named by its place: a client's place in its line, else what the host is.
+    fn class_of(&self, node: &str) -> u64 {
+        match self.clients.get(node) {
+            Some(_) => 16 + self.place(node) as u64,
+            None if node == "harness" => 1,
+            None if node == "store" => 2,
+            None => 3,
+        }
+    }
+
+    fn place(&self, client: &str) -> Place {
+        let Some(view) = self.clients.get(client) else {
+            return Place::Outside;
+        };
+        match &view.line {
+            None => Place::Outside,
+            Some((_, _, true)) => Place::Holder,
+            Some((line, key, false)) => {
+                let ahead = self.clients.values().any(
+                    |other| matches!(&other.line, Some((l, k, false)) if l == line && k < key),
+                );
+                if ahead { Place::Behind } else { Place::First }
+            }
+        }
+    }
+
+    fn observe(&mut self, event: &Event, name: u64, label: u64) {
+        match &event.op {
+            Op::Harness(op) => self.harness(op, event.time_ms),
+            Op::Server(server) => self.server(server),
+            _ => {}
+        }
+        let node = match &event.op {
+            Op::Lock(LockOp::Enqueued { lock, node, .. }) => Some(format!("{lock}/{node}")),
+            Op::Election(ElectionOp::Candidate { election, node, .. }) => {
+                Some(format!("{election}/{node}"))
+            }
+            _ => None,
+        };
+        let created = node.as_ref().and_then(|n| self.created.get(n)).copied();
+        self.arrivals += 1;
+        let arrival = self.arrivals;
+        let Some(view) = self.clients.get_mut(&event.node) else {
+            return;
+        };
+        match event.kind {
+            Kind::Invoke => view.in_flight = name,
+            _ if view.in_flight == name => view.in_flight = 0,
+            _ => {}
+        }
+        view.phase = label;
+        if let Op::Client(ClientOp::Connect) = event.op {
+            view.session = match event.kind {
+                Kind::Ok => Session::Up,
+                _ => Session::Connecting,
+            };
+        }
+        match event.role_event() {
+            Some(RoleEvent::Queued { line, seq, .. }) => {
+                view.line = Some((line, (seq.unwrap_or(i64::MAX), arrival), false));
+                view.node = node;
+                view.session_id = created.or(view.session_id);
+            }
+            Some(RoleEvent::Holds { line }) => match &mut view.line {
+                Some((l, _, holds)) if *l == line => *holds = true,
+                _ => view.line = Some((line, (i64::MAX, arrival), true)),
+            },
+            Some(RoleEvent::Leaves { .. } | RoleEvent::LeavesAll) => {
+                view.line = None;
+                view.node = None;
+                view.stale = false;
+            }
+            Some(RoleEvent::Woken) | None => {}
+        }
+    }
+
+    /// A fault or pause that acts on a client, as the world records it.
+    fn harness(&mut self, op: &HarnessOp, now: u64) {
+        match op {
+            HarnessOp::Paused { node, for_ms, .. } => {
+                if let Some(view) = self.clients.get_mut(node) {
+                    view.paused_until = now + for_ms;
+                }
+            }
+            HarnessOp::Fault { fault } => {
+                let words: Vec<&str> = fault.split(' ').collect();
+                match words.as_slice() {
+                    ["pause", ..] => {
+                        // `pause c3 for 50 ms`, or a targeted one: `pause the holder ...: c3`.
+                        let struck = fault.rsplit_once(": ").map_or(words[1], |(_, c)| c);
+                        let for_ms = words
+                            .iter()
+                            .position(|w| *w == "for")
+                            .and_then(|i| words.get(i + 1)?.parse::<u64>().ok());
+                        if let (Some(view), Some(for_ms)) = (self.clients.get_mut(struck), for_ms) {
+                            view.paused_until = now + for_ms;
+                        }
+                    }
+                    ["partition", a, _, b] | ["repair", a, _, b] => {
+                        let cut = words[0] == "partition";
+                        for end in [a, b] {
+                            if let Some(view) = self.clients.get_mut(*end) {
+                                view.cut = if cut {
+                                    view.cut + 1
+                                } else {
+                                    view.cut.saturating_sub(1)
+                                };
+                            }
+                        }
+                    }
+                    ["repair", "all", ..] => self.clients.values_mut().for_each(|v| v.cut = 0),
+                    _ => {}
+                }
+            }
+            HarnessOp::Heal => self.clients.values_mut().for_each(|v| v.cut = 0),
+            _ => {}
+        }
+    }
+
+    /// What a server took away from a client that may still believe it has it.
+    fn server(&mut self, event: &ServerEvent) {
+        let field = |name: &str| event.fields.get(name);
+        match event.op.as_str() {
+            "znode_created" => {
+                if let (Some(path), Some(session)) = (
+                    field("path").and_then(|v| v.as_str()),
+                    field("session").and_then(|v| v.as_i64()),
+                ) {
+                    self.created.insert(path.to_string(), session);
+                }
+            }
+            "znode_deleted" => {
+                let Some(path) = field("path").and_then(|v| v.as_str()) else {
+                    return;
+                };
+                self.created.remove(path);
+                for view in self.clients.values_mut() {
+                    if view.node.as_deref() == Some(path) && view.line.is_some() {
+                        view.stale = true;
+                    }
+                }
+            }
+            "session_expired" => {
+                let session = field("session").and_then(|v| v.as_i64());
+                for view in self.clients.values_mut() {
+                    if view.session_id.is_some() && view.session_id == session {
+                        view.session = Session::Expired;
+                        view.stale |= view.line.is_some();
+                    }
+                }
+            }
+            "key_expired" | "key_changed" => {
+                let Some(key) = field("key").and_then(|v| v.as_str()) else {
+                    return;
+                };
+                let by = field("client").and_then(|v| v.as_str());
+                for (name, view) in &mut self.clients {
+                    let holds_key = matches!(&view.line, Some((l, _, true)) if l == key);
+                    if holds_key && by != Some(name.as_str()) {
+                        view.stale = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

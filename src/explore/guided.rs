@@ -1,0 +1,354 @@
+//! The guided search: fault plans steered toward recipe states no run has reached.
+//!
+//! A campaign keeps a corpus of runs (a seed and the genes of its plan) that reached a
+//! transition of the coverage map (`coverage`) that no run before had reached. Each
+//! generation is a fixed number of runs: a share of fresh swarm plans, the rest mutants of
+//! corpus entries drawn in proportion to what each found, their mutations confined (mostly)
+//! to what comes after the entry's first new transition, so a mutant replays its parent up
+//! to there and tries something new after it. Which mutations and which fault kinds are
+//! drawn follows what found new transitions before (a bandit).
+//!
+//! The campaign seed decides every choice; a generation's runs are made in parallel and
+//! taken in in their fixed order, and budgets count runs: the same campaign gives the same
+//! corpus and the same first finding on any number of jobs. A finding is what it always
+//! was, a seed and an explicit plan, shrunk (`explore::failure`), that replays with no
+//! search involved.
+
+use super::mutate::{self, Mutation, NewKind};
+use super::{MAX_JOBS, Observer, Outcome, SeedResult};
+use crate::check::Property;
+use crate::coverage::{self, CoverageMap};
+use crate::params::Params;
+use crate::scenario::Scenario;
+use crate::sim::gene::{self, Gene};
+use crate::sim::seed::{self, Seeds};
+use crate::sim::swarm::{self, SwarmConfig};
+use crate::world::run::{self, RunError, RunReport, RunSpec};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What to search: a scenario with its parameters, a campaign seed and a budget of runs.
+#[derive(Debug, Clone)]
+pub struct GuidedSpec {
+    /// The scenario each run runs.
+    pub scenario: Scenario,
+    /// Its parameters, overrides applied.
+    pub params: Params,
+    /// The properties each run is judged by.
+    pub properties: Vec<Property>,
+    /// The campaign's seed: it decides every choice of the search.
+    pub campaign: u64,
+    /// At most this many runs (shrinking a finding aside).
+    pub runs: u64,
+    /// Parallel simulations, one thread each (clamped to 1..=`MAX_JOBS`).
+    pub jobs: usize,
+}
+
+/// What a campaign found, and how it went.
+#[derive(Debug)]
+pub struct GuidedExploration {
+    /// Runs made: up to and including the first finding, or the whole budget.
+    pub runs: u64,
+    /// Clean, or the first finding, its plan shrunk.
+    pub outcome: Outcome,
+    /// Runs kept in the corpus, for what they reached first.
+    pub corpus: usize,
+    /// Distinct transitions reached (buckets of the coverage map).
+    pub transitions: usize,
+    /// After each generation: runs made so far, and distinct transitions reached.
+    pub curve: Vec<(u64, usize)>,
+    /// A fingerprint of the corpus (each entry's seed and plan, in order): equal for the
+    /// same campaign on any number of jobs.
+    pub corpus_digest: String,
+    /// Each mutation by name, with how many of its mutants reached a new transition and how
+    /// many it made.
+    pub mutations: Vec<(&'static str, u64, u64)>,
+}
+
+/// Runs of one generation, whatever the number of jobs.
+const GENERATION: u64 = 16;
+
+/// Of every generation, the share of fresh swarm plans.
+const FRESH: f64 = 0.25;
+
+/// Of mutants, the share whose mutations are confined to what comes after their parent's
+/// first new transition.
+const BRANCH: f64 = 0.8;
+
+/// A run of the corpus.
+#[derive(Debug, Clone)]
+struct Entry {
+    seed: u64,
+    genes: Vec<Gene>,
+    /// When it first reached a transition no run had before.
+    branch_ms: u64,
+    /// How many such transitions it reached, and its mutants after it.
+    found: u64,
+}
+
+/// A run the campaign chose: its seed and genes, and how it was made.
+struct Candidate {
+    seed: u64,
+    genes: Vec<Gene>,
+    parent: Option<usize>,
+    mutations: Vec<Mutation>,
+    new_kinds: Vec<NewKind>,
+}
+
+/// Wins and tries of each arm: how often a choice found a new transition.
+#[derive(Debug, Clone)]
+struct Bandit<T> {
+    arms: Vec<(T, u64, u64)>,
+}
+
+impl<T: Copy + PartialEq> Bandit<T> {
+    fn new(arms: impl IntoIterator<Item = T>) -> Self {
+        Bandit {
+            arms: arms.into_iter().map(|a| (a, 0, 0)).collect(),
+        }
+    }
+
+    /// An arm drawn in proportion to its estimated chance of finding something new.
+    fn draw(&self, rng: &mut ChaCha8Rng) -> T {
+        let weight = |wins: u64, tries: u64| (wins as f64 + 1.0) / (tries as f64 + 2.0);
+        let total: f64 = self.arms.iter().map(|&(_, w, t)| weight(w, t)).sum();
+        let mut at = rng.random::<f64>() * total;
+        for &(arm, wins, tries) in &self.arms {
+            at -= weight(wins, tries);
+            if at < 0.0 {
+                return arm;
+            }
+        }
+        self.arms.last().expect("a bandit has arms").0
+    }
+
+    fn reward(&mut self, arm: T, won: bool) {
+        if let Some(entry) = self.arms.iter_mut().find(|(a, _, _)| *a == arm) {
+            entry.1 += u64::from(won);
+            entry.2 += 1;
+        }
+    }
+}
+
+/// The campaign's state between generations.
+struct Campaign<'a> {
+    spec: &'a GuidedSpec,
+    cfg: SwarmConfig,
+    rng: ChaCha8Rng,
+    map: CoverageMap,
+    corpus: Vec<Entry>,
+    mutations: Bandit<Mutation>,
+    kinds: Bandit<NewKind>,
+    /// Whether plans can be mutated at all (the profile has faults, hosts to aim them at).
+    mutable: bool,
+}
+
+impl Campaign<'_> {
+    fn run_spec(&self, candidate: &Candidate) -> RunSpec {
+        RunSpec {
+            scenario: self.spec.scenario.clone(),
+            params: self.spec.params.clone(),
+            seed: candidate.seed,
+            plan: gene::plan_of(&self.cfg, &candidate.genes),
+            properties: self.spec.properties.clone(),
+        }
+    }
+
+    fn fresh(&mut self) -> Candidate {
+        let seed: u64 = self.rng.random();
+        let genes = swarm::swarm_genes(&self.cfg, &mut Seeds::new(seed).stream("faults"));
+        Candidate {
+            seed,
+            genes,
+            parent: None,
+            mutations: Vec::new(),
+            new_kinds: Vec::new(),
+        }
+    }
+
+    /// A corpus entry, drawn in proportion to what it found.
+    fn parent(&mut self) -> usize {
+        let total: u64 = self.corpus.iter().map(|e| e.found).sum();
+        let mut at = self.rng.random_range(0..total.max(1));
+        for (i, entry) in self.corpus.iter().enumerate() {
+            if at < entry.found {
+                return i;
+            }
+            at -= entry.found;
+        }
+        self.corpus.len() - 1
+    }
+
+    fn next(&mut self) -> Candidate {
+        if !self.mutable || self.corpus.is_empty() || self.rng.random_bool(FRESH) {
+            return self.fresh();
+        }
+        let parent = self.parent();
+        let from_ms = if self.rng.random_bool(BRANCH) {
+            self.corpus[parent].branch_ms
+        } else {
+            0
+        };
+        let stacked = match self.rng.random_range(0..10) {
+            0..5 => 1,
+            5..8 => 2,
+            _ => 3,
+        };
+        let mut genes = self.corpus[parent].genes.clone();
+        let (mut mutations, mut new_kinds) = (Vec::new(), Vec::new());
+        for _ in 0..stacked {
+            let mutation = self.mutations.draw(&mut self.rng);
+            let new_kind = self.kinds.draw(&mut self.rng);
+            let other = self.rng.random_range(0..self.corpus.len());
+            genes = mutate::apply(
+                &self.cfg,
+                mutation,
+                &genes,
+                from_ms,
+                &self.corpus[other].genes,
+                new_kind,
+                &mut self.rng,
+            );
+            mutations.push(mutation);
+            new_kinds.push(new_kind);
+        }
+        Candidate {
+            seed: self.corpus[parent].seed,
+            genes,
+            parent: Some(parent),
+            mutations,
+            new_kinds,
+        }
+    }
+
+    /// Takes in a clean run: keeps it when it reached something new, and tells the bandits.
+    fn take_in(&mut self, candidate: Candidate, report: &RunReport) {
+        let new = self.map.merge(&coverage::of(&report.history));
+        let won = !new.is_empty();
+        for &m in &candidate.mutations {
+            self.mutations.reward(m, won);
+        }
+        for &k in &candidate.new_kinds {
+            self.kinds.reward(k, won);
+        }
+        let Some(&(_, branch_ms)) = new.first() else {
+            return;
+        };
+        let found = new.len() as u64;
+        if let Some(parent) = candidate.parent {
+            self.corpus[parent].found += found;
+        }
+        self.corpus.push(Entry {
+            seed: candidate.seed,
+            genes: candidate.genes,
+            branch_ms,
+            found,
+        });
+    }
+
+    fn ended(&self, runs: u64, outcome: Outcome, curve: Vec<(u64, usize)>) -> GuidedExploration {
+        GuidedExploration {
+            runs,
+            outcome,
+            corpus: self.corpus.len(),
+            transitions: self.map.len(),
+            curve,
+            corpus_digest: self.digest(),
+            mutations: self
+                .mutations
+                .arms
+                .iter()
+                .map(|&(m, wins, tries)| (m.name(), wins, tries))
+                .collect(),
+        }
+    }
+
+    fn digest(&self) -> String {
+        let mut text = String::new();
+        for entry in &self.corpus {
+            let plan = gene::plan_of(&self.cfg, &entry.genes);
+            let plan = serde_json::to_string(&plan).expect("a plan serialises");
+            text.push_str(&format!("{} {plan}\n", entry.seed));
+        }
+        format!("{:016x}", seed::fnv1a(text.as_bytes()))
+    }
+}
+
+/// Runs `specs` on `jobs` threads; the results in their order.
+fn run_all(
+    specs: &[RunSpec],
+    jobs: usize,
+    observer: &dyn Observer,
+) -> Vec<Result<RunReport, RunError>> {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<RunReport, RunError>>>> =
+        Mutex::new(vec![None; specs.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, MAX_JOBS).min(specs.len()) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(spec) = specs.get(index) else { break };
+                    let result = run::run(spec);
+                    let failed = !matches!(&result, Ok(r) if r.violations.is_empty());
+                    observer.seed_done(spec.seed, failed);
+                    results.lock().expect("no thread panics holding it")[index] = Some(result);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("no thread panicked")
+        .into_iter()
+        .map(|r| r.expect("every run is made"))
+        .collect()
+}
+
+/// Runs the campaign to its first finding or the end of its budget.
+pub fn guided(spec: &GuidedSpec, observer: &dyn Observer) -> GuidedExploration {
+    let cfg = run::swarm_config(&spec.scenario, &spec.params);
+    let mutable = !cfg.kinds.is_empty()
+        && !cfg.clients.is_empty()
+        && !cfg.servers.is_empty()
+        && cfg.fault_phase_ms > 0;
+    let mut kinds: Vec<NewKind> = cfg.kinds.iter().copied().map(Some).collect();
+    if cfg.targeted_max > 0 {
+        kinds.push(None);
+    }
+    let mut campaign = Campaign {
+        spec,
+        rng: Seeds::new(spec.campaign).stream("campaign"),
+        map: CoverageMap::default(),
+        corpus: Vec::new(),
+        mutations: Bandit::new(Mutation::ALL),
+        kinds: Bandit::new(kinds),
+        mutable,
+        cfg,
+    };
+    let mut runs = 0;
+    let mut curve = Vec::new();
+    while runs < spec.runs {
+        let size = GENERATION.min(spec.runs - runs);
+        let candidates: Vec<Candidate> = (0..size).map(|_| campaign.next()).collect();
+        let specs: Vec<RunSpec> = candidates.iter().map(|c| campaign.run_spec(c)).collect();
+        let results = run_all(&specs, spec.jobs, observer);
+        for ((candidate, run_spec), result) in candidates.into_iter().zip(specs).zip(results) {
+            runs += 1;
+            let result = match result {
+                Ok(report) if report.violations.is_empty() => {
+                    campaign.take_in(candidate, &report);
+                    continue;
+                }
+                failed => SeedResult::Failed(failed),
+            };
+            curve.push((runs, campaign.map.len()));
+            let outcome = super::failure(run_spec, result, observer);
+            return campaign.ended(runs, outcome, curve);
+        }
+        curve.push((runs, campaign.map.len()));
+    }
+    campaign.ended(runs, Outcome::Clean, curve)
+}

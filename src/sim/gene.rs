@@ -1,0 +1,217 @@
+//! A fault plan as the generators see it: genes, each one drawn fault with its undoing (a
+//! partition with its repair, a crash with its restart), and what a profile admits of them.
+//!
+//! The swarm draws genes and expands them into a plan; the guided search (`explore::guided`)
+//! mutates genes and holds each mutant to the same bounds (`conform`), so a mutant never
+//! strikes harder than the profile's own plans could: a correct recipe that survives the
+//! profile survives its mutants too, and a finding is a finding of the profile.
+
+use crate::sim::fault::{Fault, FaultPlan, Target, TimedFault, Trigger};
+use crate::sim::swarm::{FaultKind, SwarmConfig};
+use std::collections::BTreeMap;
+
+/// One drawn fault: applied at `at_ms`, and undone `undo_ms` later when it is a partition
+/// (by its repair) or a crash (by its restart).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gene {
+    /// When the fault is applied (or, for a targeted one, armed), true ms.
+    pub at_ms: u64,
+    /// The fault.
+    pub fault: Fault,
+    /// For a partition or a crash, how long until it is undone; None for the rest.
+    pub undo_ms: Option<u64>,
+}
+
+impl Gene {
+    /// A gene with no undoing.
+    pub fn at(at_ms: u64, fault: Fault) -> Gene {
+        Gene {
+            at_ms,
+            fault,
+            undo_ms: None,
+        }
+    }
+
+    /// Its faults: the fault, and its undoing if it has one.
+    fn expand(&self) -> impl Iterator<Item = TimedFault> {
+        let undo = self.undo_ms.and_then(|ms| {
+            let fault = match &self.fault {
+                Fault::Partition { a, b } => Fault::Repair {
+                    a: a.clone(),
+                    b: b.clone(),
+                },
+                Fault::Crash { node } => Fault::Restart { node: node.clone() },
+                _ => return None,
+            };
+            Some(TimedFault {
+                at_ms: self.at_ms + ms,
+                fault,
+            })
+        });
+        std::iter::once(TimedFault {
+            at_ms: self.at_ms,
+            fault: self.fault.clone(),
+        })
+        .chain(undo)
+    }
+
+    /// The kind of the swarm it is an occurrence of (a partition between two servers is an
+    /// `isolate`).
+    pub fn kind(&self, cfg: &SwarmConfig) -> FaultKind {
+        match &self.fault {
+            Fault::Partition { a, b } if cfg.is_server(a) && cfg.is_server(b) => FaultKind::Isolate,
+            Fault::Partition { .. } | Fault::PartitionOneway { .. } | Fault::Repair { .. } => {
+                FaultKind::Partition
+            }
+            Fault::RepairAll => FaultKind::Partition,
+            Fault::Loss { .. } => FaultKind::Loss,
+            Fault::Delay { .. } => FaultKind::Delay,
+            Fault::Crash { .. } | Fault::Restart { .. } => FaultKind::Crash,
+            Fault::Pause { .. } | Fault::PauseBefore { .. } | Fault::PauseRole { .. } => {
+                FaultKind::Pause
+            }
+            Fault::ClockJump { .. } => FaultKind::ClockJump,
+            Fault::ClockDrift { .. } => FaultKind::ClockDrift,
+            Fault::LoseReply { .. } => FaultKind::LoseReply,
+            Fault::Failover { .. } => FaultKind::Failover,
+            Fault::StallApply { .. } => FaultKind::StallApply,
+        }
+    }
+
+    /// The longest this gene's duration may be under `cfg` (its undoing's delay, or its
+    /// `for_ms`); None: it has no duration.
+    pub fn max_span(&self, cfg: &SwarmConfig) -> Option<u64> {
+        Some(
+            match &self.fault {
+                Fault::Partition { .. } if self.kind(cfg) == FaultKind::Isolate => {
+                    cfg.crash_down_max_ms
+                }
+                Fault::Partition { .. } | Fault::Loss { .. } => cfg.partition_max_ms,
+                Fault::Crash { .. } | Fault::StallApply { .. } => cfg.crash_down_max_ms,
+                Fault::Delay { .. } => cfg.delay_span_max_ms(),
+                Fault::Pause { .. } | Fault::PauseBefore { .. } => cfg.pause_max_ms,
+                Fault::PauseRole {
+                    target: Target::Blocked,
+                    ..
+                } => cfg.targeted_pause_max_ms,
+                Fault::PauseRole { .. } => cfg.pause_max_ms,
+                _ => return None,
+            }
+            .max(1),
+        )
+    }
+
+    /// Its duration: the undoing's delay, or its `for_ms`.
+    pub fn span(&self) -> Option<u64> {
+        match &self.fault {
+            Fault::Partition { .. } | Fault::Crash { .. } => self.undo_ms,
+            Fault::Loss { for_ms, .. }
+            | Fault::Delay { for_ms, .. }
+            | Fault::Pause { for_ms, .. }
+            | Fault::PauseBefore { for_ms, .. }
+            | Fault::PauseRole { for_ms, .. }
+            | Fault::StallApply { for_ms, .. } => Some(*for_ms),
+            _ => None,
+        }
+    }
+
+    /// Sets its duration to `ms`, if it has one.
+    pub fn set_span(&mut self, ms: u64) {
+        match &mut self.fault {
+            Fault::Partition { .. } | Fault::Crash { .. } => self.undo_ms = Some(ms),
+            Fault::Loss { for_ms, .. }
+            | Fault::Delay { for_ms, .. }
+            | Fault::Pause { for_ms, .. }
+            | Fault::PauseBefore { for_ms, .. }
+            | Fault::PauseRole { for_ms, .. }
+            | Fault::StallApply { for_ms, .. } => *for_ms = ms,
+            _ => {}
+        }
+    }
+}
+
+/// The plan `genes` stand for: each expanded, in order, then the swarm's rules applied
+/// (`swarm::finish_plan`).
+pub fn plan_of(cfg: &SwarmConfig, genes: &[Gene]) -> FaultPlan {
+    crate::sim::swarm::finish_plan(cfg, genes.iter().flat_map(Gene::expand).collect())
+}
+
+/// `genes` held to what the profile admits, as the swarm draws it: only its kinds, at most
+/// `per_kind_max` of each, every duration, rate, jump and drift within its bound, at most
+/// `targeted_max` targeted pauses of which at most one not aimed at a blocked waiter, and
+/// everything within the fault phase. What is over a bound is brought back to it; genes of
+/// a kind that is off, or past a count, are dropped. In time order.
+pub fn conform(cfg: &SwarmConfig, mut genes: Vec<Gene>) -> Vec<Gene> {
+    genes.retain(|g| g.at_ms < cfg.fault_phase_ms);
+    genes.sort_by_key(|g| g.at_ms);
+    let mut counts: BTreeMap<FaultKind, u32> = BTreeMap::new();
+    let (mut targeted, mut short) = (0, 0);
+    genes.retain_mut(|gene| {
+        if let Fault::PauseRole { target, .. } = &gene.fault {
+            let is_short = *target != Target::Blocked;
+            if targeted >= cfg.targeted_max || (is_short && short >= 1) || cfg.kinds.is_empty() {
+                return false;
+            }
+            targeted += 1;
+            short += u32::from(is_short);
+        } else {
+            let kind = gene.kind(cfg);
+            // An `isolate` is a gene for each other member it is cut off from.
+            let per_kind = match kind {
+                FaultKind::Isolate => cfg.ensemble_members().saturating_sub(1).max(1) as u32,
+                _ => 1,
+            };
+            let count = counts.entry(kind).or_insert(0);
+            if !cfg.kinds.contains(&kind) || *count >= cfg.per_kind_max.max(1) * per_kind {
+                return false;
+            }
+            *count += 1;
+        }
+        aim_blocked_at_a_wait_step(cfg, &mut gene.fault);
+        if let (Some(span), Some(max)) = (gene.span(), gene.max_span(cfg)) {
+            gene.set_span(span.clamp(1, max));
+        }
+        clamp_magnitudes(cfg, &mut gene.fault);
+        true
+    });
+    genes
+}
+
+/// A pause aimed at a blocked waiter fires, as the swarm aims it, at a step a waiter reaches
+/// behind another (where the program declares such steps): only there may it outlast a
+/// session, as nothing on its way can grant the waiter the lock.
+fn aim_blocked_at_a_wait_step(cfg: &SwarmConfig, fault: &mut Fault) {
+    let wait_steps = match cfg.wait_steps.as_slice() {
+        [] => cfg.pause_steps.as_slice(),
+        some => some,
+    };
+    if let Fault::PauseRole {
+        target: Target::Blocked,
+        on,
+        ..
+    } = fault
+        && let Some(first) = wait_steps.first()
+        && !matches!(on, Some(Trigger::Step { step }) if wait_steps.contains(&step.as_str()))
+    {
+        *on = Some(Trigger::Step {
+            step: first.to_string(),
+        });
+    }
+}
+
+/// Rates, jumps and drifts within the swarm's bounds.
+fn clamp_magnitudes(cfg: &SwarmConfig, fault: &mut Fault) {
+    match fault {
+        Fault::Loss { rate, .. } => *rate = rate.clamp(0.01, 0.5),
+        Fault::Delay { ms, .. } => *ms = (*ms).clamp(1, cfg.delay_max_ms.max(1)),
+        Fault::ClockJump { by_ms, .. } => {
+            let max = cfg.clock_jump_max_ms.max(1) as i64;
+            *by_ms = (*by_ms).clamp(-max, max);
+        }
+        Fault::ClockDrift { ppm, .. } => {
+            let max = cfg.clock_drift_max_ppm.max(1) as i64;
+            *ppm = (*ppm).clamp(-max, max);
+        }
+        _ => {}
+    }
+}
