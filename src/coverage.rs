@@ -445,3 +445,144 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::test_history::*;
+    use crate::history::HarnessOp;
+    use crate::redis::events::RedisEvent;
+    use crate::zk::events::ZkEvent;
+
+    /// c1 takes the lock at `L1` through node `n1`; c2 queues behind it through `n2`; then
+    /// what `between` adds; then c1 releases.
+    fn lock_story(first: &str, second: &str, between: impl FnOnce(&mut HistoryBuilder)) -> History {
+        let mut h = HistoryBuilder::default();
+        h.at(0, first).invoke(acquire(L1));
+        h.at(1, "zk1").info(created(&format!("{L1}/n1")));
+        h.at(2, first).info(enqueued(L1, "n1", Some(1)));
+        h.at(3, first).ok(acquire(L1));
+        h.at(4, second).invoke(acquire(L1));
+        h.at(5, "zk1").info(created(&format!("{L1}/n2")));
+        h.at(6, second).info(enqueued(L1, "n2", Some(2)));
+        between(&mut h);
+        h.at(50, first).invoke(release(L1));
+        h.at(51, "zk1").info(deleted(&format!("{L1}/n1")));
+        h.at(52, first).ok(release(L1));
+        h.build_unchecked()
+    }
+
+    fn state_after(history: &History, until: usize) -> State {
+        let mut state = State::default();
+        for event in &history.events[..until] {
+            if is_client_event(event) && !state.clients.contains_key(&event.node) {
+                state.clients.insert(event.node.clone(), View::new());
+            }
+            let (name, label) = label(event);
+            state.observe(event, name, label);
+        }
+        state
+    }
+
+    #[test]
+    fn clients_are_seen_by_their_place_never_by_their_name() {
+        let named = of(&lock_story("c1", "c2", |_| {}));
+        assert_eq!(named, of(&lock_story("c4", "c3", |_| {})));
+        assert_eq!(named, of(&lock_story("c1", "c2", |_| {})));
+        assert!(!named.0.is_empty());
+        let state = state_after(&lock_story("c1", "c2", |_| {}), 7);
+        assert_eq!(state.place("c1"), Place::Holder);
+        assert_eq!(state.place("c2"), Place::First);
+        assert_eq!(state.place("c9"), Place::Outside);
+    }
+
+    #[test]
+    fn a_holder_whose_node_the_server_deleted_is_stale_and_that_is_new_coverage() {
+        let deleted_ahead = lock_story("c1", "c2", |h| {
+            h.at(20, "zk1").info(deleted(&format!("{L1}/n1")));
+        });
+        let state = state_after(&deleted_ahead, 8);
+        assert!(state.clients["c1"].stale, "c1 still believes it holds");
+        assert!(!state.clients["c2"].stale);
+        let normal = of(&lock_story("c1", "c2", |_| {}));
+        let mut map = CoverageMap::default();
+        map.merge(&normal);
+        let new = map.merge(&of(&deleted_ahead));
+        assert!(!new.is_empty());
+        assert_eq!(
+            new[0].1, 20,
+            "first new where the node was deleted ahead of its holder"
+        );
+        // Releasing clears the belief.
+        assert!(!state_after(&deleted_ahead, deleted_ahead.events.len()).clients["c1"].stale);
+    }
+
+    #[test]
+    fn a_session_that_expires_under_its_holder_makes_it_stale() {
+        let expired = lock_story("c1", "c2", |h| {
+            h.at(20, "zk1")
+                .info(ZkEvent::SessionExpired { session: 1 }.into());
+        });
+        let state = state_after(&expired, 8);
+        assert_eq!(state.clients["c1"].session, Session::Expired);
+        assert!(state.clients["c1"].stale && state.clients["c2"].stale);
+        let other = lock_story("c1", "c2", |h| {
+            h.at(20, "zk1")
+                .info(ZkEvent::SessionExpired { session: 7 }.into());
+        });
+        assert!(!state_after(&other, 8).clients["c1"].stale);
+    }
+
+    #[test]
+    fn a_redis_key_that_expires_or_another_changes_under_its_holder_makes_it_stale() {
+        let story = |server_event: Op| {
+            let mut h = HistoryBuilder::default();
+            h.at(0, "c1").invoke(acquire("lock"));
+            h.at(1, "c1").ok(acquire("lock"));
+            h.at(5, "redis1").info(server_event);
+            h.build_unchecked()
+        };
+        let expired = story(RedisEvent::KeyExpired { key: "lock".into() }.into());
+        assert!(state_after(&expired, 3).clients["c1"].stale);
+        let elsewhere = story(RedisEvent::KeyExpired { key: "k".into() }.into());
+        assert!(!state_after(&elsewhere, 3).clients["c1"].stale);
+    }
+
+    #[test]
+    fn a_paused_or_cut_off_client_is_under_a_fault_until_it_ends() {
+        let fault = |text: &str| {
+            Op::Harness(HarnessOp::Fault {
+                fault: text.to_string(),
+            })
+        };
+        let mut h = HistoryBuilder::default();
+        h.at(0, "c1").invoke(acquire(L1));
+        h.at(1, "harness").info(fault("pause c1 for 30 ms"));
+        h.at(2, "harness").info(fault(
+            "pause the holder for 40 ms when a client acquires: c2",
+        ));
+        h.at(3, "c3").invoke(acquire(L1));
+        h.at(3, "harness").info(fault("partition c3 <-> zk1"));
+        let history = h.build_unchecked();
+        let state = state_after(&history, history.events.len());
+        assert_eq!(state.clients["c1"].paused_until, 31);
+        assert_eq!(state.clients["c3"].cut, 1);
+        let views = state.abstracts(10);
+        assert_ne!(
+            views["c1"],
+            state.abstracts(40)["c1"],
+            "the pause ends at 31 ms"
+        );
+    }
+
+    #[test]
+    fn the_map_takes_in_only_what_is_new_in_the_order_reached() {
+        let mut map = CoverageMap::default();
+        assert_eq!(
+            map.merge(&Transitions(vec![(7, 1), (3, 2)])),
+            [(7, 1), (3, 2)]
+        );
+        assert_eq!(map.merge(&Transitions(vec![(3, 0), (9, 5)])), [(9, 5)]);
+        assert_eq!(map.len(), 3);
+    }
+}

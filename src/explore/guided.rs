@@ -352,3 +352,134 @@ pub fn guided(spec: &GuidedSpec, observer: &dyn Observer) -> GuidedExploration {
     }
     campaign.ended(runs, Outcome::Clean, curve)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario;
+    use crate::sim::fault::FaultPlan;
+
+    fn spec(name: &str, set: &[&str], campaign: u64, runs: u64, jobs: usize) -> GuidedSpec {
+        let scenario = scenario::find(name).unwrap();
+        // `profile=NAME` picks a profile.
+        let profile = set.iter().find_map(|s| s.strip_prefix("profile="));
+        let set: Vec<&str> = set
+            .iter()
+            .copied()
+            .filter(|s| !s.starts_with("profile="))
+            .collect();
+        GuidedSpec {
+            scenario: scenario.clone(),
+            params: scenario.params(profile, &set).unwrap(),
+            properties: scenario.properties.to_vec(),
+            campaign,
+            runs,
+            jobs,
+        }
+    }
+
+    fn finding(e: &GuidedExploration) -> (u64, FaultPlan, String) {
+        let Outcome::Violation(f) = &e.outcome else {
+            panic!("no finding: {:?}", e.outcome)
+        };
+        (f.spec.seed, f.spec.plan.clone(), f.report.digest.clone())
+    }
+
+    #[test]
+    fn a_campaign_is_the_same_on_one_job_and_two_and_its_finding_replays() {
+        let one = guided(&spec("zk-lock-no-sync", &[], 3, 400, 1), &());
+        let two = guided(&spec("zk-lock-no-sync", &[], 3, 400, 2), &());
+        assert_eq!(one.runs, two.runs);
+        assert_eq!(one.corpus_digest, two.corpus_digest);
+        assert_eq!(one.curve, two.curve);
+        assert_eq!(finding(&one), finding(&two));
+        let (seed, plan, digest) = finding(&one);
+        let s = spec("zk-lock-no-sync", &[], 3, 1, 1);
+        let replayed = run::run(&RunSpec {
+            scenario: s.scenario,
+            params: s.params,
+            seed,
+            plan,
+            properties: s.properties,
+        })
+        .unwrap();
+        assert_eq!(
+            replayed.digest, digest,
+            "a finding is a seed and a plan, nothing else"
+        );
+        assert!(one.corpus > 0 && one.transitions > 0, "{one:?}");
+    }
+
+    /// A mutant whose changes all come after an instant replays its parent's run up to there.
+    #[test]
+    fn a_mutant_changed_after_its_branch_point_replays_its_parent_before_it() {
+        let s = spec("zk-lock", &[], 0, 1, 1);
+        let cfg = run::swarm_config(&s.scenario, &s.params);
+        let mut rng = Seeds::new(9).stream("campaign");
+        let mut compared = 0;
+        for seed in 0..12 {
+            let genes = swarm::swarm_genes(&cfg, &mut Seeds::new(seed).stream("faults"));
+            let branch_ms = 250;
+            let mutation = Mutation::ALL[seed as usize % Mutation::ALL.len()];
+            let mutant = mutate::apply(&cfg, mutation, &genes, branch_ms, &genes, None, &mut rng);
+            let (parent, child) = (gene::plan_of(&cfg, &genes), gene::plan_of(&cfg, &mutant));
+            if parent == child {
+                continue;
+            }
+            let before = |plan: &FaultPlan| {
+                plan.0
+                    .iter()
+                    .filter(|f| f.at_ms < branch_ms)
+                    .cloned()
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                before(&parent),
+                before(&child),
+                "{mutation:?} changed the prefix"
+            );
+            let history = |plan: FaultPlan| {
+                let report = run::run(&RunSpec {
+                    plan,
+                    ..RunSpec::generated(&s.scenario, s.params.clone(), seed)
+                })
+                .unwrap();
+                report
+                    .history
+                    .events
+                    .into_iter()
+                    .filter(|e| e.time_ms < branch_ms)
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(history(parent), history(child), "seed {seed}, {mutation:?}");
+            compared += 1;
+        }
+        assert!(compared >= 6, "{compared}");
+    }
+
+    /// Every mutant is a plan the scenario accepts, and a correct recipe stays clean under
+    /// them: on one server, on an ensemble, and the Redis lock under the profile whose
+    /// promise it keeps.
+    #[test]
+    fn correct_recipes_stay_clean_under_a_campaign() {
+        for (name, set) in [
+            ("zk-lock", &[][..]),
+            ("zk-election", &["zk_servers=3"][..]),
+            ("redis-lock", &["profile=own-assumptions"][..]),
+        ] {
+            let e = guided(&spec(name, set, 1, 96, 2), &());
+            assert!(
+                matches!(e.outcome, Outcome::Clean),
+                "{name}: {:?}",
+                e.outcome
+            );
+            assert_eq!(e.runs, 96);
+            assert!(e.corpus > 0, "{name}");
+            assert!(
+                e.curve.windows(2).all(|w| w[0].1 <= w[1].1),
+                "coverage only grows: {:?}",
+                e.curve
+            );
+        }
+    }
+}

@@ -215,3 +215,100 @@ fn clamp_magnitudes(cfg: &SwarmConfig, fault: &mut Fault) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario;
+    use crate::sim::seed::Seeds;
+    use crate::world::run::{generate_plan, swarm_config};
+
+    /// What the swarm draws is what the profile admits: `conform` keeps every gene of it, and
+    /// the genes expand to the swarm's plan, for every built-in scenario and an ensemble.
+    #[test]
+    fn the_swarm_draws_only_what_conform_admits() {
+        let mut checked = 0;
+        for scenario in scenario::builtins() {
+            for set in [&[][..], &["zk_servers=3"][..]] {
+                let Ok(params) = scenario.params(None, set) else {
+                    continue;
+                };
+                let cfg = swarm_config(scenario, &params);
+                for seed in 0..40 {
+                    let genes = crate::sim::swarm::swarm_genes(
+                        &cfg,
+                        &mut Seeds::new(seed).stream("faults"),
+                    );
+                    let mut sorted = genes.clone();
+                    sorted.sort_by_key(|g| g.at_ms);
+                    assert_eq!(
+                        conform(&cfg, genes.clone()),
+                        sorted,
+                        "{} seed {seed}",
+                        scenario.name
+                    );
+                    assert_eq!(
+                        plan_of(&cfg, &genes),
+                        generate_plan(scenario, &params, seed)
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn conform_brings_a_gene_back_within_its_bounds() {
+        let scenario = scenario::find("zk-lock").unwrap();
+        let params = scenario.params::<&str>(Some("targeted"), &[]).unwrap();
+        let cfg = swarm_config(scenario, &params);
+        let long = |fault| Gene::at(5, fault);
+        let genes = vec![
+            long(Fault::Pause {
+                node: "c1".into(),
+                for_ms: 1_000_000,
+            }),
+            Gene {
+                at_ms: 6,
+                fault: Fault::Crash { node: "zk1".into() },
+                undo_ms: Some(1_000_000),
+            },
+            long(Fault::PauseRole {
+                target: Target::Holder,
+                on: None,
+                for_ms: 1_000_000,
+            }),
+            long(Fault::PauseRole {
+                target: Target::Waiter,
+                on: None,
+                for_ms: 3,
+            }),
+            long(Fault::PauseRole {
+                target: Target::Blocked,
+                on: Some(Trigger::Acquired),
+                for_ms: 1_000_000,
+            }),
+            Gene::at(cfg.fault_phase_ms, Fault::Crash { node: "zk1".into() }),
+        ];
+        // The profile's timed pauses are off (targeted ones only): in time order, the
+        // holder's pause, the blocked waiter's, the crash.
+        assert!(!cfg.kinds.contains(&FaultKind::Pause));
+        let held = conform(&cfg, genes);
+        assert_eq!(
+            held.len(),
+            3,
+            "one short targeted pause at most, none after the phase: {held:?}"
+        );
+        assert_eq!(held[0].span(), Some(cfg.pause_max_ms));
+        assert_eq!(held[2].span(), Some(cfg.crash_down_max_ms));
+        let Fault::PauseRole { on, for_ms, .. } = &held[1].fault else {
+            panic!("{held:?}")
+        };
+        assert_eq!(*for_ms, cfg.targeted_pause_max_ms);
+        assert!(
+            matches!(on, Some(Trigger::Step { step }) if cfg.wait_steps.contains(&step.as_str())),
+            "a blocked waiter is paused at a step it waits at: {on:?}"
+        );
+    }
+}
