@@ -197,10 +197,14 @@ impl Campaign<'_> {
             _ => 3,
         };
         let mut genes = self.corpus[parent].genes.clone();
+        let mut seed = self.corpus[parent].seed;
         let (mut mutations, mut new_kinds) = (Vec::new(), Vec::new());
         for _ in 0..stacked {
             let mutation = self.mutations.draw(&mut self.rng);
             let new_kind = self.kinds.draw(&mut self.rng);
+            if mutation == Mutation::Reseed {
+                seed = self.rng.random();
+            }
             let other = self.rng.random_range(0..self.corpus.len());
             genes = mutate::apply(
                 &self.cfg,
@@ -215,7 +219,7 @@ impl Campaign<'_> {
             new_kinds.push(new_kind);
         }
         Candidate {
-            seed: self.corpus[parent].seed,
+            seed,
             genes,
             parent: Some(parent),
             mutations,

@@ -35,11 +35,14 @@ pub(crate) enum Mutation {
     Delete,
     /// Keep the parent's faults before an instant and another plan's after it.
     Splice,
+    /// Keep the plan and run it with a new seed: other timings, lags and choices of the
+    /// clients and the network under the same faults (the guided search draws the seed).
+    Reseed,
 }
 
 impl Mutation {
     /// Every mutation, in the order the bandit keeps their weights.
-    pub(crate) const ALL: [Mutation; 10] = [
+    pub(crate) const ALL: [Mutation; 11] = [
         Mutation::ShiftSmall,
         Mutation::ShiftLarge,
         Mutation::Scale,
@@ -50,6 +53,7 @@ impl Mutation {
         Mutation::Insert,
         Mutation::Delete,
         Mutation::Splice,
+        Mutation::Reseed,
     ];
 
     /// Its name, for reports.
@@ -65,6 +69,7 @@ impl Mutation {
             Mutation::Insert => "insert",
             Mutation::Delete => "delete",
             Mutation::Splice => "splice",
+            Mutation::Reseed => "reseed",
         }
     }
 }
@@ -106,6 +111,7 @@ pub(crate) fn apply(
         .filter(|&i| genes[i].span().is_some())
         .collect();
     match mutation {
+        Mutation::Reseed => {}
         Mutation::ShiftSmall | Mutation::ShiftLarge if !movable.is_empty() => {
             let i = pick(rng, &movable);
             let reach = match mutation {
