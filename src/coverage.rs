@@ -97,6 +97,10 @@ struct View {
     phase: u64,
     /// The name of the operation it invoked and has not seen end, hashed; 0: none.
     in_flight: u64,
+    /// When that operation was invoked, and the longest wait for it reported so far (a
+    /// power of two of 8 ms steps).
+    in_flight_since: u64,
+    waited: u32,
     session: Session,
     /// It believes it holds or waits on what a server already took away.
     stale: bool,
@@ -115,6 +119,8 @@ impl View {
         View {
             phase: 0,
             in_flight: 0,
+            in_flight_since: 0,
+            waited: 0,
             session: Session::Unknown,
             stale: false,
             paused_until: 0,
@@ -165,18 +171,19 @@ pub fn of(history: &History) -> Transitions {
         state.observe(event, name, label);
         let after = state.abstracts(event.time_ms);
         let context = state.context();
-        for (client, now) in after {
-            let was = before.get(&client).copied().unwrap_or(0);
-            if was != now || client == event.node {
+        for ((client, was), now) in state.clients.keys().zip(before).zip(after) {
+            if was != now || *client == event.node {
                 reach(mix(mix(mix(mix(STATE, was), label), now), context));
             }
         }
+        state.longer_waits(event.time_ms, &mut reach);
     }
     Transitions(reached)
 }
 
 const PAIR: u64 = 0x9e37_79b9_7f4a_7c15;
 const STATE: u64 = 0xc2b2_ae3d_27d4_eb4f;
+const WAIT: u64 = 0x1656_67b1_9e37_79f9;
 
 /// A 64-bit mix of two values (splitmix64's finaliser over their combination).
 fn mix(a: u64, b: u64) -> u64 {
@@ -252,7 +259,7 @@ fn label(event: &Event) -> (u64, u64) {
 impl State {
     /// Each client's view, abstracted to a number: its place, phase, what is in flight, its
     /// session, whether it is stale and whether a fault acts on it at `now`.
-    fn abstracts(&self, now: u64) -> BTreeMap<String, u64> {
+    fn abstracts(&self, now: u64) -> Vec<u64> {
         self.clients
             .iter()
             .map(|(name, view)| {
@@ -261,9 +268,30 @@ impl State {
                     | u64::from(faulted) << 1
                     | (self.place(name) as u64) << 2
                     | (view.session as u64) << 4;
-                (name.clone(), mix(mix(view.phase, view.in_flight), flags))
+                mix(mix(view.phase, view.in_flight), flags)
             })
             .collect()
+    }
+
+    /// Each wait for an operation in flight that has grown past the longest reported for it,
+    /// by powers of two of 8 ms, with the operation and the client's place: a search rewarded
+    /// for longer waits climbs toward the runs where a client waits for ever.
+    fn longer_waits(&mut self, now: u64, reach: &mut impl FnMut(u64)) {
+        let places: Vec<Place> = self.clients.keys().map(|c| self.place(c)).collect();
+        for (view, place) in self.clients.values_mut().zip(places) {
+            if view.in_flight == 0 {
+                continue;
+            }
+            let steps = (now.saturating_sub(view.in_flight_since) / 8).max(1);
+            let bucket = steps.ilog2().min(15);
+            if bucket > view.waited {
+                view.waited = bucket;
+                reach(mix(
+                    mix(mix(WAIT, view.in_flight), place as u64),
+                    u64::from(bucket),
+                ));
+            }
+        }
     }
 
     /// How many hold a line (0, 1, more), and whether anyone is stale.
@@ -324,7 +352,11 @@ impl State {
             return;
         };
         match event.kind {
-            Kind::Invoke => view.in_flight = name,
+            Kind::Invoke => {
+                view.in_flight = name;
+                view.in_flight_since = event.time_ms;
+                view.waited = 0;
+            }
             _ if view.in_flight == name => view.in_flight = 0,
             _ => {}
         }
@@ -567,12 +599,45 @@ mod tests {
         let state = state_after(&history, history.events.len());
         assert_eq!(state.clients["c1"].paused_until, 31);
         assert_eq!(state.clients["c3"].cut, 1);
-        let views = state.abstracts(10);
+        // Clients in name order: c1 first.
         assert_ne!(
-            views["c1"],
-            state.abstracts(40)["c1"],
-            "the pause ends at 31 ms"
+            state.abstracts(10)[0],
+            state.abstracts(40)[0],
+            "c1's pause ends at 31 ms"
         );
+    }
+
+    /// A wait is reported each time it doubles (in 8 ms steps), so a run in which a client
+    /// waits longer than any before reaches something new.
+    #[test]
+    fn a_longer_wait_than_any_before_is_new_coverage() {
+        let waiting = |until: u64| {
+            let mut h = HistoryBuilder::default();
+            h.at(0, "c1").invoke(acquire(L1));
+            for t in [8, 16, 40, 100, 1000] {
+                if t <= until {
+                    h.at(t, "zk1").info(created(&format!("{L1}/n{t}")));
+                }
+            }
+            h.build_unchecked()
+        };
+        let mut state = State::default();
+        state.clients.insert("c1".into(), View::new());
+        let mut reported = Vec::new();
+        for event in &waiting(100).events {
+            let (name, label) = label(event);
+            state.observe(event, name, label);
+            state.longer_waits(event.time_ms, &mut |key| reported.push(key));
+        }
+        assert_eq!(
+            state.clients["c1"].waited, 3,
+            "100 ms is 12 steps of 8 ms: 2^3"
+        );
+        assert_eq!(reported.len(), 3, "at 16, 40 and 100 ms");
+        let mut map = CoverageMap::default();
+        map.merge(&of(&waiting(100)));
+        let new = map.merge(&of(&waiting(1000)));
+        assert!(new.iter().any(|&(_, at)| at == 1000), "{new:?}");
     }
 
     #[test]
