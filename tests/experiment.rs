@@ -70,6 +70,32 @@ fn a_finding_is_asserted_reported_and_replayed_from_its_one_trace() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The guided search through the same API: one line changed from `explore`, the same
+/// assertions, a trace that replays, and the same finding on any number of jobs.
+#[test]
+fn a_guided_campaign_is_asserted_and_replayed_like_an_exploration() {
+    let dir = traces("guided");
+    let experiment = builtin("zk-lock-stale-session").traces(&dir).campaign(2);
+    let found = experiment.clone().jobs(2).explore_guided(200);
+    let finding = found.assert_violates(Property::HERD);
+    let on_one = experiment.clone().jobs(1).explore_guided(200);
+    assert_eq!(on_one.seeds_run(), found.seeds_run());
+    let trace = found.trace().expect("a trace was written");
+    let replay = experiment.replay(trace);
+    assert_eq!(replay.report.digest, finding.report.digest);
+    assert_eq!(replay.digest_matches, Some(true));
+    let report = panic_message(|| found.assert_clean());
+    assert!(
+        report.contains("guided campaign 2, up to 200 runs"),
+        "{report}"
+    );
+
+    let clean = builtin("zk-lock").traces(&dir).explore_guided(48);
+    clean.assert_clean();
+    assert_eq!(clean.seeds_run(), 48);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_clean_exploration_fails_an_expected_violation_with_its_count() {
     let dir = traces("clean");

@@ -237,9 +237,6 @@ pub fn explore_guided(
         Ok(s) => s,
         Err(e) => return out.bad_input(&e),
     };
-    if opts.check_determinism {
-        return out.bad_input("--check-determinism goes with seeds, not --guided");
-    }
     let jobs = jobs_default(jobs);
     if !out.json {
         outln!(
@@ -256,6 +253,7 @@ pub fn explore_guided(
         campaign,
         runs,
         jobs,
+        check_determinism: opts.check_determinism,
     };
     let found = guided::guided(&spec, &progress);
     progress.finish();

@@ -18,6 +18,7 @@ mod fuzz;
 pub use explored::Explored;
 
 use crate::check::{Checker, Property};
+use crate::explore::guided::{self, GuidedSpec};
 use crate::explore::{self, ExploreSpec};
 use crate::html;
 use crate::params::{ParamError, Params};
@@ -308,6 +309,7 @@ pub struct Experiment {
     /// The properties of the checkers `check` added, judged whatever `properties` says.
     checked: Vec<Property>,
     jobs: Option<usize>,
+    campaign: u64,
     traces: Option<PathBuf>,
 }
 
@@ -322,6 +324,7 @@ impl Experiment {
             properties: None,
             checked: Vec::new(),
             jobs: None,
+            campaign: 0,
             traces: None,
         }
     }
@@ -466,6 +469,13 @@ impl Experiment {
         self
     }
 
+    /// The campaign seed of `explore_guided` (default 0): another campaign makes other
+    /// choices and may find another thing, or the same sooner or later.
+    pub fn campaign(mut self, campaign: u64) -> Experiment {
+        self.campaign = campaign;
+        self
+    }
+
     /// Where the trace of a finding is written (default: `LOCKSIM_TRACES`, else
     /// `locksim-traces` under the test binary's target directory).
     pub fn traces(mut self, dir: impl Into<PathBuf>) -> Experiment {
@@ -528,6 +538,47 @@ impl Experiment {
         };
         let exploration = explore::explore(&spec);
         self.explored(format!("seeds {seeds:?}"), exploration)
+    }
+
+    /// Searches with a guided campaign instead of a range of seeds: up to `runs` runs, each
+    /// kept when it reaches a recipe state no run reached before and its fault plan mutated
+    /// after that point, stopping at the first finding (`explore --guided` on the command
+    /// line; docs/commands.md tells how it chooses). The campaign seed (`campaign`, default
+    /// 0) decides every choice, so the same test finds the same thing on any machine and any
+    /// number of jobs. The finding is shrunk and written as `explore` writes it, and replays
+    /// with `LOCKSIM_REPLAY` with no search involved; the assertions are the same.
+    ///
+    /// ```no_run
+    /// # use locksim::{Property, scenario};
+    /// let flawed = locksim::Experiment::new(scenario::find("zk-lock-vanished").unwrap().clone());
+    /// flawed.explore_guided(1_000).assert_violates(Property::MUTEX);
+    /// ```
+    ///
+    /// # Panics
+    /// On parameters the scenario refuses, and on a bad `LOCKSIM_REPLAY`.
+    pub fn explore_guided(&self, runs: u64) -> Explored {
+        if let Some(path) = env::replay_path()
+            && let Some(explored) = self.replay_if_mine(&path)
+        {
+            return explored;
+        }
+        let spec = GuidedSpec {
+            scenario: self.scenario.clone(),
+            params: self.valid_params(),
+            properties: self.judged(),
+            campaign: self.campaign,
+            runs,
+            jobs: self.jobs.unwrap_or_else(env::default_jobs),
+            check_determinism: !cfg!(tokio_unstable),
+        };
+        let found = guided::guided(&spec, &());
+        let searched = format!("guided campaign {}, up to {runs} runs", self.campaign);
+        let exploration = explore::Exploration {
+            seeds_run: found.runs,
+            outcome: found.outcome,
+            witnessed: Vec::new(),
+        };
+        self.explored(searched, exploration)
     }
 
     /// Fuzzes with proptest: `PROPTEST_CASES` cases (proptest's default: 256), each a seed

@@ -44,6 +44,8 @@ pub struct GuidedSpec {
     pub runs: u64,
     /// Parallel simulations, one thread each (clamped to 1..=`MAX_JOBS`).
     pub jobs: usize,
+    /// Run every run twice and compare history digests (a build whose tokio is not seeded).
+    pub check_determinism: bool,
 }
 
 /// What a campaign found, and how it went.
@@ -297,23 +299,39 @@ impl Campaign<'_> {
     }
 }
 
+/// What one run of a campaign showed: its report, or the harness's error, or that its two
+/// runs differed.
+type Ran = Result<Result<RunReport, RunError>, String>;
+
+/// Runs `spec`, twice when `check_determinism` asks: a difference is the `Err`.
+fn run_once(spec: &RunSpec, check_determinism: bool) -> Ran {
+    let first = run::run(spec);
+    if check_determinism
+        && let (Ok(a), Ok(b)) = (&first, &run::run(spec))
+        && let Some(detail) = super::divergence(a, b)
+    {
+        return Err(detail);
+    }
+    Ok(first)
+}
+
 /// Runs `specs` on `jobs` threads; the results in their order.
 fn run_all(
     specs: &[RunSpec],
     jobs: usize,
+    check_determinism: bool,
     observer: &dyn Observer,
-) -> Vec<Result<RunReport, RunError>> {
+) -> Vec<Ran> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<RunReport, RunError>>>> =
-        Mutex::new(vec![None; specs.len()]);
+    let results: Mutex<Vec<Option<Ran>>> = Mutex::new(vec![None; specs.len()]);
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, MAX_JOBS).min(specs.len()) {
             scope.spawn(|| {
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(spec) = specs.get(index) else { break };
-                    let result = run::run(spec);
-                    let failed = !matches!(&result, Ok(r) if r.violations.is_empty());
+                    let result = run_once(spec, check_determinism);
+                    let failed = !matches!(&result, Ok(Ok(r)) if r.violations.is_empty());
                     observer.seed_done(spec.seed, failed);
                     results.lock().expect("no thread panics holding it")[index] = Some(result);
                 }
@@ -355,15 +373,16 @@ pub fn guided(spec: &GuidedSpec, observer: &dyn Observer) -> GuidedExploration {
         let size = GENERATION.min(spec.runs - runs);
         let candidates: Vec<Candidate> = (0..size).map(|_| campaign.next()).collect();
         let specs: Vec<RunSpec> = candidates.iter().map(|c| campaign.run_spec(c)).collect();
-        let results = run_all(&specs, spec.jobs, observer);
+        let results = run_all(&specs, spec.jobs, spec.check_determinism, observer);
         for ((candidate, run_spec), result) in candidates.into_iter().zip(specs).zip(results) {
             runs += 1;
             let result = match result {
-                Ok(report) if report.violations.is_empty() => {
+                Ok(Ok(report)) if report.violations.is_empty() => {
                     campaign.take_in(candidate, &report);
                     continue;
                 }
-                failed => SeedResult::Failed(failed),
+                Ok(failed) => SeedResult::Failed(failed),
+                Err(detail) => SeedResult::Diverged(detail),
             };
             curve.push((runs, campaign.map.len()));
             let outcome = super::failure(run_spec, result, observer);
@@ -396,6 +415,7 @@ mod tests {
             campaign,
             runs,
             jobs,
+            check_determinism: false,
         }
     }
 
