@@ -106,8 +106,8 @@ struct View {
     stale: bool,
     paused_until: u64,
     cut: u32,
-    /// Its line, its place's order in it, and whether it holds it.
-    line: Option<(String, (i64, u64), bool)>,
+    /// Its line (its name hashed), its place's order in it, and whether it holds it.
+    line: Option<(u64, (i64, u64), bool)>,
     /// Its node's path in its line (a ZooKeeper lock node, a candidate).
     node: Option<String>,
     /// Its ZooKeeper session, once its node shows it.
@@ -148,6 +148,8 @@ pub fn of(history: &History) -> Transitions {
     let mut seen = CoverageMap::default();
     let mut reached = Vec::new();
     let mut previous: Option<(u64, &str)> = None;
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    let mut since = 0;
     for event in &history.events {
         let (name, label) = label(event);
         let mut reach = |key: u64| {
@@ -164,14 +166,27 @@ pub fn of(history: &History) -> Transitions {
             reach(mix(mix(PAIR, prev), named));
         }
         previous = Some((named, &event.node));
-        if is_client_event(event) && !state.clients.contains_key(&event.node) {
+        let joined = is_client_event(event) && !state.clients.contains_key(&event.node);
+        if joined {
             state.clients.insert(event.node.clone(), View::new());
         }
-        let before = state.abstracts(event.time_ms);
+        // The views after the last event stand for the views before this one, unless a
+        // client joined or a pause ended in between.
+        let paused_ended = state
+            .clients
+            .values()
+            .any(|v| (since + 1..=event.time_ms).contains(&v.paused_until));
+        if joined || paused_ended || after.len() != state.clients.len() {
+            state.abstracts(event.time_ms, &mut before);
+        } else {
+            std::mem::swap(&mut before, &mut after);
+        }
+        since = event.time_ms;
         state.observe(event, name, label);
-        let after = state.abstracts(event.time_ms);
+        state.abstracts(event.time_ms, &mut after);
         let context = state.context();
-        for ((client, was), now) in state.clients.keys().zip(before).zip(after) {
+        for ((client, was), now) in state.clients.keys().zip(&before).zip(&after) {
+            let (was, now) = (*was, *now);
             if was != now || *client == event.node {
                 reach(mix(mix(mix(mix(STATE, was), label), now), context));
             }
@@ -259,38 +274,40 @@ fn label(event: &Event) -> (u64, u64) {
 impl State {
     /// Each client's view, abstracted to a number: its place, phase, what is in flight, its
     /// session, whether it is stale and whether a fault acts on it at `now`.
-    fn abstracts(&self, now: u64) -> Vec<u64> {
-        self.clients
-            .iter()
-            .map(|(name, view)| {
-                let faulted = view.paused_until > now || view.cut > 0;
-                let flags = u64::from(view.stale)
-                    | u64::from(faulted) << 1
-                    | (self.place(name) as u64) << 2
-                    | (view.session as u64) << 4;
-                mix(mix(view.phase, view.in_flight), flags)
-            })
-            .collect()
+    fn abstracts(&self, now: u64, out: &mut Vec<u64>) {
+        out.clear();
+        out.extend(self.clients.values().map(|view| {
+            let faulted = view.paused_until > now || view.cut > 0;
+            let flags = u64::from(view.stale)
+                | u64::from(faulted) << 1
+                | (self.place_of(view) as u64) << 2
+                | (view.session as u64) << 4;
+            mix(mix(view.phase, view.in_flight), flags)
+        }));
     }
 
     /// Each wait for an operation in flight that has grown past the longest reported for it,
     /// by powers of two of 8 ms, with the operation and the client's place: a search rewarded
     /// for longer waits climbs toward the runs where a client waits for ever.
     fn longer_waits(&mut self, now: u64, reach: &mut impl FnMut(u64)) {
-        let places: Vec<Place> = self.clients.keys().map(|c| self.place(c)).collect();
-        for (view, place) in self.clients.values_mut().zip(places) {
-            if view.in_flight == 0 {
-                continue;
-            }
+        let longer = |view: &View| {
             let steps = (now.saturating_sub(view.in_flight_since) / 8).max(1);
             let bucket = steps.ilog2().min(15);
-            if bucket > view.waited {
-                view.waited = bucket;
-                reach(mix(
-                    mix(mix(WAIT, view.in_flight), place as u64),
-                    u64::from(bucket),
-                ));
-            }
+            (view.in_flight != 0 && bucket > view.waited).then_some(bucket)
+        };
+        let grown: Vec<(usize, u32, Place)> = self
+            .clients
+            .values()
+            .enumerate()
+            .filter_map(|(i, view)| Some((i, longer(view)?, self.place_of(view))))
+            .collect();
+        for (i, bucket, place) in grown {
+            let view = self.clients.values_mut().nth(i).expect("an index of the map");
+            view.waited = bucket;
+            reach(mix(
+                mix(mix(WAIT, view.in_flight), place as u64),
+                u64::from(bucket),
+            ));
         }
     }
 
@@ -309,17 +326,14 @@ impl State {
     /// A node named by its place: a client's place in its line, else what the host is.
     fn class_of(&self, node: &str) -> u64 {
         match self.clients.get(node) {
-            Some(_) => 16 + self.place(node) as u64,
+            Some(view) => 16 + self.place_of(view) as u64,
             None if node == "harness" => 1,
             None if node == "store" => 2,
             None => 3,
         }
     }
 
-    fn place(&self, client: &str) -> Place {
-        let Some(view) = self.clients.get(client) else {
-            return Place::Outside;
-        };
+    fn place_of(&self, view: &View) -> Place {
         match &view.line {
             None => Place::Outside,
             Some((_, _, true)) => Place::Holder,
@@ -369,13 +383,14 @@ impl State {
         }
         match event.role_event() {
             Some(RoleEvent::Queued { line, seq, .. }) => {
+                let line = hash_str(&line);
                 view.line = Some((line, (seq.unwrap_or(i64::MAX), arrival), false));
                 view.node = node;
                 view.session_id = created.or(view.session_id);
             }
             Some(RoleEvent::Holds { line }) => match &mut view.line {
-                Some((l, _, holds)) if *l == line => *holds = true,
-                _ => view.line = Some((line, (i64::MAX, arrival), true)),
+                Some((l, _, holds)) if *l == hash_str(&line) => *holds = true,
+                _ => view.line = Some((hash_str(&line), (i64::MAX, arrival), true)),
             },
             Some(RoleEvent::Leaves { .. } | RoleEvent::LeavesAll) => {
                 view.line = None;
@@ -467,7 +482,7 @@ impl State {
                 };
                 let by = field("client").and_then(|v| v.as_str());
                 for (name, view) in &mut self.clients {
-                    let holds_key = matches!(&view.line, Some((l, _, true)) if l == key);
+                    let holds_key = matches!(&view.line, Some((l, _, true)) if *l == hash_str(key));
                     if holds_key && by != Some(name.as_str()) {
                         view.stale = true;
                     }
@@ -523,9 +538,10 @@ mod tests {
         assert_eq!(named, of(&lock_story("c1", "c2", |_| {})));
         assert!(!named.0.is_empty());
         let state = state_after(&lock_story("c1", "c2", |_| {}), 7);
-        assert_eq!(state.place("c1"), Place::Holder);
-        assert_eq!(state.place("c2"), Place::First);
-        assert_eq!(state.place("c9"), Place::Outside);
+        let place = |c: &str| state.place_of(&state.clients[c]);
+        assert_eq!(place("c1"), Place::Holder);
+        assert_eq!(place("c2"), Place::First);
+        assert_eq!(state.place_of(&View::new()), Place::Outside);
     }
 
     #[test]
@@ -600,11 +616,10 @@ mod tests {
         assert_eq!(state.clients["c1"].paused_until, 31);
         assert_eq!(state.clients["c3"].cut, 1);
         // Clients in name order: c1 first.
-        assert_ne!(
-            state.abstracts(10)[0],
-            state.abstracts(40)[0],
-            "c1's pause ends at 31 ms"
-        );
+        let (mut at_10, mut at_40) = (Vec::new(), Vec::new());
+        state.abstracts(10, &mut at_10);
+        state.abstracts(40, &mut at_40);
+        assert_ne!(at_10[0], at_40[0], "c1's pause ends at 31 ms");
     }
 
     /// A wait is reported each time it doubles (in 8 ms steps), so a run in which a client
