@@ -301,8 +301,11 @@ impl State {
             .enumerate()
             .filter_map(|(i, view)| Some((i, longer(view)?, self.place_of(view))))
             .collect();
-        for (i, bucket, place) in grown {
-            let view = self.clients.values_mut().nth(i).expect("an index of the map");
+        let mut grown = grown.into_iter().peekable();
+        for (i, view) in self.clients.values_mut().enumerate() {
+            let Some((_, bucket, place)) = grown.next_if(|(j, ..)| *j == i) else {
+                continue;
+            };
             view.waited = bucket;
             reach(mix(
                 mix(mix(WAIT, view.in_flight), place as u64),
