@@ -1,8 +1,9 @@
 //! Exploration: run many seeds of a scenario in parallel (one simulation per thread), stop
 //! at the lowest failing seed, shrink its fault plan, and hand back a replayable finding.
 //! `shard` splits one exploration over machines; `guided` steers plans toward states no run
-//! reached, by the mutations of `mutate`.
+//! reached, by the mutations of `mutate`; `compare` measures it against random exploration.
 
+pub mod compare;
 pub mod guided;
 mod mutate;
 pub mod shard;

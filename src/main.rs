@@ -126,6 +126,30 @@ enum Command {
     /// Serve a simulated server on a real socket and the real clock, for real clients.
     #[command(subcommand, subcommand_required = true, arg_required_else_help = false)]
     Serve(ServeCommand),
+    /// Measure the guided search against random exploration, side by side: for each
+    /// scenario, the runs each takes to its first finding over --samples seed ranges and as
+    /// many campaigns (median, and how many found it), and the transitions each covered
+    /// within 100 runs and within --runs. Nothing is shrunk or written.
+    Compare {
+        /// The scenarios (`locksim list` names them).
+        #[arg(required = true)]
+        scenarios: Vec<String>,
+        /// Seed ranges (k*RUNS..(k+1)*RUNS for k below it) and campaigns (0..SAMPLES).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        samples: u64,
+        /// The runs of each range and each campaign.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        runs: u64,
+        /// Parallel simulations, 1..=256 (default: the number of cores).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=locksim::explore::MAX_JOBS as u64))]
+        jobs: Option<u64>,
+        /// Start from one of each scenario's named profiles instead of its default one.
+        #[arg(long, value_name = "NAME")]
+        profile: Option<String>,
+        /// Override a scenario parameter (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+    },
     /// Measure runs per second and simulated-to-wall time against a bare turmoil simulation.
     Bench {
         /// Runs of each kind in one trial.
@@ -370,6 +394,21 @@ fn main() -> ExitCode {
             timeline,
             html,
         }) => cli::replay(&out, &file, history, timeline, html.as_deref()),
+        Some(Command::Compare {
+            scenarios,
+            samples,
+            runs,
+            jobs,
+            profile,
+            set,
+        }) => cli::compare(
+            &out,
+            &scenarios,
+            (samples, runs),
+            jobs.map(|j| j as usize),
+            profile.as_deref(),
+            &set,
+        ),
         Some(Command::Bench {
             runs,
             trials,

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-fn jobs_default(jobs: Option<usize>) -> usize {
+pub(super) fn jobs_default(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 

@@ -4,6 +4,7 @@
 //! - `mod.rs`: exit statuses, output mode, options, shared printing; `list` and `bench`
 //! - `single.rs`: `run` and `replay`, one run each
 //! - `explore.rs`: `explore` and the default exploration
+//! - `compare.rs`: `compare`, the guided search against random exploration
 //! - `report.rs`: what `explore --json` carries for `merge`: identity and the finding's trace
 //! - `merge.rs`: `merge`, shard reports combined into one exploration's verdict
 //! - `progress.rs`: their progress line on stderr
@@ -27,6 +28,7 @@ macro_rules! out {
     };
 }
 
+mod compare;
 mod explore;
 mod merge;
 mod progress;
@@ -35,6 +37,7 @@ mod serve;
 mod single;
 pub mod write;
 
+pub use compare::compare;
 pub use explore::{default_exploration, explore, explore_guided};
 pub use merge::merge;
 pub use serve::{parse_memory, serve_redis, serve_zk};

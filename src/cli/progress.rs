@@ -85,6 +85,11 @@ impl Progress {
         self.bar.dec_length(seeds);
     }
 
+    /// Runs `f` with the line taken off the terminal, so what `f` prints is not drawn over.
+    pub(super) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
     /// Removes the line, before the results print (dropped unfinished, on an error, it is
     /// removed too).
     pub(super) fn finish(&self) {

@@ -70,7 +70,7 @@ pub struct GuidedExploration {
 }
 
 /// Runs of one generation, whatever the number of jobs.
-const GENERATION: u64 = 16;
+pub(super) const GENERATION: u64 = 16;
 
 /// Of every generation, the share of fresh swarm plans.
 const FRESH: f64 = 0.25;
@@ -301,7 +301,7 @@ impl Campaign<'_> {
 
 /// What one run of a campaign showed: its report, or the harness's error, or that its two
 /// runs differed.
-type Ran = Result<Result<RunReport, RunError>, String>;
+pub(super) type Ran = Result<Result<RunReport, RunError>, String>;
 
 /// Runs `spec`, twice when `check_determinism` asks: a difference is the `Err`.
 fn run_once(spec: &RunSpec, check_determinism: bool) -> Ran {
@@ -316,7 +316,7 @@ fn run_once(spec: &RunSpec, check_determinism: bool) -> Ran {
 }
 
 /// Runs `specs` on `jobs` threads; the results in their order.
-fn run_all(
+pub(super) fn run_all(
     specs: &[RunSpec],
     jobs: usize,
     check_determinism: bool,
@@ -346,8 +346,17 @@ fn run_all(
         .collect()
 }
 
-/// Runs the campaign to its first finding or the end of its budget.
+/// Runs the campaign to its first finding, its plan shrunk, or the end of its budget.
 pub fn guided(spec: &GuidedSpec, observer: &dyn Observer) -> GuidedExploration {
+    campaign(spec, observer, true)
+}
+
+/// `guided`, its finding left as it was found: for counting runs (`compare`).
+pub(super) fn guided_unshrunk(spec: &GuidedSpec, observer: &dyn Observer) -> GuidedExploration {
+    campaign(spec, observer, false)
+}
+
+fn campaign(spec: &GuidedSpec, observer: &dyn Observer, shrink: bool) -> GuidedExploration {
     let cfg = run::swarm_config(&spec.scenario, &spec.params);
     let mutable = !cfg.kinds.is_empty()
         && !cfg.clients.is_empty()
@@ -385,7 +394,16 @@ pub fn guided(spec: &GuidedSpec, observer: &dyn Observer) -> GuidedExploration {
                 Err(detail) => SeedResult::Diverged(detail),
             };
             curve.push((runs, campaign.map.len()));
-            let outcome = super::failure(run_spec, result, observer);
+            let outcome = match result {
+                SeedResult::Failed(Ok(report)) if !shrink => {
+                    Outcome::Violation(Box::new(super::Finding {
+                        original_faults: run_spec.plan.0.len(),
+                        spec: run_spec,
+                        report,
+                    }))
+                }
+                result => super::failure(run_spec, result, observer),
+            };
             return campaign.ended(runs, outcome, curve);
         }
         curve.push((runs, campaign.map.len()));

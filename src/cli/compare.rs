@@ -1,0 +1,123 @@
+//! `locksim compare`: the guided search against random exploration, side by side.
+
+use super::progress::Progress;
+use super::{Output, Status};
+use crate::explore::compare::{self, CompareSpec, Comparison, Side};
+use crate::scenario;
+use serde_json::{Value, json};
+
+/// The budget at which coverage is compared besides the whole one (or the whole one, when
+/// that is smaller).
+const EARLY_RUNS: u64 = 100;
+
+fn early(runs: u64) -> u64 {
+    EARLY_RUNS.min(runs)
+}
+
+/// `locksim compare SCENARIO...`: for each scenario, `samples` seed ranges of `runs` seeds and
+/// campaigns `0..samples` of `runs` runs, each to its first finding; a table (or JSON) of the
+/// runs each side took and the transitions each covered.
+pub fn compare(
+    out: &Output,
+    names: &[String],
+    (samples, runs): (u64, u64),
+    jobs: Option<usize>,
+    profile: Option<&str>,
+    set: &[String],
+) -> Status {
+    let mut specs = Vec::new();
+    for name in names {
+        let scenario = match scenario::find(name) {
+            Ok(s) => s,
+            Err(e) => return out.bad_input(&e.to_string()),
+        };
+        let params = match scenario.params(profile, set) {
+            Ok(p) => p,
+            Err(e) => return out.bad_input(&format!("{name}: {e}")),
+        };
+        specs.push(CompareSpec {
+            scenario: scenario.clone(),
+            params,
+            properties: scenario.properties.to_vec(),
+            samples,
+            runs,
+            jobs: super::explore::jobs_default(jobs),
+        });
+    }
+    if !out.json {
+        outln!(
+            "compare random and guided: {samples} samples of {runs} runs (seeds k*{runs}..(k+1)*{runs}, campaigns 0..{samples})"
+        );
+        outln!(
+            "{:<28} {:>14} {:>7} {:>14} {:>7}   transitions at {} / {runs} runs",
+            "scenario",
+            "random median",
+            "found",
+            "guided median",
+            "found",
+            early(runs)
+        );
+    }
+    let progress = Progress::up_to(out, specs.len() as u64 * samples * runs * 2);
+    let mut rows = Vec::new();
+    for spec in &specs {
+        progress.set_label(spec.scenario.name.to_string());
+        let c = compare::compare(spec, &progress);
+        if !out.json {
+            progress.suspend(|| print_row(spec, &c));
+        }
+        rows.push(row_json(spec, &c));
+    }
+    progress.finish();
+    if out.json {
+        outln!(
+            "{}",
+            json!({ "samples": samples, "runs": runs, "scenarios": rows })
+        );
+    }
+    Status::Clean
+}
+
+fn print_row(spec: &CompareSpec, c: &Comparison) {
+    let side = |s: &Side| {
+        format!(
+            "{:>14} {:>7}",
+            s.median_runs(spec.runs),
+            format!("{}/{}", s.found(), spec.samples)
+        )
+    };
+    let covered = |s: &Side| {
+        format!(
+            "{} / {}",
+            s.median_transitions_at(early(spec.runs)),
+            s.median_transitions_at(spec.runs)
+        )
+    };
+    outln!(
+        "{:<28} {} {}   random {} | guided {}",
+        spec.scenario.name,
+        side(&c.random),
+        side(&c.guided),
+        covered(&c.random),
+        covered(&c.guided)
+    );
+}
+
+fn side_json(spec: &CompareSpec, s: &Side) -> Value {
+    json!({
+        "median_runs": s.median_runs(spec.runs),
+        "found": s.found(),
+        "found_at": s.found_at,
+        "transitions": { "early_runs": early(spec.runs), "early": s.median_transitions_at(early(spec.runs)),
+                         "all": s.median_transitions_at(spec.runs) },
+        "coverage": s.curves.iter().map(|c| c.iter().map(|(r, t)| json!([r, t])).collect::<Vec<_>>()).collect::<Vec<_>>(),
+    })
+}
+
+fn row_json(spec: &CompareSpec, c: &Comparison) -> Value {
+    json!({
+        "scenario": spec.scenario.name,
+        "random": side_json(spec, &c.random),
+        "guided": side_json(spec, &c.guided),
+    })
+}
