@@ -135,6 +135,12 @@ pub trait Observer: Sync {
     /// Every seed is done and `seed`, the lowest failing one, broke a property: its fault
     /// plan of `faults` faults is about to be shrunk (more runs, on the calling thread).
     fn shrinking(&self, seed: u64, faults: usize);
+
+    /// A guided campaign took in a generation: after `runs` runs its corpus holds `corpus`
+    /// runs and they reached `transitions` distinct transitions. Ignored by default.
+    fn generation(&self, runs: u64, corpus: usize, transitions: usize) {
+        let _ = (runs, corpus, transitions);
+    }
 }
 
 impl Observer for () {

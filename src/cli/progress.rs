@@ -105,6 +105,13 @@ impl Observer for Progress {
         self.bar.inc(1);
     }
 
+    fn generation(&self, _runs: u64, corpus: usize, transitions: usize) {
+        let label = self.label.lock().expect("no thread panics holding it");
+        self.bar.set_message(format!(
+            "corpus {corpus}, {transitions} transitions {label}"
+        ));
+    }
+
     fn shrinking(&self, seed: u64, faults: usize) {
         let label = self.label.lock().expect("no thread panics holding it");
         self.bar.set_style(style(SHRINKING, &self.violations));

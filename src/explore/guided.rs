@@ -407,6 +407,7 @@ fn campaign(spec: &GuidedSpec, observer: &dyn Observer, shrink: bool) -> GuidedE
             return campaign.ended(runs, outcome, curve);
         }
         curve.push((runs, campaign.map.len()));
+        observer.generation(runs, campaign.corpus.len(), campaign.map.len());
     }
     campaign.ended(runs, Outcome::Clean, curve)
 }

@@ -20,6 +20,9 @@ pub struct Gene {
     pub fault: Fault,
     /// For a partition or a crash, how long until it is undone; None for the rest.
     pub undo_ms: Option<u64>,
+    /// For a partition of one ensemble member from another: cut it off from every other
+    /// member (`isolate`), as one fault that moves and lasts as one.
+    pub isolate: bool,
 }
 
 impl Gene {
@@ -29,30 +32,46 @@ impl Gene {
             at_ms,
             fault,
             undo_ms: None,
+            isolate: false,
         }
     }
 
-    /// Its faults: the fault, and its undoing if it has one.
-    fn expand(&self) -> impl Iterator<Item = TimedFault> {
-        let undo = self.undo_ms.and_then(|ms| {
-            let fault = match &self.fault {
-                Fault::Partition { a, b } => Fault::Repair {
-                    a: a.clone(),
-                    b: b.clone(),
-                },
-                Fault::Crash { node } => Fault::Restart { node: node.clone() },
-                _ => return None,
-            };
-            Some(TimedFault {
-                at_ms: self.at_ms + ms,
-                fault,
-            })
-        });
-        std::iter::once(TimedFault {
-            at_ms: self.at_ms,
-            fault: self.fault.clone(),
-        })
-        .chain(undo)
+    /// Its faults: the fault and its undoing, for an `isolate` one pair for each other member.
+    fn expand(&self, cfg: &SwarmConfig) -> Vec<TimedFault> {
+        let at = |at_ms, fault| TimedFault { at_ms, fault };
+        match (&self.fault, self.undo_ms) {
+            (Fault::Partition { a, .. }, Some(ms)) if self.isolate => cfg
+                .servers
+                .iter()
+                .filter(|s| s.ensemble_member && s.name != *a)
+                .flat_map(|other| {
+                    let (a, b) = (a.clone(), other.name.clone());
+                    let cut = Fault::Partition {
+                        a: a.clone(),
+                        b: b.clone(),
+                    };
+                    [
+                        at(self.at_ms, cut),
+                        at(self.at_ms + ms, Fault::Repair { a, b }),
+                    ]
+                })
+                .collect(),
+            (Fault::Partition { a, b }, Some(ms)) => vec![
+                at(self.at_ms, self.fault.clone()),
+                at(
+                    self.at_ms + ms,
+                    Fault::Repair {
+                        a: a.clone(),
+                        b: b.clone(),
+                    },
+                ),
+            ],
+            (Fault::Crash { node }, Some(ms)) => vec![
+                at(self.at_ms, self.fault.clone()),
+                at(self.at_ms + ms, Fault::Restart { node: node.clone() }),
+            ],
+            _ => vec![at(self.at_ms, self.fault.clone())],
+        }
     }
 
     /// The kind of the swarm it is an occurrence of (a partition between two servers is an
@@ -133,7 +152,7 @@ impl Gene {
 /// The plan `genes` stand for: each expanded, in order, then the swarm's rules applied
 /// (`swarm::finish_plan`).
 pub fn plan_of(cfg: &SwarmConfig, genes: &[Gene]) -> FaultPlan {
-    crate::sim::swarm::finish_plan(cfg, genes.iter().flat_map(Gene::expand).collect())
+    crate::sim::swarm::finish_plan(cfg, genes.iter().flat_map(|g| g.expand(cfg)).collect())
 }
 
 /// `genes` held to what the profile admits, as the swarm draws it: only its kinds, at most
@@ -156,13 +175,8 @@ pub fn conform(cfg: &SwarmConfig, mut genes: Vec<Gene>) -> Vec<Gene> {
             short += u32::from(is_short);
         } else {
             let kind = gene.kind(cfg);
-            // An `isolate` is a gene for each other member it is cut off from.
-            let per_kind = match kind {
-                FaultKind::Isolate => cfg.ensemble_members().saturating_sub(1).max(1) as u32,
-                _ => 1,
-            };
             let count = counts.entry(kind).or_insert(0);
-            if !cfg.kinds.contains(&kind) || *count >= cfg.per_kind_max.max(1) * per_kind {
+            if !cfg.kinds.contains(&kind) || *count >= cfg.per_kind_max.max(1) {
                 return false;
             }
             *count += 1;
@@ -270,9 +284,8 @@ mod tests {
                 for_ms: 1_000_000,
             }),
             Gene {
-                at_ms: 6,
-                fault: Fault::Crash { node: "zk1".into() },
                 undo_ms: Some(1_000_000),
+                ..Gene::at(6, Fault::Crash { node: "zk1".into() })
             },
             long(Fault::PauseRole {
                 target: Target::Holder,

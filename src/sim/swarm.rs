@@ -150,11 +150,6 @@ impl SwarmConfig {
         self.servers.iter().any(|s| s.name == name)
     }
 
-    /// How many servers are members of an ensemble (`isolate` cuts one off from the others).
-    pub(crate) fn ensemble_members(&self) -> usize {
-        self.servers.iter().filter(|s| s.ensemble_member).count()
-    }
-
     /// Longest delay: four times the longest partition or delay, whichever is more.
     pub(crate) fn delay_span_max_ms(&self) -> u64 {
         self.partition_max_ms.max(self.delay_max_ms) * 4
@@ -190,9 +185,8 @@ pub(crate) fn occurrence(
     let server = target.name.clone();
     let at = Gene::at;
     let undone = |at_ms, fault, undo_ms| Gene {
-        at_ms,
-        fault,
         undo_ms: Some(undo_ms),
+        ..Gene::at(at_ms, fault)
     };
     let mut span = |max: u64| rng.random_range(1..=max.max(1));
     match kind {
@@ -300,17 +294,22 @@ pub(crate) fn occurrence(
         FaultKind::StallApply => vec![],
         FaultKind::Isolate if target.ensemble_member => {
             let d = span(cfg.crash_down_max_ms);
-            cfg.servers
+            // Named by the first other member; it cuts the server off from every other.
+            let Some(other) = cfg
+                .servers
                 .iter()
-                .filter(|s| s.ensemble_member && s.name != server)
-                .map(|other| {
-                    let cut = Fault::Partition {
-                        a: server.clone(),
-                        b: other.name.clone(),
-                    };
-                    undone(at_ms, cut, d)
-                })
-                .collect()
+                .find(|s| s.ensemble_member && s.name != server)
+            else {
+                return vec![];
+            };
+            let cut = Fault::Partition {
+                a: server,
+                b: other.name.clone(),
+            };
+            vec![Gene {
+                isolate: true,
+                ..undone(at_ms, cut, d)
+            }]
         }
         FaultKind::Isolate => vec![],
     }
