@@ -33,6 +33,7 @@ pub struct CompareSpec {
 /// One side's samples: for each, the runs to its first finding (None: none within the
 /// budget) and its coverage after each generation (runs made, distinct transitions).
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Side {
     /// Runs to the first finding, per sample.
     pub found_at: Vec<Option<u64>>,
@@ -83,6 +84,7 @@ impl Side {
 
 /// Both sides of a comparison.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Comparison {
     /// Random exploration: a swarm plan per seed, seeds in order.
     pub random: Side,

@@ -50,6 +50,7 @@ pub struct GuidedSpec {
 
 /// What a campaign found, and how it went.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct GuidedExploration {
     /// Runs made: up to and including the first finding, or the whole budget.
     pub runs: u64,
