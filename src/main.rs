@@ -149,6 +149,12 @@ enum Command {
         /// Override a scenario parameter (repeatable).
         #[arg(long = "set", value_name = "KEY=VALUE")]
         set: Vec<String>,
+        /// Go on after each finding to the end of every range and campaign, and also print
+        /// how many runs per 1,000 found something on each side: a sharper measure than
+        /// medians of runs to a first finding, which swing by a third from one set of
+        /// samples to the next. It costs the whole budget of every sample.
+        #[arg(long)]
+        rate: bool,
     },
     /// Measure runs per second and simulated-to-wall time against a bare turmoil simulation.
     Bench {
@@ -401,6 +407,7 @@ fn main() -> ExitCode {
             jobs,
             profile,
             set,
+            rate,
         }) => cli::compare(
             &out,
             &scenarios,
@@ -408,6 +415,7 @@ fn main() -> ExitCode {
             jobs.map(|j| j as usize),
             profile.as_deref(),
             &set,
+            rate,
         ),
         Some(Command::Bench {
             runs,

@@ -24,6 +24,7 @@ pub fn compare(
     jobs: Option<usize>,
     profile: Option<&str>,
     set: &[String],
+    rate: bool,
 ) -> Status {
     let mut specs = Vec::new();
     for name in names {
@@ -42,14 +43,16 @@ pub fn compare(
             samples,
             runs,
             jobs: super::explore::jobs_default(jobs),
+            rate,
         });
     }
     if !out.json {
         outln!(
             "compare random and guided: {samples} samples of {runs} runs (seeds k*{runs}..(k+1)*{runs}, campaigns 0..{samples})"
         );
+        let rates = if rate { "   per 1000 runs" } else { "" };
         outln!(
-            "{:<28} {:>14} {:>7} {:>14} {:>7}   transitions at {} / {runs} runs",
+            "{:<28} {:>14} {:>7} {:>14} {:>7}   transitions at {} / {runs} runs{rates}",
             "scenario",
             "random median",
             "found",
@@ -72,7 +75,7 @@ pub fn compare(
     if out.json {
         outln!(
             "{}",
-            json!({ "samples": samples, "runs": runs, "scenarios": rows })
+            json!({ "samples": samples, "runs": runs, "rate": rate, "scenarios": rows })
         );
     }
     Status::Clean
@@ -93,8 +96,14 @@ fn print_row(spec: &CompareSpec, c: &Comparison) {
             s.median_transitions_at(spec.runs)
         )
     };
+    let rates = if spec.rate {
+        let rate = |s: &Side| format!("{:.1}", s.rate_per_1000(spec.runs));
+        format!("   random {} | guided {}", rate(&c.random), rate(&c.guided))
+    } else {
+        String::new()
+    };
     outln!(
-        "{:<28} {} {}   random {} | guided {}",
+        "{:<28} {} {}   random {} | guided {}{rates}",
         spec.scenario.name,
         side(&c.random),
         side(&c.guided),
@@ -104,14 +113,19 @@ fn print_row(spec: &CompareSpec, c: &Comparison) {
 }
 
 fn side_json(spec: &CompareSpec, s: &Side) -> Value {
-    json!({
+    let mut side = json!({
         "median_runs": s.median_runs(spec.runs),
         "found": s.found(),
         "found_at": s.found_at,
         "transitions": { "early_runs": early(spec.runs), "early": s.median_transitions_at(early(spec.runs)),
                          "all": s.median_transitions_at(spec.runs) },
         "coverage": s.curves.iter().map(|c| c.iter().map(|(r, t)| json!([r, t])).collect::<Vec<_>>()).collect::<Vec<_>>(),
-    })
+    });
+    if spec.rate {
+        side["failed"] = json!(s.failed);
+        side["per_1000_runs"] = json!(s.rate_per_1000(spec.runs));
+    }
+    side
 }
 
 fn row_json(spec: &CompareSpec, c: &Comparison) -> Value {

@@ -4,7 +4,7 @@
 //! Neither side shrinks what it finds: only the count of runs is wanted.
 
 use super::Observer;
-use super::guided::{self, GuidedSpec, run_all};
+use super::guided::{self, GuidedSpec, Until, run_all};
 use crate::check::Property;
 use crate::coverage::{self, CoverageMap};
 use crate::params::Params;
@@ -28,6 +28,11 @@ pub struct CompareSpec {
     pub runs: u64,
     /// Parallel simulations.
     pub jobs: usize,
+    /// Go on after each finding to the end of the budget, counting the runs that find
+    /// something: how often a side finds (`Side::rate_per_1000`) says in one comparison what
+    /// the medians of runs to the first finding say only over many, as each sample then
+    /// counts every finding, not one.
+    pub rate: bool,
 }
 
 /// One side's samples: for each, the runs to its first finding (None: none within the
@@ -39,6 +44,8 @@ pub struct Side {
     pub found_at: Vec<Option<u64>>,
     /// Coverage against runs, per sample.
     pub curves: Vec<Vec<(u64, usize)>>,
+    /// With `CompareSpec::rate`, the runs that found something, per sample.
+    pub failed: Vec<u64>,
 }
 
 impl Side {
@@ -61,6 +68,13 @@ impl Side {
     /// How many samples found something.
     pub fn found(&self) -> usize {
         self.found_at.iter().filter(|r| r.is_some()).count()
+    }
+
+    /// With `CompareSpec::rate`, the runs that found something per 1,000 runs made, over
+    /// every sample of `budget` runs.
+    pub fn rate_per_1000(&self, budget: u64) -> f64 {
+        let made = self.failed.len() as u64 * budget;
+        self.failed.iter().sum::<u64>() as f64 * 1000.0 / made.max(1) as f64
     }
 
     /// The median over samples of the transitions reached within `runs` runs (a sample that
@@ -93,14 +107,16 @@ pub struct Comparison {
 }
 
 /// Seeds `seeds` in order, in generations of the guided search's size, to the first that
-/// fails: when it failed, and the coverage after each generation.
+/// fails (or, with `rate`, to the end): the first that failed, how many did, and the
+/// coverage after each generation.
 fn random_range(
     spec: &CompareSpec,
     seeds: Range<u64>,
     observer: &dyn Observer,
-) -> (Option<u64>, Vec<(u64, usize)>) {
+) -> (Option<u64>, u64, Vec<(u64, usize)>) {
     let mut map = CoverageMap::default();
     let mut curve = Vec::new();
+    let (mut first, mut failed) = (None, 0);
     let mut start = seeds.start;
     while start < seeds.end {
         let end = (start + guided::GENERATION).min(seeds.end);
@@ -116,29 +132,40 @@ fn random_range(
                 Ok(Ok(report)) if report.violations.is_empty() => {
                     map.merge(&coverage::of(&report.history));
                 }
+                _ if spec.rate => {
+                    first = first.or(Some(made));
+                    failed += 1;
+                }
                 _ => {
                     curve.push((made, map.len()));
-                    return (Some(made), curve);
+                    return (Some(made), 1, curve);
                 }
             }
         }
         start = end;
         curve.push((start - seeds.start, map.len()));
     }
-    (None, curve)
+    (first, failed, curve)
 }
 
 /// Runs both sides: `samples` seed ranges of `runs` seeds, and campaigns `0..samples` of
-/// `runs` runs, each to its first finding. A harness error counts as a finding: the
+/// `runs` runs, each to its first finding (with `rate`, to the end of its budget). A harness error counts as a finding: the
 /// comparison is of how soon each side stops, and a broken run stops both the same way.
 pub fn compare(spec: &CompareSpec, observer: &dyn Observer) -> Comparison {
     let mut random = Side::default();
     let mut guided = Side::default();
     for k in 0..spec.samples {
-        let (found, curve) = random_range(spec, k * spec.runs..(k + 1) * spec.runs, observer);
+        let (found, failed, curve) =
+            random_range(spec, k * spec.runs..(k + 1) * spec.runs, observer);
         random.found_at.push(found);
+        random.failed.push(failed);
         random.curves.push(curve);
-        let campaign = guided::guided_unshrunk(
+        let until = if spec.rate {
+            Until::Budget
+        } else {
+            Until::Found
+        };
+        let campaign = guided::campaign(
             &GuidedSpec {
                 scenario: spec.scenario.clone(),
                 params: spec.params.clone(),
@@ -149,9 +176,16 @@ pub fn compare(spec: &CompareSpec, observer: &dyn Observer) -> Comparison {
                 check_determinism: false,
             },
             observer,
+            until,
         );
-        let stopped = !matches!(campaign.outcome, super::Outcome::Clean);
-        guided.found_at.push(stopped.then_some(campaign.runs));
+        let first = match campaign.failed.first() {
+            Some(&run) => Some(run),
+            None => (!matches!(campaign.outcome, super::Outcome::Clean)).then_some(campaign.runs),
+        };
+        guided.found_at.push(first);
+        guided
+            .failed
+            .push(campaign.failed.len().max(usize::from(first.is_some())) as u64);
         guided.curves.push(campaign.curve);
     }
     Comparison { random, guided }
@@ -174,6 +208,7 @@ mod tests {
             samples: 2,
             runs: 120,
             jobs: 2,
+            rate: false,
         };
         let c = compare(&spec, &());
         for k in 0..2 {
@@ -216,6 +251,7 @@ mod tests {
     #[test]
     fn a_median_counts_a_sample_without_a_finding_past_the_budget() {
         let side = Side {
+            failed: vec![1, 0, 1, 0],
             found_at: vec![Some(3), None, Some(1), None],
             curves: vec![
                 vec![(16, 10), (32, 12)],
@@ -233,5 +269,33 @@ mod tests {
             "of 0, 5, 7 and 12, the upper median"
         );
         assert_eq!(side.median_transitions_at(10), 0);
+        assert_eq!(side.rate_per_1000(100), 5.0, "2 findings in 400 runs");
+    }
+
+    /// Going on after findings changes nothing up to the first: each side's first finding
+    /// is where it stops without `rate`, and it counts the findings after it too.
+    #[test]
+    fn a_rate_counts_every_finding_from_the_same_first_one() {
+        let scenario = scenario::find("zk-lock-stale-session").unwrap();
+        let spec = CompareSpec {
+            scenario: scenario.clone(),
+            params: scenario.params::<&str>(None, &[]).unwrap(),
+            properties: scenario.properties.to_vec(),
+            samples: 2,
+            runs: 48,
+            jobs: 2,
+            rate: false,
+        };
+        let stopping = compare(&spec, &());
+        let counting = compare(&CompareSpec { rate: true, ..spec }, &());
+        for (stops, counts) in [
+            (&stopping.random, &counting.random),
+            (&stopping.guided, &counting.guided),
+        ] {
+            assert_eq!(stops.found_at, counts.found_at);
+            assert!(counts.failed.iter().sum::<u64>() > 2, "{counts:?}");
+            assert!(counts.failed.iter().all(|&f| f <= 48));
+            assert!(counts.rate_per_1000(48) > 0.0);
+        }
     }
 }

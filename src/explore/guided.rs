@@ -68,6 +68,9 @@ pub struct GuidedExploration {
     /// Each mutation by name, with how many of its mutants reached a new transition and how
     /// many it made.
     pub mutations: Vec<(&'static str, u64, u64)>,
+    /// The runs that found something, by their number, when the campaign went on after
+    /// findings (`compare --rate`); else empty, its one finding in `outcome`.
+    pub failed: Vec<u64>,
 }
 
 /// Runs of one generation, whatever the number of jobs.
@@ -272,10 +275,17 @@ impl Campaign<'_> {
         });
     }
 
-    fn ended(&self, runs: u64, outcome: Outcome, curve: Vec<(u64, usize)>) -> GuidedExploration {
+    fn ended(
+        &self,
+        runs: u64,
+        outcome: Outcome,
+        curve: Vec<(u64, usize)>,
+        failed: Vec<u64>,
+    ) -> GuidedExploration {
         GuidedExploration {
             runs,
             outcome,
+            failed,
             corpus: self.corpus.len(),
             transitions: self.map.len(),
             curve,
@@ -347,17 +357,29 @@ pub(super) fn run_all(
         .collect()
 }
 
+/// Where a campaign stops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Until {
+    /// At its first finding, whose plan is shrunk.
+    Shrunk,
+    /// At its first finding, as it was found: for counting runs (`compare`).
+    Found,
+    /// At the end of its budget, going on after each finding (kept out of the corpus) and
+    /// counting them in `GuidedExploration::failed`: for how often it finds (`compare`).
+    Budget,
+}
+
 /// Runs the campaign to its first finding, its plan shrunk, or the end of its budget.
 pub fn guided(spec: &GuidedSpec, observer: &dyn Observer) -> GuidedExploration {
-    campaign(spec, observer, true)
+    campaign(spec, observer, Until::Shrunk)
 }
 
-/// `guided`, its finding left as it was found: for counting runs (`compare`).
-pub(super) fn guided_unshrunk(spec: &GuidedSpec, observer: &dyn Observer) -> GuidedExploration {
-    campaign(spec, observer, false)
-}
-
-fn campaign(spec: &GuidedSpec, observer: &dyn Observer, shrink: bool) -> GuidedExploration {
+/// Runs the campaign until `until` says.
+pub(super) fn campaign(
+    spec: &GuidedSpec,
+    observer: &dyn Observer,
+    until: Until,
+) -> GuidedExploration {
     let cfg = run::swarm_config(&spec.scenario, &spec.params);
     let mutable = !cfg.kinds.is_empty()
         && !cfg.clients.is_empty()
@@ -378,7 +400,7 @@ fn campaign(spec: &GuidedSpec, observer: &dyn Observer, shrink: bool) -> GuidedE
         cfg,
     };
     let mut runs = 0;
-    let mut curve = Vec::new();
+    let (mut curve, mut failed) = (Vec::new(), Vec::new());
     while runs < spec.runs {
         let size = GENERATION.min(spec.runs - runs);
         let candidates: Vec<Candidate> = (0..size).map(|_| campaign.next()).collect();
@@ -391,12 +413,16 @@ fn campaign(spec: &GuidedSpec, observer: &dyn Observer, shrink: bool) -> GuidedE
                     campaign.take_in(candidate, &report);
                     continue;
                 }
+                _ if until == Until::Budget => {
+                    failed.push(runs);
+                    continue;
+                }
                 Ok(failed) => SeedResult::Failed(failed),
                 Err(detail) => SeedResult::Diverged(detail),
             };
             curve.push((runs, campaign.map.len()));
             let outcome = match result {
-                SeedResult::Failed(Ok(report)) if !shrink => {
+                SeedResult::Failed(Ok(report)) if until == Until::Found => {
                     Outcome::Violation(Box::new(super::Finding {
                         original_faults: run_spec.plan.0.len(),
                         spec: run_spec,
@@ -405,12 +431,12 @@ fn campaign(spec: &GuidedSpec, observer: &dyn Observer, shrink: bool) -> GuidedE
                 }
                 result => super::failure(run_spec, result, observer),
             };
-            return campaign.ended(runs, outcome, curve);
+            return campaign.ended(runs, outcome, curve, failed);
         }
         curve.push((runs, campaign.map.len()));
         observer.generation(runs, campaign.corpus.len(), campaign.map.len());
     }
-    campaign.ended(runs, Outcome::Clean, curve)
+    campaign.ended(runs, Outcome::Clean, curve, failed)
 }
 
 #[cfg(test)]

@@ -564,6 +564,37 @@ fn compare_counts_runs_to_a_finding_on_both_sides() {
         1,
     );
     assert_eq!(row["guided"]["found_at"][1], guided["runs"], "{row}");
+    // With --rate both sides go on to the end of every sample and count what they found,
+    // from the same first findings.
+    let rated = s.json(
+        &[
+            "compare",
+            "zk-lock-stale-session",
+            "--samples",
+            "2",
+            "--runs",
+            "30",
+            "--rate",
+        ],
+        0,
+    );
+    let rated = &rated["scenarios"][0];
+    for side in ["random", "guided"] {
+        assert_eq!(rated[side]["found_at"], row[side]["found_at"], "{rated}");
+        let failed: u64 = rated[side]["failed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_u64().unwrap())
+            .sum();
+        assert!(failed >= 2, "{rated}");
+        let per_1000 = rated[side]["per_1000_runs"].as_f64().unwrap();
+        assert!(
+            (per_1000 - failed as f64 * 1000.0 / 60.0).abs() < 1e-9,
+            "{rated}"
+        );
+    }
+    assert!(row["random"].get("failed").is_none(), "{row}");
     assert_bad_input(&s, &["compare", "nope"], "unknown scenario 'nope'");
     assert_bad_input(&s, &["compare", "zk-lock", "--samples", "0"], "--samples");
 }
