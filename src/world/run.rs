@@ -8,7 +8,7 @@ use crate::scenario::Scenario;
 use crate::sim::fault::{Fault, FaultPlan, PlanError};
 use crate::sim::seed::Seeds;
 use crate::sim::software::Hosts;
-use crate::sim::swarm::{self, FaultKind, SwarmConfig, SwarmServer};
+use crate::sim::swarm::{self, SwarmConfig, SwarmServer};
 use crate::world::driver::World;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -177,13 +177,7 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
         })
         .collect();
     let mut kinds = params.fault_kinds();
-    kinds.retain(|kind| match kind {
-        FaultKind::LoseReply => servers.iter().any(|s| !s.reply_ops.is_empty()),
-        FaultKind::Failover => servers.iter().any(|s| s.fails_over),
-        FaultKind::StallApply => servers.iter().any(|s| s.stalls_apply),
-        FaultKind::Isolate => servers.iter().filter(|s| s.ensemble_member).count() > 1,
-        _ => true,
-    });
+    kinds.retain(|&kind| swarm::admitted(kind, &servers));
     SwarmConfig {
         kinds,
         fault_phase_ms: params.faults.fault_phase_ms,
