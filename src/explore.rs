@@ -13,6 +13,7 @@ pub use shard::Shard;
 use crate::check::{Property, Witness};
 use crate::params::Params;
 use crate::scenario::Scenario;
+use crate::world::Prepared;
 use crate::world::run::{self, RunError, RunReport, RunSpec};
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -163,6 +164,7 @@ pub fn explore_observed(spec: &ExploreSpec, observer: &dyn Observer) -> Explorat
     let witnessed: Mutex<BTreeMap<Property, Witnessed>> = Mutex::new(BTreeMap::new());
     let ran = AtomicU64::new(0);
     let seeds = spec.seeds.end.saturating_sub(spec.seeds.start);
+    let prepared = Prepared::new(&spec.scenario, &spec.params, &spec.properties);
     let threads = spec
         .jobs
         .clamp(1, MAX_JOBS)
@@ -175,7 +177,7 @@ pub fn explore_observed(spec: &ExploreSpec, observer: &dyn Observer) -> Explorat
                 while let Ok(seed) = next.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
                     (n < stop.load(Ordering::SeqCst)).then(|| n + 1)
                 }) {
-                    let result = run_seed(spec, seed);
+                    let result = run_seed(&prepared, seed, spec.check_determinism);
                     ran.fetch_add(1, Ordering::SeqCst);
                     observer.seed_done(seed, !matches!(result, SeedResult::Clean(_)));
                     if let SeedResult::Clean(witnesses) = result {
@@ -243,15 +245,22 @@ fn tally(witnessed: &mut BTreeMap<Property, Witnessed>, seed: u64, witness: Witn
     }
 }
 
-fn run_seed(spec: &ExploreSpec, seed: u64) -> SeedResult {
-    run_checked(&spec.spec_for(seed), spec.check_determinism)
+/// Runs `seed` of the exploration `prepared` for, as `run_checked` does.
+fn run_seed(prepared: &Prepared, seed: u64, check_determinism: bool) -> SeedResult {
+    let spec = prepared.generated(seed);
+    checked(|| prepared.run(&spec), check_determinism)
 }
 
 /// Runs `run_spec`, twice when `check_determinism` asks (a difference is `Diverged`).
 pub(crate) fn run_checked(run_spec: &RunSpec, check_determinism: bool) -> SeedResult {
-    let first = run::run(run_spec);
+    checked(|| run::run(run_spec), check_determinism)
+}
+
+/// What `run` showed, run twice when `check_determinism` asks.
+fn checked(run: impl Fn() -> Result<RunReport, RunError>, check_determinism: bool) -> SeedResult {
+    let first = run();
     if check_determinism {
-        let detail = match (&first, &run::run(run_spec)) {
+        let detail = match (&first, &run()) {
             (Ok(a), Ok(b)) => divergence(a, b),
             (Err(a), Err(b)) if a == b => None,
             (a, b) => Some(format!(

@@ -7,7 +7,8 @@ use crate::check::Violation;
 use crate::history::{
     BarrierOp, ElectionOp, Event, HarnessOp, History, Kind, LockMode, LockOp, Op, QueueOp, StoreOp,
 };
-use crate::sim::fault::{Fault, FaultPlan, FaultTag, SKIPPED};
+use crate::sim::fault::{Fault, FaultPlan, SKIPPED, TimedFault};
+use crate::sim::vocab::{FaultTag, Lasts};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -210,37 +211,20 @@ impl Spans {
     }
 }
 
-/// When the fault at `index` of `plan` stopped acting: its own span's end (a pause, a loss,
-/// a delay), the repair or restart that ended it, and at the latest the heal.
+/// When the fault at `index` of `plan` stopped acting, as its row of the vocabulary says
+/// (`Lasts`): its own span's end (a pause, a loss, a delay), the repair or restart that ended
+/// it, and at the latest the heal.
 fn fault_end(plan: &FaultPlan, index: usize, heal_ms: u64) -> Option<u64> {
-    let at_ms = plan.0[index].at_ms;
-    let ended_by = |ends: &dyn Fn(&Fault) -> bool| {
-        plan.0[index + 1..]
+    let TimedFault { at_ms, fault } = &plan.0[index];
+    let end = match fault.tag().lasts() {
+        Lasts::ForMs => at_ms + fault.for_ms()?,
+        Lasts::UntilUndone => plan.0[index + 1..]
             .iter()
-            .find(|t| ends(&t.fault))
-            .map_or(heal_ms, |t| t.at_ms)
-    };
-    let end = match &plan.0[index].fault {
-        Fault::Pause { for_ms, .. } | Fault::Loss { for_ms, .. } | Fault::Delay { for_ms, .. } => {
-            at_ms + for_ms
-        }
-        Fault::Partition { a, b } => ended_by(&|f: &Fault| repairs(f, a, b)),
-        Fault::PartitionOneway { from, to } => ended_by(&|f: &Fault| repairs(f, from, to)),
-        Fault::Crash { node } => {
-            ended_by(&|f: &Fault| matches!(f, Fault::Restart { node: n } if n == node))
-        }
-        _ => return None,
+            .find(|t| t.fault.undoes(fault))
+            .map_or(heal_ms, |t| t.at_ms),
+        Lasts::Moment | Lasts::WhenStruck | Lasts::ToEnd => return None,
     };
     Some(end.min(heal_ms))
-}
-
-/// Whether `f` repairs the link between `a` and `b`.
-fn repairs(f: &Fault, a: &str, b: &str) -> bool {
-    match f {
-        Fault::RepairAll => true,
-        Fault::Repair { a: x, b: y } => (x == a && y == b) || (x == b && y == a),
-        _ => false,
-    }
 }
 
 /// What the event says, if it is one a timeline tells.

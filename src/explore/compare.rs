@@ -9,6 +9,7 @@ use crate::check::Property;
 use crate::coverage::{self, CoverageMap};
 use crate::params::Params;
 use crate::scenario::Scenario;
+use crate::world::Prepared;
 use crate::world::run::RunSpec;
 use std::ops::Range;
 
@@ -118,15 +119,12 @@ fn random_range(
     let mut curve = Vec::new();
     let (mut first, mut failed) = (None, 0);
     let mut start = seeds.start;
+    let prepared = Prepared::new(&spec.scenario, &spec.params, &spec.properties);
     while start < seeds.end {
         let end = (start + guided::GENERATION).min(seeds.end);
-        let specs: Vec<RunSpec> = (start..end)
-            .map(|seed| RunSpec {
-                properties: spec.properties.clone(),
-                ..RunSpec::generated(&spec.scenario, spec.params.clone(), seed)
-            })
-            .collect();
-        for (seed, ran) in (start..end).zip(run_all(&specs, spec.jobs, false, observer)) {
+        let specs: Vec<RunSpec> = (start..end).map(|seed| prepared.generated(seed)).collect();
+        let ran = run_all(&prepared, &specs, spec.jobs, false, observer);
+        for (seed, ran) in (start..end).zip(ran) {
             let made = seed - seeds.start + 1;
             match ran {
                 Ok(Ok(report)) if report.violations.is_empty() => {

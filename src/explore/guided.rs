@@ -23,7 +23,8 @@ use crate::scenario::Scenario;
 use crate::sim::gene::{self, Gene};
 use crate::sim::seed::{self, Seeds};
 use crate::sim::swarm::{self, SwarmConfig};
-use crate::world::run::{self, RunError, RunReport, RunSpec};
+use crate::world::Prepared;
+use crate::world::run::{RunError, RunReport, RunSpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Mutex;
@@ -315,10 +316,10 @@ impl Campaign<'_> {
 pub(super) type Ran = Result<Result<RunReport, RunError>, String>;
 
 /// Runs `spec`, twice when `check_determinism` asks: a difference is the `Err`.
-fn run_once(spec: &RunSpec, check_determinism: bool) -> Ran {
-    let first = run::run(spec);
+fn run_once(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> Ran {
+    let first = prepared.run(spec);
     if check_determinism
-        && let (Ok(a), Ok(b)) = (&first, &run::run(spec))
+        && let (Ok(a), Ok(b)) = (&first, &prepared.run(spec))
         && let Some(detail) = super::divergence(a, b)
     {
         return Err(detail);
@@ -326,8 +327,9 @@ fn run_once(spec: &RunSpec, check_determinism: bool) -> Ran {
     Ok(first)
 }
 
-/// Runs `specs` on `jobs` threads; the results in their order.
+/// Runs `specs`, runs of `prepared`, on `jobs` threads; the results in their order.
 pub(super) fn run_all(
+    prepared: &Prepared,
     specs: &[RunSpec],
     jobs: usize,
     check_determinism: bool,
@@ -341,7 +343,7 @@ pub(super) fn run_all(
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(spec) = specs.get(index) else { break };
-                    let result = run_once(spec, check_determinism);
+                    let result = run_once(prepared, spec, check_determinism);
                     let failed = !matches!(&result, Ok(Ok(r)) if r.violations.is_empty());
                     observer.seed_done(spec.seed, failed);
                     results.lock().expect("no thread panics holding it")[index] = Some(result);
@@ -380,7 +382,8 @@ pub(super) fn campaign(
     observer: &dyn Observer,
     until: Until,
 ) -> GuidedExploration {
-    let cfg = run::swarm_config(&spec.scenario, &spec.params);
+    let prepared = Prepared::new(&spec.scenario, &spec.params, &spec.properties);
+    let cfg = prepared.swarm().clone();
     let mutable = !cfg.kinds.is_empty()
         && !cfg.clients.is_empty()
         && !cfg.servers.is_empty()
@@ -405,7 +408,13 @@ pub(super) fn campaign(
         let size = GENERATION.min(spec.runs - runs);
         let candidates: Vec<Candidate> = (0..size).map(|_| campaign.next()).collect();
         let specs: Vec<RunSpec> = candidates.iter().map(|c| campaign.run_spec(c)).collect();
-        let results = run_all(&specs, spec.jobs, spec.check_determinism, observer);
+        let results = run_all(
+            &prepared,
+            &specs,
+            spec.jobs,
+            spec.check_determinism,
+            observer,
+        );
         for ((candidate, run_spec), result) in candidates.into_iter().zip(specs).zip(results) {
             runs += 1;
             let result = match result {
@@ -444,6 +453,7 @@ mod tests {
     use super::*;
     use crate::scenario;
     use crate::sim::fault::FaultPlan;
+    use crate::world::run;
 
     fn spec(name: &str, set: &[&str], campaign: u64, runs: u64, jobs: usize) -> GuidedSpec {
         let scenario = scenario::find(name).unwrap();

@@ -6,9 +6,10 @@
 //! time its parent reached something new), so the mutant replays its parent's run up to
 //! there and differs only after it.
 
-use crate::sim::fault::{Fault, Role, Target, Trigger};
+use crate::sim::fault::{Fault, Role, Target};
 use crate::sim::gene::{self, Gene};
-use crate::sim::swarm::{self, FaultKind, SwarmConfig};
+use crate::sim::swarm::{self, SwarmConfig};
+use crate::sim::vocab::FaultKind;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -233,16 +234,7 @@ fn retrigger(cfg: &SwarmConfig, fault: &mut Fault, rng: &mut ChaCha8Rng) {
     let steps = &cfg.pause_steps;
     let step = |rng: &mut ChaCha8Rng| steps[rng.random_range(0..steps.len())].to_string();
     match fault {
-        Fault::PauseRole { on, .. } => {
-            *on = match rng.random_range(0..5) {
-                0 => None,
-                1 => Some(Trigger::Enqueued),
-                2 => Some(Trigger::Acquired),
-                3 => Some(Trigger::Woken),
-                _ if steps.is_empty() => None,
-                _ => Some(Trigger::Step { step: step(rng) }),
-            }
-        }
+        Fault::PauseRole { on, .. } => *on = swarm::trigger(rng.random_range(0..5), steps, rng),
         Fault::Pause { node, for_ms } if !steps.is_empty() => {
             *fault = Fault::PauseBefore {
                 node: node.clone(),

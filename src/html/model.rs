@@ -7,7 +7,8 @@ use super::bars::{self, Bar};
 use super::marks::{self, Mark};
 use crate::check::Violation;
 use crate::history::{History, Op, StoreOp};
-use crate::sim::fault::{FaultPlan, FaultTag};
+use crate::sim::fault::FaultPlan;
+use crate::sim::vocab::Lasts;
 use crate::timeline::{self, Spans, Window};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -144,13 +145,11 @@ fn fault_spans(history: &History, spans: &Spans, end_ms: u64) -> Vec<FaultSpan> 
         .filter(|(_, span)| !span.hosts.is_empty())
         .map(|(&i, span)| {
             let e = &history.events[i];
-            let end = match span.tag {
-                FaultTag::ClockDrift => Some(end_ms),
-                _ => span.until_ms,
-            };
+            let to_end = span.tag.lasts() == Lasts::ToEnd;
+            let end = if to_end { Some(end_ms) } else { span.until_ms };
             let told = timeline::describe(e).unwrap_or_default();
             let title = match end {
-                Some(end) if span.tag != FaultTag::ClockDrift => {
+                Some(end) if !to_end => {
                     format!("{}..{end} ms  {told}", e.time_ms)
                 }
                 _ => format!("{} ms  {told}", e.time_ms),

@@ -5,7 +5,7 @@
 use super::MAX_RUN_LIMIT_MS;
 use crate::redis::clock::ExpiryClock;
 use crate::redis::sim_host::Persistence;
-use crate::sim::swarm::FaultKind;
+use crate::sim::vocab::FaultKind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;

@@ -2,7 +2,7 @@
 //! and stored whole in trace files so a replay does not depend on today's defaults.
 
 use crate::sim::param::ParamValues;
-use crate::sim::swarm::FaultKind;
+use crate::sim::vocab::FaultKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;

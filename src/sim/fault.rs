@@ -3,6 +3,7 @@
 //! Plans are written with serde; trace files are read by the strict decoder in
 //! `trace::schema`, so there is one reading of the format and it rejects what it does not know.
 
+use crate::sim::vocab::FaultTag;
 use serde::Serialize;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -317,7 +318,7 @@ impl Fault {
         self.tag().name()
     }
 
-    /// Which fault it is, by tag.
+    /// Which fault it is, by tag: its row of the vocabulary (`sim::vocab`).
     pub fn tag(&self) -> FaultTag {
         match self {
             Fault::Partition { .. } => FaultTag::Partition,
@@ -337,71 +338,51 @@ impl Fault {
             Fault::StallApply { .. } => FaultTag::StallApply,
         }
     }
+
+    /// How long it acts by its own field, for the faults that have one.
+    pub fn for_ms(&self) -> Option<u64> {
+        match self {
+            Fault::Loss { for_ms, .. }
+            | Fault::Delay { for_ms, .. }
+            | Fault::Pause { for_ms, .. }
+            | Fault::PauseBefore { for_ms, .. }
+            | Fault::PauseRole { for_ms, .. }
+            | Fault::StallApply { for_ms, .. } => Some(*for_ms),
+            _ => None,
+        }
+    }
+
+    /// `for_ms`, to change.
+    pub fn for_ms_mut(&mut self) -> Option<&mut u64> {
+        match self {
+            Fault::Loss { for_ms, .. }
+            | Fault::Delay { for_ms, .. }
+            | Fault::Pause { for_ms, .. }
+            | Fault::PauseBefore { for_ms, .. }
+            | Fault::PauseRole { for_ms, .. }
+            | Fault::StallApply { for_ms, .. } => Some(for_ms),
+            _ => None,
+        }
+    }
+
+    /// Whether it ends `fault` (one that lasts `UntilUndone`): a repair of its link, or of
+    /// every link, ends a partition; a restart of its node ends a crash.
+    pub fn undoes(&self, fault: &Fault) -> bool {
+        match (fault, self) {
+            (
+                Fault::Partition { a, b } | Fault::PartitionOneway { from: a, to: b },
+                Fault::Repair { a: x, b: y },
+            ) => (x == a && y == b) || (x == b && y == a),
+            (Fault::Partition { .. } | Fault::PartitionOneway { .. }, Fault::RepairAll) => true,
+            (Fault::Crash { node }, Fault::Restart { node: n }) => n == node,
+            _ => false,
+        }
+    }
 }
 
 /// What the history says a targeted pause struck when nobody had the role (after its
 /// fault's line and a colon, where whom it struck would be).
 pub const SKIPPED: &str = "nobody has the role, skipped";
-
-/// A fault's tag, the one place its name is spelled: `Fault::name`, the trace reader's
-/// table and the swarm's kinds (`faults=clock_jump`) read it here, and a test holds serde's
-/// tags (the variants' names in snake case) to it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FaultTag {
-    /// `Fault::Partition`.
-    Partition,
-    /// `Fault::PartitionOneway`.
-    PartitionOneway,
-    /// `Fault::Repair`.
-    Repair,
-    /// `Fault::RepairAll`.
-    RepairAll,
-    /// `Fault::Loss`.
-    Loss,
-    /// `Fault::Delay`.
-    Delay,
-    /// `Fault::Crash`.
-    Crash,
-    /// `Fault::Restart`.
-    Restart,
-    /// `Fault::Pause` and `Fault::PauseRole`.
-    Pause,
-    /// `Fault::PauseBefore`.
-    PauseBefore,
-    /// `Fault::ClockJump`.
-    ClockJump,
-    /// `Fault::ClockDrift`.
-    ClockDrift,
-    /// `Fault::LoseReply`.
-    LoseReply,
-    /// `Fault::Failover`.
-    Failover,
-    /// `Fault::StallApply`.
-    StallApply,
-}
-
-impl FaultTag {
-    /// Its name in trace files.
-    pub const fn name(self) -> &'static str {
-        match self {
-            FaultTag::Partition => "partition",
-            FaultTag::PartitionOneway => "partition_oneway",
-            FaultTag::Repair => "repair",
-            FaultTag::RepairAll => "repair_all",
-            FaultTag::Loss => "loss",
-            FaultTag::Delay => "delay",
-            FaultTag::Crash => "crash",
-            FaultTag::Restart => "restart",
-            FaultTag::Pause => "pause",
-            FaultTag::PauseBefore => "pause_before",
-            FaultTag::ClockJump => "clock_jump",
-            FaultTag::ClockDrift => "clock_drift",
-            FaultTag::LoseReply => "lose_reply",
-            FaultTag::Failover => "failover",
-            FaultTag::StallApply => "stall_apply",
-        }
-    }
-}
 
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

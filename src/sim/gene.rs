@@ -7,7 +7,8 @@
 //! profile survives its mutants too, and a finding is a finding of the profile.
 
 use crate::sim::fault::{Fault, FaultPlan, Target, TimedFault, Trigger};
-use crate::sim::swarm::{FaultKind, SwarmConfig};
+use crate::sim::swarm::SwarmConfig;
+use crate::sim::vocab::FaultKind;
 use std::collections::BTreeMap;
 
 /// One drawn fault: applied at `at_ms`, and undone `undo_ms` later when it is a partition
@@ -79,21 +80,7 @@ impl Gene {
     pub fn kind(&self, cfg: &SwarmConfig) -> FaultKind {
         match &self.fault {
             Fault::Partition { a, b } if cfg.is_server(a) && cfg.is_server(b) => FaultKind::Isolate,
-            Fault::Partition { .. } | Fault::PartitionOneway { .. } | Fault::Repair { .. } => {
-                FaultKind::Partition
-            }
-            Fault::RepairAll => FaultKind::Partition,
-            Fault::Loss { .. } => FaultKind::Loss,
-            Fault::Delay { .. } => FaultKind::Delay,
-            Fault::Crash { .. } | Fault::Restart { .. } => FaultKind::Crash,
-            Fault::Pause { .. } | Fault::PauseBefore { .. } | Fault::PauseRole { .. } => {
-                FaultKind::Pause
-            }
-            Fault::ClockJump { .. } => FaultKind::ClockJump,
-            Fault::ClockDrift { .. } => FaultKind::ClockDrift,
-            Fault::LoseReply { .. } => FaultKind::LoseReply,
-            Fault::Failover { .. } => FaultKind::Failover,
-            Fault::StallApply { .. } => FaultKind::StallApply,
+            fault => fault.tag().kind(),
         }
     }
 
@@ -124,13 +111,7 @@ impl Gene {
     pub fn span(&self) -> Option<u64> {
         match &self.fault {
             Fault::Partition { .. } | Fault::Crash { .. } => self.undo_ms,
-            Fault::Loss { for_ms, .. }
-            | Fault::Delay { for_ms, .. }
-            | Fault::Pause { for_ms, .. }
-            | Fault::PauseBefore { for_ms, .. }
-            | Fault::PauseRole { for_ms, .. }
-            | Fault::StallApply { for_ms, .. } => Some(*for_ms),
-            _ => None,
+            fault => fault.for_ms(),
         }
     }
 
@@ -138,13 +119,11 @@ impl Gene {
     pub fn set_span(&mut self, ms: u64) {
         match &mut self.fault {
             Fault::Partition { .. } | Fault::Crash { .. } => self.undo_ms = Some(ms),
-            Fault::Loss { for_ms, .. }
-            | Fault::Delay { for_ms, .. }
-            | Fault::Pause { for_ms, .. }
-            | Fault::PauseBefore { for_ms, .. }
-            | Fault::PauseRole { for_ms, .. }
-            | Fault::StallApply { for_ms, .. } => *for_ms = ms,
-            _ => {}
+            fault => {
+                if let Some(for_ms) = fault.for_ms_mut() {
+                    *for_ms = ms;
+                }
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Node primitives, the floor every host's software stands on: clocks, the pause gate, the
 //! node handle with its recorder, seed streams, the values of a scenario's own parameters,
-//! and faults as data (with their generator).
+//! and faults as data (with their vocabulary and their generator).
 
 pub mod clock;
 pub mod fault;
@@ -13,3 +13,4 @@ pub mod seed;
 pub mod software;
 pub mod swarm;
 pub mod timer;
+pub mod vocab;

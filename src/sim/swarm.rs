@@ -1,106 +1,13 @@
 //! Fault-plan generation: the swarm generator (per seed, which kinds are on and how often)
 //! and proptest strategies over the same knobs. Both only produce explicit FaultPlans.
 
-use crate::sim::fault::{Fault, FaultPlan, FaultTag, Role, Target, TimedFault, Trigger};
+use crate::sim::fault::{Fault, FaultPlan, Role, Target, TimedFault, Trigger};
 use crate::sim::gene::{self, Gene};
+use crate::sim::vocab::FaultKind;
 use proptest::prelude::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt;
-use std::str::FromStr;
-
-/// Fault kinds the generators know, named as in trace files.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FaultKind {
-    /// A client cut off from a server, then repaired.
-    Partition,
-    /// Message loss on a client's link to a server.
-    Loss,
-    /// Extra latency on a client's link to a server.
-    Delay,
-    /// A server crashed, then restarted.
-    Crash,
-    /// A client frozen, at a time or before a step of its program.
-    Pause,
-    /// A client's or a server's wall clock stepped.
-    ClockJump,
-    /// A client's or a server's clocks set drifting.
-    ClockDrift,
-    /// A server that drops a client's connection instead of replying.
-    LoseReply,
-    /// A server's replica promoted to master.
-    Failover,
-    /// A follower of a ZooKeeper ensemble that stops applying for a while.
-    StallApply,
-    /// A member of an ensemble cut off from every other member, then repaired: a leader
-    /// so cut off loses its quorum, and the others elect a new one.
-    Isolate,
-}
-
-impl FaultKind {
-    /// Every kind, in the order the swarm draws them.
-    pub(crate) const ALL: [FaultKind; 11] = [
-        FaultKind::Partition,
-        FaultKind::Loss,
-        FaultKind::Delay,
-        FaultKind::Crash,
-        FaultKind::Pause,
-        FaultKind::ClockJump,
-        FaultKind::ClockDrift,
-        FaultKind::LoseReply,
-        FaultKind::Failover,
-        FaultKind::StallApply,
-        FaultKind::Isolate,
-    ];
-
-    /// The kind as the `faults` parameter spells it: the tag of the faults it draws, but
-    /// `isolate` for the partitions that cut a member off from its ensemble.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            FaultKind::Isolate => "isolate",
-            kind => kind.tag().name(),
-        }
-    }
-
-    /// The tag of the faults it draws (a partition also draws its repair).
-    fn tag(self) -> FaultTag {
-        match self {
-            FaultKind::Partition => FaultTag::Partition,
-            FaultKind::Loss => FaultTag::Loss,
-            FaultKind::Delay => FaultTag::Delay,
-            FaultKind::Crash => FaultTag::Crash,
-            FaultKind::Pause => FaultTag::Pause,
-            FaultKind::ClockJump => FaultTag::ClockJump,
-            FaultKind::ClockDrift => FaultTag::ClockDrift,
-            FaultKind::LoseReply => FaultTag::LoseReply,
-            FaultKind::Failover => FaultTag::Failover,
-            FaultKind::StallApply => FaultTag::StallApply,
-            FaultKind::Isolate => FaultTag::Partition,
-        }
-    }
-}
-
-impl fmt::Display for FaultKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for FaultKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        FaultKind::ALL
-            .into_iter()
-            .find(|k| k.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = FaultKind::ALL.iter().map(|k| k.name()).collect();
-                format!("unknown fault kind '{s}' (known: {})", names.join(", "))
-            })
-    }
-}
 
 /// The knobs of plan generation, taken from a scenario's parameters.
 #[derive(Debug, Clone, PartialEq)]
@@ -169,6 +76,17 @@ pub(crate) struct SwarmServer {
     pub(crate) stalls_apply: bool,
     /// Whether it is a member of an ensemble, which `isolate` can cut off from the others.
     pub(crate) ensemble_member: bool,
+}
+
+/// Whether some server of `servers` admits `kind`, which the swarm may then draw.
+pub(crate) fn admitted(kind: FaultKind, servers: &[SwarmServer]) -> bool {
+    match kind {
+        FaultKind::LoseReply => servers.iter().any(|s| !s.reply_ops.is_empty()),
+        FaultKind::Failover => servers.iter().any(|s| s.fails_over),
+        FaultKind::StallApply => servers.iter().any(|s| s.stalls_apply),
+        FaultKind::Isolate => servers.iter().filter(|s| s.ensemble_member).count() > 1,
+        _ => true,
+    }
 }
 
 /// One fault occurrence drawn from the knobs: a gene (a fault and its undoing), or one for
@@ -339,7 +257,6 @@ pub(crate) fn targeted(
     if target != Target::Blocked && !std::mem::take(short_left) {
         target = Target::Blocked;
     }
-    let steps = cfg.pause_steps.len();
     // A `blocked` pause at a step only a holder reaches strikes nobody.
     let wait_steps = match cfg.wait_steps.as_slice() {
         [] => cfg.pause_steps.as_slice(),
@@ -349,14 +266,7 @@ pub(crate) fn targeted(
         _ if target == Target::Blocked && !wait_steps.is_empty() => Some(Trigger::Step {
             step: wait_steps[rng.random_range(0..wait_steps.len())].to_string(),
         }),
-        0 => None,
-        1 => Some(Trigger::Enqueued),
-        2 => Some(Trigger::Acquired),
-        3 => Some(Trigger::Woken),
-        _ if steps == 0 => None,
-        _ => Some(Trigger::Step {
-            step: cfg.pause_steps[rng.random_range(0..steps)].to_string(),
-        }),
+        pick => trigger(pick, &cfg.pause_steps, rng),
     };
     let max = match target {
         Target::Blocked => cfg.targeted_pause_max_ms,
@@ -364,6 +274,22 @@ pub(crate) fn targeted(
     };
     let for_ms = rng.random_range(1..=max.max(1));
     Gene::at(at_ms, Fault::PauseRole { target, on, for_ms })
+}
+
+/// The trigger that `pick` draws: none (0: the pause fires at its time), an event (1 to 3),
+/// or a step of `steps`, drawn from `rng` (more: none when the program has no steps).
+/// Callers weigh the steps by the range they pick from.
+pub(crate) fn trigger(pick: u32, steps: &[&'static str], rng: &mut ChaCha8Rng) -> Option<Trigger> {
+    match pick {
+        0 => None,
+        1 => Some(Trigger::Enqueued),
+        2 => Some(Trigger::Acquired),
+        3 => Some(Trigger::Woken),
+        _ if steps.is_empty() => None,
+        _ => Some(Trigger::Step {
+            step: steps[rng.random_range(0..steps.len())].to_string(),
+        }),
+    }
 }
 
 /// Turns drawn occurrences into a plan: drops the undoings that fall after the fault phase
@@ -456,6 +382,7 @@ pub fn plan_strategy(cfg: SwarmConfig) -> impl Strategy<Value = FaultPlan> {
 mod tests {
     use super::*;
     use crate::sim::seed::Seeds;
+    use std::str::FromStr;
 
     fn cfg() -> SwarmConfig {
         SwarmConfig {

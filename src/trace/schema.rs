@@ -5,7 +5,8 @@
 use super::strict_json::{Field, Fields, JsonError};
 use super::{Expect, Trace};
 use crate::check::Property;
-use crate::sim::fault::{Fault, FaultPlan, FaultTag, Role, Target, TimedFault, Trigger};
+use crate::sim::fault::{Fault, FaultPlan, Role, Target, TimedFault, Trigger};
+use crate::sim::vocab::FaultTag;
 use serde_json::Value;
 
 pub fn trace(value: &Value) -> Result<Trace, JsonError> {
@@ -72,8 +73,9 @@ fn properties(field: Field) -> Result<Vec<Property>, JsonError> {
 fn timed_fault(field: Field) -> Result<TimedFault, JsonError> {
     let mut f = field.fields()?;
     let at_ms = f.u64("at_ms")?;
-    let kind = f.required("fault")?.one_of("a fault name", &KINDS)?;
-    let fault = kind(&mut f)?;
+    let tags = FaultTag::ALL.map(|tag| (tag.name(), tag));
+    let tag = f.required("fault")?.one_of("a fault name", &tags)?;
+    let fault = fields(tag, &mut f)?;
     f.finish()?;
     Ok(TimedFault { at_ms, fault })
 }
@@ -122,105 +124,78 @@ fn trigger(field: Field) -> Result<Trigger, JsonError> {
     Ok(trigger)
 }
 
-/// Reads one kind's fields (the tag and `at_ms` are taken already).
-type Kind = fn(&mut Fields) -> Result<Fault, JsonError>;
-
-/// Every fault kind by its tag, as `Fault::name` and serde name it.
-const KINDS: [(&str, Kind); 15] = [
-    (FaultTag::Partition.name(), |f| {
-        Ok(Fault::Partition {
+/// Reads the fields of a fault tagged `tag` (the tag and `at_ms` are taken already).
+fn fields(tag: FaultTag, f: &mut Fields) -> Result<Fault, JsonError> {
+    Ok(match tag {
+        FaultTag::Partition => Fault::Partition {
             a: f.string("a")?,
             b: f.string("b")?,
-        })
-    }),
-    (FaultTag::PartitionOneway.name(), |f| {
-        Ok(Fault::PartitionOneway {
+        },
+        FaultTag::PartitionOneway => Fault::PartitionOneway {
             from: f.string("from")?,
             to: f.string("to")?,
-        })
-    }),
-    (FaultTag::Repair.name(), |f| {
-        Ok(Fault::Repair {
+        },
+        FaultTag::Repair => Fault::Repair {
             a: f.string("a")?,
             b: f.string("b")?,
-        })
-    }),
-    (FaultTag::RepairAll.name(), |_| Ok(Fault::RepairAll)),
-    (FaultTag::Loss.name(), |f| {
-        Ok(Fault::Loss {
+        },
+        FaultTag::RepairAll => Fault::RepairAll,
+        FaultTag::Loss => Fault::Loss {
             a: f.string("a")?,
             b: f.string("b")?,
             rate: f.f64("rate")?,
             for_ms: f.u64("for_ms")?,
-        })
-    }),
-    (FaultTag::Delay.name(), |f| {
-        Ok(Fault::Delay {
+        },
+        FaultTag::Delay => Fault::Delay {
             a: f.string("a")?,
             b: f.string("b")?,
             ms: f.u64("ms")?,
             for_ms: f.u64("for_ms")?,
-        })
-    }),
-    (FaultTag::Crash.name(), |f| {
-        Ok(Fault::Crash {
+        },
+        FaultTag::Crash => Fault::Crash {
             node: f.string("node")?,
-        })
-    }),
-    (FaultTag::Restart.name(), |f| {
-        Ok(Fault::Restart {
+        },
+        FaultTag::Restart => Fault::Restart {
             node: f.string("node")?,
-        })
-    }),
-    (FaultTag::Pause.name(), |f| match f.optional("target") {
-        Some(target) => Ok(Fault::PauseRole {
-            target: self::target(target)?,
-            on: f.optional("on").map(trigger).transpose()?,
-            for_ms: f.u64("for_ms")?,
-        }),
-        None => Ok(Fault::Pause {
-            node: f.string("node")?,
-            for_ms: f.u64("for_ms")?,
-        }),
-    }),
-    (FaultTag::PauseBefore.name(), |f| {
-        Ok(Fault::PauseBefore {
+        },
+        FaultTag::Pause => match f.optional("target") {
+            Some(target) => Fault::PauseRole {
+                target: self::target(target)?,
+                on: f.optional("on").map(trigger).transpose()?,
+                for_ms: f.u64("for_ms")?,
+            },
+            None => Fault::Pause {
+                node: f.string("node")?,
+                for_ms: f.u64("for_ms")?,
+            },
+        },
+        FaultTag::PauseBefore => Fault::PauseBefore {
             node: f.string("node")?,
             step: f.string("step")?,
             for_ms: f.u64("for_ms")?,
-        })
-    }),
-    (FaultTag::ClockJump.name(), |f| {
-        Ok(Fault::ClockJump {
+        },
+        FaultTag::ClockJump => Fault::ClockJump {
             node: f.string("node")?,
             by_ms: f.i64("by_ms")?,
-        })
-    }),
-    (FaultTag::ClockDrift.name(), |f| {
-        Ok(Fault::ClockDrift {
+        },
+        FaultTag::ClockDrift => Fault::ClockDrift {
             node: f.string("node")?,
             ppm: f.i64("ppm")?,
-        })
-    }),
-    (FaultTag::LoseReply.name(), |f| {
-        Ok(Fault::LoseReply {
+        },
+        FaultTag::LoseReply => Fault::LoseReply {
             node: f.string("node")?,
             op: f.string("op")?,
             client: f.string("client")?,
-        })
-    }),
-    (FaultTag::Failover.name(), |f| {
-        Ok(Fault::Failover {
+        },
+        FaultTag::Failover => Fault::Failover {
             node: f.string("node")?,
-        })
-    }),
-    (FaultTag::StallApply.name(), |f| {
-        Ok(Fault::StallApply {
+        },
+        FaultTag::StallApply => Fault::StallApply {
             node: f.string("node")?,
             for_ms: f.u64("for_ms")?,
-        })
-    }),
-];
+        },
+    })
+}
 
 #[cfg(test)]
 mod tests {
@@ -341,8 +316,8 @@ mod tests {
         let faults = one_of_each_kind();
         let mut names: Vec<&str> = faults.iter().map(Fault::name).collect();
         names.dedup();
-        let kinds: Vec<&str> = KINDS.iter().map(|(name, _)| *name).collect();
-        assert_eq!(names, kinds, "one sample per kind, in KINDS order");
+        let tags: Vec<&str> = FaultTag::ALL.iter().map(|tag| tag.name()).collect();
+        assert_eq!(names, tags, "one sample per tag, in the vocabulary's order");
         let written = sample(faults);
         assert_eq!(decode(&written.to_json()).unwrap(), written);
         let bare = Trace {

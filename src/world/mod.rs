@@ -3,6 +3,8 @@
 //! programs through their traits and never names one.
 
 mod driver;
+pub mod prepared;
 pub mod run;
 
+pub use prepared::Prepared;
 pub use run::{RunError, RunReport, RunSpec, run};

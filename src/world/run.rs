@@ -1,17 +1,16 @@
 //! One run as an API: what it depends on (RunSpec), what it showed (RunReport), the checks
 //! on its plan, and `run`, which drives the world (world.rs) and judges the history.
 
-use crate::check::{self, CheckConfig, Malformed, NoChecker, Property, Violation, Witness};
+use crate::check::{Malformed, NoChecker, Property, Violation, Witness};
 use crate::history::History;
 use crate::params::{ParamError, Params};
 use crate::scenario::Scenario;
 use crate::sim::fault::{Fault, FaultPlan, PlanError};
 use crate::sim::seed::Seeds;
 use crate::sim::software::Hosts;
-use crate::sim::swarm::{self, FaultKind, SwarmConfig, SwarmServer};
-use crate::world::driver::World;
+use crate::sim::swarm::{self, SwarmConfig, SwarmServer};
+use crate::world::prepared::Prepared;
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 use std::fmt;
 use std::panic::AssertUnwindSafe;
 use std::sync::Once;
@@ -163,7 +162,11 @@ impl RunSpec {
 /// The swarm's knobs for a scenario: its parameters, and the servers it may fault with what
 /// their families admit. A kind no server admits is left out, so it draws nothing.
 pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
-    let hosts = scenario.program.hosts(params);
+    swarm_config_of(&scenario.program.hosts(params), params)
+}
+
+/// `swarm_config`, of the hosts a scenario has with `params`.
+pub(super) fn swarm_config_of(hosts: &Hosts, params: &Params) -> SwarmConfig {
     let servers: Vec<SwarmServer> = hosts
         .servers
         .iter()
@@ -177,17 +180,11 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
         })
         .collect();
     let mut kinds = params.fault_kinds();
-    kinds.retain(|kind| match kind {
-        FaultKind::LoseReply => servers.iter().any(|s| !s.reply_ops.is_empty()),
-        FaultKind::Failover => servers.iter().any(|s| s.fails_over),
-        FaultKind::StallApply => servers.iter().any(|s| s.stalls_apply),
-        FaultKind::Isolate => servers.iter().filter(|s| s.ensemble_member).count() > 1,
-        _ => true,
-    });
+    kinds.retain(|&kind| swarm::admitted(kind, &servers));
     SwarmConfig {
         kinds,
         fault_phase_ms: params.faults.fault_phase_ms,
-        clients: hosts.clients,
+        clients: hosts.clients.clone(),
         pause_steps: hosts.pause_steps.to_vec(),
         wait_steps: hosts.wait_steps.to_vec(),
         servers,
@@ -231,47 +228,7 @@ pub fn run(spec: &RunSpec) -> Result<RunReport, RunError> {
 
 /// `run`, with its hosts stepped as `stepping` says.
 pub fn run_stepping(spec: &RunSpec, stepping: Stepping) -> Result<RunReport, RunError> {
-    spec.scenario
-        .validate(&spec.params)
-        .map_err(RunError::Params)?;
-    let hosts = spec.hosts();
-    let names: BTreeSet<String> = hosts.names().map(str::to_string).collect();
-    spec.plan.validate(&names).map_err(RunError::Plan)?;
-    validate_targets(spec, &hosts).map_err(RunError::Plan)?;
-    let checkers = spec
-        .scenario
-        .checkers
-        .judging(&spec.properties)
-        .map_err(RunError::NoChecker)?;
-
-    // Resolved once: the world and the checkers read these, not the scenario again.
-    let run_limit_ms = spec.scenario.run_limit(&spec.params);
-    let liveness_bound_ms = spec.scenario.liveness_bound(&spec.params);
-    let world = capture_panics(|| {
-        let mut world = World::build(spec, hosts, run_limit_ms, stepping);
-        world.drive(spec, run_limit_ms).map(|()| world)
-    });
-    let world = world
-        .map_err(|panic| format!("panicked: {panic}"))
-        .and_then(|driven| driven)
-        .map_err(RunError::Software)?;
-    let history = world.recorder.take();
-    let cfg = CheckConfig {
-        liveness_bound_ms,
-        params: spec.params.own.clone(),
-    };
-    let violations = check::check_with(&history, &checkers, &cfg).map_err(RunError::Malformed)?;
-    let witnesses = check::witnesses(&history, &checkers);
-    Ok(RunReport {
-        digest: history.digest(),
-        witnesses,
-        history,
-        violations,
-        end_ms: world.end_ms,
-        completed: world.completed,
-        plan: spec.plan.clone(),
-        polls: world.polls(),
-    })
+    Prepared::new(&spec.scenario, &spec.params, &spec.properties).run_stepping(spec, stepping)
 }
 
 thread_local! {
@@ -288,7 +245,7 @@ thread_local! {
 /// without it lets the task end quietly and the run go on, and both must judge alike.
 /// Panics are kept quiet only on a thread inside this function; others reach the hook that
 /// was there before.
-fn capture_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub(super) fn capture_panics<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
@@ -332,7 +289,7 @@ fn describe(info: &std::panic::PanicHookInfo<'_>) -> String {
 /// Checks what the generic validation cannot: faults aimed at the wrong kind of host (a
 /// server's family says which of its faults it can carry out), and faults scheduled after
 /// the fault phase (the heal phase admits none).
-fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), PlanError> {
+pub(super) fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), PlanError> {
     let clients = &hosts.clients;
     let phase_ms = spec.params.faults.fault_phase_ms;
     for (index, timed) in spec.plan.0.iter().enumerate() {
