@@ -311,6 +311,19 @@ fn mutants_benchmark() {
         }
         let random = (m.flawed)().jobs(2).explore(0..SEEDS);
         let random_found = random.finding().map(|f| f.spec.seed);
+        if let Some(finding) = random.finding() {
+            // What it found: the shrunk plan, and whether the patient recipe breaks on it too
+            // (then the finding is no flaw of the mutant's own).
+            let patient = (m.patient)().run_plan(finding.spec.seed, finding.spec.plan.clone());
+            for t in &finding.spec.plan.0 {
+                println!("{}:   at {} ms: {}", m.name, t.at_ms, t.fault);
+            }
+            println!(
+                "{}:   the patient recipe on it: {:?}",
+                m.name,
+                trace::violated(&patient)
+            );
+        }
         println!(
             "{}: random {}",
             m.name,

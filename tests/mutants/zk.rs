@@ -63,12 +63,28 @@ async fn enqueue(
     report: &Report,
     patience: Patience,
 ) -> Result<(String, i64), LockError> {
+    enqueue_as(
+        client,
+        dir,
+        guid,
+        report,
+        patience,
+        CreateMode::EphemeralSequential,
+    )
+    .await
+}
+
+/// `enqueue` with nodes of `mode`.
+async fn enqueue_as(
+    client: &ZkClient,
+    dir: &str,
+    guid: &str,
+    report: &Report,
+    patience: Patience,
+    mode: CreateMode,
+) -> Result<(String, i64), LockError> {
     let path = format!("{dir}/{guid}lock-");
-    let create = async || {
-        client
-            .create2(&path, b"", CreateMode::EphemeralSequential)
-            .await
-    };
+    let create = async || client.create2(&path, b"", mode).await;
     let enqueued = |(created, stat): (String, Stat)| {
         let name = created[dir.len() + 1..].to_string();
         report.enqueued(&name, None);
@@ -470,10 +486,11 @@ impl Queue for PatientQueue {
     }
 }
 
-/// A barrier of the user's own: each process puts an ephemeral sequential node (named with
-/// a GUID, through `enqueue`) under its round's directory and passes once `parties` nodes
-/// are there. Out of patience after a lost create reply, it creates a second node of its
-/// own; counted twice, it lifts the barrier while someone has not arrived.
+/// A barrier of the user's own: each process puts a persistent sequential node (named with
+/// a GUID unique to the process and the round, so an arrival outlives its session and is
+/// never made twice) under its round's directory and passes once `parties` nodes are there.
+/// Out of patience after a lost create reply, it creates a second node of its own; counted
+/// twice, it lifts the barrier while someone has not arrived.
 pub struct PatientBarrier {
     client: ZkClient,
     report: Report,
@@ -500,7 +517,7 @@ impl PatientBarrier {
         for round in 0..rounds {
             ensure_path(&client, &round_dir(round)).await?;
         }
-        let guid = format!("_c_{}_{:x}_", node.name, client.session_id());
+        let guid = format!("_c_{}_", node.name);
         Ok(PatientBarrier {
             report: Report::new(&node, kit::BARRIER_DIR),
             client,
@@ -515,7 +532,12 @@ impl locksim::Barrier for PatientBarrier {
     async fn enter(&mut self, round: u32) -> Result<(), RecipeError> {
         let dir = round_dir(round);
         let guid = format!("{}r{round}_", self.guid);
-        enqueue(&self.client, &dir, &guid, &self.report, self.patience).await?;
+        // Arrived already, in an earlier session?
+        if kit::find_own(&kit::list(&self.client, &dir).await?, &guid).is_none() {
+            let (client, report) = (&self.client, &self.report);
+            let mode = CreateMode::PersistentSequential;
+            enqueue_as(client, &dir, &guid, report, self.patience, mode).await?;
+        }
         loop {
             let (children, mut watch) = retrying(&self.client, async || {
                 self.client.get_children_watch(&dir).await
