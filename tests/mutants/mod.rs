@@ -12,7 +12,7 @@
 //!
 //! `cargo test --profile suite --test suite -- --ignored mutants_benchmark --nocapture`
 //!
-//! (`MUTANTS_CAMPAIGNS=k` measures campaigns `0..k` instead of `0..20`, and `MUTANTS=a,b`
+//! (`MUTANTS_CAMPAIGNS=k` or `a..b` measures those campaigns instead of `0..20`, and `MUTANTS=a,b`
 //! only the mutants named.)
 
 mod redis;
@@ -270,6 +270,23 @@ fn redis_release_del_fallback() {
     hand_plan_finds("redis-release-del-fallback");
 }
 
+/// What a search found: its shrunk plan, and whether the patient recipe breaks on it too
+/// (then the finding is no flaw of the mutant's own).
+fn show(m: &Mutant, explored: &locksim::Explored) {
+    let Some(finding) = explored.finding() else {
+        return;
+    };
+    for t in &finding.spec.plan.0 {
+        println!(
+            "{}:   seed {}, at {} ms: {}",
+            m.name, finding.spec.seed, t.at_ms, t.fault
+        );
+    }
+    let patient = (m.patient)().run_plan(finding.spec.seed, finding.spec.plan.clone());
+    let violated = trace::violated(&patient);
+    println!("{}:   the patient recipe on it: {violated:?}", m.name);
+}
+
 /// Median of `runs` (None: not found within the budget, counted above every finding).
 fn median(runs: &[Option<u64>]) -> String {
     let mut sorted: Vec<u64> = runs.iter().map(|r| r.unwrap_or(u64::MAX)).collect();
@@ -294,10 +311,14 @@ fn median(runs: &[Option<u64>]) -> String {
 fn mutants_benchmark() {
     const SEEDS: u64 = 2_000;
     const RUNS: u64 = 1_000;
-    let campaigns: u64 = std::env::var("MUTANTS_CAMPAIGNS")
-        .ok()
-        .map(|v| v.parse().expect("MUTANTS_CAMPAIGNS: a number"))
-        .unwrap_or(20);
+    let campaigns: std::ops::Range<u64> = match std::env::var("MUTANTS_CAMPAIGNS") {
+        Ok(v) => match v.split_once("..") {
+            Some((a, b)) => a.parse().expect("a..b")..b.parse().expect("a..b"),
+            None => 0..v.parse().expect("MUTANTS_CAMPAIGNS: k or a..b"),
+        },
+        Err(_) => 0..20,
+    };
+    let count = campaigns.end.saturating_sub(campaigns.start);
     let only: Option<Vec<String>> = std::env::var("MUTANTS")
         .ok()
         .map(|v| v.split(',').map(str::to_string).collect());
@@ -311,19 +332,7 @@ fn mutants_benchmark() {
         }
         let random = (m.flawed)().jobs(2).explore(0..SEEDS);
         let random_found = random.finding().map(|f| f.spec.seed);
-        if let Some(finding) = random.finding() {
-            // What it found: the shrunk plan, and whether the patient recipe breaks on it too
-            // (then the finding is no flaw of the mutant's own).
-            let patient = (m.patient)().run_plan(finding.spec.seed, finding.spec.plan.clone());
-            for t in &finding.spec.plan.0 {
-                println!("{}:   at {} ms: {}", m.name, t.at_ms, t.fault);
-            }
-            println!(
-                "{}:   the patient recipe on it: {:?}",
-                m.name,
-                trace::violated(&patient)
-            );
-        }
+        show(&m, &random);
         println!(
             "{}: random {}",
             m.name,
@@ -333,16 +342,17 @@ fn mutants_benchmark() {
             }
         );
         let mut runs = Vec::new();
-        for k in 0..campaigns {
+        for k in campaigns.clone() {
             let guided = (m.flawed)().jobs(2).campaign(k).explore_guided(RUNS);
             let found = guided.finding().is_some().then(|| guided.seeds_run());
             println!("{}: campaign {k}: {found:?}", m.name);
+            show(&m, &guided);
             runs.push(found);
         }
         rows.push((m.name, random_found, runs));
     }
     println!();
-    println!("| mutant | random 0..{SEEDS} | guided found (of {campaigns}) | median runs |");
+    println!("| mutant | random 0..{SEEDS} | guided found (of {count}) | median runs |");
     println!("|---|---|---|---|");
     for (name, random, runs) in &rows {
         let found = runs.iter().filter(|r| r.is_some()).count();
@@ -350,18 +360,18 @@ fn mutants_benchmark() {
         println!("| {name} | {random} | {found} | {} |", median(runs));
     }
     let missed_by_random = rows.iter().all(|(_, random, _)| random.is_none());
-    let needed = (campaigns * 4).div_ceil(5) as usize;
+    let needed = (count * 4).div_ceil(5) as usize;
     let guided_finds = rows
         .iter()
         .filter(|(_, _, runs)| runs.iter().filter(|r| r.is_some()).count() >= needed)
         .count();
     println!(
         "random misses all: {missed_by_random}; mutants guided finds in >= {needed} of \
-         {campaigns} campaigns: {guided_finds} (the line asks for 4)"
+         {count} campaigns: {guided_finds} (the line asks for 4)"
     );
     assert!(missed_by_random, "random exploration found a mutant");
     assert!(
         guided_finds >= 4,
-        "the guided search found only {guided_finds} mutants in >= {needed} of {campaigns} campaigns"
+        "the guided search found only {guided_finds} mutants in >= {needed} of {count} campaigns"
     );
 }
