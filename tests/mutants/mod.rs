@@ -7,8 +7,9 @@
 //! each finding is a composition of two or three specific faults.
 //!
 //! The tests below run each hand plan once (the flaw is found, the recipe's patient
-//! counterpart is clean on the same plan, and the mutant survives every part of the plan
-//! alone); `mutants_benchmark` (ignored, run on demand) measures random and guided search:
+//! counterpart is clean on the same plan, and the mutant survives the plan with any one
+//! fault left out); `mutants_benchmark` (ignored, run on demand) measures random and guided
+//! search:
 //!
 //! `cargo test --profile suite --test suite -- --ignored mutants_benchmark --nocapture`
 //!
