@@ -12,6 +12,7 @@ mod determinism;
 mod experiment;
 mod fuzz;
 mod html;
+mod mutants;
 mod redis_adversarial;
 mod redis_conformance;
 mod redis_serve;

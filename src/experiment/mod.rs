@@ -26,6 +26,7 @@ use crate::recipes::{Barrier, DoubleBarrier, Election, Lock, LockError, Queue, R
 use crate::scenario::{
     RedisLockProgram, Scenario, ZkBarrierProgram, ZkElectionProgram, ZkLockProgram, ZkQueueProgram,
 };
+use crate::sim::fault::FaultPlan;
 use crate::sim::node::Node;
 use crate::sim::param::{Param, ParamValue};
 use crate::trace::{self, Trace};
@@ -500,6 +501,36 @@ impl Experiment {
     /// On parameters the scenario refuses, and when the harness itself fails.
     pub fn run(&self, seed: u64) -> RunReport {
         let spec = RunSpec {
+            properties: self.judged(),
+            ..RunSpec::generated(&self.scenario, self.valid_params(), seed)
+        };
+        run::run(&spec).unwrap_or_else(|e| panic!("{}: seed {seed}: {e}", self.scenario.name))
+    }
+
+    /// Runs one seed with `plan`, a fault plan of your own, instead of the one the swarm
+    /// draws, and judges it as `run` does: the seed still decides latencies, clocks and
+    /// every other random stream. A hand-made plan that should expose a flaw, asserted in
+    /// one run; nothing is shrunk or written.
+    ///
+    /// ```no_run
+    /// # use locksim::{Property, scenario};
+    /// use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
+    ///
+    /// let noguid = locksim::Experiment::new(scenario::find("zk-lock-noguid").unwrap().clone());
+    /// let lose_create = TimedFault {
+    ///     at_ms: 0,
+    ///     fault: Fault::LoseReply { node: "zk1".into(), op: "create".into(), client: "c1".into() },
+    /// };
+    /// let report = noguid.run_plan(1, FaultPlan(vec![lose_create]));
+    /// assert!(report.violations.iter().any(|v| v.property == Property::LIVENESS));
+    /// ```
+    ///
+    /// # Panics
+    /// On parameters the scenario refuses, on a plan that does not suit its hosts, and when
+    /// the harness itself fails.
+    pub fn run_plan(&self, seed: u64, plan: FaultPlan) -> RunReport {
+        let spec = RunSpec {
+            plan,
             properties: self.judged(),
             ..RunSpec::generated(&self.scenario, self.valid_params(), seed)
         };
