@@ -155,6 +155,11 @@ enum Command {
         /// samples to the next. It costs the whole budget of every sample.
         #[arg(long)]
         rate: bool,
+        /// Also draw the comparison into OUT, an SVG picture: a panel a scenario, each
+        /// side's median of distinct transitions against runs, and a dashed line at its
+        /// median of runs to a first finding.
+        #[arg(long, value_name = "OUT")]
+        svg: Option<PathBuf>,
     },
     /// Measure runs per second and simulated-to-wall time against a bare turmoil simulation.
     Bench {
@@ -408,14 +413,19 @@ fn main() -> ExitCode {
             profile,
             set,
             rate,
+            svg,
         }) => cli::compare(
             &out,
             &scenarios,
-            (samples, runs),
-            jobs.map(|j| j as usize),
-            profile.as_deref(),
-            &set,
-            rate,
+            &cli::CompareOptions {
+                samples,
+                runs,
+                jobs: jobs.map(|j| j as usize),
+                profile,
+                set,
+                rate,
+                svg,
+            },
         ),
         Some(Command::Bench {
             runs,

@@ -1,10 +1,31 @@
 //! `locksim compare`: the guided search against random exploration, side by side.
 
+use super::compare_svg;
 use super::progress::Progress;
 use super::{Output, Status};
 use crate::explore::compare::{self, CompareSpec, Comparison, Side};
 use crate::scenario;
 use serde_json::{Value, json};
+use std::path::PathBuf;
+
+/// What `compare` is asked for, besides the scenarios.
+#[derive(Debug, Clone)]
+pub struct CompareOptions {
+    /// Seed ranges and campaigns.
+    pub samples: u64,
+    /// The runs of each.
+    pub runs: u64,
+    /// Parallel simulations (default: the cores).
+    pub jobs: Option<usize>,
+    /// A named profile of each scenario.
+    pub profile: Option<String>,
+    /// Parameter overrides.
+    pub set: Vec<String>,
+    /// Go on after findings and count them (`CompareSpec::rate`).
+    pub rate: bool,
+    /// Where to draw the comparison as an SVG picture.
+    pub svg: Option<PathBuf>,
+}
 
 /// The budget at which coverage is compared besides the whole one (or the whole one, when
 /// that is smaller).
@@ -16,23 +37,32 @@ fn early(runs: u64) -> u64 {
 
 /// `locksim compare SCENARIO...`: for each scenario, `samples` seed ranges of `runs` seeds and
 /// campaigns `0..samples` of `runs` runs, each to its first finding; a table (or JSON) of the
-/// runs each side took and the transitions each covered.
-pub fn compare(
-    out: &Output,
-    names: &[String],
-    (samples, runs): (u64, u64),
-    jobs: Option<usize>,
-    profile: Option<&str>,
-    set: &[String],
-    rate: bool,
-) -> Status {
+/// runs each side took and the transitions each covered, and with `svg` a picture of them.
+pub fn compare(out: &Output, names: &[String], options: &CompareOptions) -> Status {
+    let CompareOptions {
+        samples,
+        runs,
+        jobs,
+        rate,
+        ..
+    } = *options;
+    if let Some(svg) = &options.svg
+        && let Some(dir) = svg.parent().filter(|d| !d.as_os_str().is_empty())
+        && !dir.is_dir()
+    {
+        return out.bad_input(&format!(
+            "--svg {}: {} is not a directory",
+            svg.display(),
+            dir.display()
+        ));
+    }
     let mut specs = Vec::new();
     for name in names {
         let scenario = match scenario::find(name) {
             Ok(s) => s,
             Err(e) => return out.bad_input(&e.to_string()),
         };
-        let params = match scenario.params(profile, set) {
+        let params = match scenario.params(options.profile.as_deref(), &options.set) {
             Ok(p) => p,
             Err(e) => return out.bad_input(&format!("{name}: {e}")),
         };
@@ -62,7 +92,7 @@ pub fn compare(
         );
     }
     let progress = Progress::up_to(out, specs.len() as u64 * samples * runs * 2);
-    let mut rows = Vec::new();
+    let (mut rows, mut drawn) = (Vec::new(), Vec::new());
     for spec in &specs {
         progress.set_label(spec.scenario.name.to_string());
         let c = compare::compare(spec, &progress);
@@ -70,8 +100,14 @@ pub fn compare(
             progress.suspend(|| print_row(spec, &c));
         }
         rows.push(row_json(spec, &c));
+        drawn.push((spec.clone(), c));
     }
     progress.finish();
+    if let Some(svg) = &options.svg
+        && let Err(e) = std::fs::write(svg, compare_svg::draw(&drawn))
+    {
+        return out.bad_input(&format!("--svg {}: cannot write it: {e}", svg.display()));
+    }
     if out.json {
         outln!(
             "{}",

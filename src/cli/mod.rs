@@ -29,6 +29,7 @@ macro_rules! out {
 }
 
 mod compare;
+mod compare_svg;
 mod explore;
 mod merge;
 mod progress;
@@ -37,7 +38,7 @@ mod serve;
 mod single;
 pub mod write;
 
-pub use compare::compare;
+pub use compare::{CompareOptions, compare};
 pub use explore::{default_exploration, explore, explore_guided};
 pub use merge::merge;
 pub use serve::{parse_memory, serve_redis, serve_zk};

@@ -75,7 +75,7 @@ pub struct GuidedExploration {
 }
 
 /// Runs of one generation, whatever the number of jobs.
-pub(super) const GENERATION: u64 = 16;
+pub(crate) const GENERATION: u64 = 16;
 
 /// Of every generation, the share of fresh swarm plans.
 const FRESH: f64 = 0.25;

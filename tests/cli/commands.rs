@@ -575,9 +575,15 @@ fn compare_counts_runs_to_a_finding_on_both_sides() {
             "--runs",
             "30",
             "--rate",
+            "--svg",
+            "compare.svg",
         ],
         0,
     );
+    let svg = std::fs::read_to_string(s.0.join("compare.svg")).expect("--svg writes it");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("zk-lock-stale-session"), "{svg}");
+    assert_eq!(svg.matches("<polyline").count(), 2, "a curve a side: {svg}");
     let rated = &rated["scenarios"][0];
     for side in ["random", "guided"] {
         assert_eq!(rated[side]["found_at"], row[side]["found_at"], "{rated}");
@@ -597,4 +603,9 @@ fn compare_counts_runs_to_a_finding_on_both_sides() {
     assert!(row["random"].get("failed").is_none(), "{row}");
     assert_bad_input(&s, &["compare", "nope"], "unknown scenario 'nope'");
     assert_bad_input(&s, &["compare", "zk-lock", "--samples", "0"], "--samples");
+    assert_bad_input(
+        &s,
+        &["compare", "zk-lock", "--svg", "nowhere/compare.svg"],
+        "nowhere is not a directory",
+    );
 }
