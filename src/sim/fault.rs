@@ -290,17 +290,11 @@ impl Fault {
         const DAY_MS: u64 = 86_400_000;
         const YEAR_MS: u64 = 365 * 86_400_000;
         match self {
-            Fault::Loss { for_ms, .. }
-            | Fault::Pause { for_ms, .. }
-            | Fault::PauseBefore { for_ms, .. }
-            | Fault::PauseRole { for_ms, .. }
-            | Fault::StallApply { for_ms, .. }
-                if *for_ms > DAY_MS =>
-            {
-                Some(("for_ms", "at most one day (86400000)"))
-            }
             Fault::Delay { ms, for_ms, .. } if *ms > DAY_MS || *for_ms > DAY_MS => {
                 Some(("ms and for_ms", "at most one day (86400000)"))
+            }
+            _ if self.for_ms().is_some_and(|ms| ms > DAY_MS) => {
+                Some(("for_ms", "at most one day (86400000)"))
             }
             Fault::ClockJump { by_ms, .. } if by_ms.unsigned_abs() > YEAR_MS => {
                 Some(("by_ms", "within one year either way"))
@@ -627,6 +621,31 @@ mod tests {
             for_ms: 5,
         });
         assert_eq!(loss.validate(&hosts), Err(PlanError::BadRate { index: 0 }));
+    }
+
+    #[test]
+    fn validate_rejects_durations_past_a_day() {
+        let hosts: BTreeSet<String> = ["zk1".to_string(), "c1".to_string()].into();
+        let field = |fault| match plan(fault).validate(&hosts) {
+            Err(PlanError::OutOfRange { field, .. }) => Some(field),
+            _ => None,
+        };
+        let day = 86_400_000;
+        let pause = |for_ms| Fault::Pause {
+            node: "c1".into(),
+            for_ms,
+        };
+        let delay = |ms, for_ms| Fault::Delay {
+            a: "c1".into(),
+            b: "zk1".into(),
+            ms,
+            for_ms,
+        };
+        assert_eq!(field(pause(day + 1)), Some("for_ms"));
+        assert_eq!(field(pause(day)), None);
+        assert_eq!(field(delay(1, day + 1)), Some("ms and for_ms"));
+        assert_eq!(field(delay(day + 1, 1)), Some("ms and for_ms"));
+        assert_eq!(field(delay(day, day)), None);
     }
 
     #[test]
