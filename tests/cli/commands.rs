@@ -529,17 +529,11 @@ fn a_guided_exploration_writes_a_trace_that_replays_and_the_same_on_any_jobs() {
 #[test]
 fn compare_counts_runs_to_a_finding_on_both_sides() {
     let s = Scratch::new("compare");
-    let v = s.json(
-        &[
-            "compare",
-            "zk-lock-stale-session",
-            "--samples",
-            "2",
-            "--runs",
-            "30",
-        ],
-        0,
-    );
+    let compare = |more: &[&str]| {
+        let args = ["compare", "zk-lock-stale-session", "--samples", "2"];
+        s.json(&[&args[..], &["--runs", "30"], more].concat(), 0)
+    };
+    let v = compare(&[]);
     let row = &v["scenarios"][0];
     assert_eq!(row["scenario"], "zk-lock-stale-session");
     let explored = s.json(
@@ -566,20 +560,7 @@ fn compare_counts_runs_to_a_finding_on_both_sides() {
     assert_eq!(row["guided"]["found_at"][1], guided["runs"], "{row}");
     // With --rate both sides go on to the end of every sample and count what they found,
     // from the same first findings.
-    let rated = s.json(
-        &[
-            "compare",
-            "zk-lock-stale-session",
-            "--samples",
-            "2",
-            "--runs",
-            "30",
-            "--rate",
-            "--svg",
-            "compare.svg",
-        ],
-        0,
-    );
+    let rated = compare(&["--rate", "--svg", "compare.svg"]);
     let svg = std::fs::read_to_string(s.0.join("compare.svg")).expect("--svg writes it");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("zk-lock-stale-session"), "{svg}");
