@@ -1,5 +1,5 @@
 //! One run as an API: what it depends on (RunSpec), what it showed (RunReport), the checks
-//! on its plan, and `run`, which drives the world (world.rs) and judges the history.
+//! on its plan, and `run`, which drives the world (`world::driver`) and judges the history.
 
 use crate::check::{Malformed, NoChecker, Property, Violation, Witness};
 use crate::history::History;
