@@ -136,138 +136,49 @@ async fn remove(
     }
 }
 
-/// The lock recipe (ephemeral sequential nodes named with a GUID, each waiter watching the
-/// node just below its own) with the patience of its enqueue and of its release.
-pub struct PatientLock {
+/// A line of ephemeral sequential nodes named with a GUID, each member watching the node
+/// just below its own and listing again when it fires, the first holding it: the lock's and
+/// the election's recipe alike, with the patience of joining and of leaving.
+struct PatientLine {
     client: ZkClient,
     events: SessionEvents,
     report: Report,
-    enqueue: Patience,
-    release: Patience,
+    dir: &'static str,
+    join: Patience,
+    leave: Patience,
     guid: String,
-    enqueued: u64,
+    joined: u64,
     mine: Option<(String, i64)>,
 }
 
-impl PatientLock {
-    pub async fn new(
-        node: Node,
-        client: ZkClient,
-        enqueue: Patience,
-        release: Patience,
-    ) -> Result<PatientLock, LockError> {
+impl PatientLine {
+    fn new(node: &Node, client: ZkClient, dir: &'static str, patience: [Patience; 2]) -> Self {
         let guid = format!("_c_{}_{:x}_", node.name, client.session_id());
-        let (events, report) = (client.events(), Report::new(&node, LOCK_DIR));
-        Ok(PatientLock {
+        let (events, report) = (client.events(), Report::new(node, dir));
+        PatientLine {
             client,
             events,
             report,
-            enqueue,
-            release,
+            dir,
+            join: patience[0],
+            leave: patience[1],
             guid,
-            enqueued: 0,
+            joined: 0,
             mine: None,
-        })
+        }
     }
-}
 
-impl Lock for PatientLock {
-    async fn acquire(&mut self) -> Result<Grant, LockError> {
+    /// Joins the line if it is not in it, and waits until it is first.
+    async fn first(&mut self) -> Result<Grant, RecipeError> {
         if self.mine.is_none() {
-            self.enqueued += 1;
-            let guid = format!("{}{}_", self.guid, self.enqueued);
+            self.joined += 1;
+            let guid = format!("{}{}_", self.guid, self.joined);
             let (client, report) = (&self.client, &self.report);
-            self.mine = Some(enqueue(client, LOCK_DIR, &guid, report, self.enqueue).await?);
+            self.mine = Some(enqueue(client, self.dir, &guid, report, self.join).await?);
         }
-        let (mine, czxid) = self.mine.clone().expect("enqueued above");
+        let (mine, czxid) = self.mine.clone().expect("joined above");
         loop {
-            let line = kit::line(&kit::list(&self.client, LOCK_DIR).await?);
-            let Some(at) = line.iter().position(|c| *c == mine) else {
-                self.mine = None;
-                return Err(LockError::NodeGone);
-            };
-            if at == 0 {
-                return Ok(Grant {
-                    token: Some(czxid),
-                    ..Grant::default()
-                });
-            }
-            let below = format!("{LOCK_DIR}/{}", line[at - 1]);
-            let (stat, mut watch) = retrying(&self.client, async || {
-                self.client.exists_watch(&below).await
-            })
-            .await?;
-            if stat.is_some() {
-                kit::wait(&mut watch, &self.report).await?;
-            }
-        }
-    }
-
-    async fn release(&mut self) -> Result<(), LockError> {
-        match self.mine.take() {
-            Some((mine, _)) => {
-                let path = format!("{LOCK_DIR}/{mine}");
-                remove(&self.client, LOCK_DIR, &path, self.release).await
-            }
-            None => Ok(()),
-        }
-    }
-
-    async fn lost(&mut self) {
-        kit::session_lost(&mut self.events).await
-    }
-
-    async fn close(self) {
-        self.client.close().await
-    }
-}
-
-/// The election recipe (the lowest candidate leads, each other watches the one just below
-/// it, and lists again when that fires) with the patience of its stand and of its resign.
-pub struct PatientElection {
-    client: ZkClient,
-    events: SessionEvents,
-    report: Report,
-    stand: Patience,
-    resign: Patience,
-    guid: String,
-    stood: u64,
-    mine: Option<(String, i64)>,
-}
-
-impl PatientElection {
-    pub async fn new(
-        node: Node,
-        client: ZkClient,
-        stand: Patience,
-        resign: Patience,
-    ) -> Result<PatientElection, RecipeError> {
-        let guid = format!("_c_{}_{:x}_", node.name, client.session_id());
-        let (events, report) = (client.events(), Report::new(&node, ELECTION_DIR));
-        Ok(PatientElection {
-            client,
-            events,
-            report,
-            stand,
-            resign,
-            guid,
-            stood: 0,
-            mine: None,
-        })
-    }
-}
-
-impl Election for PatientElection {
-    async fn lead(&mut self) -> Result<Grant, RecipeError> {
-        if self.mine.is_none() {
-            self.stood += 1;
-            let guid = format!("{}{}_", self.guid, self.stood);
-            let (client, report) = (&self.client, &self.report);
-            self.mine = Some(enqueue(client, ELECTION_DIR, &guid, report, self.stand).await?);
-        }
-        let (mine, czxid) = self.mine.clone().expect("stood above");
-        loop {
-            let line = kit::line(&kit::list(&self.client, ELECTION_DIR).await?);
+            let line = kit::line(&kit::list(&self.client, self.dir).await?);
             let Some(at) = line.iter().position(|c| *c == mine) else {
                 self.mine = None;
                 return Err(RecipeError::NodeGone);
@@ -278,7 +189,7 @@ impl Election for PatientElection {
                     ..Grant::default()
                 });
             }
-            let below = format!("{ELECTION_DIR}/{}", line[at - 1]);
+            let below = format!("{}/{}", self.dir, line[at - 1]);
             let (stat, mut watch) = retrying(&self.client, async || {
                 self.client.exists_watch(&below).await
             })
@@ -289,22 +200,82 @@ impl Election for PatientElection {
         }
     }
 
-    async fn resign(&mut self) -> Result<(), RecipeError> {
+    /// Leaves the line, if it is in it.
+    async fn leave(&mut self) -> Result<(), RecipeError> {
         match self.mine.take() {
             Some((mine, _)) => {
-                let path = format!("{ELECTION_DIR}/{mine}");
-                remove(&self.client, ELECTION_DIR, &path, self.resign).await
+                let path = format!("{}/{mine}", self.dir);
+                remove(&self.client, self.dir, &path, self.leave).await
             }
             None => Ok(()),
         }
     }
+}
 
-    async fn leadership_lost(&mut self) {
-        kit::session_lost(&mut self.events).await
+/// The lock recipe on a `PatientLine`, with the patience of its enqueue and of its release.
+pub struct PatientLock(PatientLine);
+
+impl PatientLock {
+    pub async fn new(
+        node: Node,
+        client: ZkClient,
+        enqueue: Patience,
+        release: Patience,
+    ) -> Result<PatientLock, LockError> {
+        let line = PatientLine::new(&node, client, LOCK_DIR, [enqueue, release]);
+        Ok(PatientLock(line))
+    }
+}
+
+impl Lock for PatientLock {
+    async fn acquire(&mut self) -> Result<Grant, LockError> {
+        self.0.first().await
+    }
+
+    async fn release(&mut self) -> Result<(), LockError> {
+        self.0.leave().await
+    }
+
+    async fn lost(&mut self) {
+        kit::session_lost(&mut self.0.events).await
     }
 
     async fn close(self) {
-        self.client.close().await
+        self.0.client.close().await
+    }
+}
+
+/// The election recipe on a `PatientLine` (the lowest candidate leads), with the patience
+/// of its stand and of its resign.
+pub struct PatientElection(PatientLine);
+
+impl PatientElection {
+    pub async fn new(
+        node: Node,
+        client: ZkClient,
+        stand: Patience,
+        resign: Patience,
+    ) -> Result<PatientElection, RecipeError> {
+        let line = PatientLine::new(&node, client, ELECTION_DIR, [stand, resign]);
+        Ok(PatientElection(line))
+    }
+}
+
+impl Election for PatientElection {
+    async fn lead(&mut self) -> Result<Grant, RecipeError> {
+        self.0.first().await
+    }
+
+    async fn resign(&mut self) -> Result<(), RecipeError> {
+        self.0.leave().await
+    }
+
+    async fn leadership_lost(&mut self) {
+        kit::session_lost(&mut self.0.events).await
+    }
+
+    async fn close(self) {
+        self.0.client.close().await
     }
 }
 
