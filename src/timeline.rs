@@ -203,6 +203,19 @@ impl Spans {
                     hosts: vec![node.clone()],
                     until_ms: paused(e.time_ms, *for_ms),
                 },
+                // A lost reply strikes when the server drops the connection, which may be
+                // long after its fault was armed.
+                Op::Server(event) if event.op == "reply_lost" => Span {
+                    tag: FaultTag::LoseReply,
+                    hosts: event
+                        .fields
+                        .get("client")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .into_iter()
+                        .collect(),
+                    until_ms: None,
+                },
                 _ => continue,
             };
             spans.insert(i, span);
@@ -546,6 +559,28 @@ mod tests {
              {lines:#?}"
         );
         assert_eq!(lines.len(), 11, "{lines:#?}");
+    }
+
+    /// A lost reply strikes when the server drops the connection: told there, however
+    /// early, for a client of the violation, and left out for anyone else.
+    #[test]
+    fn an_early_lost_reply_of_a_violations_client_is_told_where_it_struck() {
+        let (mut history, violations, plan) = paused_holder();
+        let lost = |at: u64, client: &str| {
+            let op = crate::zk::events::ZkEvent::ReplyLost {
+                client: client.into(),
+                request: "create".into(),
+            };
+            event(at, "zk1", Kind::Info, op.into())
+        };
+        history.events.extend([lost(40, "c2"), lost(41, "c3")]);
+        history.events.sort_by_key(|e| e.time_ms);
+        let lines = timeline(&history, &violations, &plan);
+        assert_eq!(
+            lines[0],
+            "     40 ms  zk1      drops c2's connection instead of replying to its create"
+        );
+        assert!(!lines.iter().any(|l| l.contains("c3's")), "{lines:#?}");
     }
 
     #[test]

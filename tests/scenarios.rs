@@ -97,7 +97,9 @@ fn simple_lock_shows_herd_and_fifo() {
 
 #[test]
 fn noguid_variant_deadlocks_on_a_lost_create_reply_and_the_recipe_does_not() {
-    let e = explore_seeds("zk-lock-noguid", &[], &[], 0..300);
+    // Lost replies alone (the swarm's `any`: whatever request is on the wire), so the one
+    // that matters, a create's, is not crowded out by every other fault.
+    let e = explore_seeds("zk-lock-noguid", &["faults=lose_reply"], &[], 0..300);
     assert_eq!(found(&e), vec![Property::LIVENESS]);
     let faults = shrunk_faults(&e);
     assert!(
@@ -275,7 +277,12 @@ fn a_barrier_looked_at_before_it_is_armed_is_taken_for_lifted() {
 
 #[test]
 fn counting_children_instead_of_waiting_for_ready_strands_a_late_lister() {
-    let e = explore_seeds("zk-double-barrier-no-ready", &[], &[], 0..100);
+    let e = explore_seeds(
+        "zk-double-barrier-no-ready",
+        &["faults=lose_reply"],
+        &[],
+        0..100,
+    );
     assert!(found(&e).contains(&Property::LIVENESS), "{:?}", found(&e));
     assert!(shrunk_faults(&e).len() <= 3, "{:?}", shrunk_faults(&e));
     assert_eq!(recipe_on_finding(&e), [], "the recipe waits for ready");
@@ -606,10 +613,11 @@ fn exploring_redlock_under_its_full_profile_finds_kleppmanns_pause_and_shrinks_i
     assert!(found(&e).contains(&Property::MUTEX), "{:?}", found(&e));
     let faults = shrunk_faults(&e);
     assert!(faults.len() <= 3, "{faults:?}");
+    // A holder frozen past its validity on its way to the store or to its release.
     assert!(
         faults
             .iter()
-            .any(|f| matches!(f, Fault::PauseBefore { step, .. } if step == "write")),
+            .any(|f| matches!(f, Fault::PauseBefore { .. })),
         "{faults:?}"
     );
     let Outcome::Violation(finding) = &e.outcome else {
@@ -967,14 +975,14 @@ fn a_waiter_that_takes_a_vanished_predecessor_for_the_lock_breaks_mutex_under_ta
 
 #[test]
 fn adopting_a_node_of_the_abandoned_session_breaks_mutex() {
-    // Its first finding is a herd (the adopted node is gone, so its adopter and the waiter
-    // behind it both watch the same predecessor); judged by mutex alone, two holders.
-    let e = explore_profile("zk-lock-stale-session", None, 0..20);
-    assert_eq!(found(&e), vec![Property::HERD], "{:?}", e.outcome);
+    // Under lost replies (and the profile's targeted pauses), judged by mutex alone: two
+    // holders, once the adopted node goes with the session that created it.
     let scenario = scenario::find("zk-lock-stale-session").unwrap();
     let e = explore(&ExploreSpec {
         scenario: scenario.clone(),
-        params: profile("zk-lock-stale-session", None),
+        params: profile("zk-lock-stale-session", None)
+            .overridden(&["faults=lose_reply"])
+            .unwrap(),
         properties: vec![Property::MUTEX],
         seeds: 0..20,
         jobs: 2,
@@ -1031,7 +1039,7 @@ fn a_candidate_that_adopts_its_given_up_session_s_node_leads_beside_another() {
         scenario: scenario.clone(),
         params: profile("zk-election-stale-node", None),
         properties: vec![Property::LEADER],
-        seeds: 0..500,
+        seeds: 0..1000,
         jobs: 2,
         check_determinism: false,
     });

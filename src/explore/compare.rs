@@ -274,7 +274,7 @@ mod tests {
     /// is where it stops without `rate`, and it counts the findings after it too.
     #[test]
     fn a_rate_counts_every_finding_from_the_same_first_one() {
-        let scenario = scenario::find("zk-lock-stale-session").unwrap();
+        let scenario = scenario::find("redis-lock").unwrap();
         let spec = CompareSpec {
             scenario: scenario.clone(),
             params: scenario.params::<&str>(None, &[]).unwrap(),

@@ -24,7 +24,8 @@ pub(crate) enum Mutation {
     Scale,
     /// Set a fault's length just below or just above a timescale of the recipe.
     Timescale,
-    /// Aim a fault at another role or host of the same kind.
+    /// Aim a fault at another role or host of the same kind, or a lost reply at another
+    /// request.
     Retarget,
     /// Fire a pause at a time instead of an event, at another event, or before a step.
     Retrigger,
@@ -193,7 +194,8 @@ fn draw(cfg: &SwarmConfig, kind: NewKind, at_ms: u64, rng: &mut ChaCha8Rng) -> V
     }
 }
 
-/// Aims `fault` at another role, or another host of the same kind.
+/// Aims `fault` at another role, another host of the same kind, or (a lost reply) another
+/// request.
 fn retarget(cfg: &SwarmConfig, fault: &mut Fault, rng: &mut ChaCha8Rng) {
     let client = cfg.clients[rng.random_range(0..cfg.clients.len())].clone();
     let server = cfg.servers[rng.random_range(0..cfg.servers.len())]
@@ -223,6 +225,16 @@ fn retarget(cfg: &SwarmConfig, fault: &mut Fault, rng: &mut ChaCha8Rng) {
         | Fault::PauseBefore { node, .. }
         | Fault::ClockJump { node, .. }
         | Fault::ClockDrift { node, .. } => swap(node),
+        Fault::LoseReply { node, op, .. } if rng.random_bool(0.5) => {
+            let ops = cfg
+                .servers
+                .iter()
+                .find(|s| s.name == *node)
+                .map_or(&[][..], |s| s.lose_ops.as_slice());
+            if !ops.is_empty() {
+                *op = ops[rng.random_range(0..ops.len())].to_string();
+            }
+        }
         Fault::LoseReply { client: c, .. } => *c = client,
         _ => {}
     }

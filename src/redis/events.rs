@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub const FAMILY: &str = "redis";
 
 /// What a simulated Redis host records in the history, one flat object tagged with `op`
-/// (`key_expired`, `key_changed`, `restarted`, `failed_over`).
+/// (`key_expired`, `key_changed`, `restarted`, `failed_over`, `reply_lost`, `output_limit`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum RedisEvent {
@@ -32,6 +32,14 @@ pub enum RedisEvent {
     FailedOver {
         /// How many of the master's writes it had not received.
         lost: u64,
+    },
+    /// The server dropped `client`'s connection instead of replying to `op`, which it had
+    /// run (a `lose_reply` fault): the client cannot tell whether it took effect.
+    ReplyLost {
+        /// The client host.
+        client: String,
+        /// The command, as the fault names it (`set`, `eval`, `blmove`).
+        command: String,
     },
     /// The server dropped `client`'s subscriber connection: its unwritten messages reached
     /// Redis's `client-output-buffer-limit` for pub/sub (32 MiB, or 8 MiB for a minute).
@@ -120,13 +128,19 @@ impl KeyChange {
 
 /// A client's change of someone else's value is news, told in the timeline's words; other
 /// changes are routine (see [`KeyChange::routine`]), and as timelines leave them out they
-/// are not worded (a run records thousands). Expiries, restarts and failovers are news.
+/// are not worded (a run records thousands). Expiries, restarts, failovers and lost replies
+/// are news.
 impl From<RedisEvent> for Op {
     fn from(event: RedisEvent) -> Op {
         Op::Server(match &event {
             RedisEvent::KeyChanged(change) if change.routine() => ServerEvent::routine(&event),
             RedisEvent::KeyChanged(change) => {
                 let told = change.tell();
+                ServerEvent::new(&event).told(told)
+            }
+            RedisEvent::ReplyLost { client, command } => {
+                let told =
+                    format!("drops {client}'s connection instead of replying to its {command}");
                 ServerEvent::new(&event).told(told)
             }
             _ => ServerEvent::new(&event),

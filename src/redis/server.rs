@@ -130,9 +130,10 @@ pub struct Output {
 /// A host's own work around each request of a read ([`Server::handle_input_with`]): the
 /// simulation loses replies and records what changed; every host propagates and routes.
 pub trait Around {
-    /// Before `args` runs on `conn`: whether its reply is lost. It is applied, then the
-    /// connection ends with nothing of this read written (the simulation's lost reply).
-    fn loses_reply(&mut self, conn: &Conn, args: &[Vec<u8>]) -> bool;
+    /// After `args` ran (and did not block): whether its reply is lost. The connection
+    /// ends with nothing of this read written (the simulation's lost reply). `queuing`:
+    /// it came inside MULTI.
+    fn loses_reply(&mut self, args: &[Vec<u8>], queuing: bool) -> bool;
 
     /// After `args` ran on `conn` and answered `outcome`, before it serves the clients
     /// blocked on what it pushed.
@@ -148,7 +149,7 @@ pub trait Around {
 struct Unobserved;
 
 impl Around for Unobserved {
-    fn loses_reply(&mut self, _: &Conn, _: &[Vec<u8>]) -> bool {
+    fn loses_reply(&mut self, _: &[Vec<u8>], _: bool) -> bool {
         false
     }
 
@@ -261,9 +262,11 @@ impl Server {
                     conn.closing = true;
                 }
                 Ok(Some(args)) => {
-                    let lost = around.loses_reply(conn, &args);
+                    let queuing = conn.queued.is_some();
                     let outcome = self.handle(conn, &args, now);
                     around.ran(self, conn, &args, &outcome, now);
+                    let lost =
+                        !self.clients.is_blocked(conn.id) && around.loses_reply(&args, queuing);
                     let served = self.serve_blocked(now);
                     if outcome.close == Some(Close::Now) {
                         out.bytes.clear();

@@ -399,6 +399,9 @@ impl fmt::Display for Fault {
             }
             Fault::ClockJump { node, by_ms } => write!(f, "clock of {node} jumps {by_ms:+} ms"),
             Fault::ClockDrift { node, ppm } => write!(f, "clock of {node} drifts {ppm:+} ppm"),
+            Fault::LoseReply { node, op, client } if op == "any" => {
+                write!(f, "{node} loses the reply to {client}'s next request")
+            }
             Fault::LoseReply { node, op, client } => {
                 write!(f, "{node} loses the reply to {client}'s next {op}")
             }

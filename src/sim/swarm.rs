@@ -68,8 +68,10 @@ impl SwarmConfig {
 pub(crate) struct SwarmServer {
     /// Its host name.
     pub(crate) name: String,
-    /// The requests whose reply it may lose (`lose_reply`); none: it loses no replies.
+    /// The requests whose reply the swarm loses (`lose_reply`); none: it loses no replies.
     pub(crate) reply_ops: Vec<&'static str>,
+    /// Every request whose reply it can lose: what the guided search aims a lost reply at.
+    pub(crate) lose_ops: Vec<&'static str>,
     /// Whether it has a replica to fail over to.
     pub(crate) fails_over: bool,
     /// Whether it is a follower whose apply can stall.
@@ -394,6 +396,7 @@ mod tests {
             servers: vec![SwarmServer {
                 name: "zk1".into(),
                 reply_ops: vec!["create"],
+                lose_ops: vec!["create", "sync"],
                 fails_over: false,
                 stalls_apply: false,
                 ensemble_member: false,

@@ -165,6 +165,16 @@ pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
     swarm_config_of(&scenario.program.hosts(params), params)
 }
 
+/// `ops` for an error message: all of them, or the first two dozen and how many more (a
+/// Redis server can lose the reply to any of a hundred commands).
+fn listed(ops: &[&str]) -> String {
+    const SHOWN: usize = 24;
+    match ops.len() {
+        n if n <= SHOWN => ops.join(", "),
+        n => format!("{}, and {} more", ops[..SHOWN].join(", "), n - SHOWN),
+    }
+}
+
 /// `swarm_config`, of the hosts a scenario has with `params`.
 pub(super) fn swarm_config_of(hosts: &Hosts, params: &Params) -> SwarmConfig {
     let servers: Vec<SwarmServer> = hosts
@@ -174,6 +184,7 @@ pub(super) fn swarm_config_of(hosts: &Hosts, params: &Params) -> SwarmConfig {
         .map(|s| SwarmServer {
             name: s.name.clone(),
             reply_ops: s.family.swarm_reply_ops().to_vec(),
+            lose_ops: s.family.reply_ops().to_vec(),
             fails_over: s.family.fails_over(),
             stalls_apply: s.family.stalls_apply(),
             ensemble_member: s.family.ensemble_member(),
@@ -341,7 +352,7 @@ pub(super) fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), Plan
                         index,
                         node: node.clone(),
                         op: op.clone(),
-                        can: ops.join(", "),
+                        can: listed(ops),
                     });
                 }
             }

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 pub const FAMILY: &str = "zookeeper";
 
 /// What a simulated ZooKeeper server records in the history, one flat object tagged with
-/// `op` (`znode_created`, `znode_deleted`, `session_expired`, `leading`).
+/// `op` (`znode_created`, `znode_deleted`, `session_expired`, `leading`, `reply_lost`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -38,13 +38,26 @@ pub enum ZkEvent {
         /// The epoch: the top half of every zxid it gives.
         epoch: u32,
     },
+    /// The server dropped a client's connection instead of replying (a `lose_reply`
+    /// fault): which request's reply was lost, as the fault names requests.
+    ReplyLost {
+        /// The client host.
+        client: String,
+        /// The request (`create`, `sync`, `get_children`).
+        request: String,
+    },
 }
 
 /// Tree changes are routine (a timeline tells them through the clients' acquires and
-/// releases); an expired session and a new leader are news.
+/// releases); an expired session, a new leader and a lost reply are news.
 impl From<ZkEvent> for Op {
     fn from(event: ZkEvent) -> Op {
-        Op::Server(match event {
+        Op::Server(match &event {
+            ZkEvent::ReplyLost { client, request } => {
+                let told =
+                    format!("drops {client}'s connection instead of replying to its {request}");
+                ServerEvent::new(&event).told(told)
+            }
             ZkEvent::SessionExpired { .. } | ZkEvent::Leading { .. } => ServerEvent::new(&event),
             _ => ServerEvent::routine(&event),
         })

@@ -98,9 +98,71 @@ impl Member {
     }
 }
 
-/// The requests whose reply a ZooKeeper host can lose, as `lose_reply`'s `op` names them.
-/// A multi's is lost only when the multi applied; a sync's always.
-const REPLY_OPS: &[&str] = &["create", "delete", "set_data", "multi", "sync"];
+/// The requests whose reply a ZooKeeper host can lose, as `lose_reply`'s `op` names them:
+/// every request, by its name in the Java client in snake case (`create` covers create2,
+/// createContainer and createTTL; `get_children` getChildren2; `set_watches` setWatches2).
+/// A write's (the five after `any`) is lost only once it applied; any other's at once.
+const REPLY_OPS: &[&str] = &[
+    ANY,
+    "create",
+    "delete",
+    "set_data",
+    "multi",
+    "set_acl",
+    "sync",
+    "exists",
+    "get_data",
+    "get_children",
+    "get_acl",
+    "get_ephemerals",
+    "get_all_children_number",
+    "multi_read",
+    "check_watches",
+    "remove_watches",
+    "add_watch",
+    "set_watches",
+    "auth",
+    "whoami",
+    "reconfig",
+    "ping",
+    "close_session",
+];
+
+/// The `op` of a lost reply that is the client's next request's, whichever it is and
+/// whatever it answered: the reply that happens to be on the wire.
+const ANY: &str = "any";
+
+/// `REPLY_OPS` up to here (after `any`) are writes, whose reply is lost only once they
+/// applied.
+const WRITES: usize = 6;
+
+/// `request`'s name among `REPLY_OPS`.
+fn reply_op(request: &Request) -> &'static str {
+    match request.op() {
+        OpCode::Create | OpCode::Create2 | OpCode::CreateContainer | OpCode::CreateTtl => "create",
+        OpCode::Delete => "delete",
+        OpCode::SetData => "set_data",
+        OpCode::Multi => "multi",
+        OpCode::SetAcl => "set_acl",
+        OpCode::Sync => "sync",
+        OpCode::Exists => "exists",
+        OpCode::GetData => "get_data",
+        OpCode::GetChildren | OpCode::GetChildren2 => "get_children",
+        OpCode::GetAcl => "get_acl",
+        OpCode::GetEphemerals => "get_ephemerals",
+        OpCode::GetAllChildrenNumber => "get_all_children_number",
+        OpCode::MultiRead => "multi_read",
+        OpCode::CheckWatches => "check_watches",
+        OpCode::RemoveWatches => "remove_watches",
+        OpCode::AddWatch => "add_watch",
+        OpCode::SetWatches | OpCode::SetWatches2 => "set_watches",
+        OpCode::Auth => "auth",
+        OpCode::WhoAmI => "whoami",
+        OpCode::Reconfig => "reconfig",
+        OpCode::Ping => "ping",
+        OpCode::CloseSession => "close_session",
+    }
+}
 
 impl ServerFamily for ZkFamily {
     fn describe(&self) -> &'static str {
@@ -121,7 +183,8 @@ impl ServerFamily for ZkFamily {
         self.member.is_some()
     }
 
-    /// A lost create reply is the one the lock recipes must survive (the GUID lookup).
+    /// The reply to a client's next request, whichever the run sends then: the requests a
+    /// recipe sends most are lost most, its reads and syncs as its creates.
     fn swarm_reply_ops(&self) -> &'static [&'static str] {
         &REPLY_OPS[..1]
     }
@@ -226,22 +289,22 @@ impl Env for SimEnv {
     }
 
     fn lose_reply(&mut self, client: &str, request: &Request, applied: bool) -> bool {
-        let op = match request.op() {
-            _ if host::is_create(request) => "create",
-            OpCode::Delete => "delete",
-            OpCode::SetData => "set_data",
-            OpCode::Multi => "multi",
-            OpCode::Sync => "sync",
-            _ => return false,
+        let op = reply_op(request);
+        let write = REPLY_OPS[..WRITES].contains(&op);
+        let armed = self
+            .lose
+            .iter()
+            .position(|(c, o)| c == client && (o == ANY || (o == op && (applied || !write))));
+        let Some(index) = armed else {
+            return false;
         };
-        let armed = self.lose.iter().position(|(c, o)| c == client && o == op);
-        match armed.filter(|_| applied) {
-            Some(index) => {
-                self.lose.remove(index);
-                true
-            }
-            None => false,
-        }
+        self.lose.remove(index);
+        let lost = ZkEvent::ReplyLost {
+            client: client.to_string(),
+            request: op.to_string(),
+        };
+        self.node.record(Kind::Info, lost.into());
+        true
     }
 
     fn observe(&mut self, event: HostEvent<'_>) {
@@ -305,6 +368,40 @@ mod tests {
                 .map(|(c, o)| (c.to_string(), o.to_string()))
                 .collect(),
             reported: None,
+        }
+    }
+
+    /// A read's reply is lost whatever it answered: the connection drops under it, as a
+    /// recipe listing its line after a cut sees it.
+    #[test]
+    fn any_request_s_reply_can_be_lost_and_a_read_s_whatever_it_answered() {
+        let list = Request::GetChildren {
+            path: "/lock".into(),
+            watch: false,
+            stat_reply: true,
+        };
+        let exists = Request::Exists {
+            path: "/lock/x".into(),
+            watch: true,
+        };
+        let mut named = env(&[("c1", "get_children"), ("c1", "exists")]);
+        assert!(
+            named.lose_reply("c1", &list, true),
+            "getChildren2 is a get_children"
+        );
+        assert!(
+            named.lose_reply("c1", &exists, false),
+            "a NoNode answer is lost too"
+        );
+        let mut any = env(&[("c1", "any")]);
+        assert!(!any.lose_reply("c2", &list, true), "another client's");
+        assert!(
+            any.lose_reply("c1", &exists, false),
+            "the next, whatever it answered"
+        );
+        assert!(!any.lose_reply("c1", &list, true), "once");
+        for request in [list, exists, Request::Ping, Request::CloseSession] {
+            assert!(REPLY_OPS.contains(&reply_op(&request)), "{request:?}");
         }
     }
 

@@ -268,7 +268,7 @@ fn bad_trace_files_are_one_line_and_status_2() {
             fault(
                 json!({"at_ms": 10, "fault": "lose_reply", "node": "zk1", "op": "Create", "client": "c1"}),
             ),
-            "fault #0: 'zk1' cannot lose the reply to a 'Create' (it can: create, delete, set_data, multi, sync)",
+            "fault #0: 'zk1' cannot lose the reply to a 'Create' (it can: any, create, delete, set_data, multi, set_acl, sync, exists, get_data, get_children, get_acl, get_ephemerals, get_all_children_number, multi_read, check_watches, remove_watches, add_watch, set_watches, auth, whoami, reconfig, ping, close_session)",
         ),
         (
             "failover-without-replica",

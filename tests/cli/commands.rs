@@ -530,16 +530,13 @@ fn a_guided_exploration_writes_a_trace_that_replays_and_the_same_on_any_jobs() {
 fn compare_counts_runs_to_a_finding_on_both_sides() {
     let s = Scratch::new("compare");
     let compare = |more: &[&str]| {
-        let args = ["compare", "zk-lock-stale-session", "--samples", "2"];
+        let args = ["compare", "redis-lock", "--samples", "2"];
         s.json(&[&args[..], &["--runs", "30"], more].concat(), 0)
     };
     let v = compare(&[]);
     let row = &v["scenarios"][0];
-    assert_eq!(row["scenario"], "zk-lock-stale-session");
-    let explored = s.json(
-        &["explore", "zk-lock-stale-session", "--seeds", "30..60"],
-        1,
-    );
+    assert_eq!(row["scenario"], "redis-lock");
+    let explored = s.json(&["explore", "redis-lock", "--seeds", "30..60"], 1);
     assert_eq!(
         row["random"]["found_at"][1],
         json!(explored["seeds_run"]),
@@ -548,7 +545,7 @@ fn compare_counts_runs_to_a_finding_on_both_sides() {
     let guided = s.json(
         &[
             "explore",
-            "zk-lock-stale-session",
+            "redis-lock",
             "--guided",
             "--runs",
             "30",
@@ -563,7 +560,7 @@ fn compare_counts_runs_to_a_finding_on_both_sides() {
     let rated = compare(&["--rate", "--svg", "compare.svg"]);
     let svg = std::fs::read_to_string(s.0.join("compare.svg")).expect("--svg writes it");
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    assert!(svg.contains("zk-lock-stale-session"), "{svg}");
+    assert!(svg.contains("redis-lock"), "{svg}");
     assert_eq!(svg.matches("<polyline").count(), 2, "a curve a side: {svg}");
     let rated = &rated["scenarios"][0];
     for side in ["random", "guided"] {

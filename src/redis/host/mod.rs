@@ -81,10 +81,16 @@ pub trait Env {
 
     fn observe(&mut self, event: HostEvent<'_>);
 
-    /// Whether the reply to `client`'s request `args` is lost: it is applied, then the
-    /// connection ends with nothing of its read written. `queuing`: the request comes
-    /// inside MULTI.
+    /// Whether the reply to `client`'s request `args`, which ran (and did not block), is
+    /// lost: the connection ends with nothing of its read written. `queuing`: the request
+    /// came inside MULTI.
     fn loses_reply(&mut self, _client: &str, _args: &[Vec<u8>], _queuing: bool) -> bool {
+        false
+    }
+
+    /// Whether the reply to the pop `args` that served `client`'s blocked command is lost:
+    /// the pop is applied and the client's connection ends without its reply.
+    fn loses_served_reply(&mut self, _client: &str, _args: &[Vec<u8>]) -> bool {
         false
     }
 
@@ -290,9 +296,8 @@ struct Serving<'a, E> {
 }
 
 impl<E: Env> Around for Serving<'_, E> {
-    fn loses_reply(&mut self, conn: &Conn, args: &[Vec<u8>]) -> bool {
-        self.env
-            .loses_reply(self.client, args, conn.queued.is_some())
+    fn loses_reply(&mut self, args: &[Vec<u8>], queuing: bool) -> bool {
+        self.env.loses_reply(self.client, args, queuing)
     }
 
     fn ran(&mut self, server: &Server, _: &Conn, args: &[Vec<u8>], outcome: &Outcome, now: Now) {
@@ -306,13 +311,17 @@ impl<E: Env> Around for Serving<'_, E> {
 
     fn served(&mut self, server: &mut Server, served: &[Served], now: Now) {
         for served in served {
-            if let Some(client) = self.writers.client(served.client)
-                && !served.propagate.is_empty()
-            {
-                let reply = Some(&served.reply);
-                let ops = &served.propagate;
-                self.env
-                    .changed(server, client, &served.args, reply, ops, now);
+            if let Some(client) = self.writers.client(served.client) {
+                let client = client.to_string();
+                if !served.propagate.is_empty() {
+                    let reply = Some(&served.reply);
+                    let ops = &served.propagate;
+                    self.env
+                        .changed(server, &client, &served.args, reply, ops, now);
+                }
+                if self.env.loses_served_reply(&client, &served.args) {
+                    self.writers.drop_conn(served.client);
+                }
             }
             self.downstream.propagate(&served.propagate, now);
         }

@@ -60,6 +60,14 @@ impl Writers {
         }
     }
 
+    /// Drops connection `id` with nothing more written to it: what is queued for it from
+    /// now on is not delivered (a lost reply).
+    pub(super) fn drop_conn(&mut self, id: u64) {
+        if let Some(writer) = self.0.remove(&id) {
+            writer.state.dropped.notify_one();
+        }
+    }
+
     /// The client of connection `id`, while it is open.
     pub(super) fn client(&self, id: u64) -> Option<&str> {
         self.0.get(&id).map(|w| w.client.as_str())

@@ -15,6 +15,8 @@
 use crate::history::Kind;
 use crate::redis::PORT;
 use crate::redis::clock::{ExpiryClock, Now};
+use crate::redis::cmd::TABLE;
+use crate::redis::cmd::table::Flags;
 use crate::redis::events::RedisEvent;
 pub use crate::redis::host::Persistence;
 use crate::redis::host::{self, Env, Host, HostEvent, SharedHost};
@@ -27,6 +29,7 @@ use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
 use std::cell::Cell;
 use std::future::Future;
 use std::rc::Rc;
+use std::sync::LazyLock;
 use turmoil::net::TcpListener;
 use watch::Watch;
 
@@ -44,9 +47,34 @@ pub(crate) struct RedisFamily {
     pub replica_lag_ms: Option<u64>,
 }
 
-/// The requests whose reply a Redis host can lose: a SET, a script (EVAL, EVALSHA), or a
-/// transaction's EXEC. The swarm tries the first two, which the recipes send.
-const REPLY_OPS: &[&str] = &["set", "eval", "exec"];
+/// The requests whose reply a Redis host can lose, as `lose_reply`'s `op` names them:
+/// `any` (the client's next command, whichever it is and whatever it answered, even a
+/// `+QUEUED`), every command that changes the keyspace (Redis's `write` flag: `set`, `del`,
+/// `incr`, `pexpire`, `lpop`, `lmove`, `blmove` ...), a script (`eval`, also EVALSHA) and a
+/// transaction's `exec`, each lost once it ran (a blocking one once it was served), never
+/// its `+QUEUED` inside MULTI.
+static REPLY_OPS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let writes = TABLE
+        .iter()
+        .flat_map(|rows| rows.iter())
+        .filter(|spec| spec.flags.contains(Flags::WRITE))
+        .map(|spec| spec.fullname);
+    let mut ops: Vec<&'static str> = writes.chain(["eval", "exec"]).collect();
+    ops.sort_unstable();
+    ops.insert(0, ANY);
+    ops
+});
+
+/// The `op` of a lost reply that is the client's next command's, whichever it is.
+const ANY: &str = "any";
+
+/// `command`'s name as `lose_reply` names it: lower case, EVALSHA an `eval`.
+fn reply_op(command: &[u8]) -> String {
+    match command.to_ascii_lowercase().as_slice() {
+        b"evalsha" => "eval".to_string(),
+        name => String::from_utf8_lossy(name).into_owned(),
+    }
+}
 
 impl ServerFamily for RedisFamily {
     fn describe(&self) -> &'static str {
@@ -54,11 +82,12 @@ impl ServerFamily for RedisFamily {
     }
 
     fn reply_ops(&self) -> &'static [&'static str] {
-        REPLY_OPS
+        &REPLY_OPS
     }
 
+    /// The reply to a client's next command, whichever the run sends then.
     fn swarm_reply_ops(&self) -> &'static [&'static str] {
-        &REPLY_OPS[..2]
+        &REPLY_OPS[..1]
     }
 
     fn fails_over(&self) -> bool {
@@ -132,18 +161,44 @@ impl Env for Sim {
         }
     }
 
-    /// Whether the reply to `client`'s command `args` is to be lost (and disarms it). A SET
-    /// or a script queued in a transaction is not applied yet: its `+QUEUED` is not lost.
+    /// Whether the reply to `client`'s command `args`, which ran, is to be lost (and
+    /// disarms it, recording the loss). A command queued in a transaction has not run: only
+    /// `any` loses its `+QUEUED`.
     fn loses_reply(&mut self, client: &str, args: &[Vec<u8>], queuing: bool) -> bool {
-        let name = args.first().map(|a| a.to_ascii_lowercase());
-        let op = match name.as_deref() {
-            Some(b"set") if !queuing => "set",
-            Some(b"eval" | b"evalsha") if !queuing => "eval",
-            Some(b"exec") => "exec",
-            _ => return false,
+        let op = reply_op(args.first().map_or(&[][..], Vec::as_slice));
+        let ran = !queuing || op == "exec";
+        let armed = self
+            .lose
+            .iter()
+            .position(|(c, o)| c == client && (o == ANY || (*o == op && ran)));
+        let Some(index) = armed else {
+            return false;
         };
-        let armed = self.lose.iter().position(|(c, o)| c == client && o == op);
-        armed.map(|index| self.lose.remove(index)).is_some()
+        self.lose.remove(index);
+        let client = client.to_string();
+        self.record(RedisEvent::ReplyLost {
+            client,
+            command: op,
+        });
+        true
+    }
+
+    /// Whether the reply to the pop `args` that served `client`'s blocked command is to be
+    /// lost: an armed `any`, or the blocking command it serves (`blpop` for an LPOP,
+    /// `blmove` or `brpoplpush` for an LMOVE).
+    fn loses_served_reply(&mut self, client: &str, args: &[Vec<u8>]) -> bool {
+        let pop = reply_op(args.first().map_or(&[][..], Vec::as_slice));
+        let blocking = format!("b{pop}");
+        let armed = self.lose.iter().position(|(c, o)| {
+            c == client && (o == ANY || *o == blocking || (pop == "lmove" && o == "brpoplpush"))
+        });
+        let Some(index) = armed else {
+            return false;
+        };
+        let (client, op) = self.lose.remove(index);
+        let command = if op == ANY { blocking } else { op };
+        self.record(RedisEvent::ReplyLost { client, command });
+        true
     }
 
     fn changed(

@@ -380,13 +380,21 @@ fn a_transaction_is_recorded_as_one_exec_and_its_lost_reply_applies_it_whole() {
             result: result.into(),
         }))
     };
+    let lost = |command: &str| {
+        Op::from(RedisEvent::ReplyLost {
+            client: "c1".into(),
+            command: command.into(),
+        })
+    };
     let recorded: Vec<&Op> = history.events.iter().map(|e| &e.op).collect();
     assert_eq!(
         recorded,
         [
             &change("EXEC", "a", "1", "[OK, OK]"),
             &change("EXEC", "b", "2", "[OK, OK]"),
+            &lost("exec"),
             &change("SET", "c", "3", "OK"),
+            &lost("set"),
         ]
     );
 }
@@ -762,6 +770,77 @@ fn a_partition_loses_the_answer_to_a_served_pop_and_the_element_with_it() {
         op.contains("LPOP") && op.contains(r#"String("c1")"#)
     });
     assert!(popped_for_c1, "the pop was done, and recorded as c1's");
+}
+
+/// A step at 0 ms that arms `lose_reply` of c1's next `op`.
+fn lose(op: &'static str) -> Step {
+    (
+        0,
+        Box::new(move |_, software| {
+            software.borrow_mut().apply(&Fault::LoseReply {
+                node: "redis1".into(),
+                op: op.into(),
+                client: "c1".into(),
+            })
+        }),
+    )
+}
+
+/// The lost replies the history records: (client, command).
+fn lost_replies(history: &History) -> Vec<(String, String)> {
+    history
+        .events
+        .iter()
+        .filter_map(|e| match &e.op {
+            Op::Server(server) => match server.read::<RedisEvent>() {
+                Some(RedisEvent::ReplyLost { client, command }) => Some((client, command)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_blocked_pops_reply_is_lost_once_it_is_served_and_the_element_with_it() {
+    for op in ["blpop", "any"] {
+        let (received, history) = blocked_and_pusher(vec![lose(op)]);
+        assert_eq!(
+            received,
+            Some(vec![]),
+            "{op}: c1's connection ends, its pop unheard"
+        );
+        assert_eq!(lost_replies(&history), [("c1".into(), "blpop".into())]);
+    }
+}
+
+#[test]
+fn any_loses_the_next_reply_whatever_it_is_and_a_named_one_skips_queued_commands() {
+    let run = |op: &'static str| {
+        let client: Client = Box::pin(async move {
+            let replies = one_by_one(&[&["MULTI"], &["INCR", "n"], &["EXEC"]]).await?;
+            // `any` loses MULTI's +OK and ends the connection with its transaction.
+            let (count, n) = match op {
+                "any" => (0, &b"$-1\r\n"[..]),
+                _ => (3, &b"$1\r\n1\r\n"[..]),
+            };
+            if replies.len() != count {
+                return Err(format!("{op}: {replies:?}"));
+            }
+            expect(ask(&["GET", "n"]).await, n)
+        });
+        lost_replies(&world_of(
+            family(Persistence::None),
+            vec![lose(op)],
+            vec![("c1", client)],
+        ))
+    };
+    assert_eq!(run("any"), [("c1".into(), "multi".into())]);
+    assert_eq!(
+        run("incr"),
+        Vec::<(String, String)>::new(),
+        "a +QUEUED is not lost"
+    );
 }
 
 /// Runs `commands` on one connection: the replies and how long they took, ms.
