@@ -8,8 +8,9 @@
 //! which must give the digest the shard saw), writes its trace as `explore` would, and
 //! prints what `explore` prints.
 
-use super::explore::{Explored, print_explored, status_of, write_trace};
-use super::report::{self, Build, Identity, Reported, ShardReport};
+use super::explore::{Explored, explored_json, print_explored, status_of, write_trace};
+use super::identity::{Build, Identity};
+use super::report::{self, Reported, ShardReport};
 use super::{Output, Status, check_traces_dir, params_line};
 use crate::check::Property;
 use crate::explore::{Exploration, ExploreSpec, Finding, Outcome, Shard, Witnessed};
@@ -246,7 +247,8 @@ pub fn merge(out: &Output, files: &[PathBuf], traces: &Path) -> Status {
         },
         trace,
     };
-    let mut v = report::json(&explored, &merged.identity);
+    let v = explored_json(&explored);
+    let mut v = report::json(v, &explored.exploration.outcome, &merged.identity);
     v["shards"] = json!(merged.shards);
     out.emit(v, || {
         outln!(
@@ -259,7 +261,7 @@ pub fn merge(out: &Output, files: &[PathBuf], traces: &Path) -> Status {
         );
         print_explored(&explored)
     });
-    status_of(&explored)
+    status_of(&explored.exploration.outcome)
 }
 
 /// The whole run's outcome from the shard's report: a violation is replayed (its seed with
