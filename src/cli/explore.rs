@@ -1,12 +1,13 @@
 //! `locksim explore` (over seeds; `guided.rs` runs a campaign) and the default exploration
 //! (`locksim` with no command).
 
-use super::identity::Identity;
+use super::identity::{Identity, Search};
 use super::progress::Progress;
 use super::report;
 use super::{
     Options, Output, Status, faults, params_line, print_violations, setup, violations_json,
 };
+use crate::explore::guided::GuidedSpec;
 use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome, Shard};
 use crate::scenario::{self, Scenario};
 use crate::trace::{self, Trace};
@@ -170,13 +171,14 @@ pub(super) fn print_shrunk(f: &Finding, trace: Option<&Path>) {
     }
 }
 
-/// `locksim explore SCENARIO`: runs `seeds` (or, given a `shard`, its block of them; see
-/// `explore::shard`) on `jobs` threads (default: the cores), stops at the lowest failing
-/// seed, shrinks its plan and writes its trace. Its JSON carries what `merge` needs.
+/// `locksim explore SCENARIO`: explores `search`, a range of seeds (`explore_seeds`) or a
+/// guided campaign (`guided::explore_guided`), or given a `shard` its part of it (see
+/// `explore::shard`), on `jobs` threads (default: the cores). Its JSON carries what `merge`
+/// needs: the identity of the whole exploration, and the finding's trace.
 pub fn explore(
     out: &Output,
     scenario: &str,
-    seeds: Range<u64>,
+    search: Search,
     shard: Option<Shard>,
     jobs: Option<usize>,
     opts: &Options,
@@ -185,6 +187,46 @@ pub fn explore(
         Ok(s) => s,
         Err(e) => return out.bad_input(&e),
     };
+    let check_determinism = opts.check_determinism;
+    let identity = Identity::new(scenario, &params, &properties, check_determinism, &search);
+    let (scenario, jobs) = (scenario.clone(), jobs_default(jobs));
+    match search {
+        Search::Seeds(seeds) => {
+            let spec = ExploreSpec {
+                scenario,
+                params,
+                properties,
+                seeds,
+                jobs,
+                check_determinism,
+            };
+            explore_seeds(out, spec, shard, &identity, &opts.traces)
+        }
+        Search::Guided { campaign, budget } => {
+            let spec = GuidedSpec {
+                scenario,
+                params,
+                properties,
+                campaign,
+                runs: budget,
+                jobs,
+                check_determinism,
+            };
+            super::guided::explore_guided(out, spec, shard, &identity, &opts.traces)
+        }
+    }
+}
+
+/// Runs the seeds of `spec` (or, given a `shard`, its block of them), stops at the lowest
+/// failing seed, shrinks its plan and writes its trace into `traces`.
+fn explore_seeds(
+    out: &Output,
+    spec: ExploreSpec,
+    shard: Option<Shard>,
+    identity: &Identity,
+    traces: &Path,
+) -> Status {
+    let seeds = spec.seeds.clone();
     let block = match shard {
         Some(s) if s.count() > seeds.end - seeds.start => {
             return out.bad_input(&format!(
@@ -197,29 +239,26 @@ pub fn explore(
         None => seeds.clone(),
     };
     let seeds_len = usize::try_from(block.end - block.start).unwrap_or(usize::MAX);
-    let jobs = jobs_default(jobs).min(seeds_len);
+    let spec = ExploreSpec {
+        jobs: spec.jobs.min(seeds_len),
+        seeds: block.clone(),
+        ..spec
+    };
     if !out.json {
         let shard = shard.map_or(String::new(), |s| {
             format!(" shard={s} (seeds {}..{})", block.start, block.end)
         });
         outln!(
-            "explore {} seeds={}..{}{shard} jobs={jobs} {}",
-            scenario.name,
+            "explore {} seeds={}..{}{shard} jobs={} {}",
+            spec.scenario.name,
             seeds.start,
             seeds.end,
-            params_line(out, scenario, &params)
+            spec.jobs,
+            params_line(out, &spec.scenario, &spec.params)
         );
     }
     let progress = Progress::new(out, block.end - block.start);
-    let spec = ExploreSpec {
-        scenario: scenario.clone(),
-        params,
-        properties,
-        seeds: block,
-        jobs,
-        check_determinism: opts.check_determinism,
-    };
-    let explored = explore_one(&spec, &opts.traces, &progress);
+    let explored = explore_one(&spec, traces, &progress);
     progress.finish();
     let explored = match explored {
         Ok(e) => Explored {
@@ -229,10 +268,9 @@ pub fn explore(
         },
         Err(e) => return out.error(&e, Status::HarnessError),
     };
-    let identity = Identity::of(&spec, &seeds);
     let v = explored_json(&explored);
     out.emit(
-        report::json(v, &explored.exploration.outcome, &identity),
+        report::json(v, &explored.exploration.outcome, identity),
         || print_explored(&explored),
     );
     status_of(&explored.exploration.outcome)

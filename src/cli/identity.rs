@@ -1,9 +1,11 @@
 //! What makes shard reports parts of one exploration: its identity (scenario, the whole
-//! range, every parameter, properties, the build), written into every `explore --json` and
+//! search, every parameter, properties, the build), written into every `explore --json` and
 //! compared by `merge`.
 
 use crate::check::Property;
-use crate::explore::ExploreSpec;
+use crate::explore::Shard;
+use crate::params::Params;
+use crate::scenario::Scenario;
 use serde_json::{Map, Value, json};
 use std::ops::Range;
 
@@ -12,8 +14,8 @@ use std::ops::Range;
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Identity {
     pub scenario: String,
-    /// The whole range, of which a shard explores one block.
-    pub seeds: Range<u64>,
+    /// The whole search, of which a shard does one part.
+    pub search: Search,
     /// Every parameter, resolved (a profile and `--set` leave their mark here).
     pub params: Map<String, Value>,
     pub properties: Vec<Property>,
@@ -40,18 +42,90 @@ impl Build {
     }
 }
 
+/// What an exploration searches, of which a shard does one part (`explore::shard`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Search {
+    /// A range of seeds (`--seeds`): a shard explores one block of it.
+    Seeds(Range<u64>),
+    /// A guided campaign (`--guided`): a shard runs one sub-campaign of it.
+    Guided {
+        /// The campaign's seed (`--campaign`).
+        campaign: u64,
+        /// Its budget, in runs (`--runs`).
+        budget: u64,
+    },
+}
+
+impl Search {
+    /// What `shard` of it holds, for naming a missing shard: "seeds 100..200", "campaign
+    /// 1234, 16 runs".
+    pub(super) fn part(&self, shard: Shard) -> String {
+        match self {
+            Search::Seeds(seeds) => {
+                let block = shard.seeds(seeds);
+                format!("seeds {}..{}", block.start, block.end)
+            }
+            Search::Guided { campaign, budget } => format!(
+                "campaign {}, {} runs",
+                shard.campaign(*campaign),
+                shard.runs(*budget)
+            ),
+        }
+    }
+
+    /// The first thing in which `other` is another search, as "what (this vs that)";
+    /// a range and a campaign are named as such, for they never merge.
+    fn difference(&self, other: &Search) -> Option<String> {
+        match (self, other) {
+            (Search::Seeds(a), Search::Seeds(b)) => (a != b)
+                .then(|| format!("seeds ({}..{} vs {}..{})", a.start, a.end, b.start, b.end)),
+            (
+                Search::Guided {
+                    campaign: a,
+                    budget: x,
+                },
+                Search::Guided {
+                    campaign: b,
+                    budget: y,
+                },
+            ) => match (a != b, x != y) {
+                (true, _) => Some(format!("campaign ({a} vs {b})")),
+                (false, true) => Some(format!("runs ({x} vs {y})")),
+                (false, false) => None,
+            },
+            (a, b) => Some(format!("{} and {}", a.kind(), b.kind())),
+        }
+    }
+
+    /// "a range shard (seeds 0..400)", "a guided shard (campaign 5)".
+    fn kind(&self) -> String {
+        match self {
+            Search::Seeds(r) => format!("a range shard (seeds {}..{})", r.start, r.end),
+            Search::Guided { campaign, .. } => format!("a guided shard (campaign {campaign})"),
+        }
+    }
+}
+
 impl Identity {
-    /// The identity of `spec` run over `seeds` (the whole range) by this build.
-    pub fn of(spec: &ExploreSpec, seeds: &Range<u64>) -> Identity {
-        let Ok(Value::Object(params)) = serde_json::to_value(&spec.params) else {
+    /// The identity of `search` of `scenario`, run with these parameters and properties
+    /// by this build.
+    pub fn new(
+        scenario: &Scenario,
+        params: &Params,
+        properties: &[Property],
+        check_determinism: bool,
+        search: &Search,
+    ) -> Identity {
+        let Ok(Value::Object(params)) = serde_json::to_value(params) else {
             unreachable!("params serialise to an object")
         };
         Identity {
-            scenario: spec.scenario.name.to_string(),
-            seeds: seeds.clone(),
+            scenario: scenario.name.to_string(),
+            search: search.clone(),
             params,
-            properties: spec.properties.clone(),
-            check_determinism: spec.check_determinism,
+            properties: properties.to_vec(),
+            check_determinism,
             build: Build::this(),
         }
     }
@@ -59,12 +133,11 @@ impl Identity {
     /// The first thing in which `other` is another exploration, as "what (this vs that)".
     pub fn difference(&self, other: &Identity) -> Option<String> {
         let differ = |what: &str, a: String, b: String| Some(format!("{what} ({a} vs {b})"));
-        let range = |r: &Range<u64>| format!("{}..{}", r.start, r.end);
         if self.scenario != other.scenario {
             return differ("scenario", self.scenario.clone(), other.scenario.clone());
         }
-        if self.seeds != other.seeds {
-            return differ("seeds", range(&self.seeds), range(&other.seeds));
+        if let Some(what) = self.search.difference(&other.search) {
+            return Some(what);
         }
         let keys = self.params.keys().chain(other.params.keys());
         if let Some(key) = keys
