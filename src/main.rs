@@ -73,7 +73,7 @@ enum Command {
         /// reach a recipe state no run reached, mutate their plans after that point, and stop
         /// at the first finding or after --runs runs. The same --campaign gives the same
         /// runs and finding on any number of jobs.
-        #[arg(long, conflicts_with_all = ["seeds", "shard"])]
+        #[arg(long, conflicts_with = "seeds")]
         guided: bool,
         /// With --guided: the budget, in runs (1..=10000000).
         #[arg(long, requires = "guided", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
@@ -83,7 +83,10 @@ enum Command {
         campaign: u64,
         /// Run only shard I of N (1-based): the I-th of N contiguous blocks of --seeds,
         /// stopping at its lowest failing seed. `locksim merge` of the N shards' --json
-        /// output gives exactly what one run over --seeds gives.
+        /// output gives exactly what one run over --seeds gives. With --guided: the I-th of
+        /// N independent sub-campaigns (shard 1 is --campaign itself), with its share of
+        /// --runs; the merge's verdict is the finding of the lowest-indexed shard that found
+        /// one.
         #[arg(long, value_name = "I/N")]
         shard: Option<locksim::explore::Shard>,
         /// Parallel simulations, 1..=256 (default: the number of cores; never more than
@@ -95,9 +98,11 @@ enum Command {
     },
     /// Combine the --json output of `explore --shard I/N` for I = 1..N into the verdict one
     /// `explore` over the whole range gives: its lowest failing seed, replayed, with its
-    /// shrunk plan and trace (written into --traces), its counts and its exit status.
-    /// Refuses (status 2) shards of different explorations or builds, a shard given
-    /// twice, and missing shards, naming their seeds.
+    /// shrunk plan and trace (written into --traces), its counts and its exit status. Of
+    /// `explore --guided --shard I/N`: the finding of the lowest-indexed shard that found
+    /// one, replayed and written alike, and the runs of all shards. Refuses (status 2)
+    /// shards of different explorations or builds, range and guided shards together, a
+    /// shard given twice, and missing shards, naming what they hold.
     Merge {
         /// The shards' reports, in any order.
         #[arg(required = true, value_name = "FILE")]
@@ -370,34 +375,24 @@ fn main() -> ExitCode {
         }) => cli::run(&out, &scenario, seed, &opts.into(), history, save),
         Some(Command::Explore {
             scenario,
-            guided: true,
+            seeds,
+            guided,
             runs,
             campaign,
-            jobs,
-            opts,
-            ..
-        }) => cli::explore_guided(
-            &out,
-            &scenario,
-            (campaign, runs),
-            jobs.map(|j| j as usize),
-            &opts.into(),
-        ),
-        Some(Command::Explore {
-            scenario,
-            seeds,
             shard,
             jobs,
             opts,
-            ..
-        }) => cli::explore(
-            &out,
-            &scenario,
-            seeds,
-            shard,
-            jobs.map(|j| j as usize),
-            &opts.into(),
-        ),
+        }) => {
+            let search = match guided {
+                true => cli::Search::Guided {
+                    campaign,
+                    budget: runs,
+                },
+                false => cli::Search::Seeds(seeds),
+            };
+            let jobs = jobs.map(|j| j as usize);
+            cli::explore(&out, &scenario, search, shard, jobs, &opts.into())
+        }
         Some(Command::Merge { files, traces }) => cli::merge(&out, &files, &traces),
         Some(Command::Replay {
             file,

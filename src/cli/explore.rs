@@ -1,11 +1,13 @@
-//! `locksim explore` and the default exploration (`locksim` with no command).
+//! `locksim explore` (over seeds; `guided.rs` runs a campaign) and the default exploration
+//! (`locksim` with no command).
 
+use super::identity::{Identity, Search};
 use super::progress::Progress;
-use super::report::{self, Identity};
+use super::report;
 use super::{
     Options, Output, Status, faults, params_line, print_violations, setup, violations_json,
 };
-use crate::explore::guided::{self, GuidedSpec};
+use crate::explore::guided::GuidedSpec;
 use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome, Shard};
 use crate::scenario::{self, Scenario};
 use crate::trace::{self, Trace};
@@ -53,11 +55,29 @@ pub(super) fn write_trace(f: &Finding, traces: &Path) -> Result<PathBuf, String>
 }
 
 pub(super) fn explored_json(e: &Explored) -> Value {
-    let (violations, extra) = match &e.exploration.outcome {
+    let mut v = outcome_json(&e.exploration.outcome, e.trace.as_deref());
+    v["scenario"] = json!(e.scenario.name);
+    v["seeds"] = json!(format!("{}..{}", e.seeds.start, e.seeds.end));
+    v["seeds_run"] = json!(e.exploration.seeds_run);
+    v["witnessed"] = e.exploration.witnessed.iter().map(|w| json!({
+        "property": w.property, "seeds": w.seeds, "first_seed": w.first_seed, "detail": w.detail,
+    })).collect();
+    if let Some(shard) = e.shard {
+        let block = shard.seeds(&e.seeds);
+        v["shard"] = json!({ "index": shard.index(), "count": shard.count(),
+                             "seeds": format!("{}..{}", block.start, block.end) });
+    }
+    v
+}
+
+/// What an exploration found, as JSON fields: `violations` (empty unless it found one),
+/// and for a finding its `seed` and more (its shrunk plan, or the error).
+pub(super) fn outcome_json(outcome: &Outcome, trace: Option<&Path>) -> Value {
+    let (violations, mut extra) = match outcome {
         Outcome::Violation(f) => (
-            violations_json(&f.report, f.spec.seed, e.trace.as_deref()),
+            violations_json(&f.report, f.spec.seed, trace),
             json!({ "seed": f.spec.seed, "faults_before_shrink": f.original_faults, "faults": f.spec.plan,
-                    "replay": e.trace.as_ref().map(|p| format!("locksim replay {}", p.display())) }),
+                    "replay": trace.map(|p| format!("locksim replay {}", p.display())) }),
         ),
         Outcome::HarnessError { seed, error } => (
             vec![],
@@ -68,26 +88,12 @@ pub(super) fn explored_json(e: &Explored) -> Value {
         }
         Outcome::Clean => (vec![], json!({})),
     };
-    let mut v = json!({
-        "scenario": e.scenario.name, "seeds": format!("{}..{}", e.seeds.start, e.seeds.end),
-        "seeds_run": e.exploration.seeds_run, "violations": violations,
-        "witnessed": e.exploration.witnessed.iter().map(|w| json!({
-            "property": w.property, "seeds": w.seeds, "first_seed": w.first_seed, "detail": w.detail,
-        })).collect::<Vec<_>>(),
-    });
-    if let (Value::Object(a), Value::Object(b)) = (&mut v, extra) {
-        a.extend(b);
-    }
-    if let Some(shard) = e.shard {
-        let block = shard.seeds(&e.seeds);
-        v["shard"] = json!({ "index": shard.index(), "count": shard.count(),
-                             "seeds": format!("{}..{}", block.start, block.end) });
-    }
-    v
+    extra["violations"] = json!(violations);
+    extra
 }
 
-pub(super) fn status_of(e: &Explored) -> Status {
-    match e.exploration.outcome {
+pub(super) fn status_of(outcome: &Outcome) -> Status {
+    match outcome {
         Outcome::Clean => Status::Clean,
         Outcome::Violation(_) => Status::Violation,
         Outcome::HarnessError { .. } | Outcome::Nondeterminism { .. } => Status::HarnessError,
@@ -103,12 +109,20 @@ pub(super) fn print_explored(e: &Explored) {
             }
         }
         Outcome::Violation(f) => print_finding(f, e),
+        broken => print_broken(broken),
+    }
+}
+
+/// A harness error or a divergence, on its line (nothing for a clean run or a violation).
+pub(super) fn print_broken(outcome: &Outcome) {
+    match outcome {
         Outcome::HarnessError { seed, error } => {
             outln!("  HARNESS ERROR at seed {seed}: {error}")
         }
         Outcome::Nondeterminism { seed, detail } => {
             outln!("  NON-DETERMINISM at seed {seed}: {detail}")
         }
+        Outcome::Clean | Outcome::Violation(_) => {}
     }
 }
 
@@ -137,7 +151,7 @@ fn print_finding(f: &Finding, e: &Explored) {
 }
 
 /// A finding's violations, its shrunk plan and where its trace is.
-fn print_shrunk(f: &Finding, trace: Option<&Path>) {
+pub(super) fn print_shrunk(f: &Finding, trace: Option<&Path>) {
     print_violations(&f.report);
     outln!(
         "  fault plan shrunk from {} to {}:",
@@ -157,13 +171,14 @@ fn print_shrunk(f: &Finding, trace: Option<&Path>) {
     }
 }
 
-/// `locksim explore SCENARIO`: runs `seeds` (or, given a `shard`, its block of them; see
-/// `explore::shard`) on `jobs` threads (default: the cores), stops at the lowest failing
-/// seed, shrinks its plan and writes its trace. Its JSON carries what `merge` needs.
+/// `locksim explore SCENARIO`: explores `search`, a range of seeds (`explore_seeds`) or a
+/// guided campaign (`guided::explore_guided`), or given a `shard` its part of it (see
+/// `explore::shard`), on `jobs` threads (default: the cores). Its JSON carries what `merge`
+/// needs: the identity of the whole exploration, and the finding's trace.
 pub fn explore(
     out: &Output,
     scenario: &str,
-    seeds: Range<u64>,
+    search: Search,
     shard: Option<Shard>,
     jobs: Option<usize>,
     opts: &Options,
@@ -172,6 +187,46 @@ pub fn explore(
         Ok(s) => s,
         Err(e) => return out.bad_input(&e),
     };
+    let check_determinism = opts.check_determinism;
+    let identity = Identity::new(scenario, &params, &properties, check_determinism, &search);
+    let (scenario, jobs) = (scenario.clone(), jobs_default(jobs));
+    match search {
+        Search::Seeds(seeds) => {
+            let spec = ExploreSpec {
+                scenario,
+                params,
+                properties,
+                seeds,
+                jobs,
+                check_determinism,
+            };
+            explore_seeds(out, spec, shard, &identity, &opts.traces)
+        }
+        Search::Guided { campaign, budget } => {
+            let spec = GuidedSpec {
+                scenario,
+                params,
+                properties,
+                campaign,
+                runs: budget,
+                jobs,
+                check_determinism,
+            };
+            super::guided::explore_guided(out, spec, shard, &identity, &opts.traces)
+        }
+    }
+}
+
+/// Runs the seeds of `spec` (or, given a `shard`, its block of them), stops at the lowest
+/// failing seed, shrinks its plan and writes its trace into `traces`.
+fn explore_seeds(
+    out: &Output,
+    spec: ExploreSpec,
+    shard: Option<Shard>,
+    identity: &Identity,
+    traces: &Path,
+) -> Status {
+    let seeds = spec.seeds.clone();
     let block = match shard {
         Some(s) if s.count() > seeds.end - seeds.start => {
             return out.bad_input(&format!(
@@ -184,29 +239,26 @@ pub fn explore(
         None => seeds.clone(),
     };
     let seeds_len = usize::try_from(block.end - block.start).unwrap_or(usize::MAX);
-    let jobs = jobs_default(jobs).min(seeds_len);
+    let spec = ExploreSpec {
+        jobs: spec.jobs.min(seeds_len),
+        seeds: block.clone(),
+        ..spec
+    };
     if !out.json {
         let shard = shard.map_or(String::new(), |s| {
             format!(" shard={s} (seeds {}..{})", block.start, block.end)
         });
         outln!(
-            "explore {} seeds={}..{}{shard} jobs={jobs} {}",
-            scenario.name,
+            "explore {} seeds={}..{}{shard} jobs={} {}",
+            spec.scenario.name,
             seeds.start,
             seeds.end,
-            params_line(out, scenario, &params)
+            spec.jobs,
+            params_line(out, &spec.scenario, &spec.params)
         );
     }
     let progress = Progress::new(out, block.end - block.start);
-    let spec = ExploreSpec {
-        scenario: scenario.clone(),
-        params,
-        properties,
-        seeds: block,
-        jobs,
-        check_determinism: opts.check_determinism,
-    };
-    let explored = explore_one(&spec, &opts.traces, &progress);
+    let explored = explore_one(&spec, traces, &progress);
     progress.finish();
     let explored = match explored {
         Ok(e) => Explored {
@@ -216,106 +268,12 @@ pub fn explore(
         },
         Err(e) => return out.error(&e, Status::HarnessError),
     };
-    let identity = Identity::of(&spec, &seeds);
-    out.emit(report::json(&explored, &identity), || {
-        print_explored(&explored)
-    });
-    status_of(&explored)
-}
-
-/// `locksim explore SCENARIO --guided`: a campaign of `runs` runs from the campaign seed
-/// (`explore::guided`) on `jobs` threads, stopping at its first finding, whose plan is shrunk
-/// and whose trace is written as `explore` writes it.
-pub fn explore_guided(
-    out: &Output,
-    scenario: &str,
-    (campaign, runs): (u64, u64),
-    jobs: Option<usize>,
-    opts: &Options,
-) -> Status {
-    let (scenario, params, properties) = match setup(scenario, opts) {
-        Ok(s) => s,
-        Err(e) => return out.bad_input(&e),
-    };
-    let jobs = jobs_default(jobs);
-    if !out.json {
-        outln!(
-            "explore {} guided campaign={campaign} runs={runs} jobs={jobs} {}",
-            scenario.name,
-            params_line(out, scenario, &params)
-        );
-    }
-    let progress = Progress::new(out, runs);
-    let spec = GuidedSpec {
-        scenario: scenario.clone(),
-        params,
-        properties,
-        campaign,
-        runs,
-        jobs,
-        check_determinism: opts.check_determinism,
-    };
-    let found = guided::guided(&spec, &progress);
-    progress.finish();
-    let trace = match &found.outcome {
-        Outcome::Violation(f) => match write_trace(f, &opts.traces) {
-            Ok(p) => Some(p),
-            Err(e) => return out.error(&e, Status::HarnessError),
-        },
-        _ => None,
-    };
-    let explored = Explored {
-        scenario: scenario.clone(),
-        seeds: 0..0,
-        shard: None,
-        exploration: Exploration {
-            seeds_run: found.runs,
-            outcome: found.outcome,
-            witnessed: Vec::new(),
-        },
-        trace,
-    };
-    let mut json = explored_json(&explored);
-    if let Value::Object(fields) = &mut json {
-        fields.remove("seeds");
-        fields.remove("seeds_run");
-        fields.remove("witnessed");
-    }
-    json["guided"] = json!({ "campaign": campaign, "budget": runs });
-    json["runs"] = json!(found.runs);
-    json["corpus"] = json!(found.corpus);
-    json["corpus_digest"] = json!(found.corpus_digest);
-    json["transitions"] = json!(found.transitions);
-    json["coverage"] = json!(
-        found
-            .curve
-            .iter()
-            .map(|(r, t)| json!({ "runs": r, "transitions": t }))
-            .collect::<Vec<_>>()
+    let v = explored_json(&explored);
+    out.emit(
+        report::json(v, &explored.exploration.outcome, identity),
+        || print_explored(&explored),
     );
-    json["mutations"] = json!(
-        found
-            .mutations
-            .iter()
-            .map(|(m, wins, tries)| json!({ "mutation": m, "new": wins, "made": tries }))
-            .collect::<Vec<_>>()
-    );
-    out.emit(json, || {
-        let covered = format!("corpus {}, {} transitions", found.corpus, found.transitions);
-        match &explored.exploration.outcome {
-            Outcome::Violation(f) => {
-                outln!(
-                    "  violation at run {} (seed {}; {covered})",
-                    found.runs,
-                    f.spec.seed
-                );
-                print_shrunk(f, explored.trace.as_deref());
-            }
-            Outcome::Clean => outln!("  no violations in {} runs ({covered})", found.runs),
-            _ => print_explored(&explored),
-        }
-    });
-    status_of(&explored)
+    status_of(&explored.exploration.outcome)
 }
 
 /// A correct recipe must stay clean; a flawed variant must show (one of) its flaws.
@@ -388,7 +346,7 @@ pub fn default_exploration(out: &Output) -> Status {
     };
     let status = rows
         .iter()
-        .map(|e| match status_of(e) {
+        .map(|e| match status_of(&e.exploration.outcome) {
             Status::HarnessError => Status::HarnessError,
             _ if as_expected(e) => Status::Clean,
             _ => Status::Violation,

@@ -4,9 +4,11 @@
 //! - `mod.rs`: exit statuses, output mode, options, shared printing; `list` and `bench`
 //! - `single.rs`: `run` and `replay`, one run each
 //! - `explore.rs`: `explore` and the default exploration
+//! - `guided.rs`: `explore --guided`, one campaign or a shard's sub-campaign
 //! - `compare.rs`: `compare`, the guided search against random exploration
+//! - `identity.rs`: what makes shard reports parts of one exploration
 //! - `report.rs`: what `explore --json` carries for `merge`: identity and the finding's trace
-//! - `merge.rs`: `merge`, shard reports combined into one exploration's verdict
+//! - `merge.rs`: `merge`, shard reports combined into one exploration's (or ensemble's) verdict
 //! - `progress.rs`: their progress line on stderr
 //! - `serve.rs`: `serve zk` and `serve redis`, a simulated server on a real socket
 //! - `write.rs`: stdout and stderr that survive a closed pipe or a full disk
@@ -31,6 +33,8 @@ macro_rules! out {
 mod compare;
 mod compare_svg;
 mod explore;
+mod guided;
+mod identity;
 mod merge;
 mod progress;
 mod report;
@@ -39,7 +43,8 @@ mod single;
 pub mod write;
 
 pub use compare::{CompareOptions, compare};
-pub use explore::{default_exploration, explore, explore_guided};
+pub use explore::{default_exploration, explore};
+pub use identity::Search;
 pub use merge::merge;
 pub use serve::{parse_memory, serve_redis, serve_zk};
 pub use single::{replay, run};

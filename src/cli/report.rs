@@ -1,138 +1,22 @@
-//! What `explore --json` carries beyond its verdict so that `merge` can combine shards: the
-//! exploration's identity (scenario, every parameter, properties, the whole seed range, the
-//! build) and the finding's trace. `explore` writes it and `merge` reads it, here, so the
-//! two never disagree on the format.
+//! What `explore --json` (and `explore --guided --json`) carries beyond its verdict so that
+//! `merge` can combine shards: the exploration's identity (`identity`: scenario, every
+//! parameter, properties, the whole seed range or the whole campaign, the build) and the
+//! finding's trace. `explore` writes it and `merge` reads it, here, so the two never
+//! disagree on the format.
 
-use super::explore::Explored;
+use super::identity::{Build, Identity, Search};
 use crate::check::Property;
-use crate::explore::{ExploreSpec, Outcome, Shard, Witnessed};
+use crate::explore::{Outcome, Shard, Witnessed};
 use crate::trace::{self, Trace};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
-use std::ops::Range;
+use serde_json::{Map, Value};
 use std::path::Path;
 
-/// What makes two explorations the same one: the runs of each seed depend on these alone.
-/// (`--jobs` is not among them: the result is the same whatever it is.)
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Identity {
-    pub scenario: String,
-    /// The whole range, of which a shard explores one block.
-    pub seeds: Range<u64>,
-    /// Every parameter, resolved (a profile and `--set` leave their mark here).
-    pub params: Map<String, Value>,
-    pub properties: Vec<Property>,
-    pub check_determinism: bool,
-    pub build: Build,
-}
-
-/// Which build ran it: another version may run a seed differently.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Build {
-    pub locksim_version: String,
-    /// Built without `--cfg tokio_unstable`, for people: it does not make another build,
-    /// since both run every seed the same.
-    pub tokio_unseeded: bool,
-}
-
-impl Build {
-    /// This binary.
-    pub fn this() -> Build {
-        Build {
-            locksim_version: env!("CARGO_PKG_VERSION").into(),
-            tokio_unseeded: !cfg!(tokio_unstable),
-        }
-    }
-}
-
-impl Identity {
-    /// The identity of `spec` run over `seeds` (the whole range) by this build.
-    pub fn of(spec: &ExploreSpec, seeds: &Range<u64>) -> Identity {
-        let Ok(Value::Object(params)) = serde_json::to_value(&spec.params) else {
-            unreachable!("params serialise to an object")
-        };
-        Identity {
-            scenario: spec.scenario.name.to_string(),
-            seeds: seeds.clone(),
-            params,
-            properties: spec.properties.clone(),
-            check_determinism: spec.check_determinism,
-            build: Build::this(),
-        }
-    }
-
-    /// The first thing in which `other` is another exploration, as "what (this vs that)".
-    pub fn difference(&self, other: &Identity) -> Option<String> {
-        let differ = |what: &str, a: String, b: String| Some(format!("{what} ({a} vs {b})"));
-        let range = |r: &Range<u64>| format!("{}..{}", r.start, r.end);
-        if self.scenario != other.scenario {
-            return differ("scenario", self.scenario.clone(), other.scenario.clone());
-        }
-        if self.seeds != other.seeds {
-            return differ("seeds", range(&self.seeds), range(&other.seeds));
-        }
-        let keys = self.params.keys().chain(other.params.keys());
-        if let Some(key) = keys
-            .into_iter()
-            .find(|k| self.params.get(*k) != other.params.get(*k))
-        {
-            let value =
-                |p: &Map<String, Value>| p.get(key).map_or("unset".into(), Value::to_string);
-            return differ(
-                &format!("parameter {key}"),
-                value(&self.params),
-                value(&other.params),
-            );
-        }
-        let names = |p: &[Property]| p.iter().map(|p| p.name()).collect::<Vec<_>>().join(",");
-        if self.properties != other.properties {
-            return differ(
-                "properties",
-                names(&self.properties),
-                names(&other.properties),
-            );
-        }
-        if self.check_determinism != other.check_determinism {
-            let on = |b: bool| if b { "with" } else { "without" }.to_string();
-            return differ(
-                "--check-determinism",
-                on(self.check_determinism),
-                on(other.check_determinism),
-            );
-        }
-        self.build.difference(&other.build)
-    }
-
-    /// Adds its fields to an exploration's JSON object.
-    pub fn extend(&self, v: &mut Value) {
-        v["params"] = Value::Object(self.params.clone());
-        v["properties"] = json!(self.properties);
-        v["check_determinism"] = json!(self.check_determinism);
-        v["locksim_version"] = json!(self.build.locksim_version);
-        v["tokio_unseeded"] = json!(self.build.tokio_unseeded);
-    }
-}
-
-impl Build {
-    /// The first thing in which `other` is another build, as "what (this vs that)". A build
-    /// with `--cfg tokio_unstable` and one without are the same build here: they draw the
-    /// same randomness, so they run every seed the same.
-    pub fn difference(&self, other: &Build) -> Option<String> {
-        (self.locksim_version != other.locksim_version).then(|| {
-            format!(
-                "locksim version ({} vs {})",
-                self.locksim_version, other.locksim_version
-            )
-        })
-    }
-}
-
-/// `explore --json`: the verdict, the identity, and the finding's trace (which a merge
-/// replays and writes).
-pub(super) fn json(e: &Explored, identity: &Identity) -> Value {
-    let mut v = super::explore::explored_json(e);
+/// `explore --json` (or `--guided`): its verdict `v`, with the identity and the trace of
+/// `outcome`'s finding (which a merge replays and writes) added.
+pub(super) fn json(mut v: Value, outcome: &Outcome, identity: &Identity) -> Value {
     identity.extend(&mut v);
-    if let Outcome::Violation(f) = &e.exploration.outcome {
+    if let Outcome::Violation(f) = outcome {
         v["trace"] = serde_json::to_value(Trace::of(&f.spec, &f.report)).expect("trace serialises");
     }
     v
@@ -163,20 +47,40 @@ pub(super) enum Reported {
 pub(super) struct ShardReport {
     pub identity: Identity,
     pub shard: Shard,
-    /// Seeds of its block that ran to completion.
-    pub seeds_run: u64,
     pub outcome: Reported,
-    /// For a clean shard, its seeds' witnesses (`Exploration::witnessed`).
-    pub witnessed: Vec<Witnessed>,
+    /// What it did of its part of `identity.search`.
+    pub part: Part,
 }
 
-/// The fields of `explore --shard I/N --json` a merge reads; the rest is for people.
+/// What a shard did, by the kind of search it is part of.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Part {
+    /// Its block of seeds.
+    Block {
+        /// Seeds of its block that ran to completion.
+        seeds_run: u64,
+        /// For a clean shard, its seeds' witnesses (`Exploration::witnessed`).
+        witnessed: Vec<Witnessed>,
+    },
+    /// Its sub-campaign.
+    Campaign(Reached),
+}
+
+/// What one guided campaign ran and reached, as its report says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Reached {
+    /// Runs made: to its finding, or its whole budget.
+    pub runs: u64,
+    pub corpus: usize,
+    pub transitions: usize,
+    pub corpus_digest: String,
+}
+
+/// The fields of `explore [--guided] --shard I/N --json` a merge reads whatever the search;
+/// the rest is for people.
 #[derive(Deserialize)]
 struct Raw {
     scenario: String,
-    seeds: String,
-    seeds_run: u64,
-    witnessed: Vec<RawWitnessed>,
     params: Map<String, Value>,
     properties: Vec<Property>,
     check_determinism: bool,
@@ -194,7 +98,43 @@ struct Raw {
 struct RawShard {
     index: u64,
     count: u64,
+}
+
+/// The fields only a range shard's report has.
+#[derive(Deserialize)]
+struct RawBlock {
     seeds: String,
+    seeds_run: u64,
+    witnessed: Vec<RawWitnessed>,
+    shard: RawBlockShard,
+}
+
+#[derive(Deserialize)]
+struct RawBlockShard {
+    seeds: String,
+}
+
+/// The fields only a guided shard's report has.
+#[derive(Deserialize)]
+struct RawCampaign {
+    guided: RawGuided,
+    runs: u64,
+    corpus: usize,
+    transitions: usize,
+    corpus_digest: String,
+    shard: RawCampaignShard,
+}
+
+#[derive(Deserialize)]
+struct RawGuided {
+    campaign: u64,
+    budget: u64,
+}
+
+#[derive(Deserialize)]
+struct RawCampaignShard {
+    campaign: u64,
+    runs: u64,
 }
 
 #[derive(Deserialize)]
@@ -206,8 +146,8 @@ struct RawWitnessed {
 }
 
 impl ShardReport {
-    /// Reads the report `explore --shard I/N --json` wrote to `path`; the error is one line
-    /// naming the file.
+    /// Reads the report `explore [--guided] --shard I/N --json` wrote to `path`; the error
+    /// is one line naming the file.
     pub fn read(path: &Path) -> Result<ShardReport, String> {
         let value = trace::read_json(path).map_err(|e| match e {
             trace::TraceError::Json(_, e) => format!("{}: not a shard report: {e}", path.display()),
@@ -215,25 +155,17 @@ impl ShardReport {
         })?;
         ShardReport::from_json(value, path).map_err(|why| {
             format!(
-                "{}: not a shard report of `locksim explore --shard I/N --json`: {why}",
+                "{}: not a shard report of `locksim explore [--guided] --shard I/N --json`: {why}",
                 path.display()
             )
         })
     }
 
-    /// A report from its JSON, checked to be whole and consistent: its block is the one
-    /// its shard has, and what it found lies in it.
+    /// A report from its JSON, checked to be whole and consistent: its part (block or
+    /// sub-campaign) is the one its shard has, and what it found lies in it.
     pub fn from_json(value: Value, path: &Path) -> Result<ShardReport, String> {
-        let raw: Raw = serde_json::from_value(value).map_err(|e| e.to_string())?;
-        let seeds = super::parse_seeds(&raw.seeds).map_err(|e| format!("seeds: {e}"))?;
+        let raw: Raw = serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
         let shard = Shard::new(raw.shard.index, raw.shard.count).map_err(|e| e.to_string())?;
-        let block = shard.seeds(&seeds);
-        if super::parse_seeds(&raw.shard.seeds).ok() != Some(block.clone()) {
-            return Err(format!(
-                "shard {shard} of {}..{} holds seeds {}..{}, not {}",
-                seeds.start, seeds.end, block.start, block.end, raw.shard.seeds
-            ));
-        }
         let outcome = match (raw.seed, raw.trace, raw.harness_error, raw.nondeterminism) {
             (None, None, None, None) => Reported::Clean,
             (Some(seed), Some(trace), None, None) => Reported::Violation {
@@ -247,26 +179,23 @@ impl ShardReport {
             (Some(seed), None, None, Some(detail)) => Reported::Nondeterminism { seed, detail },
             _ => return Err("its finding is neither a violation (seed and trace), a harness error nor a divergence".into()),
         };
-        let ran = match outcome.seed() {
-            None => block.end - block.start,
-            Some(seed) if block.contains(&seed) => seed - block.start + 1,
-            Some(seed) => {
-                return Err(format!(
-                    "seed {seed} is not in its block {}..{}",
-                    block.start, block.end
-                ));
-            }
+        let read = |e: serde_json::Error| e.to_string();
+        let (search, part) = match value.get("guided") {
+            None => block(
+                serde_json::from_value(value).map_err(read)?,
+                shard,
+                &outcome,
+            )?,
+            Some(_) => sub_campaign(
+                serde_json::from_value(value).map_err(read)?,
+                shard,
+                &outcome,
+            )?,
         };
-        if raw.seeds_run != ran {
-            return Err(format!(
-                "seeds_run is {}, its finding says {ran}",
-                raw.seeds_run
-            ));
-        }
         Ok(ShardReport {
             identity: Identity {
                 scenario: raw.scenario,
-                seeds,
+                search,
                 params: raw.params,
                 properties: raw.properties,
                 check_determinism: raw.check_determinism,
@@ -276,20 +205,98 @@ impl ShardReport {
                 },
             },
             shard,
-            seeds_run: raw.seeds_run,
             outcome,
-            witnessed: raw
-                .witnessed
-                .into_iter()
-                .map(|w| Witnessed {
-                    property: w.property,
-                    seeds: w.seeds,
-                    first_seed: w.first_seed,
-                    detail: w.detail,
-                })
-                .collect(),
+            part,
         })
     }
+}
+
+/// A range shard's part: its block is the one `shard` has of its range, and what it found
+/// lies in it.
+fn block(raw: RawBlock, shard: Shard, outcome: &Reported) -> Result<(Search, Part), String> {
+    let seeds = super::parse_seeds(&raw.seeds).map_err(|e| format!("seeds: {e}"))?;
+    let block = shard.seeds(&seeds);
+    if super::parse_seeds(&raw.shard.seeds).ok() != Some(block.clone()) {
+        return Err(format!(
+            "shard {shard} of {}..{} holds seeds {}..{}, not {}",
+            seeds.start, seeds.end, block.start, block.end, raw.shard.seeds
+        ));
+    }
+    let ran = match outcome.seed() {
+        None => block.end - block.start,
+        Some(seed) if block.contains(&seed) => seed - block.start + 1,
+        Some(seed) => {
+            return Err(format!(
+                "seed {seed} is not in its block {}..{}",
+                block.start, block.end
+            ));
+        }
+    };
+    if raw.seeds_run != ran {
+        return Err(format!(
+            "seeds_run is {}, its finding says {ran}",
+            raw.seeds_run
+        ));
+    }
+    let witnessed = raw
+        .witnessed
+        .into_iter()
+        .map(|w| Witnessed {
+            property: w.property,
+            seeds: w.seeds,
+            first_seed: w.first_seed,
+            detail: w.detail,
+        })
+        .collect();
+    let part = Part::Block {
+        seeds_run: raw.seeds_run,
+        witnessed,
+    };
+    Ok((Search::Seeds(seeds), part))
+}
+
+/// A guided shard's part: its sub-campaign and share of the budget are the ones `shard`
+/// has of its campaign, and it made all its runs or stopped within them at its finding.
+fn sub_campaign(
+    raw: RawCampaign,
+    shard: Shard,
+    outcome: &Reported,
+) -> Result<(Search, Part), String> {
+    let RawGuided { campaign, budget } = raw.guided;
+    let (own, share) = (shard.campaign(campaign), shard.runs(budget));
+    if raw.shard.campaign != own {
+        return Err(format!(
+            "shard {shard} of campaign {campaign} runs campaign {own}, not {}",
+            raw.shard.campaign
+        ));
+    }
+    if share == 0 {
+        return Err(format!("shard {shard} of {budget} runs has none of them"));
+    }
+    if raw.shard.runs != share {
+        return Err(format!(
+            "shard {shard} of {budget} runs has {share} of them, not {}",
+            raw.shard.runs
+        ));
+    }
+    let ran = match outcome {
+        Reported::Clean => raw.runs == share,
+        _ => (1..=share).contains(&raw.runs),
+    };
+    if !ran {
+        let why = match outcome {
+            Reported::Clean => "a clean shard makes all",
+            _ => "a finding comes within",
+        };
+        return Err(format!("runs is {}: {why} its {share} runs", raw.runs));
+    }
+    let reached = Reached {
+        runs: raw.runs,
+        corpus: raw.corpus,
+        transitions: raw.transitions,
+        corpus_digest: raw.corpus_digest,
+    };
+    Ok((Search::Guided { campaign, budget }, Part::Campaign(reached)))
 }
 
 impl Reported {
@@ -326,6 +333,7 @@ impl Reported {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// The report of shard 2/4 of zk-lock over 0..400 that failed at seed 150.
     fn diverged() -> Value {
@@ -338,17 +346,28 @@ mod tests {
         })
     }
 
-    fn read(edit: impl FnOnce(&mut Value)) -> Result<ShardReport, String> {
-        let mut v = diverged();
+    /// The report `v`, edited, read back.
+    fn edited(mut v: Value, edit: impl FnOnce(&mut Value)) -> Result<ShardReport, String> {
         edit(&mut v);
         ShardReport::from_json(v, Path::new("s.json"))
+    }
+
+    fn read(edit: impl FnOnce(&mut Value)) -> Result<ShardReport, String> {
+        edited(diverged(), edit)
     }
 
     #[test]
     fn a_report_is_read_with_its_identity_shard_and_finding() {
         let r = read(|_| {}).unwrap();
         assert_eq!(r.shard, Shard::new(2, 4).unwrap());
-        assert_eq!((r.identity.seeds.clone(), r.seeds_run), (0..400, 51));
+        assert_eq!(r.identity.search, Search::Seeds(0..400));
+        assert_eq!(
+            r.part,
+            Part::Block {
+                seeds_run: 51,
+                witnessed: vec![]
+            }
+        );
         assert_eq!(
             r.outcome,
             Reported::Nondeterminism {
@@ -404,6 +423,96 @@ mod tests {
                 v.as_object_mut().unwrap().remove("shard");
             }),
             "missing field `shard`"
+        );
+    }
+
+    /// The report of shard 2/4 of campaign 5 of 40 runs of zk-lock that ran clean.
+    fn guided() -> Value {
+        let mut v = diverged();
+        let fields = v.as_object_mut().unwrap();
+        for key in ["seeds", "seeds_run", "witnessed", "seed", "nondeterminism"] {
+            fields.remove(key);
+        }
+        let own = Shard::new(2, 4).unwrap().campaign(5);
+        v["guided"] = json!({ "campaign": 5, "budget": 40 });
+        v["shard"] = json!({ "index": 2, "count": 4, "campaign": own, "runs": 10 });
+        v["runs"] = json!(10);
+        v["corpus"] = json!(3);
+        v["transitions"] = json!(120);
+        v["corpus_digest"] = json!("00ff");
+        v
+    }
+
+    fn read_guided(edit: impl FnOnce(&mut Value)) -> Result<ShardReport, String> {
+        edited(guided(), edit)
+    }
+
+    #[test]
+    fn a_guided_report_is_read_with_its_campaign_and_what_it_reached() {
+        let r = read_guided(|_| {}).unwrap();
+        assert_eq!(
+            r.identity.search,
+            Search::Guided {
+                campaign: 5,
+                budget: 40
+            }
+        );
+        let reached = Reached {
+            runs: 10,
+            corpus: 3,
+            transitions: 120,
+            corpus_digest: "00ff".into(),
+        };
+        assert_eq!(
+            (r.part, r.outcome),
+            (Part::Campaign(reached), Reported::Clean)
+        );
+        let found = read_guided(|v| {
+            v["runs"] = json!(4);
+            v["seed"] = json!(99);
+            v["nondeterminism"] = json!("digests differ");
+        })
+        .unwrap();
+        assert_eq!(
+            found.outcome.seed(),
+            Some(99),
+            "any seed: a campaign draws its own"
+        );
+    }
+
+    #[test]
+    fn a_guided_report_that_contradicts_itself_is_refused_with_why() {
+        let refused = |edit: fn(&mut Value)| read_guided(edit).unwrap_err();
+        let own = Shard::new(2, 4).unwrap().campaign(5);
+        assert_eq!(
+            refused(|v| v["shard"]["campaign"] = json!(5)),
+            format!("shard 2/4 of campaign 5 runs campaign {own}, not 5")
+        );
+        assert_eq!(
+            refused(|v| v["shard"]["runs"] = json!(40)),
+            "shard 2/4 of 40 runs has 10 of them, not 40"
+        );
+        assert_eq!(
+            refused(|v| v["guided"]["budget"] = json!(1)),
+            "shard 2/4 of 1 runs has none of them"
+        );
+        assert_eq!(
+            refused(|v| v["runs"] = json!(9)),
+            "runs is 9: a clean shard makes all its 10 runs"
+        );
+        assert_eq!(
+            refused(|v| {
+                v["runs"] = json!(11);
+                v["seed"] = json!(99);
+                v["nondeterminism"] = json!("digests differ");
+            }),
+            "runs is 11: a finding comes within its 10 runs"
+        );
+        assert_eq!(
+            refused(|v| {
+                v.as_object_mut().unwrap().remove("corpus_digest");
+            }),
+            "missing field `corpus_digest`"
         );
     }
 }

@@ -9,7 +9,20 @@
 //! found other failures: a whole run never looks at their seeds, and neither does a merge.
 //! Blocks (rather than every N-th seed) let a merge name the seeds a missing shard holds as
 //! one range.
+//!
+//! A guided campaign cannot be cut into blocks: each generation depends on the corpus the
+//! ones before it built. Shard I of N of campaign K with a budget of R runs is instead one
+//! member of an ensemble that never synchronises: a sub-campaign of its own seed
+//! (`Shard::campaign`) with its share of the R runs (`Shard::runs`, split as `seeds` splits
+//! a range). Shard 1 runs campaign K itself, so `--shard 1/1` is the unsharded campaign and
+//! shard 1 of any N makes the first runs campaign K makes; shard I > 1 runs a campaign drawn
+//! from (K, I). The merged verdict is the finding of the lowest-indexed shard that found
+//! something (shards are walked in order, so it does not depend on which finished first),
+//! and the runs are those of all shards, which ran side by side. It is the verdict of that
+//! ensemble, not of campaign K run whole: the two agree when campaign K finds something
+//! within shard 1's share.
 
+use crate::sim::seed::Seeds;
 use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
@@ -84,6 +97,23 @@ impl Shard {
         };
         at(self.index - 1)..at(self.index)
     }
+
+    /// Its share of a guided campaign's budget of `runs`: the length of its block of
+    /// `0..runs`, so the shares differ by at most one and add up to `runs`.
+    pub fn runs(self, runs: u64) -> u64 {
+        let block = self.seeds(&(0..runs));
+        block.end - block.start
+    }
+
+    /// The seed of its sub-campaign of guided campaign `campaign`: shard 1 runs `campaign`
+    /// itself (whatever the count, so shard 1/1 is the campaign unsharded), shard I > 1 a
+    /// seed drawn from (`campaign`, I).
+    pub fn campaign(self, campaign: u64) -> u64 {
+        match self.index {
+            1 => campaign,
+            i => Seeds::new(campaign).derive(&format!("shard {i}")),
+        }
+    }
 }
 
 impl fmt::Display for Shard {
@@ -127,6 +157,55 @@ mod tests {
             let (min, max) = (lens.iter().min().unwrap(), lens.iter().max().unwrap());
             assert!(max - min <= 1, "{lens:?}");
         }
+    }
+
+    #[test]
+    fn a_budget_is_shared_out_as_a_range_is_and_adds_up() {
+        let shares = |runs: u64, count: u64| -> Vec<u64> {
+            (1..=count)
+                .map(|i| Shard::new(i, count).unwrap().runs(runs))
+                .collect()
+        };
+        assert_eq!(shares(32, 2), [16, 16]);
+        assert_eq!(shares(10, 3), [3, 3, 4]);
+        assert_eq!(shares(1000, 1), [1000]);
+        assert_eq!(
+            shares(2, 3),
+            [0, 1, 1],
+            "more shards than runs: some get none"
+        );
+        for (runs, count) in [(1000, 7), (7, 7), (10_000_000, 13)] {
+            let s = shares(runs, count);
+            assert_eq!(s.iter().sum::<u64>(), runs);
+            assert!(
+                s.iter().max().unwrap() - s.iter().min().unwrap() <= 1,
+                "{s:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn shard_1_runs_the_campaign_itself_and_the_others_campaigns_of_their_own() {
+        for count in [1, 2, 5] {
+            assert_eq!(Shard::new(1, count).unwrap().campaign(7), 7, "1/{count}");
+        }
+        let of =
+            |i: u64, count: u64, campaign: u64| Shard::new(i, count).unwrap().campaign(campaign);
+        assert_eq!(of(2, 4, 7), of(2, 4, 7), "a function of its arguments");
+        assert_eq!(
+            of(2, 2, 7),
+            of(2, 4, 7),
+            "of the campaign and the index alone"
+        );
+        assert_eq!(
+            of(2, 2, 3),
+            18_183_032_845_534_145_743,
+            "pinned: a change re-seeds every ensemble"
+        );
+        let mut seeds: Vec<u64> = (1..=8).map(|i| of(i, 8, 7)).collect();
+        seeds.extend((2..=8).map(|i| of(i, 8, 8)));
+        let distinct: std::collections::BTreeSet<u64> = seeds.iter().copied().collect();
+        assert_eq!(distinct.len(), seeds.len(), "{seeds:?}");
     }
 
     #[test]

@@ -225,3 +225,149 @@ fn merge_refuses_shards_that_do_not_make_one_exploration() {
         ok.stdout
     );
 }
+
+/// `explore --guided --shard I/2` of `scenario`'s campaign `campaign` of `runs` runs, each
+/// shard's report written to `guided-I.json` in `s`; returns the reports.
+fn guided_shards(s: &Scratch, scenario: &str, (campaign, runs): (&str, &str)) -> Vec<Value> {
+    (1..=2)
+        .map(|i| {
+            let shard = format!("{i}/2");
+            let args = [
+                "--json",
+                "explore",
+                scenario,
+                "--guided",
+                "--campaign",
+                campaign,
+                "--runs",
+                runs,
+                "--shard",
+                &shard,
+                "--traces",
+                "shard-traces",
+            ];
+            let ran = s.run(&args);
+            assert!(ran.status <= 1, "{shard}: {}{}", ran.stdout, ran.stderr);
+            s.write(&format!("guided-{i}.json"), &ran.stdout);
+            ran.json()
+        })
+        .collect()
+}
+
+/// Shard 1 of a campaign is the campaign itself cut to its share: here campaign 5 finds its
+/// flaw within the first 100 runs, so shard 1/2 finds what the unsharded campaign finds,
+/// and so does the merge, which counts the runs of both shards. `--shard 1/1` is the
+/// unsharded campaign.
+#[test]
+fn a_guided_campaign_sharded_two_ways_merges_to_the_finding_of_its_first_shard() {
+    let s = Scratch::new("guided_shards");
+    let campaign = ["explore", "zk-lock-stale-session", "--guided"];
+    let budget = ["--campaign", "5", "--runs", "200", "--traces", "whole"];
+    let whole = s.json(&[&campaign[..], &budget].concat(), 1);
+    let alone = s.json(&[&campaign[..], &budget, &["--shard", "1/1"]].concat(), 1);
+    for key in [
+        "runs",
+        "seed",
+        "faults",
+        "corpus_digest",
+        "transitions",
+        "trace",
+    ] {
+        assert_eq!(alone[key], whole[key], "{key}");
+    }
+    assert_eq!(
+        alone["shard"],
+        serde_json::json!({ "index": 1, "count": 1, "campaign": 5, "runs": 200 })
+    );
+    let shards = guided_shards(&s, "zk-lock-stale-session", ("5", "200"));
+    assert_eq!(shards[0]["seed"], whole["seed"], "{}", shards[0]);
+    assert_eq!(shards[0]["shard"]["runs"], 100);
+    assert_ne!(shards[1]["shard"]["campaign"], 5, "{}", shards[1]);
+    let merged = s.json(&["merge", "guided-2.json", "guided-1.json"], 1);
+    for key in ["seed", "faults", "trace", "guided", "params"] {
+        assert_eq!(merged[key], whole[key], "{key}");
+    }
+    let runs = |v: &Value| v["runs"].as_u64().unwrap();
+    assert_eq!(runs(&merged), runs(&shards[0]) + runs(&shards[1]));
+    assert_eq!(
+        (merged["shards"].as_u64(), merged["found_by"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(
+        merged["ensemble"][1]["corpus_digest"],
+        shards[1]["corpus_digest"]
+    );
+    let trace = merged["violations"][0]["trace"].as_str().unwrap();
+    assert!(trace.starts_with("locksim-traces/"), "{trace}");
+    let read = |p: &str| std::fs::read_to_string(s.0.join(p)).unwrap();
+    let whole_trace = whole["violations"][0]["trace"].as_str().unwrap();
+    assert_eq!(read(trace), read(whole_trace), "the merge writes its trace");
+    assert_bad_input(
+        &s,
+        &["merge", "guided-1.json"],
+        &format!(
+            "missing shard 2/2 (campaign {}, 100 runs)",
+            shards[1]["shard"]["campaign"]
+        ),
+    );
+}
+
+/// A correct recipe's campaign sharded two ways merges clean over the runs of both; a guided
+/// shard does not merge with a range shard, nor with another campaign's.
+#[test]
+fn a_clean_guided_campaign_merges_clean_and_refuses_other_shards() {
+    let s = Scratch::new("guided_clean");
+    guided_shards(&s, "zk-lock", ("3", "32"));
+    let merged = s.run(&["merge", "guided-1.json", "guided-2.json"]);
+    assert_eq!(merged.status, 0, "{}", merged.stderr);
+    assert!(
+        merged
+            .stdout
+            .starts_with("merge zk-lock guided campaign=3 runs=32 shards=2 "),
+        "{}",
+        merged.stdout
+    );
+    assert!(
+        merged.stdout.contains("  shard 2/2: campaign ")
+            && merged
+                .stdout
+                .contains("no violations in 32 runs over 2 shards"),
+        "{}",
+        merged.stdout
+    );
+    let range = s.run(&[
+        "--json", "explore", "zk-lock", "--seeds", "0..4", "--shard", "2/2",
+    ]);
+    s.write("range-2.json", &range.stdout);
+    assert_bad_input(
+        &s,
+        &["merge", "guided-1.json", "range-2.json"],
+        "guided-1.json and range-2.json are shards of different explorations: \
+         a guided shard (campaign 3) and a range shard (seeds 0..4)",
+    );
+    let other = s.run(&[
+        "--json",
+        "explore",
+        "zk-lock",
+        "--guided",
+        "--campaign",
+        "4",
+        "--runs",
+        "32",
+        "--shard",
+        "2/2",
+    ]);
+    s.write("other-2.json", &other.stdout);
+    assert_bad_input(
+        &s,
+        &["merge", "guided-1.json", "other-2.json"],
+        "different explorations: campaign (3 vs 4)",
+    );
+    assert_bad_input(
+        &s,
+        &[
+            "explore", "zk-lock", "--guided", "--runs", "2", "--shard", "1/3",
+        ],
+        "--shard 1/3: 3 shards over 2 runs would leave some without a run",
+    );
+}
