@@ -221,7 +221,7 @@ fn is_client_event(event: &Event) -> bool {
 }
 
 /// The event's name, hashed, and its name and kind, hashed: its op's name (a fault's first
-/// word), never a host's.
+/// word; a lost reply's with its request), never a host's.
 fn label(event: &Event) -> (u64, u64) {
     use crate::history::{BarrierOp, QueueOp, StoreOp};
     let name: &str = match &event.op {
@@ -267,7 +267,17 @@ fn label(event: &Event) -> (u64, u64) {
             StoreOp::StoreWrite { .. } => "store_write",
         },
     };
-    let name = hash_str(name);
+    let mut name = hash_str(name);
+    // A lost reply by the request it was: a lost create and a lost sync are different news
+    // to a recipe, and a search steers toward the one it has not seen.
+    if let Op::Server(e) = &event.op
+        && e.op == "reply_lost"
+        && let Some(request) = ["request", "command"]
+            .iter()
+            .find_map(|k| e.fields.get(*k).and_then(|v| v.as_str()))
+    {
+        name = mix(name, hash_str(request));
+    }
     (name, mix(name, event.kind as u64))
 }
 
@@ -566,6 +576,26 @@ mod tests {
         );
         // Releasing clears the belief.
         assert!(!state_after(&deleted_ahead, deleted_ahead.events.len()).clients["c1"].stale);
+    }
+
+    #[test]
+    fn a_lost_reply_is_told_apart_by_its_request() {
+        let lost = |request: &str| {
+            lock_story("c1", "c2", |h| {
+                let op = ZkEvent::ReplyLost {
+                    client: "c2".into(),
+                    request: request.into(),
+                };
+                h.at(20, "zk1").info(op.into());
+            })
+        };
+        let mut map = CoverageMap::default();
+        map.merge(&of(&lost("create")));
+        assert!(map.merge(&of(&lost("create"))).is_empty());
+        assert!(
+            !map.merge(&of(&lost("sync"))).is_empty(),
+            "a lost sync is news"
+        );
     }
 
     #[test]
