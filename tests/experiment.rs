@@ -77,7 +77,7 @@ fn a_guided_campaign_is_asserted_and_replayed_like_an_exploration() {
     let dir = traces("guided");
     let experiment = builtin("zk-lock-stale-session").traces(&dir).campaign(2);
     let found = experiment.clone().jobs(2).explore_guided(200);
-    let finding = found.assert_violates(Property::HERD);
+    let finding = found.assert_violates(Property::MUTEX);
     let on_one = experiment.clone().jobs(1).explore_guided(200);
     assert_eq!(on_one.seeds_run(), found.seeds_run());
     let trace = found.trace().expect("a trace was written");
