@@ -165,6 +165,9 @@ impl Env for Sim {
     /// disarms it, recording the loss). A command queued in a transaction has not run: only
     /// `any` loses its `+QUEUED`.
     fn loses_reply(&mut self, client: &str, args: &[Vec<u8>], queuing: bool) -> bool {
+        if self.lose.is_empty() {
+            return false;
+        }
         let op = reply_op(args.first().map_or(&[][..], Vec::as_slice));
         let ran = !queuing || op == "exec";
         let armed = self
@@ -187,6 +190,9 @@ impl Env for Sim {
     /// lost: an armed `any`, or the blocking command it serves (`blpop` for an LPOP,
     /// `blmove` or `brpoplpush` for an LMOVE).
     fn loses_served_reply(&mut self, client: &str, args: &[Vec<u8>]) -> bool {
+        if self.lose.is_empty() {
+            return false;
+        }
         let pop = reply_op(args.first().map_or(&[][..], Vec::as_slice));
         let blocking = format!("b{pop}");
         let armed = self.lose.iter().position(|(c, o)| {
