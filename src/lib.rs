@@ -104,7 +104,7 @@ pub mod scenario;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod sim;
-pub(crate) mod store;
+pub mod store;
 pub mod timeline;
 pub mod trace;
 pub(crate) mod workload;

@@ -3,11 +3,17 @@
 //! refuses any token below the highest it has seen, which is what keeps a paused ex-holder
 //! from doing damage. Reads must be fenced too: otherwise a zombie's write that lands before
 //! the new holder's write (but after its read) makes that read stale.
+//!
+//! A client reaches it through [`ProtectedStore`], as the workloads do and as a program of a
+//! user's own can; the server's side is crate-private.
+
+mod protected;
+
+pub use protected::{ProtectedStore, Read, StoreError};
 
 use crate::history::{Kind, Op, StoreOp};
 use crate::sim::node::Node;
 use crate::sim::software::{ServerFamily, ServerFuture, ServerSoftware};
-use crate::sim::timer::Timer;
 use serde::{Deserialize, Serialize};
 use std::io;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -193,33 +199,6 @@ async fn answer(
 /// at once, a segment of its own, and read whole), far less than tokio's 8 KiB default,
 /// which each call would allocate and zero.
 const LINE_BUF: usize = 512;
-
-/// One request over a fresh connection (so a broken stream never outlives one operation),
-/// abandoned after `timeout_ms` on the caller's clock.
-pub(crate) async fn call(
-    request: &StoreRequest,
-    timer: &Timer,
-    timeout_ms: u64,
-) -> io::Result<StoreReply> {
-    timer
-        .timeout(timeout_ms, exchange(request))
-        .await
-        .unwrap_or_else(|| Err(io::ErrorKind::TimedOut.into()))
-}
-
-async fn exchange(request: &StoreRequest) -> io::Result<StoreReply> {
-    let stream = TcpStream::connect(("store", PORT)).await?;
-    let (read, mut write) = stream.into_split();
-    let mut out = serde_json::to_vec(request).expect("request serialises");
-    out.push(b'\n');
-    write.write_all(&out).await?;
-    let line = BufReader::with_capacity(LINE_BUF, read)
-        .lines()
-        .next_line()
-        .await?
-        .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
-    serde_json::from_str(&line).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
-}
 
 #[cfg(test)]
 mod tests {

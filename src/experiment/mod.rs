@@ -94,6 +94,7 @@ impl ZkHosts {
     /// Each client runs `program` once, on a session with `zk1` opened for it: a program
     /// that fits none of the workloads, recording events of its own
     /// ([`Node::record_event`]) for a checker of your own ([`Experiment::check`]). Judged by
+    /// `resource` (what it writes through [`ProtectedStore`](crate::store::ProtectedStore)),
     /// `liveness` (every client's program finishes) and the checkers you add; the lock's
     /// parameters and profiles.
     ///
@@ -122,7 +123,7 @@ impl ZkHosts {
             default_name(),
             "a user's client program over ZooKeeper",
             ZkLockProgram::client_program(program),
-            &[Property::LIVENESS],
+            &[Property::RESOURCE, Property::LIVENESS],
         ))
     }
 
@@ -281,8 +282,9 @@ impl RedisHosts {
 
     /// Each client runs `program` once: a program that fits no workload, recording events
     /// of its own ([`Node::record_event`]) for a checker of your own
-    /// ([`Experiment::check`]). Judged by `liveness` (every client's program finishes) and
-    /// the checkers you add.
+    /// ([`Experiment::check`]). Judged by `resource` (what it writes through
+    /// [`ProtectedStore`](crate::store::ProtectedStore)), `liveness` (every client's program
+    /// finishes) and the checkers you add.
     pub fn client_program<F, Fut>(self, program: F) -> Experiment
     where
         F: Fn(Node) -> Fut + Send + Sync + 'static,
@@ -292,7 +294,7 @@ impl RedisHosts {
             default_name(),
             "a user's client program over Redis",
             RedisLockProgram::client_program(self.masters, program),
-            &[Property::LIVENESS],
+            &[Property::RESOURCE, Property::LIVENESS],
         ))
     }
 }

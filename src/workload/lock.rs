@@ -2,10 +2,10 @@
 //! `rounds` times. Each step is recorded as invoke / ok / fail / info.
 
 use super::{RETRY_MS, reconnect};
-use crate::history::{Kind, LockMode, LockOp, Op, StoreOp};
+use crate::history::{Kind, LockMode, LockOp, Op};
 use crate::recipes::{Grant, Lock, LockError};
 use crate::sim::node::Node;
-use crate::store::{self, StoreReply, StoreRequest};
+use crate::store::ProtectedStore;
 
 /// The steps a `pause_before` fault can aim at: the store write, just after the check that
 /// the lock is still held (Kleppmann's GC pause), and the release, which a holder begins
@@ -128,29 +128,13 @@ pub(super) async fn critical_section<L: Lock>(
     grant: Grant,
     lock: &mut L,
 ) -> Held {
-    let timer = node.timer();
-    let granted_at = timer.now_ms();
-    let call = async |op: Op, request: StoreRequest| {
-        node.record(Kind::Invoke, op);
-        store::call(&request, &timer, work.store_timeout_ms).await
-    };
+    let granted_at = node.timer().now_ms();
     if lost_already(lock).await {
         return Held::Lost;
     }
-    let read = |value| Op::Store(StoreOp::Read { value });
-    let based_on = match call(read(None), StoreRequest::Read { token: grant.token }).await {
-        Ok(StoreReply::Value(v)) => {
-            node.record(Kind::Ok, read(Some(v)));
-            v
-        }
-        Ok(_) => {
-            node.record(Kind::Fail, read(None));
-            return Held::Done;
-        }
-        Err(_) => {
-            node.record(Kind::Info, read(None));
-            return Held::Done;
-        }
+    let store = ProtectedStore::new(node).timeout_ms(work.store_timeout_ms);
+    let Ok(read) = store.read(grant.token).await else {
+        return Held::Done;
     };
     // The work races the loss; when the work wins, the lock was not lost: that is the check
     // before the write.
@@ -161,21 +145,8 @@ pub(super) async fn critical_section<L: Lock>(
         Work::GaveUp => return Held::Done,
     }
     node.step("write").await;
-    let write = Op::Store(StoreOp::Write {
-        value: based_on + 1,
-        token: grant.token,
-    });
-    let request = StoreRequest::Write {
-        based_on,
-        value: based_on + 1,
-        token: grant.token,
-    };
-    let kind = match call(write.clone(), request).await {
-        Ok(StoreReply::Accepted(true)) => Kind::Ok,
-        Ok(_) => Kind::Fail,
-        Err(_) => Kind::Info,
-    };
-    node.record(kind, write);
+    // Refused or unknown, the holder is done with this hold either way.
+    let _ = store.increment(read).await;
     Held::Done
 }
 
