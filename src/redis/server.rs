@@ -13,7 +13,7 @@
 
 use crate::redis::clients::Clients;
 use crate::redis::clock::{ExpiryClock, Now};
-use crate::redis::cmd::table::{Proc, Transaction};
+use crate::redis::cmd::table::Proc;
 use crate::redis::cmd::{self, Ctx, Expiry};
 use crate::redis::command::{self, CommandSpec, Flags, Lookup};
 use crate::redis::conn::Conn;
@@ -25,7 +25,10 @@ use crate::redis::resp::{self, Frame, Limits, RequestReader};
 use crate::redis::role::Role;
 use crate::redis::script::{self, Scripts};
 pub use blocking::Served;
+pub(crate) use connection::COMMANDS as CONNECTION_COMMANDS;
+pub(crate) use scripting::COMMANDS as SCRIPTING_COMMANDS;
 pub use snapshot::{Entry, rewrite};
+pub(crate) use transaction::COMMANDS as TRANSACTION_COMMANDS;
 
 mod blocking;
 mod connection;
@@ -339,7 +342,7 @@ impl Server {
                 return self.refuse(conn, false, replies::unknown_subcommand(name, sub));
             }
         };
-        let exec = matches!(spec.proc, Proc::Transaction(Transaction::Exec));
+        let exec = spec.fullname == "exec";
         self.clients.sync(conn, Some(spec.fullname), now);
         if !spec.arity_ok(args.len()) {
             return self.refuse(conn, exec, replies::wrong_arity(spec.fullname));
@@ -353,16 +356,15 @@ impl Server {
         if conn.queued.is_some() && !transaction::runs_while_queuing(spec) {
             return self.queue(conn, args);
         }
-        if matches!(spec.proc, Proc::Reset) {
-            return self.reset(conn);
-        }
-        if let Some(which) = transaction::command(spec) {
-            return self.transaction(conn, which, args, now);
-        }
-        if let Some(script) = scripting::command(spec) {
-            return self.script(script, args, conn.db, now);
-        }
         let mut ops = Vec::new();
+        if let Proc::Server(run) = spec.proc {
+            let frame = run(self, conn, args, now, &mut ops);
+            return Outcome {
+                reply: Some(frame),
+                propagate: transaction(ops),
+                close: None,
+            };
+        }
         let expiry = self.client_expiry();
         let (frame, close) = self.execute(conn, expiry, spec, args, now, &mut ops);
         Outcome {

@@ -1,10 +1,10 @@
 //! The commands, a file per family, each with its rows of the command table beside their
 //! handlers, and what they share: what a row holds (`table`), the context one runs in and
 //! Redis's key lookup with lazy expiry, typed (a command of one type meeting a key of another
-//! answers WRONGTYPE). `run` only calls a row's handler.
+//! answers WRONGTYPE). `run` only calls a row's handler. The table holds the rows of the
+//! commands the server runs itself too, which `server/` declares beside their handlers.
 
 mod blocking;
-mod by_server;
 mod client;
 mod connection;
 mod expire;
@@ -28,6 +28,7 @@ use crate::redis::keyspace::Keyspace;
 use crate::redis::replies;
 use crate::redis::resp::{Args, Frame};
 use crate::redis::role::Role;
+use crate::redis::server;
 use crate::redis::value::{Typed, Value};
 use table::{CommandSpec, Proc};
 
@@ -157,7 +158,9 @@ pub(crate) static TABLE: &[&[CommandSpec]] = &[
     connection::COMMANDS,
     introspection::COMMANDS,
     hello::COMMANDS,
-    by_server::COMMANDS,
+    server::TRANSACTION_COMMANDS,
+    server::SCRIPTING_COMMANDS,
+    server::CONNECTION_COMMANDS,
     strings::COMMANDS,
     replication::COMMANDS,
     zset::COMMANDS,
@@ -184,14 +187,10 @@ pub(crate) fn run(ctx: &mut Ctx<'_>, spec: &CommandSpec, args: &[Vec<u8>]) -> Fr
             let container = args.first().map_or(&[][..], Vec::as_slice);
             replies::unknown_subcommand(container, sub)
         }
-        // A client's script runs in the server's scripting before dispatch; a replication
-        // stream or AOF carries a script's effects, never the script.
-        Proc::Scripting(_) => replies::error(b"ERR scripts are not replicated"),
-        // A client's transaction commands run in the server's transactions before dispatch;
-        // a script may not call them (NOSCRIPT), and a stream's MULTI/EXEC are the link's.
-        Proc::Transaction(_) => replies::error(b"transactions are run by the server"),
-        // RESET runs in the server, which knows the connection's transaction; NOSCRIPT.
-        Proc::Reset => replies::error(b"RESET is run by the server"),
+        // The server runs its own commands before dispatch: a replication stream or AOF
+        // carries a script's effects, never the script, and its MULTI/EXEC are the link's; a
+        // script may not call any of them (NOSCRIPT).
+        Proc::Server(_) => replies::error(b"ERR this command is run by the server"),
     }
 }
 

@@ -1,10 +1,14 @@
 //! What a row of the command table holds (Redis's `struct redisCommand`): the name, arity,
 //! flags and keys Redis 7.0's table gives (from src/commands/*.json at 7.0.15), and the proc
 //! that runs the command. Each family file declares its own rows beside its handlers, so a
-//! new command is a row and a function in one file.
+//! new command is a row and a function in one file; the commands the server runs itself
+//! have theirs beside their handlers in `server/`.
 
 use super::Ctx;
-use crate::redis::resp::Frame;
+use crate::redis::clock::Now;
+use crate::redis::conn::Conn;
+use crate::redis::resp::{Args, Frame};
+use crate::redis::server::Server;
 
 /// Command flags as Redis 7.0's table sets them, those the core or a script acts on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,39 +63,22 @@ pub enum Keys {
 /// A command's handler: it runs over the command's context, which holds all it may touch.
 pub(crate) type Handler = fn(&mut Ctx<'_>, &[Vec<u8>]) -> Frame;
 
+/// A command the server runs itself: over the whole server and the client's connection,
+/// appending what it changed to the ops the server then propagates (wrapped in MULTI/EXEC
+/// when there are several). Each is declared in its row beside it, in `server/`.
+pub(crate) type ServerRun = fn(&mut Server, &mut Conn, &[Vec<u8>], Now, &mut Vec<Args>) -> Frame;
+
 /// What runs a command (Redis's `proc`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Proc {
     /// A handler of its family, which `cmd::run` calls.
     Run(Handler),
-    /// Run by the server's transactions (`server::transaction`): they act on the
-    /// connection and on other commands.
-    Transaction(Transaction),
-    /// Run by the server's scripting (`server::scripting`), which checks their arguments
-    /// with its own texts.
-    Scripting(Scripting),
-    /// RESET, run by the server (`server::connection`): it clears the transaction too.
-    Reset,
+    /// Run by the server before any handler here: the transaction commands (they act on
+    /// the connection and on other commands), the scripting commands (they lend the whole
+    /// server to a script) and RESET (it clears the transaction too).
+    Server(ServerRun),
     /// A container with no proc of its own (CLIENT): its arity already demands a subcommand.
     Container,
-}
-
-/// The transaction commands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Transaction {
-    Multi,
-    Exec,
-    Discard,
-    Watch,
-    Unwatch,
-}
-
-/// The scripting commands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Scripting {
-    Eval,
-    EvalSha,
-    Script,
 }
 
 /// One row of the table.
@@ -173,8 +160,8 @@ pub(super) const fn keyed(
     by(fullname, arity, flags, keys, Proc::Run(run))
 }
 
-/// A row for a command the server runs itself (`proc`).
-pub(super) const fn by(
+/// A row for a command whose proc is `proc` (the server's own commands use it).
+pub(crate) const fn by(
     fullname: &'static str,
     arity: i32,
     flags: Flags,
@@ -205,14 +192,14 @@ pub(super) const W: Flags = Flags::WRITE;
 /// READONLY, as the rows spell it.
 pub(super) const R: Flags = Flags::READONLY;
 /// FAST, as the rows spell it.
-pub(super) const FAST: Flags = Flags::FAST;
+pub(crate) const FAST: Flags = Flags::FAST;
 /// DENYOOM, as the rows spell it.
 pub(super) const OOM: Flags = Flags::DENYOOM;
 /// STALE, as the rows spell it.
-pub(super) const STALE: Flags = Flags::STALE;
+pub(crate) const STALE: Flags = Flags::STALE;
 /// NOSCRIPT, as the rows spell it.
-pub(super) const NOSCRIPT: Flags = Flags::NOSCRIPT;
+pub(crate) const NOSCRIPT: Flags = Flags::NOSCRIPT;
 /// The first argument is the key, as the rows spell it.
 pub(super) const ONE: Keys = Keys::First;
 /// Every argument is a key, as the rows spell it.
-pub(super) const ALL: Keys = Keys::All;
+pub(crate) const ALL: Keys = Keys::All;

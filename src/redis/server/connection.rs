@@ -2,12 +2,22 @@
 //! server.c): the RESP2 pub/sub context that allows only a few commands, RESET, a
 //! connection's end, and handing the driver what commands sent to other connections.
 
-use super::{Outcome, Server};
+use super::Server;
 use crate::redis::clients::Delivery;
-use crate::redis::command::CommandSpec;
+use crate::redis::clock::Now;
+use crate::redis::cmd::table::{CommandSpec, FAST, Keys, NOSCRIPT, Proc, STALE, by};
 use crate::redis::conn::Conn;
 use crate::redis::replies;
-use crate::redis::resp::{Frame, Protocol};
+use crate::redis::resp::{Args, Frame, Protocol};
+
+/// RESET, which the server runs: it clears the transaction too.
+pub(crate) static COMMANDS: &[CommandSpec] = &[by(
+    "reset",
+    1,
+    NOSCRIPT.and(STALE).and(FAST),
+    Keys::None,
+    Proc::Server(Server::reset),
+)];
 
 impl Server {
     /// `processCommand`'s pub/sub guard: a RESP2 client subscribed to anything may only
@@ -33,17 +43,13 @@ impl Server {
 
     /// RESET (`clearClientConnectionState`): database 0, out of MULTI with no watches, no
     /// subscriptions (unannounced), no name, back to RESP2; `+RESET`.
-    pub(super) fn reset(&mut self, conn: &mut Conn) -> Outcome {
+    fn reset(&mut self, conn: &mut Conn, _: &[Vec<u8>], _: Now, _: &mut Vec<Args>) -> Frame {
         conn.db = 0;
         self.discard_transaction(conn);
         self.clients.subs.forget(conn.id);
         conn.name = None;
         conn.proto = Protocol::Resp2;
-        Outcome {
-            reply: Some(Frame::Simple(b"RESET".to_vec())),
-            propagate: Vec::new(),
-            close: None,
-        }
+        Frame::Simple(b"RESET".to_vec())
     }
 
     /// The connection is gone (`freeClient`): its watches, subscriptions and undelivered

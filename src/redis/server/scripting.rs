@@ -3,23 +3,41 @@
 //! propagates what the script changed as one MULTI/EXEC (Redis 7.0 replicates scripts by
 //! their effects).
 
-use super::{Outcome, Server, transaction};
+use super::Server;
 use crate::redis::clock::Now;
-use crate::redis::cmd::table::{Proc, Scripting};
-use crate::redis::command::{self, CommandSpec, Flags, Lookup};
+use crate::redis::cmd::table::{CommandSpec, Keys, NOSCRIPT, Proc, STALE, by};
+use crate::redis::command::{self, Flags, Lookup};
+use crate::redis::conn::Conn;
 use crate::redis::replies;
 use crate::redis::resp::Args;
 use crate::redis::resp::{Frame, Protocol};
 use crate::redis::role::Role;
-use crate::redis::script::{self, ScriptHost};
+use crate::redis::script::{self, ScriptHost, Scripts};
 
-/// `spec`'s command, if it is one of the scripting commands.
-pub(super) fn command(spec: &CommandSpec) -> Option<Scripting> {
-    match spec.proc {
-        Proc::Scripting(which) => Some(which),
-        _ => None,
-    }
-}
+/// EVAL, EVALSHA and SCRIPT.
+pub(crate) static COMMANDS: &[CommandSpec] = &[
+    by(
+        "eval",
+        -3,
+        NOSCRIPT.and(STALE),
+        Keys::None,
+        Proc::Server(Server::eval),
+    ),
+    by(
+        "evalsha",
+        -3,
+        NOSCRIPT.and(STALE),
+        Keys::None,
+        Proc::Server(Server::evalsha),
+    ),
+    by(
+        "script",
+        -2,
+        NOSCRIPT,
+        Keys::None,
+        Proc::Server(Server::script),
+    ),
+];
 
 /// The server as a running script sees it.
 struct Host<'a> {
@@ -60,32 +78,51 @@ impl ScriptHost for Host<'_> {
 }
 
 impl Server {
-    /// Runs a scripting command for a client in database `db`; `args` include its name.
-    pub(super) fn script(
-        &mut self,
-        which: Scripting,
-        args: &[Vec<u8>],
-        db: usize,
-        now: Now,
-    ) -> Outcome {
-        let (reply, ops) = self.script_effects(which, args, db, now);
-        Outcome {
-            reply: Some(reply),
-            propagate: transaction(ops),
-            close: None,
-        }
+    /// EVAL script numkeys key... arg...
+    fn eval(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now, ops: &mut Vec<Args>) -> Frame {
+        self.run_script(conn.db, args, now, ops, |scripts, host, rest| {
+            scripts.eval(host, rest)
+        })
     }
 
-    /// Runs a scripting command: its reply and what it changed, unwrapped (inside EXEC the
-    /// transaction wraps everything once). The script's commands run in database `db`, its
-    /// caller's (`scriptPrepareForRun`); a SELECT in the script stays in the script.
-    pub(super) fn script_effects(
+    /// EVALSHA sha1 numkeys key... arg...
+    fn evalsha(
         &mut self,
-        which: Scripting,
+        conn: &mut Conn,
         args: &[Vec<u8>],
-        db: usize,
         now: Now,
-    ) -> (Frame, Vec<Args>) {
+        ops: &mut Vec<Args>,
+    ) -> Frame {
+        self.run_script(conn.db, args, now, ops, |scripts, host, rest| {
+            scripts.evalsha(host, rest)
+        })
+    }
+
+    /// SCRIPT LOAD | EXISTS | FLUSH ...
+    fn script(
+        &mut self,
+        conn: &mut Conn,
+        args: &[Vec<u8>],
+        now: Now,
+        ops: &mut Vec<Args>,
+    ) -> Frame {
+        self.run_script(conn.db, args, now, ops, |scripts, _, rest| {
+            scripts.script(rest)
+        })
+    }
+
+    /// Runs a scripting command (`args` include its name) and appends what it changed to
+    /// `ops`, unwrapped: the server wraps a script's effects, or an EXEC's, once (Redis 7.0
+    /// replicates scripts by their effects). The script's commands run in database `db`, its
+    /// caller's (`scriptPrepareForRun`); a SELECT in the script stays in the script.
+    fn run_script(
+        &mut self,
+        db: usize,
+        args: &[Vec<u8>],
+        now: Now,
+        ops: &mut Vec<Args>,
+        run: impl FnOnce(&mut Scripts, &mut Host<'_>, &[Vec<u8>]) -> Frame,
+    ) -> Frame {
         self.script_client.db = db;
         let mut scripts = self.scripts.take().unwrap_or_default();
         let rest = args.get(1..).unwrap_or_default();
@@ -94,21 +131,17 @@ impl Server {
             now,
             ops: Vec::new(),
         };
-        let reply = match which {
-            Scripting::Eval => scripts.eval(&mut host, rest),
-            Scripting::EvalSha => scripts.evalsha(&mut host, rest),
-            Scripting::Script => scripts.script(rest),
-        };
-        let ops = host.ops;
+        let reply = run(&mut scripts, &mut host, rest);
+        ops.extend(host.ops);
         self.scripts = Some(scripts);
-        (reply, ops)
+        reply
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::redis::server::Config;
+    use crate::redis::server::{Config, Outcome};
 
     const NOW: Now = Now {
         wall_ms: 1_700_000_000_000,

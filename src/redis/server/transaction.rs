@@ -7,22 +7,53 @@
 //! several. A change to a watched key (by anyone, an expiry or a flush included) or a
 //! watched key's expiry makes EXEC answer the null array instead.
 
-use super::{Outcome, Server, scripting, transaction};
+use super::{Outcome, Server};
 use crate::redis::clock::Now;
-use crate::redis::cmd::table::{Proc, Transaction};
-use crate::redis::command::{self, CommandSpec, Flags, Lookup};
+use crate::redis::cmd::table::{ALL, CommandSpec, FAST, Keys, NOSCRIPT, Proc, STALE, by};
+use crate::redis::command::{self, Flags, Lookup};
 use crate::redis::conn::Conn;
 use crate::redis::replies;
-use crate::redis::resp::Frame;
+use crate::redis::resp::{Args, Frame};
 use crate::redis::role::Role;
 
-/// `spec`'s command, if it is one of the transaction commands.
-pub(super) fn command(spec: &CommandSpec) -> Option<Transaction> {
-    match spec.proc {
-        Proc::Transaction(which) => Some(which),
-        _ => None,
-    }
-}
+/// MULTI, EXEC, DISCARD, WATCH and UNWATCH.
+pub(crate) static COMMANDS: &[CommandSpec] = &[
+    by(
+        "multi",
+        1,
+        NOSCRIPT.and(STALE).and(FAST),
+        Keys::None,
+        Proc::Server(Server::multi),
+    ),
+    by(
+        "exec",
+        1,
+        NOSCRIPT.and(STALE),
+        Keys::None,
+        Proc::Server(Server::exec),
+    ),
+    by(
+        "discard",
+        1,
+        NOSCRIPT.and(STALE).and(FAST),
+        Keys::None,
+        Proc::Server(Server::discard),
+    ),
+    by(
+        "watch",
+        -2,
+        NOSCRIPT.and(STALE).and(FAST),
+        ALL,
+        Proc::Server(Server::watch),
+    ),
+    by(
+        "unwatch",
+        1,
+        NOSCRIPT.and(STALE).and(FAST),
+        Keys::None,
+        Proc::Server(Server::unwatch),
+    ),
+];
 
 /// Whether a client in MULTI runs `spec` at once instead of queuing it.
 pub(super) fn runs_while_queuing(spec: &CommandSpec) -> bool {
@@ -49,15 +80,20 @@ impl Server {
     /// `rejectCommand`: a refusal, which dooms the transaction of a client in MULTI; EXEC
     /// refused discards it at once, the refusal's text (without `ERR`) in its EXECABORT.
     pub(super) fn refuse(&mut self, conn: &mut Conn, exec: bool, reply: Frame) -> Outcome {
+        answer(self.refusal(conn, exec, reply))
+    }
+
+    /// What `refuse` answers.
+    fn refusal(&mut self, conn: &mut Conn, exec: bool, reply: Frame) -> Frame {
         if conn.queued.is_some() {
             conn.queue_refused = true;
         }
         if !exec {
-            return answer(reply);
+            return reply;
         }
         self.discard_transaction(conn);
         let Frame::Error(text) = reply else {
-            return answer(reply);
+            return reply;
         };
         let reason = text.strip_prefix(b"ERR ").unwrap_or(&text);
         let abort = [
@@ -65,7 +101,7 @@ impl Server {
             reason,
         ]
         .concat();
-        answer(replies::error(&abort))
+        replies::error(&abort)
     }
 
     /// `queueMultiCommand`: `+QUEUED`; a doomed transaction keeps nothing.
@@ -76,41 +112,35 @@ impl Server {
         answer(Frame::Simple(b"QUEUED".to_vec()))
     }
 
-    /// Runs a transaction command.
-    pub(super) fn transaction(
-        &mut self,
-        conn: &mut Conn,
-        which: Transaction,
-        args: &[Vec<u8>],
-        now: Now,
-    ) -> Outcome {
-        match which {
-            Transaction::Multi if conn.queued.is_some() => {
-                answer(replies::error(b"MULTI calls can not be nested"))
-            }
-            Transaction::Multi => {
-                conn.queued = Some(Vec::new());
-                answer(replies::ok())
-            }
-            Transaction::Discard if conn.queued.is_none() => {
-                answer(replies::error(b"DISCARD without MULTI"))
-            }
-            Transaction::Discard => {
-                self.discard_transaction(conn);
-                answer(replies::ok())
-            }
-            Transaction::Watch => answer(self.watch(conn, args, now)),
-            Transaction::Unwatch => {
-                self.unwatch_all(conn);
-                answer(replies::ok())
-            }
-            Transaction::Exec => self.exec(conn, now),
+    /// MULTI: the connection queues what follows, until EXEC or DISCARD.
+    fn multi(&mut self, conn: &mut Conn, _: &[Vec<u8>], _: Now, _: &mut Vec<Args>) -> Frame {
+        if conn.queued.is_some() {
+            return replies::error(b"MULTI calls can not be nested");
         }
+        conn.queued = Some(Vec::new());
+        replies::ok()
     }
 
-    fn exec(&mut self, conn: &mut Conn, now: Now) -> Outcome {
+    /// DISCARD: out of MULTI, the queue and the watches dropped.
+    fn discard(&mut self, conn: &mut Conn, _: &[Vec<u8>], _: Now, _: &mut Vec<Args>) -> Frame {
+        if conn.queued.is_none() {
+            return replies::error(b"DISCARD without MULTI");
+        }
+        self.discard_transaction(conn);
+        replies::ok()
+    }
+
+    /// UNWATCH: no more watches (the one transaction command that is queued).
+    fn unwatch(&mut self, conn: &mut Conn, _: &[Vec<u8>], _: Now, _: &mut Vec<Args>) -> Frame {
+        self.unwatch_all(conn);
+        replies::ok()
+    }
+
+    /// EXEC: the queue run as one step, its effects appended to `ops` (which the server
+    /// propagates wrapped once).
+    fn exec(&mut self, conn: &mut Conn, _: &[Vec<u8>], now: Now, ops: &mut Vec<Args>) -> Frame {
         let Some(queued) = conn.queued.take() else {
-            return answer(replies::error(b"EXEC without MULTI"));
+            return replies::error(b"EXEC without MULTI");
         };
         let specs: Vec<&CommandSpec> = queued
             .iter()
@@ -123,32 +153,25 @@ impl Server {
         if self.config.role == Role::Replica && writes {
             // Demoted since the commands were queued: `processCommand` refuses EXEC as a
             // write before it looks at the transaction.
-            return self.refuse(conn, true, replies::readonly());
+            return self.refusal(conn, true, replies::readonly());
         }
         if conn.queue_refused {
             self.discard_transaction(conn);
-            return answer(exec_aborted());
+            return exec_aborted();
         }
         if self.watch_broken(conn, now) {
             self.discard_transaction(conn);
-            return answer(Frame::NullArray);
+            return Frame::NullArray;
         }
         self.unwatch_all(conn);
         let expiry = self.client_expiry();
-        let mut ops = Vec::new();
         let mut replies = Vec::with_capacity(queued.len());
         conn.deny_blocking = true;
         for (i, (spec, args)) in specs.into_iter().zip(&queued).enumerate() {
-            let reply = if let Some(script) = scripting::command(spec) {
-                let (reply, effects) = self.script_effects(script, args, conn.db, now);
-                ops.extend(effects);
-                reply
-            } else if let Some(which) = command(spec) {
-                // UNWATCH, the one transaction command that is queued.
-                let outcome = self.transaction(conn, which, args, now);
-                outcome.reply.unwrap_or(Frame::Null)
-            } else {
-                self.execute(conn, expiry, spec, args, now, &mut ops).0
+            let reply = match spec.proc {
+                // A script, or UNWATCH: the server's own commands that are queued.
+                Proc::Server(run) => run(self, conn, args, now, ops),
+                _ => self.execute(conn, expiry, spec, args, now, ops).0,
             };
             replies.push(reply);
             let sent_itself = self.clients.take_frames(conn.id);
@@ -158,11 +181,7 @@ impl Server {
         }
         conn.deny_blocking = false;
         self.discard_transaction(conn);
-        Outcome {
-            reply: Some(Frame::Array(replies)),
-            propagate: transaction(ops),
-            close: None,
-        }
+        Frame::Array(replies)
     }
 
     /// Whether a watched key changed, or expired since WATCH (`isWatchedKeyExpired`).
@@ -177,7 +196,7 @@ impl Server {
     }
 
     /// WATCH key...: refused inside MULTI; a connection already doomed watches nothing more.
-    fn watch(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now) -> Frame {
+    fn watch(&mut self, conn: &mut Conn, args: &[Vec<u8>], now: Now, _: &mut Vec<Args>) -> Frame {
         if conn.queued.is_some() {
             return replies::error(b"WATCH inside MULTI is not allowed");
         }
