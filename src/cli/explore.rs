@@ -155,16 +155,10 @@ pub(super) fn print_explored(e: &Explored) {
 /// Each property's first finding (`--every-property`): a line naming them all, then each
 /// as a finding prints.
 fn print_firsts(e: &Explored, traces: &[PathBuf]) {
-    let firsts: Vec<String> = e
-        .exploration
-        .by_property
-        .iter()
-        .map(|(p, f)| format!("{p} at seed {}", f.spec.seed))
-        .collect();
     outln!(
         "  first violation of each property (after {} seeds): {}",
         e.exploration.seeds_run,
-        firsts.join(", ")
+        e.exploration.first_seeds()
     );
     for ((p, f), trace) in e.exploration.by_property.iter().zip(traces) {
         outln!("  {p}, first at seed {}:", f.spec.seed);

@@ -247,16 +247,10 @@ impl fmt::Display for Explored {
                 self.write_finding(f, finding, self.trace.as_deref())
             }
             Outcome::Violation(_) => {
-                let firsts: Vec<String> = self
-                    .exploration
-                    .by_property
-                    .iter()
-                    .map(|(p, finding)| format!("{p} at seed {}", finding.spec.seed))
-                    .collect();
                 write!(
                     f,
                     "{name}: every property's first violation (after {run} runs of {searched}): {}",
-                    firsts.join(", ")
+                    self.exploration.first_seeds()
                 )?;
                 let traces = self.by_property.iter().map(|p| Some(p.as_path()));
                 for ((property, finding), trace) in self.exploration.by_property.iter().zip(traces)

@@ -103,6 +103,19 @@ impl<T: Clone> FirstSeeds<T> {
     }
 }
 
+impl Exploration {
+    /// Each property's first seed as messages name them (`by_property`): "herd at seed 46,
+    /// leader at seed 583"; empty for an exploration that stopped at its first finding.
+    pub fn first_seeds(&self) -> String {
+        let firsts: Vec<String> = self
+            .by_property
+            .iter()
+            .map(|(p, finding)| format!("{p} at seed {}", finding.spec.seed))
+            .collect();
+        firsts.join(", ")
+    }
+}
+
 /// Explores `spec`'s seeds on after a finding: each violated property's first seed, its
 /// plan shrunk keeping that property broken (`Exploration::by_property`, by seed). The
 /// outcome is the lowest of them (or the harness error or divergence the walk stopped at);
