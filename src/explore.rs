@@ -1,13 +1,16 @@
 //! Exploration: run many seeds of a scenario in parallel (one simulation per thread), stop
-//! at the lowest failing seed, shrink its fault plan, and hand back a replayable finding.
+//! at the lowest failing seed, shrink its fault plan, and hand back a replayable finding;
+//! or, `every_property`, go on after it to the first seed of each property the range shows.
 //! `shard` splits one exploration over machines; `guided` steers plans toward states no run
 //! reached, by the mutations of `mutate`; `compare` measures it against random exploration.
 
 pub mod compare;
+mod every_property;
 pub mod guided;
 mod mutate;
 pub mod shard;
 
+pub use every_property::explore_every_property;
 pub use shard::Shard;
 
 use crate::check::{Property, Witness};
@@ -93,6 +96,10 @@ pub struct Exploration {
     /// many of its seeds it was seen; empty otherwise (the seeds that ran then depend on
     /// the threads).
     pub witnessed: Vec<Witnessed>,
+    /// Of an exploration that went on after its first finding
+    /// ([`explore_every_property`]), each violated property's first finding, its plan
+    /// shrunk keeping that property broken, by seed (then property); empty otherwise.
+    pub by_property: Vec<(Property, Finding)>,
 }
 
 /// How often a property's witness was seen over the seeds, and at the lowest seed, what.
@@ -137,6 +144,12 @@ pub trait Observer: Sync {
     /// plan of `faults` faults is about to be shrunk (more runs, on the calling thread).
     fn shrinking(&self, seed: u64, faults: usize);
 
+    /// In an exploration that goes on after a finding ([`explore_every_property`]), `seed`
+    /// broke `properties` (in their usual order). Ignored by default.
+    fn violated(&self, seed: u64, properties: &[Property]) {
+        let _ = (seed, properties);
+    }
+
     /// A guided campaign took in a generation: after `runs` runs its corpus holds `corpus`
     /// runs and they reached `transitions` distinct transitions. Ignored by default.
     fn generation(&self, runs: u64, corpus: usize, transitions: usize) {
@@ -158,9 +171,49 @@ pub fn explore(spec: &ExploreSpec) -> Exploration {
 
 /// [`explore`], telling `observer` of each seed as it is done and of the shrinking.
 pub fn explore_observed(spec: &ExploreSpec, observer: &dyn Observer) -> Exploration {
+    let failures: Mutex<Vec<(u64, SeedResult)>> = Mutex::new(Vec::new());
+    let swept = sweep(spec, observer, |seed, result| {
+        failures
+            .lock()
+            .expect("no thread panics holding it")
+            .push((seed, result));
+        Some(seed + 1)
+    });
+    let mut failures = failures.into_inner().expect("no thread panicked");
+    failures.sort_by_key(|(seed, _)| *seed);
+    let Some((seed, result)) = failures.into_iter().next() else {
+        return Exploration {
+            seeds_run: swept.ran,
+            outcome: Outcome::Clean,
+            witnessed: swept.witnessed,
+            by_property: Vec::new(),
+        };
+    };
+    Exploration {
+        seeds_run: seed - spec.seeds.start + 1,
+        outcome: failure(spec.spec_for(seed), result, observer),
+        witnessed: Vec::new(),
+        by_property: Vec::new(),
+    }
+}
+
+/// What a sweep ran: how many seeds, and what the clean ones' checkers saw put to the test.
+pub(crate) struct Swept {
+    pub ran: u64,
+    pub witnessed: Vec<Witnessed>,
+}
+
+/// Runs the seeds of `spec` from the lowest up on its threads, telling `observer` of each,
+/// and hands each seed that did not run clean to `take`, which returns a bound no new seed
+/// starts at or above (None: every seed is still needed). No more threads run than there
+/// are seeds.
+pub(crate) fn sweep(
+    spec: &ExploreSpec,
+    observer: &dyn Observer,
+    take: impl Fn(u64, SeedResult) -> Option<u64> + Sync,
+) -> Swept {
     let next = AtomicU64::new(spec.seeds.start);
     let stop = AtomicU64::new(spec.seeds.end);
-    let failures: Mutex<Vec<(u64, SeedResult)>> = Mutex::new(Vec::new());
     let witnessed: Mutex<BTreeMap<Property, Witnessed>> = Mutex::new(BTreeMap::new());
     let ran = AtomicU64::new(0);
     let seeds = spec.seeds.end.saturating_sub(spec.seeds.start);
@@ -185,31 +238,20 @@ pub fn explore_observed(spec: &ExploreSpec, observer: &dyn Observer) -> Explorat
                         for w in witnesses {
                             tally(&mut witnessed, seed, w);
                         }
-                    } else {
-                        stop.fetch_min(seed + 1, Ordering::SeqCst);
-                        failures
-                            .lock()
-                            .expect("no thread panics holding it")
-                            .push((seed, result));
+                    } else if let Some(bound) = take(seed, result) {
+                        stop.fetch_min(bound, Ordering::SeqCst);
                     }
                 }
             });
         }
     });
-    let mut failures = failures.into_inner().expect("no thread panicked");
-    failures.sort_by_key(|(seed, _)| *seed);
-    let Some((seed, result)) = failures.into_iter().next() else {
-        let witnessed = witnessed.into_inner().expect("no thread panicked");
-        return Exploration {
-            seeds_run: ran.into_inner(),
-            outcome: Outcome::Clean,
-            witnessed: witnessed.into_values().collect(),
-        };
-    };
-    Exploration {
-        seeds_run: seed - spec.seeds.start + 1,
-        outcome: failure(spec.spec_for(seed), result, observer),
-        witnessed: Vec::new(),
+    Swept {
+        ran: ran.into_inner(),
+        witnessed: witnessed
+            .into_inner()
+            .expect("no thread panicked")
+            .into_values()
+            .collect(),
     }
 }
 
@@ -317,8 +359,13 @@ const SHRINK_BUDGET: usize = 150;
 /// then it removes faults one at a time from the best plan found, until no single removal
 /// keeps it failing (or the budget is spent).
 fn shrink(spec: RunSpec, report: RunReport) -> Finding {
-    let original_faults = spec.plan.0.len();
     let wanted: Vec<Property> = report.violations.iter().map(|v| v.property).collect();
+    shrink_keeping(spec, report, &wanted)
+}
+
+/// `shrink`, keeping one of `wanted` broken (`report` breaks one of them).
+fn shrink_keeping(spec: RunSpec, report: RunReport, wanted: &[Property]) -> Finding {
+    let original_faults = spec.plan.0.len();
     let budget = std::cell::Cell::new(SHRINK_BUDGET);
     let attempt = |candidate: &RunSpec| {
         budget.set(budget.get().saturating_sub(1));

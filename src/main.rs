@@ -89,6 +89,13 @@ enum Command {
         /// one.
         #[arg(long, value_name = "I/N")]
         shard: Option<locksim::explore::Shard>,
+        /// Go on after a finding: report the first seed of each property the range
+        /// violates, each shrunk keeping that property broken and written as its own trace
+        /// (SCENARIO-SEED-PROPERTY.json). Stops early once every judged property is found;
+        /// the same first seeds with any --jobs. Not with --guided (a campaign stops at its
+        /// first finding) nor --shard (merge combines one finding per shard).
+        #[arg(long)]
+        every_property: bool,
         /// Parallel simulations, 1..=256 (default: the number of cores; never more than
         /// there are seeds).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=locksim::explore::MAX_JOBS as u64))]
@@ -380,6 +387,7 @@ fn main() -> ExitCode {
             runs,
             campaign,
             shard,
+            every_property,
             jobs,
             opts,
         }) => {
@@ -391,7 +399,15 @@ fn main() -> ExitCode {
                 false => cli::Search::Seeds(seeds),
             };
             let jobs = jobs.map(|j| j as usize);
-            cli::explore(&out, &scenario, search, shard, jobs, &opts.into())
+            cli::explore(
+                &out,
+                &scenario,
+                search,
+                shard,
+                jobs,
+                every_property,
+                &opts.into(),
+            )
         }
         Some(Command::Merge { files, traces }) => cli::merge(&out, &files, &traces),
         Some(Command::Replay {

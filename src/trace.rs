@@ -250,12 +250,25 @@ impl Trace {
     /// `-2`, `-3`, ... Files are created exclusively, so concurrent saves cannot clobber
     /// each other. Returns the path of the trace.
     pub fn save(&self, dir: &Path) -> std::io::Result<PathBuf> {
+        self.save_named(dir, &format!("{}-{}", self.scenario, self.seed))
+    }
+
+    /// `save`, as `dir/<scenario>-<seed>-<property>.json`: the trace of one property's
+    /// first finding (`explore --every-property`), which another property's first finding
+    /// at the same seed does not take the name of.
+    pub fn save_for(&self, dir: &Path, property: Property) -> std::io::Result<PathBuf> {
+        let stem = format!("{}-{}-{}", self.scenario, self.seed, property.name());
+        self.save_named(dir, &stem)
+    }
+
+    /// `save` under `dir/<stem>.json` (then `<stem>-2.json`, ...).
+    fn save_named(&self, dir: &Path, stem: &str) -> std::io::Result<PathBuf> {
         std::fs::create_dir_all(dir)?;
         let text = self.to_json();
         for n in 1.. {
             let name = match n {
-                1 => format!("{}-{}.json", self.scenario, self.seed),
-                _ => format!("{}-{}-{n}.json", self.scenario, self.seed),
+                1 => format!("{stem}.json"),
+                _ => format!("{stem}-{n}.json"),
             };
             let path = dir.join(name);
             match OpenOptions::new().write(true).create_new(true).open(&path) {

@@ -561,3 +561,80 @@ fn a_client_programs_store_writes_are_judged_and_fenced() {
     assert!(refused(&fenced.run(0)), "c1's stale token is refused");
     fenced.explore(0..3).assert_clean();
 }
+
+/// `every_property` goes on after the first finding: over seeds where a herd finding comes
+/// first and a two-leader run later, it reports both first seeds (those that narrowing
+/// `properties` to each finds), the same on one job and two, each in its own trace that
+/// replays to its digest; without it the exploration still stops at the herd finding.
+#[test]
+fn every_property_reports_each_propertys_first_seed_and_its_trace() {
+    let dir = traces("every-property");
+    let experiment = builtin("zk-election-stale-node").traces(&dir);
+    let seeds = 850..880;
+    let first_of = |property: Property| {
+        let narrowed = experiment.clone().properties([property]).jobs(2);
+        narrowed
+            .explore(seeds.clone())
+            .assert_violates(property)
+            .spec
+            .seed
+    };
+    let (herd, leader) = (first_of(Property::HERD), first_of(Property::LEADER));
+    assert!(
+        herd < leader,
+        "the herd finding comes first: {herd}, {leader}"
+    );
+
+    let every = experiment.clone().every_property();
+    let on_two = every.clone().jobs(2).explore(seeds.clone());
+    let on_one = every.clone().jobs(1).explore(seeds.clone());
+    let firsts = |e: &locksim::Explored| -> Vec<(Property, u64)> {
+        e.findings().map(|(p, f)| (p, f.spec.seed)).collect()
+    };
+    assert_eq!(
+        firsts(&on_two),
+        [(Property::HERD, herd), (Property::LEADER, leader)]
+    );
+    assert_eq!(
+        firsts(&on_one),
+        firsts(&on_two),
+        "the same on any number of jobs"
+    );
+    assert_eq!(on_two.violated(), [Property::HERD, Property::LEADER]);
+    assert_eq!(
+        on_two.finding().unwrap().spec.seed,
+        herd,
+        "the lowest is the finding"
+    );
+    for property in [Property::HERD, Property::LEADER] {
+        let finding = on_two.assert_violates(property);
+        assert!(trace::violated(&finding.report).contains(&property));
+        let trace = on_two.trace_of(property).expect("a trace per property");
+        let name = format!("-{}-{}.json", finding.spec.seed, property.name());
+        assert!(
+            trace.to_str().unwrap().ends_with(&name),
+            "{}",
+            trace.display()
+        );
+        let replay = experiment.replay(trace);
+        assert_eq!(replay.report.digest, finding.report.digest);
+        assert_eq!(replay.digest_matches, Some(true));
+    }
+    let report = panic_message(|| on_two.assert_clean());
+    assert!(
+        report.contains(&format!("herd at seed {herd}, leader at seed {leader}")),
+        "{report}"
+    );
+
+    let stops = experiment.clone().jobs(2).explore(seeds.clone());
+    assert_eq!(stops.violated(), [Property::HERD]);
+    assert_eq!(stops.seeds_run(), herd - seeds.start + 1);
+    let judged = every.properties([Property::HERD, Property::LEADER]).jobs(2);
+    let both = judged.explore(seeds.start..seeds.end + 1000);
+    assert_eq!(
+        both.seeds_run(),
+        leader - seeds.start + 1,
+        "it stops once every judged property is found"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,6 +7,7 @@ use super::report;
 use super::{
     Options, Output, Status, faults, params_line, print_violations, setup, violations_json,
 };
+use crate::check::Property;
 use crate::explore::guided::GuidedSpec;
 use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome, Shard};
 use crate::scenario::{self, Scenario};
@@ -28,12 +29,31 @@ pub(super) struct Explored {
     pub shard: Option<Shard>,
     pub exploration: Exploration,
     pub trace: Option<PathBuf>,
+    /// With `--every-property`, the trace of each of `exploration.by_property`, in its
+    /// order; None without it.
+    pub by_property: Option<Vec<PathBuf>>,
 }
 
-fn explore_one(spec: &ExploreSpec, traces: &Path, progress: &Progress) -> Result<Explored, String> {
-    let exploration = explore::explore_observed(spec, progress);
-    let trace = match &exploration.outcome {
-        Outcome::Violation(f) => Some(write_trace(f, traces)?),
+/// Explores `spec` (on after a finding, to each property's first, when `every_property`)
+/// and writes the traces of what it found into `traces`.
+fn explore_one(
+    spec: &ExploreSpec,
+    every_property: bool,
+    traces: &Path,
+    progress: &Progress,
+) -> Result<Explored, String> {
+    let exploration = match every_property {
+        true => explore::explore_every_property(spec, progress),
+        false => explore::explore_observed(spec, progress),
+    };
+    let by_property = exploration
+        .by_property
+        .iter()
+        .map(|(p, f)| write_trace(f, Some(*p), traces))
+        .collect::<Result<Vec<PathBuf>, String>>()?;
+    let trace = match (&exploration.outcome, by_property.first()) {
+        (Outcome::Violation(_), Some(first)) => Some(first.clone()),
+        (Outcome::Violation(f), None) => Some(write_trace(f, None, traces)?),
         _ => None,
     };
     Ok(Explored {
@@ -42,16 +62,24 @@ fn explore_one(spec: &ExploreSpec, traces: &Path, progress: &Progress) -> Result
         shard: None,
         exploration,
         trace,
+        by_property: every_property.then_some(by_property),
     })
 }
 
-/// Writes the finding's trace into `traces`; returns its path.
-pub(super) fn write_trace(f: &Finding, traces: &Path) -> Result<PathBuf, String> {
+/// Writes the finding's trace into `traces` (named for `property` too, when it is that
+/// property's first finding of `--every-property`); returns its path.
+pub(super) fn write_trace(
+    f: &Finding,
+    property: Option<Property>,
+    traces: &Path,
+) -> Result<PathBuf, String> {
     let trace = Trace::of(&f.spec, &f.report);
-    trace
-        .save(traces)
-        .and_then(|p| crate::html::write_beside(&p, &trace, &f.report).map(|_| p))
-        .map_err(|e| format!("cannot write trace into {}: {e}", traces.display()))
+    match property {
+        Some(p) => trace.save_for(traces, p),
+        None => trace.save(traces),
+    }
+    .and_then(|p| crate::html::write_beside(&p, &trace, &f.report).map(|_| p))
+    .map_err(|e| format!("cannot write trace into {}: {e}", traces.display()))
 }
 
 pub(super) fn explored_json(e: &Explored) -> Value {
@@ -62,6 +90,16 @@ pub(super) fn explored_json(e: &Explored) -> Value {
     v["witnessed"] = e.exploration.witnessed.iter().map(|w| json!({
         "property": w.property, "seeds": w.seeds, "first_seed": w.first_seed, "detail": w.detail,
     })).collect();
+    if let Some(traces) = &e.by_property {
+        let firsts = e.exploration.by_property.iter().zip(traces);
+        v["by_property"] = firsts
+            .map(|((p, f), trace)| {
+                let mut found = outcome_json(&Outcome::Violation(Box::new(f.clone())), Some(trace));
+                found["property"] = json!(p);
+                found
+            })
+            .collect();
+    }
     if let Some(shard) = e.shard {
         let block = shard.seeds(&e.seeds);
         v["shard"] = json!({ "index": shard.index(), "count": shard.count(),
@@ -108,8 +146,23 @@ pub(super) fn print_explored(e: &Explored) {
                 outln!("  {line}");
             }
         }
+        Outcome::Violation(_) if let Some(traces) = &e.by_property => print_firsts(e, traces),
         Outcome::Violation(f) => print_finding(f, e),
         broken => print_broken(broken),
+    }
+}
+
+/// Each property's first finding (`--every-property`): a line naming them all, then each
+/// as a finding prints.
+fn print_firsts(e: &Explored, traces: &[PathBuf]) {
+    outln!(
+        "  first violation of each property (after {} seeds): {}",
+        e.exploration.seeds_run,
+        e.exploration.first_seeds()
+    );
+    for ((p, f), trace) in e.exploration.by_property.iter().zip(traces) {
+        outln!("  {p}, first at seed {}:", f.spec.seed);
+        print_shrunk(f, Some(trace));
     }
 }
 
@@ -173,7 +226,8 @@ pub(super) fn print_shrunk(f: &Finding, trace: Option<&Path>) {
 
 /// `locksim explore SCENARIO`: explores `search`, a range of seeds (`explore_seeds`) or a
 /// guided campaign (`guided::explore_guided`), or given a `shard` its part of it (see
-/// `explore::shard`), on `jobs` threads (default: the cores). Its JSON carries what `merge`
+/// `explore::shard`), on `jobs` threads (default: the cores); over a whole range, on after
+/// a finding to each property's first when `every_property`. Its JSON carries what `merge`
 /// needs: the identity of the whole exploration, and the finding's trace.
 pub fn explore(
     out: &Output,
@@ -181,8 +235,19 @@ pub fn explore(
     search: Search,
     shard: Option<Shard>,
     jobs: Option<usize>,
+    every_property: bool,
     opts: &Options,
 ) -> Status {
+    if every_property && !matches!(search, Search::Seeds(_)) {
+        return out.bad_input(
+            "--every-property goes with a range of seeds, not --guided: a campaign stops at its first finding",
+        );
+    }
+    if every_property && shard.is_some() {
+        return out.bad_input(
+            "--every-property does not go with --shard: merge combines each shard's lowest failing seed, not each property's",
+        );
+    }
     let (scenario, params, properties) = match setup(scenario, opts) {
         Ok(s) => s,
         Err(e) => return out.bad_input(&e),
@@ -200,7 +265,8 @@ pub fn explore(
                 jobs,
                 check_determinism,
             };
-            explore_seeds(out, spec, shard, &identity, &opts.traces)
+            let traces = &opts.traces;
+            explore_seeds(out, spec, shard, every_property, &identity, traces)
         }
         Search::Guided { campaign, budget } => {
             let spec = GuidedSpec {
@@ -218,11 +284,13 @@ pub fn explore(
 }
 
 /// Runs the seeds of `spec` (or, given a `shard`, its block of them), stops at the lowest
-/// failing seed, shrinks its plan and writes its trace into `traces`.
+/// failing seed (with `--every-property`, goes on to each property's first), shrinks its
+/// plan and writes its trace into `--traces`.
 fn explore_seeds(
     out: &Output,
     spec: ExploreSpec,
     shard: Option<Shard>,
+    every_property: bool,
     identity: &Identity,
     traces: &Path,
 ) -> Status {
@@ -248,8 +316,13 @@ fn explore_seeds(
         let shard = shard.map_or(String::new(), |s| {
             format!(" shard={s} (seeds {}..{})", block.start, block.end)
         });
+        let every = if every_property {
+            " every-property"
+        } else {
+            ""
+        };
         outln!(
-            "explore {} seeds={}..{}{shard} jobs={} {}",
+            "explore {} seeds={}..{}{shard}{every} jobs={} {}",
             spec.scenario.name,
             seeds.start,
             seeds.end,
@@ -258,7 +331,10 @@ fn explore_seeds(
         );
     }
     let progress = Progress::new(out, block.end - block.start);
-    let explored = explore_one(&spec, traces, &progress);
+    if every_property {
+        progress.by_property();
+    }
+    let explored = explore_one(&spec, every_property, traces, &progress);
     progress.finish();
     let explored = match explored {
         Ok(e) => Explored {
@@ -324,7 +400,7 @@ fn explore_every(out: &Output, jobs: usize, traces: &Path) -> Result<Vec<Explore
             check_determinism: false,
         };
         let before = progress.position();
-        let explored = explore_one(&spec, traces, &progress);
+        let explored = explore_one(&spec, false, traces, &progress);
         progress.skip(seeds_len(scenario) - (progress.position() - before));
         rows.push(explored?);
     }

@@ -55,7 +55,7 @@ pub(super) fn explore_guided(
     let found = guided::guided(&spec, &progress);
     progress.finish();
     let trace = match &found.outcome {
-        Outcome::Violation(f) => match write_trace(f, traces) {
+        Outcome::Violation(f) => match write_trace(f, None, traces) {
             Ok(p) => Some(p),
             Err(e) => return out.error(&e, Status::HarnessError),
         },

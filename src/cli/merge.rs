@@ -251,7 +251,7 @@ pub fn merge(out: &Output, files: &[PathBuf], traces: &Path) -> Status {
         Err(e) => return out.error(&e, Status::HarnessError),
     };
     let trace = match &outcome {
-        Outcome::Violation(f) => match write_trace(f, traces) {
+        Outcome::Violation(f) => match write_trace(f, None, traces) {
             Ok(p) => Some(p),
             Err(e) => return out.error(&e, Status::HarnessError),
         },
@@ -279,8 +279,10 @@ pub fn merge(out: &Output, files: &[PathBuf], traces: &Path) -> Status {
                     seeds_run: merged.runs,
                     outcome,
                     witnessed: merged.witnessed,
+                    by_property: Vec::new(),
                 },
                 trace,
+                by_property: None,
             };
             let v = explored_json(&explored);
             let mut v = report::json(v, &explored.exploration.outcome, &merged.identity);

@@ -1,13 +1,16 @@
 //! Progress of a long exploration on stderr: seeds done of the total, seeds per second,
-//! violations so far and the time left, on one line redrawn in place. Drawn only when stderr
+//! violations so far (with `--every-property`, each property's lowest seed so far) and the
+//! time left, on one line redrawn in place. Drawn only when stderr
 //! is a terminal, and never with `--json` or `--quiet`; it reads what the exploration tells
 //! its [`Observer`] and changes nothing about what runs or what stdout shows.
 
 use super::Output;
+use crate::check::Property;
 use crate::explore::Observer;
 use indicatif::{
     HumanDuration, ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressState, ProgressStyle,
 };
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -31,6 +34,9 @@ pub(super) struct Progress {
     running: &'static str,
     /// Failing seeds so far, read whenever the line is drawn.
     violations: Arc<AtomicU64>,
+    /// With `--every-property`, each violated property's lowest seed so far, shown after
+    /// the count; None otherwise.
+    firsts: Arc<Mutex<Option<BTreeMap<Property, u64>>>>,
     /// What runs now (the default exploration's scenario), shown after the counts.
     label: Mutex<String>,
 }
@@ -55,7 +61,8 @@ impl Progress {
             ProgressDrawTarget::hidden()
         };
         let violations = Arc::new(AtomicU64::new(0));
-        let style = style(running, &violations);
+        let firsts = Arc::new(Mutex::new(None));
+        let style = style(running, &violations, &firsts);
         let bar = ProgressBar::with_draw_target(Some(total), target)
             .with_style(style)
             .with_finish(ProgressFinish::AndClear);
@@ -64,13 +71,21 @@ impl Progress {
             bar,
             running,
             violations,
+            firsts,
             label: Mutex::new(String::new()),
         }
     }
 
+    /// Shows, after the count of violations, each violated property's lowest seed so far
+    /// (`--every-property`).
+    pub(super) fn by_property(&self) {
+        *self.firsts.lock().expect("no thread panics holding it") = Some(BTreeMap::new());
+    }
+
     /// Names what runs now (the default exploration's scenario), whose seeds start.
     pub(super) fn set_label(&self, label: String) {
-        self.bar.set_style(style(self.running, &self.violations));
+        self.bar
+            .set_style(style(self.running, &self.violations, &self.firsts));
         self.bar.set_message(label.clone());
         *self.label.lock().expect("no thread panics holding it") = label;
     }
@@ -105,6 +120,16 @@ impl Observer for Progress {
         self.bar.inc(1);
     }
 
+    fn violated(&self, seed: u64, properties: &[Property]) {
+        let mut firsts = self.firsts.lock().expect("no thread panics holding it");
+        for p in properties {
+            if let Some(firsts) = firsts.as_mut() {
+                let first = firsts.entry(*p).or_insert(seed);
+                *first = seed.min(*first);
+            }
+        }
+    }
+
     fn generation(&self, _runs: u64, corpus: usize, transitions: usize) {
         let label = self.label.lock().expect("no thread panics holding it");
         self.bar.set_message(format!(
@@ -114,7 +139,8 @@ impl Observer for Progress {
 
     fn shrinking(&self, seed: u64, faults: usize) {
         let label = self.label.lock().expect("no thread panics holding it");
-        self.bar.set_style(style(SHRINKING, &self.violations));
+        self.bar
+            .set_style(style(SHRINKING, &self.violations, &self.firsts));
         self.bar.set_message(format!(
             "shrinking seed {seed}'s plan of {} {label}",
             super::faults(faults)
@@ -123,9 +149,15 @@ impl Observer for Progress {
 }
 
 /// `template` with its own keys: `rate` (seeds/s), `violations` (the count, read whenever
-/// the line is drawn) and `left` (the time left, once a seed has given a rate).
-fn style(template: &str, violations: &Arc<AtomicU64>) -> ProgressStyle {
+/// the line is drawn, then any `firsts`: "herd from seed 46, leader from 583") and `left`
+/// (the time left, once a seed has given a rate).
+fn style(
+    template: &str,
+    violations: &Arc<AtomicU64>,
+    firsts: &Arc<Mutex<Option<BTreeMap<Property, u64>>>>,
+) -> ProgressStyle {
     let counted = Arc::clone(violations);
+    let firsts = Arc::clone(firsts);
     ProgressStyle::with_template(template)
         .expect("the template is valid")
         .with_key("rate", |s: &ProgressState, w: &mut dyn Write| {
@@ -134,6 +166,15 @@ fn style(template: &str, violations: &Arc<AtomicU64>) -> ProgressStyle {
         .with_key("violations", move |_: &ProgressState, w: &mut dyn Write| {
             let n = counted.load(Ordering::SeqCst);
             let _ = write!(w, "{n} violation{}", if n == 1 { "" } else { "s" });
+            let firsts = firsts.lock().expect("no thread panics holding it");
+            let shown: Vec<String> = firsts
+                .iter()
+                .flatten()
+                .map(|(p, seed)| format!("{p} from seed {seed}"))
+                .collect();
+            if !shown.is_empty() {
+                let _ = write!(w, " ({})", shown.join(", "));
+            }
         })
         .with_key("left", |s: &ProgressState, w: &mut dyn Write| {
             let _ = match s.pos() {

@@ -59,6 +59,7 @@ pub(super) fn fuzz(
         seeds_run: ran.get(),
         outcome,
         witnessed: Vec::new(),
+        by_property: Vec::new(),
     };
     (cases, exploration)
 }

@@ -314,6 +314,8 @@ pub struct Experiment {
     jobs: Option<usize>,
     campaign: u64,
     traces: Option<PathBuf>,
+    /// Whether `explore` goes on after a finding to each property's first seed.
+    every_property: bool,
 }
 
 impl Experiment {
@@ -329,6 +331,7 @@ impl Experiment {
             jobs: None,
             campaign: 0,
             traces: None,
+            every_property: false,
         }
     }
 
@@ -479,6 +482,29 @@ impl Experiment {
         self
     }
 
+    /// Makes `explore` go on after a finding, to the first seed of each property the range
+    /// shows (`explore --every-property` on the command line): a rare two-leader run behind
+    /// an early herd finding is found without narrowing `properties`. Each property's first
+    /// finding is shrunk keeping that property broken and written as its own trace
+    /// (`<scenario>-<seed>-<property>.json`); `Explored::findings` lists them and
+    /// `assert_violates` takes any of them. It stops early once every judged property is
+    /// found; the result is the same whatever `jobs` is.
+    ///
+    /// ```no_run
+    /// # use locksim::{Property, scenario};
+    /// let flawed = locksim::Experiment::new(scenario::find("zk-election-stale-node").unwrap().clone())
+    ///     .every_property();
+    /// let explored = flawed.explore(0..600);
+    /// explored.assert_violates(Property::HERD);
+    /// explored.assert_violates(Property::LEADER);
+    /// ```
+    ///
+    /// `explore_guided` and `fuzz` stop at their first finding and panic when it is set.
+    pub fn every_property(mut self) -> Experiment {
+        self.every_property = true;
+        self
+    }
+
     /// Where the trace of a finding is written (default: `LOCKSIM_TRACES`, else
     /// `locksim-traces` under the test binary's target directory).
     pub fn traces(mut self, dir: impl Into<PathBuf>) -> Experiment {
@@ -540,7 +566,8 @@ impl Experiment {
     }
 
     /// Explores `seeds` (or those `LOCKSIM_SEED` / `LOCKSIM_SEEDS` pin): the lowest failing
-    /// seed wins, its fault plan is shrunk, and its trace is written (only that one). With
+    /// seed wins, its fault plan is shrunk, and its trace is written (only that one; with
+    /// `every_property`, each violated property's first seed is, each with its trace). With
     /// `LOCKSIM_REPLAY` naming a trace of this scenario, replays that trace instead and
     /// prints its digest and timeline.
     ///
@@ -569,7 +596,10 @@ impl Experiment {
             jobs: self.jobs.unwrap_or_else(env::default_jobs),
             check_determinism: !cfg!(tokio_unstable),
         };
-        let exploration = explore::explore(&spec);
+        let exploration = match self.every_property {
+            true => explore::explore_every_property(&spec, &()),
+            false => explore::explore(&spec),
+        };
         self.explored(format!("seeds {seeds:?}"), exploration)
     }
 
@@ -588,8 +618,10 @@ impl Experiment {
     /// ```
     ///
     /// # Panics
-    /// On parameters the scenario refuses, and on a bad `LOCKSIM_REPLAY`.
+    /// On parameters the scenario refuses, on a bad `LOCKSIM_REPLAY`, and when
+    /// `every_property` is set (a campaign stops at its first finding).
     pub fn explore_guided(&self, runs: u64) -> Explored {
+        self.first_finding_only("explore_guided");
         if let Some(path) = env::replay_path()
             && let Some(explored) = self.replay_if_mine(&path)
         {
@@ -610,6 +642,7 @@ impl Experiment {
             seeds_run: found.runs,
             outcome: found.outcome,
             witnessed: Vec::new(),
+            by_property: Vec::new(),
         };
         self.explored(searched, exploration)
     }
@@ -622,8 +655,10 @@ impl Experiment {
     /// twice without `--cfg tokio_unstable`.
     ///
     /// # Panics
-    /// On parameters the scenario refuses.
+    /// On parameters the scenario refuses, and when `every_property` is set (proptest stops
+    /// at its first failing case).
     pub fn fuzz(&self) -> Explored {
+        self.first_finding_only("fuzz");
         if let Some(path) = env::replay_path()
             && let Some(explored) = self.replay_if_mine(&path)
         {
@@ -638,24 +673,48 @@ impl Experiment {
         self.explored(format!("{cases} proptest cases"), exploration)
     }
 
-    /// Writes the finding's trace and its picture beside it, if there is one, and wraps the
+    /// Panics when `every_property` is set: `search` stops at its first finding.
+    #[track_caller]
+    fn first_finding_only(&self, search: &str) {
+        assert!(
+            !self.every_property,
+            "{}: every_property goes with explore over a range of seeds; {search} stops at its first finding",
+            self.scenario.name
+        );
+    }
+
+    /// Writes the finding's trace and its picture beside it, if there is one (with
+    /// `every_property`, each property's, the lowest of them the finding's), and wraps the
     /// result.
     fn explored(&self, searched: String, exploration: explore::Exploration) -> Explored {
-        let trace =
-            match &exploration.outcome {
-                explore::Outcome::Violation(finding) => {
-                    let dir = self.trace_dir();
-                    let trace = Trace::of(&finding.spec, &finding.report);
-                    let saved = trace
-                        .save(&dir)
-                        .and_then(|p| html::write_beside(&p, &trace, &finding.report).map(|_| p));
-                    Some(saved.unwrap_or_else(|e| {
-                        panic!("cannot write a trace into {}: {e}", dir.display())
-                    }))
-                }
-                _ => None,
+        let dir = self.trace_dir();
+        let write = |finding: &explore::Finding, property: Option<Property>| {
+            let trace = Trace::of(&finding.spec, &finding.report);
+            let saved = match property {
+                Some(p) => trace.save_for(&dir, p),
+                None => trace.save(&dir),
             };
-        Explored::new(self.scenario.name.to_string(), searched, exploration, trace)
+            saved
+                .and_then(|p| html::write_beside(&p, &trace, &finding.report).map(|_| p))
+                .unwrap_or_else(|e| panic!("cannot write a trace into {}: {e}", dir.display()))
+        };
+        let by_property: Vec<PathBuf> = exploration
+            .by_property
+            .iter()
+            .map(|(p, finding)| write(finding, Some(*p)))
+            .collect();
+        let trace = match (&exploration.outcome, by_property.first()) {
+            (explore::Outcome::Violation(_), Some(first)) => Some(first.clone()),
+            (explore::Outcome::Violation(finding), None) => Some(write(finding, None)),
+            _ => None,
+        };
+        Explored::new(
+            self.scenario.name.to_string(),
+            searched,
+            exploration,
+            trace,
+            by_property,
+        )
     }
 
     /// Replays the trace at `path` as a run of this scenario: the parameters, seed, fault

@@ -210,6 +210,30 @@ fn bad_arguments_for_every_command_are_one_line_status_2_and_write_nothing() {
     }
 }
 
+/// `--every-property` goes on over a whole range of seeds only: a campaign stops at its
+/// first finding, and `merge` combines one finding per shard.
+#[test]
+fn every_property_with_guided_or_shard_is_one_line_and_status_2() {
+    let s = Scratch::new("every_property_bad");
+    let herd = ["explore", "zk-lock-herd", "--every-property"];
+    assert_bad_input(&s, &[&herd[..], &["--guided"]].concat(), "not --guided");
+    assert_bad_input(
+        &s,
+        &[&herd[..], &["--shard", "1/2"]].concat(),
+        "--every-property does not go with --shard",
+    );
+    assert_bad_input(
+        &s,
+        &[&herd[..], &["--guided", "--shard", "1/2"]].concat(),
+        "--every-property",
+    );
+    assert_bad_input(
+        &s,
+        &["run", "zk-lock-herd", "--every-property"],
+        "--every-property",
+    );
+}
+
 #[test]
 fn bad_trace_files_are_one_line_and_status_2() {
     let s = Scratch::new("bad_traces");

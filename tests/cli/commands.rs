@@ -587,3 +587,59 @@ fn compare_counts_runs_to_a_finding_on_both_sides() {
         "nowhere is not a directory",
     );
 }
+
+/// `explore --every-property` over seeds where a herd finding comes before a two-leader one
+/// lists both first seeds in `by_property`, each with its own trace that `replay` reproduces
+/// to its digest; the top-level finding stays the lowest seed's, and the same first seeds
+/// come on one job as on two.
+#[test]
+fn explore_every_property_lists_each_propertys_first_seed_and_trace() {
+    let s = Scratch::new("every_property");
+    let args = |jobs: &'static str| {
+        [
+            "explore",
+            "zk-election-stale-node",
+            "--seeds",
+            "850..880",
+            "--every-property",
+            "--jobs",
+            jobs,
+        ]
+    };
+    let v = s.json(&args("2"), 1);
+    let firsts: Vec<(String, u64, String)> = v["by_property"]
+        .as_array()
+        .expect("by_property array")
+        .iter()
+        .map(|f| {
+            let trace = f["violations"][0]["trace"].as_str().expect("its trace");
+            (
+                f["property"].to_string(),
+                f["seed"].as_u64().unwrap(),
+                trace.to_string(),
+            )
+        })
+        .collect();
+    let seeds: Vec<(&str, u64)> = firsts.iter().map(|(p, s, _)| (p.as_str(), *s)).collect();
+    assert_eq!(seeds, [("\"herd\"", 858), ("\"leader\"", 874)], "{v}");
+    assert_eq!(v["seed"], 858, "the lowest is the finding: {v}");
+    for (property, seed, trace) in &firsts {
+        let name = format!(
+            "zk-election-stale-node-{seed}-{}.json",
+            property.trim_matches('"')
+        );
+        assert!(trace.ends_with(&name), "{trace}");
+        let r = s.json(&["replay", trace], 0);
+        assert_eq!(r["reproduced"], true, "{r}");
+        assert_eq!(r["digest_matches"], true, "{r}");
+    }
+    let on_one = s.json(&args("1"), 1);
+    assert_eq!(on_one["by_property"], v["by_property"]);
+    let text = s.run(&args("2"));
+    assert!(
+        text.stdout
+            .contains("first violation of each property (after 30 seeds): herd at seed 858, leader at seed 874"),
+        "{}",
+        text.stdout
+    );
+}
