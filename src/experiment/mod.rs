@@ -392,6 +392,38 @@ impl Experiment {
         self
     }
 
+    /// Declares steps of your own code (`node.step("commit").await` in a `client_program`,
+    /// or in a `Lock`, `Election`, `Queue` or `Barrier` a workload runs, beside the
+    /// workload's own steps): a fault plan may aim a `pause_before`, or a targeted pause's
+    /// step trigger, at any of them, and the swarm draws them as it draws the workload's
+    /// (in the order declared, after the workload's). A plan naming a step nothing
+    /// declares is refused before the run, listing those declared; code that reaches an
+    /// undeclared step ends its run as a harness error naming it.
+    ///
+    /// ```
+    /// # use locksim::Scenario;
+    /// use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
+    ///
+    /// let experiment = Scenario::redis(1)
+    ///     .client_program(|node| async move {
+    ///         node.step("commit").await;
+    ///     })
+    ///     .steps(["commit"])
+    ///     .set("faults=none");
+    /// let pause = |step: &str| TimedFault {
+    ///     at_ms: 0,
+    ///     fault: Fault::PauseBefore { node: "c1".into(), step: step.into(), for_ms: 50 },
+    /// };
+    /// let report = experiment.run_plan(1, FaultPlan(vec![pause("commit")]));
+    /// assert!(report.violations.is_empty());
+    /// // `pause("fetch")` would panic: "... no client program declares a step 'fetch'
+    /// // (declared: commit)".
+    /// ```
+    pub fn steps<S: Into<String>>(mut self, steps: impl IntoIterator<Item = S>) -> Experiment {
+        self.scenario = self.scenario.with_steps(steps);
+        self
+    }
+
     /// A parameter setting as `--set` takes it: `"ttl_ms=200"`. Later settings win. The
     /// setting is checked here on its own (a parameter the scenario has, declared with
     /// `param` first if it is your own; a value of its type and in its range); bounds that
