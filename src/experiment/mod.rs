@@ -95,7 +95,8 @@ impl ZkHosts {
     /// that fits none of the workloads, recording events of its own
     /// ([`Node::record_event`]) for a checker of your own ([`Experiment::check`]). Judged by
     /// `liveness` (every client's program finishes) and the checkers you add; the lock's
-    /// parameters and profiles.
+    /// parameters and profiles. Its steps, where a plan may aim a pause, are those you
+    /// declare with [`Experiment::steps`].
     ///
     /// ```no_run
     /// # use locksim::Scenario;
@@ -282,7 +283,8 @@ impl RedisHosts {
     /// Each client runs `program` once: a program that fits no workload, recording events
     /// of its own ([`Node::record_event`]) for a checker of your own
     /// ([`Experiment::check`]). Judged by `liveness` (every client's program finishes) and
-    /// the checkers you add.
+    /// the checkers you add. Its steps, where a plan may aim a pause, are those you declare
+    /// with [`Experiment::steps`].
     pub fn client_program<F, Fut>(self, program: F) -> Experiment
     where
         F: Fn(Node) -> Fut + Send + Sync + 'static,
