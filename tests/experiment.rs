@@ -229,6 +229,8 @@ fn the_own_recipes_guide_shows_the_example_crates_code_as_it_is() {
         "tests/tk_lock.rs",
         "src/tk_election.rs",
         "tests/tk_election.rs",
+        "src/lease.rs",
+        "tests/lease.rs",
     ] {
         let code = std::fs::read_to_string(root.join("examples/user-recipes").join(file)).unwrap();
         // A unit test module at the end of a file is left out of the guide.

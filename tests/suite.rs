@@ -13,6 +13,7 @@ mod experiment;
 mod fuzz;
 mod html;
 mod mutants;
+mod own_steps;
 mod redis_adversarial;
 mod redis_conformance;
 mod redis_serve;

@@ -96,7 +96,8 @@ impl ZkHosts {
     /// ([`Node::record_event`]) for a checker of your own ([`Experiment::check`]). Judged by
     /// `resource` (what it writes through [`ProtectedStore`](crate::store::ProtectedStore)),
     /// `liveness` (every client's program finishes) and the checkers you add; the lock's
-    /// parameters and profiles.
+    /// parameters and profiles. Its steps, where a plan may aim a pause, are those you
+    /// declare with [`Experiment::steps`].
     ///
     /// ```no_run
     /// # use locksim::Scenario;
@@ -284,7 +285,8 @@ impl RedisHosts {
     /// of its own ([`Node::record_event`]) for a checker of your own
     /// ([`Experiment::check`]). Judged by `resource` (what it writes through
     /// [`ProtectedStore`](crate::store::ProtectedStore)), `liveness` (every client's program
-    /// finishes) and the checkers you add.
+    /// finishes) and the checkers you add. Its steps, where a plan may aim a pause, are those
+    /// you declare with [`Experiment::steps`].
     pub fn client_program<F, Fut>(self, program: F) -> Experiment
     where
         F: Fn(Node) -> Fut + Send + Sync + 'static,
@@ -394,6 +396,38 @@ impl Experiment {
     /// When `param` has the key of a built-in parameter.
     pub fn param<T: ParamValue>(mut self, param: Param<T>) -> Experiment {
         self.scenario = self.scenario.with_param(param);
+        self
+    }
+
+    /// Declares steps of your own code (`node.step("commit").await` in a `client_program`,
+    /// or in a `Lock`, `Election`, `Queue` or `Barrier` a workload runs, beside the
+    /// workload's own steps): a fault plan may aim a `pause_before`, or a targeted pause's
+    /// step trigger, at any of them, and the swarm draws them as it draws the workload's
+    /// (in the order declared, after the workload's). A plan naming a step nothing
+    /// declares is refused before the run, listing those declared; code that reaches an
+    /// undeclared step ends its run as a harness error naming it.
+    ///
+    /// ```
+    /// # use locksim::Scenario;
+    /// use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
+    ///
+    /// let experiment = Scenario::redis(1)
+    ///     .client_program(|node| async move {
+    ///         node.step("commit").await;
+    ///     })
+    ///     .steps(["commit"])
+    ///     .set("faults=none");
+    /// let pause = |step: &str| TimedFault {
+    ///     at_ms: 0,
+    ///     fault: Fault::PauseBefore { node: "c1".into(), step: step.into(), for_ms: 50 },
+    /// };
+    /// let report = experiment.run_plan(1, FaultPlan(vec![pause("commit")]));
+    /// assert!(report.violations.is_empty());
+    /// // `pause("fetch")` would panic: "... no client program declares a step 'fetch'
+    /// // (declared: commit)".
+    /// ```
+    pub fn steps<S: Into<String>>(mut self, steps: impl IntoIterator<Item = S>) -> Experiment {
+        self.scenario = self.scenario.with_steps(steps);
         self
     }
 

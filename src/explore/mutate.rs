@@ -244,7 +244,7 @@ fn retarget(cfg: &SwarmConfig, fault: &mut Fault, rng: &mut ChaCha8Rng) {
 /// host at a time or before a step of its program.
 fn retrigger(cfg: &SwarmConfig, fault: &mut Fault, rng: &mut ChaCha8Rng) {
     let steps = &cfg.pause_steps;
-    let step = |rng: &mut ChaCha8Rng| steps[rng.random_range(0..steps.len())].to_string();
+    let step = |rng: &mut ChaCha8Rng| steps[rng.random_range(0..steps.len())].clone();
     match fault {
         Fault::PauseRole { on, .. } => *on = swarm::trigger(rng.random_range(0..5), steps, rng),
         Fault::Pause { node, for_ms } if !steps.is_empty() => {

@@ -119,6 +119,9 @@ pub struct Scenario {
     pub checkers: Checkers,
     /// The parameters it declares itself, beside the built-in ones (none for a built-in).
     pub own_params: Vec<ParamSpec>,
+    /// The steps of its clients' code it declares itself (`Node::step`), after those of its
+    /// program (none for a built-in): what `with_steps` adds.
+    pub own_steps: Vec<String>,
 }
 
 /// What a Redis lock promises: no herd or queue order to judge (no watches, no line).
@@ -444,7 +447,37 @@ impl Scenario {
             flaw: Vec::new(),
             checkers: Checkers::default(),
             own_params: Vec::new(),
+            own_steps: Vec::new(),
         }
+    }
+
+    /// Declares steps its clients' code reaches (`node.step("fetch").await`), after its
+    /// program's own (a workload's `write` and `release`, say; a `client_program` has none):
+    /// a fault plan may aim a `pause_before` or a step trigger at any of them, and the swarm
+    /// draws them as it draws the program's. A name declared already is kept once.
+    ///
+    /// # Panics
+    /// On an empty name.
+    pub fn with_steps<S: Into<String>>(mut self, steps: impl IntoIterator<Item = S>) -> Scenario {
+        for step in steps.into_iter().map(Into::into) {
+            assert!(!step.is_empty(), "a step needs a name");
+            if !self.own_steps.contains(&step) {
+                self.own_steps.push(step);
+            }
+        }
+        self
+    }
+
+    /// The hosts of a run with `params`: its program's, with the steps it declares itself
+    /// after the program's own.
+    pub fn hosts(&self, params: &Params) -> Hosts {
+        let mut hosts = self.program.hosts(params);
+        for step in &self.own_steps {
+            if !hosts.has_step(step) {
+                hosts.pause_steps.push(step.clone());
+            }
+        }
+        hosts
     }
 
     /// Declares a parameter of its own (in place of an earlier declaration of its key): runs

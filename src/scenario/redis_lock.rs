@@ -9,7 +9,7 @@ use crate::recipes::redis::lock::{RedisLock, RedisLockConfig};
 use crate::recipes::{Lock, LockError};
 use crate::redis::sim_host::RedisFamily;
 use crate::sim::node::Node;
-use crate::sim::software::{ClientFuture, Hosts, ServerHost};
+use crate::sim::software::{ClientFuture, Hosts, ServerHost, steps};
 use crate::store::StoreFamily;
 use crate::workload::lock::{self as workload, Workload};
 use std::cell::RefCell;
@@ -125,6 +125,8 @@ struct LockClients {
     run: Arc<ClientFn>,
     /// Whether every wait of theirs goes through `Node::timer` (`Hosts::lazy_clients`).
     lazy: bool,
+    /// The steps they reach (`Hosts::pause_steps`).
+    steps: &'static [&'static str],
 }
 
 impl fmt::Debug for LockClients {
@@ -143,6 +145,7 @@ impl RedisLockProgram {
                     Box::pin(client(node, p.clone(), config.clone(), flavor))
                 }),
                 lazy: true,
+                steps: workload::PAUSE_STEPS,
             },
             masters: single.then_some(1),
             profiles,
@@ -171,6 +174,7 @@ impl RedisLockProgram {
                     })
                 }),
                 lazy: false,
+                steps: workload::PAUSE_STEPS,
             },
             masters: Some(masters),
             profiles: PROFILES,
@@ -191,6 +195,8 @@ impl RedisLockProgram {
                 name: "a user's client program".to_string(),
                 run: Arc::new(move |node, _, _| Box::pin(program(node))),
                 lazy: false,
+                // Only the steps the user declares (`Experiment::steps`): no workload.
+                steps: &[],
             },
             masters: Some(masters),
             profiles: PROFILES,
@@ -249,8 +255,8 @@ impl Program for RedisLockProgram {
         Hosts {
             servers,
             clients: p.client_names(),
-            pause_steps: workload::PAUSE_STEPS,
-            wait_steps: &[],
+            pause_steps: steps(self.clients.steps),
+            wait_steps: Vec::new(),
             lazy_clients: self.clients.lazy,
             program: Rc::new(move |node| clients(node, &params, &config)),
         }

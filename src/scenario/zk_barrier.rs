@@ -8,7 +8,7 @@ use crate::recipes::zk::barrier::{self, BarrierError, ZkBarrier};
 use crate::recipes::zk::double_barrier::{self, ZkDoubleBarrier};
 use crate::recipes::{Barrier, DoubleBarrier, RecipeError};
 use crate::sim::node::Node;
-use crate::sim::software::{ClientFuture, Hosts};
+use crate::sim::software::{ClientFuture, Hosts, steps};
 use crate::workload::barrier::{PAUSE_STEPS, Workload, run_barrier, run_double_barrier};
 use crate::zk::client::ZkClient;
 use std::rc::Rc;
@@ -132,8 +132,8 @@ impl Program for ZkBarrierProgram {
         Hosts {
             servers: zk::servers(&params),
             clients: params.client_names(),
-            pause_steps: PAUSE_STEPS,
-            wait_steps: &[],
+            pause_steps: steps(PAUSE_STEPS),
+            wait_steps: Vec::new(),
             lazy_clients: self.user.is_none(),
             program: match self.user.clone() {
                 Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),

@@ -63,8 +63,8 @@ impl Program for ZkCounterProgram {
         Hosts {
             servers: zk::servers(&params),
             clients: params.client_names(),
-            pause_steps: &[],
-            wait_steps: &[],
+            pause_steps: Vec::new(),
+            wait_steps: Vec::new(),
             lazy_clients: true,
             program: Rc::new(move |node| Box::pin(client(node, params.clone(), resume))),
         }

@@ -7,7 +7,7 @@ use crate::recipes::zk::election::decide::Flavor;
 use crate::recipes::zk::host::ELECTION_DIR;
 use crate::recipes::{Election, RecipeError};
 use crate::sim::node::Node;
-use crate::sim::software::{ClientFuture, Hosts};
+use crate::sim::software::{ClientFuture, Hosts, steps};
 use crate::workload::election::{self as workload, Workload};
 use crate::zk::client::ZkClient;
 use std::rc::Rc;
@@ -116,8 +116,8 @@ impl Program for ZkElectionProgram {
         Hosts {
             servers: zk::servers(&params),
             clients: params.client_names(),
-            pause_steps: workload::PAUSE_STEPS,
-            wait_steps: &[],
+            pause_steps: steps(workload::PAUSE_STEPS),
+            wait_steps: Vec::new(),
             lazy_clients: self.user.is_none(),
             program: match self.user.clone() {
                 Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),

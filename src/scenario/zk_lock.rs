@@ -11,7 +11,7 @@ use crate::recipes::zk::lock::decide::Contender;
 use crate::recipes::zk::rwlock;
 use crate::recipes::{Lock, LockError};
 use crate::sim::node::Node;
-use crate::sim::software::{ClientFuture, Hosts};
+use crate::sim::software::{ClientFuture, Hosts, steps};
 use crate::workload::lock::{self as workload, Workload};
 use crate::workload::reconnect;
 use crate::zk::client::ZkClient;
@@ -29,6 +29,9 @@ pub struct ZkLockProgram {
     profiles: &'static [Profile],
     /// A user's lock, run in place of the recipe.
     user: Option<UserClients>,
+    /// The steps its clients reach (`Hosts::pause_steps`), and of those the ones only a
+    /// waiter reaches (`Hosts::wait_steps`).
+    steps: (&'static [&'static str], &'static [&'static str]),
 }
 
 /// The swarm with targeted faults: pauses aimed at a holder, a waiter or a waiter's
@@ -109,6 +112,7 @@ impl ZkLockProgram {
             shared: None,
             profiles,
             user: None,
+            steps: (STEPS, WAIT_STEPS),
         }
     }
 
@@ -137,6 +141,7 @@ impl ZkLockProgram {
         };
         ZkLockProgram {
             user: Some(UserClients::new(run)),
+            steps: (workload::PAUSE_STEPS, &[]),
             ..ZkLockProgram::profiled(Flavor::Recipe, PROFILES)
         }
     }
@@ -158,8 +163,10 @@ impl ZkLockProgram {
                 program(node.clone(), client).await
             })
         };
+        // Only the steps the user declares (`Experiment::steps`): there is no workload.
         ZkLockProgram {
             user: Some(UserClients::new(run)),
+            steps: (&[], &[]),
             ..ZkLockProgram::profiled(Flavor::Recipe, PROFILES)
         }
     }
@@ -170,6 +177,7 @@ impl ZkLockProgram {
             shared: Some(flavor),
             profiles: &[],
             user: None,
+            steps: (STEPS, WAIT_STEPS),
         }
     }
 }
@@ -224,15 +232,11 @@ impl Program for ZkLockProgram {
 
     fn hosts(&self, params: &Params) -> Hosts {
         let (flavor, shared, params) = (self.flavor, self.shared, params.clone());
-        let (pause_steps, wait_steps) = match self.user {
-            Some(_) => (workload::PAUSE_STEPS, &[][..]),
-            None => (STEPS, WAIT_STEPS),
-        };
         Hosts {
             servers: zk::servers(&params),
             clients: params.client_names(),
-            pause_steps,
-            wait_steps,
+            pause_steps: steps(self.steps.0),
+            wait_steps: steps(self.steps.1),
             lazy_clients: self.user.is_none(),
             program: match self.user.clone() {
                 Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),

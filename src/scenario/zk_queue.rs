@@ -7,7 +7,7 @@ use crate::recipes::zk::host::QUEUE_DIR;
 use crate::recipes::zk::queue::decide::Flavor;
 use crate::recipes::{Queue, RecipeError};
 use crate::sim::node::Node;
-use crate::sim::software::{ClientFuture, Hosts};
+use crate::sim::software::{ClientFuture, Hosts, steps};
 use crate::workload::queue::{self as workload, Role};
 use crate::zk::client::ZkClient;
 use std::rc::Rc;
@@ -110,8 +110,8 @@ impl Program for ZkQueueProgram {
         Hosts {
             servers: zk::servers(&params),
             clients: roles(&params).into_iter().map(|(name, _)| name).collect(),
-            pause_steps: workload::PAUSE_STEPS,
-            wait_steps: &[],
+            pause_steps: steps(workload::PAUSE_STEPS),
+            wait_steps: Vec::new(),
             lazy_clients: self.user.is_none(),
             program: match self.user.clone() {
                 Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),

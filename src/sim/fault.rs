@@ -481,7 +481,7 @@ pub enum PlanError {
         index: usize,
         /// The step it named.
         step: String,
-        /// The program's steps, comma-separated.
+        /// The steps the programs declare, comma-separated (`none` when they declare none).
         known: String,
     },
     /// A `lose_reply` whose `op` the server's family cannot lose (`can` lists what it can).
@@ -529,7 +529,7 @@ impl fmt::Display for PlanError {
             PlanError::SameNode { index } => write!(f, "fault #{index} names the same node twice"),
             PlanError::UnknownStep { index, step, known } => write!(
                 f,
-                "fault #{index}: the client program has no step '{step}' to pause before (it has: {known})"
+                "fault #{index}: no client program declares a step '{step}' (declared: {known})"
             ),
             PlanError::CannotLoseReply {
                 index,

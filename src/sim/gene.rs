@@ -184,10 +184,10 @@ fn aim_blocked_at_a_wait_step(cfg: &SwarmConfig, fault: &mut Fault) {
         ..
     } = fault
         && let Some(first) = wait_steps.first()
-        && !matches!(on, Some(Trigger::Step { step }) if wait_steps.contains(&step.as_str()))
+        && !matches!(on, Some(Trigger::Step { step }) if wait_steps.contains(step))
     {
         *on = Some(Trigger::Step {
-            step: first.to_string(),
+            step: first.clone(),
         });
     }
 }
@@ -299,7 +299,7 @@ mod tests {
         };
         assert_eq!(*for_ms, cfg.targeted_pause_max_ms);
         assert!(
-            matches!(on, Some(Trigger::Step { step }) if cfg.wait_steps.contains(&step.as_str())),
+            matches!(on, Some(Trigger::Step { step }) if cfg.wait_steps.contains(step)),
             "a blocked waiter is paused at a step it waits at: {on:?}"
         );
     }

@@ -182,9 +182,23 @@ impl Node {
         self.record(Kind::Info, Op::User(ServerEvent::new(event)));
     }
 
-    /// The program reached `step` (one it declares in `Hosts::pause_steps`): a pause armed
-    /// for it strikes here, and the host freezes before it goes on.
+    /// The program reached `step`, a point of its own where a fault plan may aim a
+    /// `pause_before` or a step trigger: a pause armed for it strikes here, and the host
+    /// freezes before it goes on. A workload's steps are declared with it; a step of your
+    /// own code is declared with `Experiment::steps` (or `Scenario::with_steps`).
+    ///
+    /// # Panics
+    /// On a step nothing declares, naming it and those declared: no plan could ever aim at
+    /// it, and a silent step is a test that cannot find what it was written for. The run
+    /// ends as a harness error with that message, the same on every replay.
     pub async fn step(&self, step: &str) {
+        if let Err(declared) = self.gate.declares(step) {
+            panic!(
+                "{} reached step '{step}', which no program declares (declared: {declared}); \
+                 declare it with `Experiment::steps`",
+                self.name
+            );
+        }
         if self.gate.strike(step, Self::true_ms()) {
             tokio::task::yield_now().await;
         }

@@ -17,6 +17,8 @@ pub struct PauseGate(Rc<RefCell<GateState>>);
 
 #[derive(Debug, Default)]
 struct GateState {
+    /// The steps its program declares (`Hosts::pause_steps`): the only ones it may reach.
+    declared: Rc<[String]>,
     paused: bool,
     waiting: Vec<Waker>,
     /// Pauses waiting for their step: (step, for_ms).
@@ -40,6 +42,24 @@ pub(crate) struct Struck {
 }
 
 impl PauseGate {
+    /// The gate of a host whose program declares `steps`.
+    pub(crate) fn declaring(steps: Rc<[String]>) -> PauseGate {
+        PauseGate(Rc::new(RefCell::new(GateState {
+            declared: steps,
+            ..GateState::default()
+        })))
+    }
+
+    /// `Err` with the declared steps, comma-separated (`none`), when `step` is not one.
+    pub(crate) fn declares(&self, step: &str) -> Result<(), String> {
+        let state = self.0.borrow();
+        match state.declared.iter().any(|s| s == step) {
+            true => Ok(()),
+            false if state.declared.is_empty() => Err("none".to_string()),
+            false => Err(state.declared.join(", ")),
+        }
+    }
+
     /// Freezes the host: each of its tasks stops at its next await.
     pub(crate) fn pause(&self) {
         self.0.borrow_mut().paused = true;

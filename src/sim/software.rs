@@ -99,16 +99,23 @@ pub struct Hosts {
     pub clients: Vec<String>,
     /// What every client host runs.
     pub program: ClientProgram,
-    /// The steps of `program` a `pause_before` fault can aim at (see `Node::step`).
-    pub pause_steps: &'static [&'static str],
+    /// The steps of `program` (`Node::step`): those a `pause_before` fault or a step
+    /// trigger can aim at and the swarm draws from, in the order it draws them; a step
+    /// the program reaches that is not here is a harness error.
+    pub pause_steps: Vec<String>,
     /// Of `pause_steps`, those a client reaches only while it waits behind another (where a
     /// `blocked` pause can strike); none: a `blocked` pause may aim at any step.
-    pub wait_steps: &'static [&'static str],
+    pub wait_steps: Vec<String>,
     /// Whether every wait of `program` goes through `Node::timer` (or `turmoil::sleep`), so
     /// that a client host may be skipped on the steps it has nothing to do. False for code
     /// that may call `tokio::time` itself (a user's program, redis-rs, tokio-zookeeper):
     /// those hosts run on every step.
     pub lazy_clients: bool,
+}
+
+/// `names` as a program's step list (`Hosts::pause_steps`).
+pub fn steps(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| s.to_string()).collect()
 }
 
 impl Hosts {
@@ -118,6 +125,11 @@ impl Hosts {
             .iter()
             .map(|s| s.name.as_str())
             .chain(self.clients.iter().map(String::as_str))
+    }
+
+    /// Whether `step` is one of `pause_steps`.
+    pub fn has_step(&self, step: &str) -> bool {
+        self.pause_steps.iter().any(|s| s == step)
     }
 
     /// The server host called `name`, if there is one.

@@ -19,10 +19,10 @@ pub struct SwarmConfig {
     /// The client hosts faults may strike.
     pub(crate) clients: Vec<String>,
     /// The client program's steps a pause can be aimed at; none: pauses strike at a time.
-    pub(crate) pause_steps: Vec<&'static str>,
+    pub(crate) pause_steps: Vec<String>,
     /// The steps a waiter behind another reaches (`Hosts::wait_steps`), where a `blocked`
     /// pause is aimed; none: any of `pause_steps`.
-    pub(crate) wait_steps: Vec<&'static str>,
+    pub(crate) wait_steps: Vec<String>,
     /// The server hosts faults may strike.
     pub(crate) servers: Vec<SwarmServer>,
     /// Longest partition, and longest loss; a delay lasts up to four times this or
@@ -160,7 +160,7 @@ pub(crate) fn occurrence(
                 },
                 steps if rng.random_bool(0.5) => Fault::PauseBefore {
                     node: client,
-                    step: steps[rng.random_range(0..steps.len())].to_string(),
+                    step: steps[rng.random_range(0..steps.len())].clone(),
                     for_ms,
                 },
                 _ => Fault::Pause {
@@ -266,7 +266,7 @@ pub(crate) fn targeted(
     };
     let on = match rng.random_range(0..8) {
         _ if target == Target::Blocked && !wait_steps.is_empty() => Some(Trigger::Step {
-            step: wait_steps[rng.random_range(0..wait_steps.len())].to_string(),
+            step: wait_steps[rng.random_range(0..wait_steps.len())].clone(),
         }),
         pick => trigger(pick, &cfg.pause_steps, rng),
     };
@@ -281,7 +281,7 @@ pub(crate) fn targeted(
 /// The trigger that `pick` draws: none (0: the pause fires at its time), an event (1 to 3),
 /// or a step of `steps`, drawn from `rng` (more: none when the program has no steps).
 /// Callers weigh the steps by the range they pick from.
-pub(crate) fn trigger(pick: u32, steps: &[&'static str], rng: &mut ChaCha8Rng) -> Option<Trigger> {
+pub(crate) fn trigger(pick: u32, steps: &[String], rng: &mut ChaCha8Rng) -> Option<Trigger> {
     match pick {
         0 => None,
         1 => Some(Trigger::Enqueued),
@@ -289,7 +289,7 @@ pub(crate) fn trigger(pick: u32, steps: &[&'static str], rng: &mut ChaCha8Rng) -
         3 => Some(Trigger::Woken),
         _ if steps.is_empty() => None,
         _ => Some(Trigger::Step {
-            step: steps[rng.random_range(0..steps.len())].to_string(),
+            step: steps[rng.random_range(0..steps.len())].clone(),
         }),
     }
 }
@@ -384,6 +384,7 @@ pub fn plan_strategy(cfg: SwarmConfig) -> impl Strategy<Value = FaultPlan> {
 mod tests {
     use super::*;
     use crate::sim::seed::Seeds;
+    use crate::sim::software::steps;
     use std::str::FromStr;
 
     fn cfg() -> SwarmConfig {
@@ -453,7 +454,7 @@ mod tests {
     fn a_client_gets_at_most_one_pause_aimed_at_a_step_and_then_no_timed_one() {
         let mut c = cfg();
         c.kinds = vec![FaultKind::Pause];
-        c.pause_steps = vec!["write", "release"];
+        c.pause_steps = steps(&["write", "release"]);
         let mut aimed = 0;
         for seed in 0..200 {
             let plan = swarm(&c, &mut Seeds::new(seed).stream("faults"));
@@ -479,7 +480,7 @@ mod tests {
     fn targeted_pauses_are_drawn_only_when_asked_and_hold_no_role_past_pause_max() {
         let mut c = cfg();
         c.kinds = vec![FaultKind::Pause];
-        c.pause_steps = vec!["write", "exists"];
+        c.pause_steps = steps(&["write", "exists"]);
         let plain: Vec<FaultPlan> = (0..50)
             .map(|s| swarm(&c, &mut Seeds::new(s).stream("faults")))
             .collect();
@@ -516,8 +517,8 @@ mod tests {
     fn blocked_pauses_aim_at_wait_steps() {
         let mut c = cfg();
         c.kinds = vec![FaultKind::Pause];
-        c.pause_steps = vec!["write", "release", "exists"];
-        c.wait_steps = vec!["exists"];
+        c.pause_steps = steps(&["write", "release", "exists"]);
+        c.wait_steps = steps(&["exists"]);
         c.targeted_max = 3;
         let mut blocked_steps = std::collections::BTreeSet::new();
         let mut other_steps = std::collections::BTreeSet::new();

@@ -82,6 +82,7 @@ impl World {
         let recorder = Recorder::default();
         let params = Rc::new(p.node_values());
         let skew_max = p.faults.clock_skew_max_ms as i64;
+        let steps: Rc<[String]> = hosts.pause_steps.clone().into();
         let node = |name: &str| Node {
             name: name.to_string(),
             clock: Rc::new(RefCell::new(Clock::skewed(
@@ -89,7 +90,10 @@ impl World {
                     .stream(&format!("{name}/skew"))
                     .random_range(-skew_max..=skew_max),
             ))),
-            gate: PauseGate::default(),
+            gate: match hosts.clients.iter().any(|c| c == name) {
+                true => PauseGate::declaring(steps.clone()),
+                false => PauseGate::default(),
+            },
             recorder: recorder.clone(),
             seeds,
             params: params.clone(),

@@ -38,7 +38,7 @@ struct Resolved<'a> {
 impl<'a> Prepared<'a> {
     /// Prepares `scenario` with `params`, its runs judged by `properties`.
     pub fn new(scenario: &'a Scenario, params: &'a Params, properties: &'a [Property]) -> Self {
-        let hosts = scenario.program.hosts(params);
+        let hosts = scenario.hosts(params);
         let swarm = run::swarm_config_of(&hosts, params);
         let resolved = scenario.validate(params).map(|()| Resolved {
             names: hosts.names().map(str::to_string).collect(),

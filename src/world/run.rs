@@ -155,14 +155,14 @@ impl RunSpec {
 
     /// Every host of the run, with its software.
     pub fn hosts(&self) -> Hosts {
-        self.scenario.program.hosts(&self.params)
+        self.scenario.hosts(&self.params)
     }
 }
 
 /// The swarm's knobs for a scenario: its parameters, and the servers it may fault with what
 /// their families admit. A kind no server admits is left out, so it draws nothing.
 pub fn swarm_config(scenario: &Scenario, params: &Params) -> SwarmConfig {
-    swarm_config_of(&scenario.program.hosts(params), params)
+    swarm_config_of(&scenario.hosts(params), params)
 }
 
 /// `ops` for an error message: all of them, or the first two dozen and how many more (a
@@ -196,8 +196,8 @@ pub(super) fn swarm_config_of(hosts: &Hosts, params: &Params) -> SwarmConfig {
         kinds,
         fault_phase_ms: params.faults.fault_phase_ms,
         clients: hosts.clients.clone(),
-        pause_steps: hosts.pause_steps.to_vec(),
-        wait_steps: hosts.wait_steps.to_vec(),
+        pause_steps: hosts.pause_steps.clone(),
+        wait_steps: hosts.wait_steps.clone(),
         servers,
         partition_max_ms: params.faults.partition_max_ms,
         pause_max_ms: params.faults.pause_max_ms,
@@ -328,21 +328,18 @@ pub(super) fn validate_targets(spec: &RunSpec, hosts: &Hosts) -> Result<(), Plan
             Fault::PauseBefore { node, .. } if !clients.contains(node) => {
                 return wrong(node, "a client (only a client program has steps)");
             }
-            Fault::PauseBefore { step, .. } if !hosts.pause_steps.contains(&step.as_str()) => {
-                return Err(PlanError::UnknownStep {
-                    index,
-                    step: step.clone(),
-                    known: hosts.pause_steps.join(", "),
-                });
-            }
-            Fault::PauseRole {
+            Fault::PauseBefore { step, .. }
+            | Fault::PauseRole {
                 on: Some(crate::sim::fault::Trigger::Step { step }),
                 ..
-            } if !hosts.pause_steps.contains(&step.as_str()) => {
+            } if !hosts.has_step(step) => {
                 return Err(PlanError::UnknownStep {
                     index,
                     step: step.clone(),
-                    known: hosts.pause_steps.join(", "),
+                    known: match hosts.pause_steps.join(", ") {
+                        none if none.is_empty() => "none".to_string(),
+                        known => known,
+                    },
                 });
             }
             Fault::LoseReply { node, op, .. } => {
@@ -444,7 +441,7 @@ mod tests {
         let err = run(&spec("c1", "read")).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "bad fault plan: fault #0: the client program has no step 'read' to pause before (it has: write, release)"
+            "bad fault plan: fault #0: no client program declares a step 'read' (declared: write, release)"
         );
         let report = run(&spec("c1", "write")).unwrap();
         let struck = report.history.events.iter().find_map(|e| match &e.op {
@@ -550,7 +547,7 @@ mod tests {
             ),
         ))
         .unwrap_err();
-        assert!(err.to_string().contains("no step 'lunch'"), "{err}");
+        assert!(err.to_string().contains("declares a step 'lunch'"), "{err}");
     }
 
     #[test]

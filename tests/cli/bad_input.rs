@@ -295,6 +295,13 @@ fn bad_trace_files_are_one_line_and_status_2() {
             "fault #0: 'zk1' cannot lose the reply to a 'Create' (it can: any, create, delete, set_data, multi, set_acl, sync, exists, get_data, get_children, get_acl, get_ephemerals, get_all_children_number, multi_read, check_watches, remove_watches, add_watch, set_watches, auth, whoami, reconfig, ping, close_session)",
         ),
         (
+            "unknown-step",
+            fault(
+                json!({"at_ms": 10, "fault": "pause_before", "node": "c1", "step": "lunch", "for_ms": 5}),
+            ),
+            "fault #0: no client program declares a step 'lunch' (declared: write, release, exists)",
+        ),
+        (
             "failover-without-replica",
             fault(json!({"at_ms": 10, "fault": "failover", "node": "zk1"})),
             "fault #0: 'zk1' is not a server with a replica to fail over to",

@@ -4,10 +4,11 @@
 //! fenced lock whose waiters a blocking pop or a pub/sub notice wakes, `zk_lock` a
 //! ZooKeeper lock built from locksim's recipe kit, `election` a leader election and `queue`
 //! a distributed queue over ZooKeeper, `tk_lock` a ZooKeeper lock and `tk_election` a leader
-//! election on tokio-zookeeper.
+//! election on tokio-zookeeper, `lease` a client program with a step of its own.
 
 pub mod election;
 pub mod fenced_lock;
+pub mod lease;
 pub mod queue;
 pub mod semaphore;
 pub mod tk_election;
