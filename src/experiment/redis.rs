@@ -3,8 +3,8 @@
 
 use super::{Experiment, default_name};
 use crate::check::Property;
-use crate::recipes::{Barrier, DoubleBarrier, Election, Lock, LockError, Queue, RecipeError};
-use crate::scenario::{RedisProgram, Scenario};
+use crate::recipes::{Barrier, DoubleBarrier, Election, Lock, Queue};
+use crate::scenario::{RedisConnect, RedisProgram, Scenario};
 use crate::sim::node::Node;
 
 /// The hosts of a Redis scenario before its clients are given a program: `Scenario::redis`.
@@ -30,12 +30,7 @@ impl RedisHosts {
     /// The scenario is judged by `mutex`, `resource` and `liveness`, and named after the
     /// test that builds it (see `Experiment::named`). Its `request_timeout_ms`, which the
     /// liveness bound allows for, starts at redis-rs's default response timeout.
-    pub fn lock_workload<L, F, Fut>(self, connect: F) -> Experiment
-    where
-        L: Lock + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<L, LockError>> + 'static,
-    {
+    pub fn lock_workload<L: Lock + 'static>(self, connect: impl RedisConnect<L>) -> Experiment {
         users_recipe(
             "a user's lock over Redis",
             RedisProgram::lock_workload(self.masters, connect),
@@ -92,12 +87,10 @@ impl RedisHosts {
     ///     .explore(0..10)
     ///     .assert_violates(Property::LEADER);
     /// ```
-    pub fn election_workload<E, F, Fut>(self, connect: F) -> Experiment
-    where
-        E: Election + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<E, RecipeError>> + 'static,
-    {
+    pub fn election_workload<E: Election + 'static>(
+        self,
+        connect: impl RedisConnect<E>,
+    ) -> Experiment {
         users_recipe(
             "a user's leader election over Redis",
             RedisProgram::election_workload(self.masters, connect),
@@ -123,6 +116,10 @@ impl RedisHosts {
     /// /// Pushes and pops: an item whose pop's reply is lost is gone, and so is its take.
     /// struct Plain { conn: MultiplexedConnection, node: Node }
     ///
+    /// async fn plain(node: Node) -> Result<Plain, RecipeError> {
+    ///     Ok(Plain { conn: locksim::redis::rs::connect(&node, "redis1").await?, node })
+    /// }
+    ///
     /// impl Queue for Plain {
     ///     async fn offer(&mut self, item: &str) -> Result<(), RecipeError> {
     ///         let _: u32 = self.conn.rpush("queue", item).await?;
@@ -139,21 +136,10 @@ impl RedisHosts {
     ///     }
     /// }
     ///
-    /// Scenario::redis(1)
-    ///     .queue_workload(|node| async move {
-    ///         let conn = locksim::redis::rs::connect(&node, "redis1").await?;
-    ///         Ok(Plain { conn, node })
-    ///     })
-    ///     .profile("own-assumptions")
-    ///     .explore(0..100)
-    ///     .assert_violates(Property::QUEUE);
+    /// let found = Scenario::redis(1).queue_workload(plain).profile("own-assumptions");
+    /// found.explore(0..100).assert_violates(Property::QUEUE);
     /// ```
-    pub fn queue_workload<Q, F, Fut>(self, connect: F) -> Experiment
-    where
-        Q: Queue + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<Q, RecipeError>> + 'static,
-    {
+    pub fn queue_workload<Q: Queue + 'static>(self, connect: impl RedisConnect<Q>) -> Experiment {
         users_recipe(
             "a user's queue over Redis",
             RedisProgram::queue_workload(self.masters, connect),
@@ -188,21 +174,18 @@ impl RedisHosts {
     ///     }
     /// }
     ///
-    /// Scenario::redis(1)
-    ///     .barrier_workload(|node| async move {
-    ///         let conn = locksim::redis::rs::connect(&node, "redis1").await?;
-    ///         Ok(Counted { conn, node })
-    ///     })
-    ///     .profile("own-assumptions")
-    ///     .explore(0..100)
-    ///     .assert_violates(Property::BARRIER);
+    /// let counted = |node: Node| async move {
+    ///     let conn = locksim::redis::rs::connect(&node, "redis1").await?;
+    ///     Ok(Counted { conn, node })
+    /// };
+    /// let experiment = Scenario::redis(1).barrier_workload(counted);
+    /// let explored = experiment.profile("own-assumptions").explore(0..100);
+    /// explored.assert_violates(Property::BARRIER);
     /// ```
-    pub fn barrier_workload<B, F, Fut>(self, connect: F) -> Experiment
-    where
-        B: Barrier + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<B, RecipeError>> + 'static,
-    {
+    pub fn barrier_workload<B: Barrier + 'static>(
+        self,
+        connect: impl RedisConnect<B>,
+    ) -> Experiment {
         users_recipe(
             "a user's barrier over Redis",
             RedisProgram::barrier_workload(self.masters, connect),
@@ -216,21 +199,13 @@ impl RedisHosts {
     /// before everyone finished its work) and `liveness`.
     ///
     /// ```no_run
-    /// use locksim::redis_rs::{AsyncCommands, aio::MultiplexedConnection};
-    /// use locksim::{DoubleBarrier, Node, Param, Property, RecipeError, Scenario};
+    /// use locksim::{DoubleBarrier, Property, RecipeError, Scenario};
     ///
-    /// /// Waits for everyone to enter, but leaves at once: it passes its leave while others
-    /// /// still work.
-    /// struct Hasty { conn: MultiplexedConnection, node: Node }
+    /// /// Lets everyone in and out at once: `barrier` finds a client that passed alone.
+    /// struct Open;
     ///
-    /// impl DoubleBarrier for Hasty {
-    ///     async fn enter(&mut self, round: u32) -> Result<(), RecipeError> {
-    ///         let key = format!("entered:{round}");
-    ///         let _: u32 = self.conn.sadd(&key, &self.node.name).await?;
-    ///         let clients = self.node.param(Param::u32("clients", 5));
-    ///         while self.conn.scard::<_, u32>(&key).await? < clients {
-    ///             self.node.timer().sleep(10).await;
-    ///         }
+    /// impl DoubleBarrier for Open {
+    ///     async fn enter(&mut self, _round: u32) -> Result<(), RecipeError> {
     ///         Ok(())
     ///     }
     ///     async fn leave(&mut self, _round: u32) -> Result<(), RecipeError> {
@@ -239,19 +214,14 @@ impl RedisHosts {
     /// }
     ///
     /// Scenario::redis(1)
-    ///     .double_barrier_workload(|node| async move {
-    ///         let conn = locksim::redis::rs::connect(&node, "redis1").await?;
-    ///         Ok(Hasty { conn, node })
-    ///     })
+    ///     .double_barrier_workload(|_node| async { Ok(Open) })
     ///     .explore(0..10)
     ///     .assert_violates(Property::BARRIER);
     /// ```
-    pub fn double_barrier_workload<D, F, Fut>(self, connect: F) -> Experiment
-    where
-        D: DoubleBarrier + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<D, RecipeError>> + 'static,
-    {
+    pub fn double_barrier_workload<D: DoubleBarrier + 'static>(
+        self,
+        connect: impl RedisConnect<D>,
+    ) -> Experiment {
         users_recipe(
             "a user's double barrier over Redis",
             RedisProgram::double_barrier_workload(self.masters, connect),

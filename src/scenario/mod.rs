@@ -33,7 +33,7 @@ use crate::sim::node::Node;
 use crate::sim::param::{Param, ParamSpec, ParamValue};
 use crate::sim::software::{ClientFuture, Hosts};
 use crate::zk::client::ResumeZxid;
-pub use redis::RedisProgram;
+pub use redis::{RedisConnect, RedisProgram};
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, LazyLock};

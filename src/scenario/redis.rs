@@ -27,6 +27,38 @@ const QUEUE: &str = "locksim:queue";
 const BARRIER: &str = "locksim:barrier";
 const DOUBLE_BARRIER: &str = "locksim:double-barrier";
 
+/// What opens a user's recipe for a Redis client host: `connect` of `RedisHosts`'
+/// workloads, any `Fn(Node)` returning a future of the recipe (a closure, an async fn). It
+/// is called when the client starts and again whenever the recipe reports its session gone.
+///
+/// ```
+/// # use locksim::{Grant, Lock, LockError, Node};
+/// # struct MyLock;
+/// # impl Lock for MyLock {
+/// #     async fn acquire(&mut self) -> Result<Grant, LockError> { Ok(Grant::default()) }
+/// #     async fn release(&mut self) -> Result<(), LockError> { Ok(()) }
+/// # }
+/// async fn connect(node: Node) -> Result<MyLock, LockError> {
+///     let _conn = locksim::redis::rs::connect(&node, "redis1").await?;
+///     Ok(MyLock)
+/// }
+/// let _ = locksim::Scenario::redis(1).lock_workload(connect);
+/// ```
+pub trait RedisConnect<T>:
+    Fn(Node) -> <Self as RedisConnect<T>>::Opening + Send + Sync + 'static
+{
+    /// The future of the recipe.
+    type Opening: Future<Output = Result<T, RecipeError>> + 'static;
+}
+
+impl<T, F, Fut> RedisConnect<T> for F
+where
+    F: Fn(Node) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<T, RecipeError>> + 'static,
+{
+    type Opening = Fut;
+}
+
 /// Redis masters, a store, and clients running a workload over locksim's Redis lock or a
 /// user's recipe: `RedisProgram::lock_workload`, `election_workload`, `queue_workload`,
 /// `barrier_workload`, `double_barrier_workload`, or a whole program of the user's own
@@ -91,12 +123,10 @@ impl RedisProgram {
     /// `masters` masters (`redis1`...) and the store, each client running the standard lock
     /// workload over the lock `connect` opens: called at the start and again whenever the
     /// lock says its session is gone.
-    pub fn lock_workload<L, F, Fut>(masters: u32, connect: F) -> RedisProgram
-    where
-        L: Lock + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<L, RecipeError>> + 'static,
-    {
+    pub fn lock_workload<L: Lock + 'static>(
+        masters: u32,
+        connect: impl RedisConnect<L>,
+    ) -> RedisProgram {
         let connect = Arc::new(connect);
         RedisProgram::user(masters, Workload::Lock, move |node, p| {
             let (connect, work) = (connect.clone(), redis_lock::workload_of(p));
@@ -108,12 +138,10 @@ impl RedisProgram {
 
     /// `masters` masters and the store, each client running the standard election workload
     /// (`terms` terms) over the candidate `connect` opens, as `lock_workload` calls it.
-    pub fn election_workload<E, F, Fut>(masters: u32, connect: F) -> RedisProgram
-    where
-        E: Election + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<E, RecipeError>> + 'static,
-    {
+    pub fn election_workload<E: Election + 'static>(
+        masters: u32,
+        connect: impl RedisConnect<E>,
+    ) -> RedisProgram {
         let connect = Arc::new(connect);
         RedisProgram::user(masters, Workload::Election, move |node, p| {
             let connect = connect.clone();
@@ -126,12 +154,10 @@ impl RedisProgram {
 
     /// `masters` masters, producers `p1..pP` and consumers `c1..cC` running the standard
     /// queue workload over the queue `connect` opens, as `lock_workload` calls it.
-    pub fn queue_workload<Q, F, Fut>(masters: u32, connect: F) -> RedisProgram
-    where
-        Q: Queue + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<Q, RecipeError>> + 'static,
-    {
+    pub fn queue_workload<Q: Queue + 'static>(
+        masters: u32,
+        connect: impl RedisConnect<Q>,
+    ) -> RedisProgram {
         let connect = Arc::new(connect);
         RedisProgram::user(masters, Workload::Queue, move |node, p| {
             let (connect, role) = (connect.clone(), settings::queue_role_of(&node, p));
@@ -144,12 +170,10 @@ impl RedisProgram {
     /// `masters` masters, each client running the barrier workload (`rounds` rounds, a
     /// barrier each, waiting for every client) over the barrier `connect` opens, as
     /// `lock_workload` calls it.
-    pub fn barrier_workload<B, F, Fut>(masters: u32, connect: F) -> RedisProgram
-    where
-        B: Barrier + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<B, RecipeError>> + 'static,
-    {
+    pub fn barrier_workload<B: Barrier + 'static>(
+        masters: u32,
+        connect: impl RedisConnect<B>,
+    ) -> RedisProgram {
         let connect = Arc::new(connect);
         RedisProgram::user(masters, Workload::Barrier, move |node, p| {
             let (connect, work) = (connect.clone(), settings::barrier(p, BARRIER));
@@ -161,12 +185,10 @@ impl RedisProgram {
 
     /// As `barrier_workload`, over a double barrier: each client enters, works and leaves
     /// each round.
-    pub fn double_barrier_workload<D, F, Fut>(masters: u32, connect: F) -> RedisProgram
-    where
-        D: DoubleBarrier + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<D, RecipeError>> + 'static,
-    {
+    pub fn double_barrier_workload<D: DoubleBarrier + 'static>(
+        masters: u32,
+        connect: impl RedisConnect<D>,
+    ) -> RedisProgram {
         let connect = Arc::new(connect);
         RedisProgram::user(masters, Workload::DoubleBarrier, move |node, p| {
             let (connect, work) = (connect.clone(), settings::barrier(p, DOUBLE_BARRIER));

@@ -13,7 +13,7 @@
 //! expired and the next candidate took it.
 
 use locksim::redis_rs::aio::MultiplexedConnection;
-use locksim::redis_rs::{AsyncCommands, ExistenceCheck, Script, SetExpiry, SetOptions};
+use locksim::redis_rs::{Script, cmd};
 use locksim::{Election, Grant, Node, RecipeError};
 
 /// The key the leader holds.
@@ -94,13 +94,17 @@ impl Election for MyElection {
         let stood = self.node.kept::<Stood>();
         stood.borrow_mut().0 += 1;
         let token = format!("{}-{}", self.node.name, stood.borrow().0);
-        let options = SetOptions::default()
-            .conditional_set(ExistenceCheck::NX)
-            .with_expiration(SetExpiry::PX(TTL_MS));
+        let mut set_if_free = cmd("SET");
+        set_if_free
+            .arg(KEY)
+            .arg(&token)
+            .arg("NX")
+            .arg("PX")
+            .arg(TTL_MS);
         let timer = self.node.timer();
         loop {
             let asked = timer.now_ms();
-            let set: Option<String> = self.conn.set_options(KEY, &token, options.clone()).await?;
+            let set: Option<String> = set_if_free.query_async(&mut self.conn).await?;
             let lease = Lease::from(token.clone(), asked);
             if set.is_some() && timer.now_ms() < lease.ends_at {
                 self.lease = Some(lease);
