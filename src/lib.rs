@@ -63,7 +63,8 @@
 //! [`zk::client::ZkClient`] with the recipe kit, [`recipes::zk::kit`]; so are a leader
 //! election ([`Election`], run by `Scenario::zookeeper().election_workload`), a queue
 //! ([`Queue`], `queue_workload`) and barriers ([`Barrier`], [`DoubleBarrier`]), judged by
-//! the same checkers as locksim's own; a program that fits none of them runs whole with
+//! the same checkers as locksim's own; on Redis, `Scenario::redis(n)` runs each of them
+//! too, written against redis-rs. A program that fits none of them runs whole with
 //! `client_program`. What a recipe must remember across its sessions it keeps with
 //! [`Node::kept`]. A ZooKeeper recipe written against tokio-zookeeper (re-exported as
 //! [`tokio_zookeeper`]) opens its session with [`zk::tokio_zookeeper::connect`]; that client

@@ -10,12 +10,16 @@
 //!   directory) and where traces go by default
 //! - `explored`: what an exploration found, its assertions and their failure messages
 //! - `fuzz`: the proptest entry point
+//! - `redis`: the Redis hosts, given a workload over a recipe of your own
+//!   (`Scenario::redis(n)`)
 
 mod env;
 mod explored;
 mod fuzz;
+mod redis;
 
 pub use explored::Explored;
+pub use redis::RedisHosts;
 
 use crate::check::{Checker, Property};
 use crate::explore::guided::{self, GuidedSpec};
@@ -24,7 +28,7 @@ use crate::html;
 use crate::params::{ParamError, Params};
 use crate::recipes::{Barrier, DoubleBarrier, Election, Lock, LockError, Queue, RecipeError};
 use crate::scenario::{
-    RedisLockProgram, Scenario, ZkBarrierProgram, ZkElectionProgram, ZkLockProgram, ZkQueueProgram,
+    Scenario, ZkBarrierProgram, ZkElectionProgram, ZkLockProgram, ZkQueueProgram,
 };
 use crate::sim::fault::FaultPlan;
 use crate::sim::node::Node;
@@ -42,26 +46,12 @@ use std::sync::Arc;
 #[must_use = "give its clients a program, e.g. with `lock_workload`"]
 pub struct ZkHosts;
 
-/// The hosts of a Redis scenario before its clients are given a program: `Scenario::redis`.
-#[derive(Debug, Clone)]
-#[must_use = "give its clients a program, e.g. with `lock_workload`"]
-pub struct RedisHosts {
-    masters: u32,
-}
-
 impl Scenario {
     /// A simulated ZooKeeper server, `zk1`, and the protected store, for a scenario of
     /// your own. Its faults, profiles (`default`, `targeted`, `targeted-short`) and
     /// parameters are those of the built-in ZooKeeper lock.
     pub fn zookeeper() -> ZkHosts {
         ZkHosts
-    }
-
-    /// `masters` simulated Redis masters, named `redis1`, `redis2`..., and the protected
-    /// store, for a scenario of your own. Its faults, profiles (`full`, the default, and
-    /// `own-assumptions`) and parameters are those of the built-in Redis locks.
-    pub fn redis(masters: u32) -> RedisHosts {
-        RedisHosts { masters }
     }
 }
 
@@ -253,51 +243,6 @@ fn default_name() -> String {
     match BUILT.replace(BUILT.get() + 1) {
         0 => base,
         n => format!("{base}-{}", n + 1),
-    }
-}
-
-impl RedisHosts {
-    /// Each client runs the standard lock workload (acquire, read the store, work, write,
-    /// release; `rounds` times) over the lock `connect` opens for its host. `connect` is
-    /// called when a client starts and again whenever the lock reports its session gone.
-    /// The scenario is judged by `mutex`, `resource` and `liveness`, and named after the
-    /// test that builds it (see `Experiment::named`). Its `request_timeout_ms`, which the
-    /// liveness bound allows for, starts at redis-rs's default response timeout.
-    pub fn lock_workload<L, F, Fut>(self, connect: F) -> Experiment
-    where
-        L: Lock + 'static,
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<L, LockError>> + 'static,
-    {
-        Experiment::new(Scenario::new(
-            default_name(),
-            "a user's lock over Redis",
-            RedisLockProgram::lock_workload(self.masters, connect),
-            &[Property::MUTEX, Property::RESOURCE, Property::LIVENESS],
-        ))
-        .set(&format!(
-            "request_timeout_ms={}",
-            crate::redis::rs::RESPONSE_TIMEOUT_MS
-        ))
-    }
-
-    /// Each client runs `program` once: a program that fits no workload, recording events
-    /// of its own ([`Node::record_event`]) for a checker of your own
-    /// ([`Experiment::check`]). Judged by `resource` (what it writes through
-    /// [`ProtectedStore`](crate::store::ProtectedStore)), `liveness` (every client's program
-    /// finishes) and the checkers you add. Its steps, where a plan may aim a pause, are those
-    /// you declare with [`Experiment::steps`].
-    pub fn client_program<F, Fut>(self, program: F) -> Experiment
-    where
-        F: Fn(Node) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = ()> + 'static,
-    {
-        Experiment::new(Scenario::new(
-            default_name(),
-            "a user's client program over Redis",
-            RedisLockProgram::client_program(self.masters, program),
-            &[Property::RESOURCE, Property::LIVENESS],
-        ))
     }
 }
 

@@ -7,9 +7,13 @@
 //! - `zk_election`: the ZooKeeper leader election and its flawed variant
 //! - `zk_queue`: the ZooKeeper queue and its flawed variants
 //! - `zk_barrier`: the ZooKeeper barrier and double barrier and their flawed variants
+//! - `redis`: what every Redis scenario runs, a built-in lock or a user's recipe of any kind
 //! - `redis_lock`: the single-instance Redis lock, Redlock, and their flawed variants
+//! - `settings`: what the election, queue and barrier workloads are given, on every family
 
+mod redis;
 mod redis_lock;
+mod settings;
 mod zk;
 mod zk_barrier;
 mod zk_counter;
@@ -29,7 +33,7 @@ use crate::sim::node::Node;
 use crate::sim::param::{Param, ParamSpec, ParamValue};
 use crate::sim::software::{ClientFuture, Hosts};
 use crate::zk::client::ResumeZxid;
-pub use redis_lock::RedisLockProgram;
+pub use redis::{RedisConnect, RedisProgram};
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, LazyLock};
@@ -358,42 +362,42 @@ fn builtin_list() -> Vec<Scenario> {
     Scenario::new(
         "redis-lock",
         "single-instance Redis lock: SET NX PX with a random token, release by compare-and-delete; validity on the client's clock. Full profile: server clock jumps and restarts without persistence break mutex",
-        RedisLockProgram::recipe(RedisFlavor::Recipe, true, redis_lock::PROFILES),
+        RedisProgram::recipe(RedisFlavor::Recipe, true, redis_lock::PROFILES),
         REDIS_LOCK_PROPERTIES,
     )
     .flawed(&[Property::MUTEX]),
     Scenario::new(
         "redis-lock-del",
         "flawed: releases by plain DEL, deleting the next holder's lock once its own expired",
-        RedisLockProgram::recipe(RedisFlavor::PlainDel, true, redis_lock::PROFILES),
+        RedisProgram::recipe(RedisFlavor::PlainDel, true, redis_lock::PROFILES),
         REDIS_LOCK_PROPERTIES,
     )
     .flawed(&[Property::MUTEX]),
     Scenario::new(
         "redlock",
         "Redlock over 5 masters: quorum 3, validity = TTL - elapsed - drift, unlock all on failure, random retry. Full profile: Kleppmann's pauses and clock jumps break mutex",
-        RedisLockProgram::recipe(RedisFlavor::Recipe, false, redis_lock::PROFILES),
+        RedisProgram::recipe(RedisFlavor::Recipe, false, redis_lock::PROFILES),
         REDIS_LOCK_PROPERTIES,
     )
     .flawed(&[Property::MUTEX]),
     Scenario::new(
         "redlock-novalidity",
         "flawed: never checks that validity = TTL - elapsed - drift is positive (the unsigned subtraction wraps, as in redlock-rs), so a quorum whose votes took longer than the TTL counts as held while another client holds the expired keys. Default profile slow-votes (link delays, a per-node timeout above the TTL), under which redlock holds",
-        RedisLockProgram::recipe(RedisFlavor::NoValidity, false, redis_lock::NO_VALIDITY_PROFILES),
+        RedisProgram::recipe(RedisFlavor::NoValidity, false, redis_lock::NO_VALIDITY_PROFILES),
         REDIS_LOCK_PROPERTIES,
     )
     .flawed(&[Property::MUTEX]),
     Scenario::new(
         "redlock-nounlock",
         "flawed: leaves its votes in place when it fails to get a quorum; they expire one by one and whoever asks first takes each, so the votes stay split and nobody holds the lock for seconds. Default profile contention (no faults), under which redlock holds",
-        RedisLockProgram::recipe(RedisFlavor::NoUnlock, false, redis_lock::NO_UNLOCK_PROFILES),
+        RedisProgram::recipe(RedisFlavor::NoUnlock, false, redis_lock::NO_UNLOCK_PROFILES),
         REDIS_LOCK_PROPERTIES,
     )
     .flawed(&[Property::LIVENESS]),
     Scenario::new(
         "redlock-fixed-retry",
         "flawed: every client retries after the same fixed delay, so clients that split the votes retry in step and split them again, for ever (R7). Default profile lockstep (3 clients, fixed link latencies that differ per link, no faults), under which redlock holds",
-        RedisLockProgram::recipe(RedisFlavor::FixedRetry, false, redis_lock::FIXED_RETRY_PROFILES),
+        RedisProgram::recipe(RedisFlavor::FixedRetry, false, redis_lock::FIXED_RETRY_PROFILES),
         REDIS_LOCK_PROPERTIES,
     )
     .flawed(&[Property::LIVENESS]),

@@ -2,14 +2,14 @@
 //! run the barrier workload over the barrier (c1 coordinates) or the double barrier, or
 //! over a user's own.
 
-use super::{Program, UserClients, zk};
+use super::{Program, UserClients, settings, zk};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::barrier::{self, BarrierError, ZkBarrier};
 use crate::recipes::zk::double_barrier::{self, ZkDoubleBarrier};
 use crate::recipes::{Barrier, DoubleBarrier, RecipeError};
 use crate::sim::node::Node;
 use crate::sim::software::{ClientFuture, Hosts, steps};
-use crate::workload::barrier::{PAUSE_STEPS, Workload, run_barrier, run_double_barrier};
+use crate::workload::barrier::{PAUSE_STEPS, run_barrier, run_double_barrier};
 use crate::zk::client::ZkClient;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -65,7 +65,7 @@ impl ZkBarrierProgram {
             let (connect, params) = (connect.clone(), params.clone());
             Box::pin(async move {
                 let host = zk::zk_host(&node, &params);
-                let work = workload_of(&params, barrier::ROOT);
+                let work = settings::barrier(&params, barrier::ROOT);
                 run_barrier(&node, &work, async || {
                     let client = zk::session_in(&host, barrier::ROOT).await?;
                     connect(node.clone(), client).await
@@ -92,7 +92,7 @@ impl ZkBarrierProgram {
             let (connect, params) = (connect.clone(), params.clone());
             Box::pin(async move {
                 let host = zk::zk_host(&node, &params);
-                let work = workload_of(&params, double_barrier::ROOT);
+                let work = settings::barrier(&params, double_barrier::ROOT);
                 run_double_barrier(&node, &work, async || {
                     let client = zk::session_in(&host, double_barrier::ROOT).await?;
                     connect(node.clone(), client).await
@@ -175,17 +175,6 @@ fn setup_writes(kind: Kind, p: &Params) -> u64 {
     }
 }
 
-/// The barrier workload's settings, its barriers under `dir`: each waits for every client.
-fn workload_of(params: &Params, dir: &str) -> Workload {
-    Workload {
-        dir: dir.to_string(),
-        rounds: params.workload.rounds,
-        count: params.workload.clients,
-        hold_ms: params.workload.hold_ms,
-        arrive_max_ms: params.barrier.arrive_max_ms,
-    }
-}
-
 /// The software of client host `node`: the barrier workload over the built-in barrier of
 /// `kind`.
 async fn client(node: Node, params: Params, kind: Kind) {
@@ -197,7 +186,7 @@ async fn client(node: Node, params: Params, kind: Kind) {
     };
     match kind {
         Kind::Single(flavor) => {
-            let work = workload_of(&params, barrier::ROOT);
+            let work = settings::barrier(&params, barrier::ROOT);
             let coordinator = params.client_names().first() == Some(&node.name);
             run_barrier(&node, &work, async || {
                 let client = session().await?;
@@ -208,7 +197,7 @@ async fn client(node: Node, params: Params, kind: Kind) {
             .await
         }
         Kind::Double(flavor) => {
-            let work = workload_of(&params, double_barrier::ROOT);
+            let work = settings::barrier(&params, double_barrier::ROOT);
             run_double_barrier(&node, &work, async || {
                 Ok(ZkDoubleBarrier::new(
                     session().await?,

@@ -1,7 +1,7 @@
 //! The ZooKeeper leader election scenarios: `zk1`, the store, and candidates that run the
 //! election workload with one flavor of the recipe, or with a user's own election.
 
-use super::{Profile, Program, UserClients, zk};
+use super::{Profile, Program, UserClients, settings, zk};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::election::decide::Flavor;
 use crate::recipes::zk::host::ELECTION_DIR;
@@ -155,12 +155,7 @@ impl Program for ZkElectionProgram {
 
 /// The election workload's settings, from the scenario's parameters.
 fn workload_of(params: &Params) -> Workload {
-    Workload {
-        election: ELECTION_DIR.into(),
-        terms: params.election.terms,
-        hold_ms: params.workload.hold_ms,
-        store_timeout_ms: params.zookeeper.session_timeout_ms,
-    }
+    settings::election(params, ELECTION_DIR, params.zookeeper.session_timeout_ms)
 }
 
 /// The software of client host `node`: the election workload over a candidate of `flavor`.

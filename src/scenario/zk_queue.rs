@@ -1,7 +1,7 @@
 //! The ZooKeeper queue scenarios: `zk1`, and producers p1..pP and consumers c1..cC that run
 //! the queue workload with one flavor of the recipe, or with a user's own queue.
 
-use super::{Program, UserClients, zk};
+use super::{Program, UserClients, settings, zk};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::host::QUEUE_DIR;
 use crate::recipes::zk::queue::decide::Flavor;
@@ -42,7 +42,7 @@ impl ZkQueueProgram {
         let run = move |node: Node, params: &Params| -> ClientFuture {
             let (connect, params) = (connect.clone(), params.clone());
             Box::pin(async move {
-                let role = role_of(&node, &params);
+                let role = settings::queue_role_of(&node, &params);
                 let host = zk::zk_host(&node, &params);
                 workload::run_client(&node, QUEUE_DIR, &role, async || {
                     let client = zk::session_in(&host, QUEUE_DIR).await?;
@@ -58,41 +58,12 @@ impl ZkQueueProgram {
     }
 }
 
-/// Each client's name and role: producers first, then consumers with their shares.
-fn roles(p: &Params) -> Vec<(String, Role)> {
-    let q = &p.queue;
-    let producers = (1..=q.producers).map(|i| {
-        let name = format!("p{i}");
-        let items = workload::items_of(&name, q.items);
-        (name, Role::Producer { items })
-    });
-    let total = q.producers * q.items;
-    let consumers = (0..q.consumers).map(|i| {
-        let takes = workload::share(total, q.consumers, i);
-        (format!("c{}", i + 1), Role::Consumer { takes })
-    });
-    producers.chain(consumers).collect()
-}
-
-/// The role of client host `node`.
-fn role_of(node: &Node, params: &Params) -> Role {
-    roles(params)
-        .into_iter()
-        .find(|(name, _)| *name == node.name)
-        .map(|(_, role)| role)
-        .expect("every client has a role")
-}
-
 /// Round trips an item costs: an offer (multi, marker delete) and a take (list, read, multi,
 /// marker delete), a few times over for the races consumers lose.
 const TRIPS_PER_ITEM: u64 = 12;
 
 fn per_item_ms(p: &Params) -> u64 {
     2 * TRIPS_PER_ITEM * zk::leg_ms(p) + p.zookeeper.zk_tick_ms
-}
-
-fn total_items(p: &Params) -> u64 {
-    u64::from(p.queue.producers * p.queue.items)
 }
 
 impl Program for ZkQueueProgram {
@@ -109,14 +80,14 @@ impl Program for ZkQueueProgram {
         let (flavor, params) = (self.flavor, params.clone());
         Hosts {
             servers: zk::servers(&params),
-            clients: roles(&params).into_iter().map(|(name, _)| name).collect(),
+            clients: settings::queue_clients(&params),
             pause_steps: steps(workload::PAUSE_STEPS),
             wait_steps: Vec::new(),
             lazy_clients: self.user.is_none(),
             program: match self.user.clone() {
                 Some(UserClients(run)) => Rc::new(move |node| run(node, &params)),
                 None => Rc::new(move |node| {
-                    let role = role_of(&node, &params);
+                    let role = settings::queue_role_of(&node, &params);
                     Box::pin(client(node, params.clone(), flavor, role))
                 }),
             },
@@ -127,7 +98,7 @@ impl Program for ZkQueueProgram {
     /// to resolve; then every item left goes through the queue one after another.
     fn liveness_bound(&self, p: &Params) -> u64 {
         3 * p.zookeeper.session_timeout_ms
-            + total_items(p) * per_item_ms(p)
+            + settings::queue_items(p) * per_item_ms(p)
             + zk::ensemble_recovery_ms(p)
     }
 
@@ -136,7 +107,7 @@ impl Program for ZkQueueProgram {
     fn run_limit(&self, p: &Params, liveness_bound_ms: u64) -> u64 {
         p.faults.fault_phase_ms
             + liveness_bound_ms
-            + total_items(p) * per_item_ms(p)
+            + settings::queue_items(p) * per_item_ms(p)
             + p.zookeeper.session_timeout_ms
     }
 

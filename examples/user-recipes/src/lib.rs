@@ -1,15 +1,20 @@
 //! A user's own Redis lock, written against redis-rs as it would be for production: `SET key
 //! token NX PX ttl` to acquire, and one of two releases. The tests explore it with locksim.
 //! `semaphore` is a counting semaphore with a property of the user's own, `fenced_lock` a
-//! fenced lock whose waiters a blocking pop or a pub/sub notice wakes, `zk_lock` a
-//! ZooKeeper lock built from locksim's recipe kit, `election` a leader election and `queue`
-//! a distributed queue over ZooKeeper, `tk_lock` a ZooKeeper lock and `tk_election` a leader
-//! election on tokio-zookeeper, `lease` a client program with a step of its own.
+//! fenced lock whose waiters a blocking pop or a pub/sub notice wakes, `redis_election` a
+//! leader election, `redis_queue` a distributed queue and `redis_barrier` a barrier and a
+//! double barrier over Redis, `zk_lock` a ZooKeeper lock built from locksim's recipe kit,
+//! `election` a leader election and `queue` a distributed queue over ZooKeeper, `tk_lock` a
+//! ZooKeeper lock and `tk_election` a leader election on tokio-zookeeper, `lease` a client
+//! program with a step of its own.
 
 pub mod election;
 pub mod fenced_lock;
 pub mod lease;
 pub mod queue;
+pub mod redis_barrier;
+pub mod redis_election;
+pub mod redis_queue;
 pub mod semaphore;
 pub mod tk_election;
 pub mod tk_lock;
