@@ -556,8 +556,9 @@ fn applied(err: ErrorCode, body: &Option<Response>) -> bool {
     }
 }
 
-/// Which request kind a lose-reply fault names: create covers create2, createContainer and
-/// createTTL.
+/// Whether `request` creates a node (create2, createContainer and createTTL too): the
+/// requests whose replies `serve zk --lose-reply-every N` loses.
+#[cfg(feature = "serve")]
 pub fn is_create(request: &Request) -> bool {
     matches!(
         request.op(),
