@@ -245,11 +245,12 @@ fn list_diff(before: &Owned, after: &Rendered, client: &str) -> (Vec<Touched>, V
         now[a].by = before.items[b].by.clone();
     }
     let kept: Vec<usize> = pairs.iter().map(|&(b, _)| b).collect();
+    let out_of_view = |b: usize| after.cut && b >= last_before;
     let gone = before
         .items
         .iter()
         .enumerate()
-        .filter(|(b, _)| !kept.contains(b) && !(after.cut && *b >= last_before))
+        .filter(|&(b, _)| !kept.contains(&b) && !out_of_view(b))
         .map(|(_, item)| Touched {
             item: item.clone(),
             now: None,
