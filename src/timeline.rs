@@ -650,17 +650,20 @@ mod tests {
         );
     }
 
-    /// A command of `client` that changed `key` on redis1 from `before` to `after` (empty:
-    /// absent), as the host records it: `owner` wrote the whole value last.
-    fn key_changed(at: u64, client: &str, command: &str, key: &str, change: [&str; 3]) -> Event {
-        let [before, owner, after] = change.map(|v| (!v.is_empty()).then(|| v.to_string()));
+    /// `client`'s `command` (`"c2 LPOP q"`) changed the key on redis1 from `before` to
+    /// `after` (empty: absent), as the host records it: `owner` wrote the whole value last.
+    fn key_changed(at: u64, command: &str, [before, owner, after]: [&str; 3]) -> Event {
+        let [client, command, key] = command.splitn(3, ' ').collect::<Vec<_>>()[..] else {
+            panic!("client, command and key: {command}")
+        };
+        let value = |v: &str| (!v.is_empty()).then(|| v.to_string());
         let change = crate::redis::events::KeyChange {
             client: client.into(),
             command: command.into(),
             key: key.into(),
-            before,
-            owner,
-            after,
+            before: value(before),
+            owner: value(owner),
+            after: value(after),
             ttl_ms: None,
             result: "1".into(),
         };
@@ -673,45 +676,20 @@ mod tests {
     /// although the host's record names another client as the whole value's last writer.
     #[test]
     fn a_change_to_a_list_set_or_hash_names_the_element_and_who_put_it_there() {
+        let q = ["list[p1-3]", "list[p1-3, p2-1]", "list[p1-3, p2-1, p2-2]"];
         let events = vec![
-            key_changed(1, "p1", "RPUSH", "q", ["", "", "list[p1-3]"]),
-            key_changed(
-                2,
-                "p2",
-                "RPUSH",
-                "q",
-                ["list[p1-3]", "p1", "list[p1-3, p2-1]"],
-            ),
-            key_changed(
-                3,
-                "p2",
-                "RPUSH",
-                "q",
-                ["list[p1-3, p2-1]", "p2", "list[p1-3, p2-1, p2-2]"],
-            ),
-            key_changed(
-                4,
-                "c2",
-                "LPOP",
-                "q",
-                ["list[p1-3, p2-1, p2-2]", "p2", "list[p2-1, p2-2]"],
-            ),
-            key_changed(5, "c1", "SADD", "s", ["", "", "set{m7}"]),
-            key_changed(6, "c3", "SADD", "s", ["set{m7}", "c1", "set{m7, m8}"]),
-            key_changed(7, "c3", "SREM", "s", ["set{m7, m8}", "c3", "set{m8}"]),
-            key_changed(8, "c1", "HSET", "h", ["", "", "hash{f=v1}"]),
-            key_changed(
-                9,
-                "c3",
-                "HSET",
-                "h",
-                ["hash{f=v1}", "c1", "hash{f=v1, g=w}"],
-            ),
+            key_changed(1, "p1 RPUSH q", ["", "", q[0]]),
+            key_changed(2, "p2 RPUSH q", [q[0], "p1", q[1]]),
+            key_changed(3, "p2 RPUSH q", [q[1], "p2", q[2]]),
+            key_changed(4, "c2 LPOP q", [q[2], "p2", "list[p2-1, p2-2]"]),
+            key_changed(5, "c1 SADD s", ["", "", "set{m7}"]),
+            key_changed(6, "c3 SADD s", ["set{m7}", "c1", "set{m7, m8}"]),
+            key_changed(7, "c3 SREM s", ["set{m7, m8}", "c3", "set{m8}"]),
+            key_changed(8, "c1 HSET h", ["", "", "hash{f=v1}"]),
+            key_changed(9, "c3 HSET h", ["hash{f=v1}", "c1", "hash{f=v1, g=w}"]),
             key_changed(
                 10,
-                "c3",
-                "HSET",
-                "h",
+                "c3 HSET h",
                 ["hash{f=v1, g=w}", "c3", "hash{f=v2, g=w}"],
             ),
         ];
