@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn timeline(history: &History, violations: &[Violation], plan: &FaultPlan) -> Vec<String> {
     let window = Window::of(history, violations);
     let spans = Spans::of(history, plan);
+    let retold = Retold::of(history);
     let mut lines: Vec<(u64, String)> = history
         .events
         .iter()
@@ -36,7 +37,9 @@ pub fn timeline(history: &History, violations: &[Violation], plan: &FaultPlan) -
                 Some(until) => format!(", until {until} ms"),
                 None => String::new(),
             };
-            describe(e).map(|what| (e.time_ms, line(e.time_ms, &e.node, &(what + &until))))
+            retold
+                .describe(i, e)
+                .map(|what| (e.time_ms, line(e.time_ms, &e.node, &(what + &until))))
         })
         .collect();
     for v in violations {
@@ -240,7 +243,29 @@ fn fault_end(plan: &FaultPlan, index: usize, heal_ms: u64) -> Option<u64> {
     Some(end.min(heal_ms))
 }
 
-/// What the event says, if it is one a timeline tells.
+/// The server events a story tells in words that need the rest of the history, by index:
+/// whose element a command on a shared list, set or hash took or changed (`redis::story`),
+/// whose session expired (`zk::story`). None: routine after all, left out. Every other event
+/// tells itself (`describe`).
+pub(crate) struct Retold(BTreeMap<usize, Option<String>>);
+
+impl Retold {
+    pub(crate) fn of(history: &History) -> Retold {
+        let mut retold = crate::redis::story::retell(&history.events);
+        retold.extend(crate::zk::story::retell(&history.events));
+        Retold(retold)
+    }
+
+    /// What the `i`th event `e` of the history says, if it is one a timeline tells.
+    pub(crate) fn describe(&self, i: usize, e: &Event) -> Option<String> {
+        match self.0.get(&i) {
+            Some(told) => told.clone(),
+            None => describe(e),
+        }
+    }
+}
+
+/// What the event says on its own, if it is one a timeline tells.
 pub(crate) fn describe(e: &Event) -> Option<String> {
     let token = |t: &Option<i64>| t.map_or(String::new(), |t| format!(" (token {t})"));
     Some(match (&e.op, e.kind) {
@@ -621,6 +646,96 @@ mod tests {
             [
                 "      1 ms  redis1   key expired key=k",
                 r#"      2 ms  redis1   c1 DEL k removed c2's "t""#,
+            ]
+        );
+    }
+
+    /// `client`'s `command` (`"c2 LPOP q"`) changed the key on redis1 from `before` to
+    /// `after` (empty: absent), as the host records it: `owner` wrote the whole value last.
+    fn key_changed(at: u64, command: &str, [before, owner, after]: [&str; 3]) -> Event {
+        let [client, command, key] = command.splitn(3, ' ').collect::<Vec<_>>()[..] else {
+            panic!("client, command and key: {command}")
+        };
+        let value = |v: &str| (!v.is_empty()).then(|| v.to_string());
+        let change = crate::redis::events::KeyChange {
+            client: client.into(),
+            command: command.into(),
+            key: key.into(),
+            before: value(before),
+            owner: value(owner),
+            after: value(after),
+            ttl_ms: None,
+            result: "1".into(),
+        };
+        let op = crate::redis::events::RedisEvent::KeyChanged(change).into();
+        event(at, "redis1", Kind::Info, op)
+    }
+
+    /// A shared queue, set and hash: each line names the element or field another client
+    /// put there, and changes that touched only one's own (or only added) are left out,
+    /// although the host's record names another client as the whole value's last writer.
+    #[test]
+    fn a_change_to_a_list_set_or_hash_names_the_element_and_who_put_it_there() {
+        let q = ["list[p1-3]", "list[p1-3, p2-1]", "list[p1-3, p2-1, p2-2]"];
+        let events = vec![
+            key_changed(1, "p1 RPUSH q", ["", "", q[0]]),
+            key_changed(2, "p2 RPUSH q", [q[0], "p1", q[1]]),
+            key_changed(3, "p2 RPUSH q", [q[1], "p2", q[2]]),
+            key_changed(4, "c2 LPOP q", [q[2], "p2", "list[p2-1, p2-2]"]),
+            key_changed(5, "c1 SADD s", ["", "", "set{m7}"]),
+            key_changed(6, "c3 SADD s", ["set{m7}", "c1", "set{m7, m8}"]),
+            key_changed(7, "c3 SREM s", ["set{m7, m8}", "c3", "set{m8}"]),
+            key_changed(8, "c1 HSET h", ["", "", "hash{f=v1}"]),
+            key_changed(9, "c3 HSET h", ["hash{f=v1}", "c1", "hash{f=v1, g=w}"]),
+            key_changed(
+                10,
+                "c3 HSET h",
+                ["hash{f=v1, g=w}", "c3", "hash{f=v2, g=w}"],
+            ),
+        ];
+        assert_eq!(
+            timeline(&History { events }, &[], &FaultPlan::default()),
+            [
+                r#"      4 ms  redis1   c2 LPOP q took "p1-3" (pushed by p1)"#,
+                r#"      7 ms  redis1   c3 SREM s removed "m7" (added by c1)"#,
+                r#"     10 ms  redis1   c3 HSET h overwrote field f ("v1", set by c1) with "v2""#,
+            ]
+        );
+    }
+
+    /// A session's expiry names the client whose lock node that session created, and the
+    /// node its expiry deleted.
+    #[test]
+    fn a_sessions_expiry_names_the_client_that_owned_it() {
+        use crate::zk::events::ZkEvent;
+        let zk = |at, e: ZkEvent| event(at, "zk1", Kind::Info, e.into());
+        let path = "/l/_c_1f-lock-0000000003".to_string();
+        let enqueued = LockOp::Enqueued {
+            lock: "/l".into(),
+            node: "_c_1f-lock-0000000003".into(),
+            seq: Some(3),
+            mode: None,
+        };
+        let (session, other) = (0x100000000000003, 0x100000000000004);
+        let events = vec![
+            zk(
+                10,
+                ZkEvent::ZnodeCreated {
+                    path: path.clone(),
+                    session,
+                },
+            ),
+            event(11, "c2", Kind::Info, Op::Lock(enqueued)),
+            zk(380, ZkEvent::SessionExpired { session }),
+            zk(380, ZkEvent::ZnodeDeleted { path, session }),
+            zk(400, ZkEvent::SessionExpired { session: other }),
+        ];
+        assert_eq!(
+            timeline(&History { events }, &[], &FaultPlan::default()),
+            [
+                "    380 ms  zk1      c2's session 0x100000000000003 expired; its ephemeral \
+                 /l/_c_1f-lock-0000000003 deleted",
+                "    400 ms  zk1      session 0x100000000000004 expired",
             ]
         );
     }

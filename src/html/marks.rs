@@ -53,12 +53,15 @@ pub(crate) enum MarkKind {
 
 /// Every event that is a mark, in history order.
 pub(crate) fn of(history: &History) -> Vec<Mark> {
+    let retold = timeline::Retold::of(history);
     history
         .events
         .iter()
-        .filter_map(|e| {
-            let (lane, what) = kind(e)?;
-            let told = timeline::describe(e).unwrap_or_else(|| own_words(e));
+        .enumerate()
+        .filter_map(|(i, e)| {
+            let told = retold.describe(i, e);
+            let (lane, what) = kind(e, told.is_some())?;
+            let told = told.unwrap_or_else(|| own_words(e));
             Some(Mark {
                 lane: lane.to_string(),
                 what,
@@ -69,8 +72,9 @@ pub(crate) fn of(history: &History) -> Vec<Mark> {
         .collect()
 }
 
-/// Whose lane the event is drawn on and as what, if it is a mark.
-fn kind(e: &Event) -> Option<(&str, MarkKind)> {
+/// Whose lane the event is drawn on and as what, if it is a mark (a server's event is one
+/// when the timeline tells it).
+fn kind(e: &Event, told: bool) -> Option<(&str, MarkKind)> {
     let on_own = |what| Some((e.node.as_str(), what));
     match (&e.op, e.kind) {
         (Op::Lock(LockOp::Enqueued { .. }) | Op::Election(ElectionOp::Candidate { .. }), _) => {
@@ -110,7 +114,7 @@ fn kind(e: &Event) -> Option<(&str, MarkKind)> {
             (true, false) => MarkKind::StaleWrite,
             (true, true) => MarkKind::Write,
         }),
-        (Op::Server(event), _) if !event.routine => on_own(MarkKind::Server),
+        (Op::Server(_), _) if told => on_own(MarkKind::Server),
         (Op::User(event), _) if !event.routine => on_own(MarkKind::User),
         (Op::Harness(HarnessOp::Unfinished { client }), _) => {
             Some((client.as_str(), MarkKind::Unfinished))
@@ -147,6 +151,53 @@ mod tests {
     use super::*;
     use crate::check::test_history::event;
     use crate::history::WatchEvent;
+
+    /// A server's mark is drawn for what the timeline tells, in its words: a push onto a
+    /// list another client wrote last is no mark, a pop of another client's item is.
+    #[test]
+    fn a_servers_marks_follow_the_timelines_retelling() {
+        use crate::redis::events::{KeyChange, RedisEvent};
+        let change = |client: &str, command: &str, before: &str, after: Option<&str>| {
+            let change = KeyChange {
+                client: client.into(),
+                command: command.into(),
+                key: "q".into(),
+                before: Some(before.into()),
+                owner: Some("p1".into()),
+                after: after.map(Into::into),
+                ttl_ms: None,
+                result: "1".into(),
+            };
+            RedisEvent::KeyChanged(change).into()
+        };
+        let history = History {
+            events: vec![
+                event(
+                    1,
+                    "redis1",
+                    Kind::Info,
+                    change("p1", "RPUSH", "", Some("list[a]")),
+                ),
+                event(
+                    2,
+                    "redis1",
+                    Kind::Info,
+                    change("p2", "RPUSH", "list[a]", Some("list[a, b]")),
+                ),
+                event(
+                    3,
+                    "redis1",
+                    Kind::Info,
+                    change("c1", "LPOP", "list[a, b]", Some("list[b]")),
+                ),
+            ],
+        };
+        let titles: Vec<String> = of(&history).into_iter().map(|m| m.title).collect();
+        assert_eq!(
+            titles,
+            [r#"3 ms  redis1: c1 LPOP q took "a" (pushed by p1)"#]
+        );
+    }
 
     #[test]
     fn marks_say_what_the_timeline_says_or_words_of_their_own() {

@@ -81,7 +81,9 @@ impl KeyChange {
     /// Whether a timeline can leave it out: the story is a command that touched a value
     /// another client wrote (deleted, overwrote or changed the deadline of someone else's
     /// lock); a client setting, extending or removing its own key, or setting a missing one,
-    /// is churn the clients' own events already tell.
+    /// is churn the clients' own events already tell. A timeline tells a list, set, hash or
+    /// sorted set again by element, and judges it by whose element it touched: the owner of
+    /// a whole queue is only its last pusher.
     pub fn routine(&self) -> bool {
         self.owner
             .as_ref()

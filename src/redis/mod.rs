@@ -23,6 +23,7 @@
 //! - `client`: the async client over any stream, one request at a time
 //! - `rs`: redis-rs connections to a simulated Redis host
 //! - `events`: what a simulated Redis host records in the history
+//! - `story`: a shared list, set or hash told element by element, read back from the history
 //! - `host`: the host core over byte streams, whatever the clock and the socket: the
 //!   server, its connections' writers, the append-only file and the replica
 //! - `output_limit`: when `host` drops a subscriber that does not read
@@ -52,6 +53,7 @@ pub mod script;
 pub mod serve;
 pub mod server;
 pub(crate) mod sim_host;
+pub(crate) mod story;
 pub mod value;
 pub(crate) mod watched;
 

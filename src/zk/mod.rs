@@ -14,6 +14,7 @@ pub(crate) mod server;
 pub mod session;
 pub(crate) mod sim_host;
 pub(crate) mod sim_peers;
+pub(crate) mod story;
 pub mod tokio_zookeeper;
 pub(crate) mod tree;
 pub(crate) mod watch;

@@ -378,7 +378,11 @@ fn replay_timeline_tells_the_pause_and_the_overlap_by_true_time() {
     };
     let acquired = at("c4       acquires /locksim/lock (token");
     let paused = at("harness  fault: pause c4 for 324 ms");
-    let expired = at("zk1      session expired");
+    // The expiry names the client whose session it was, and the lock node it took along.
+    let expired = at(
+        "zk1      c4's session 0x100000000000003 expired; its ephemeral \
+                      /locksim/lock/_c_5ab0d8f3f088b3a6-lock-0000000008 deleted",
+    );
     let overlap =
         at("!!       VIOLATION mutex: c4 and c1 both held /locksim/lock during 383..400 ms");
     assert!(acquired < paused && paused < expired && expired < overlap);

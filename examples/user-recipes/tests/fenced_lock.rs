@@ -68,6 +68,18 @@ fn releases_wake_waiters_before_their_bound() {
     }
 }
 
+/// The timeline tells a wake-up a waiter popped off the shared list by the release that left
+/// it there, not by whoever wrote the whole list last. (A blocked `BLPOP` that a push serves
+/// is recorded as the `LPOP` Redis propagates.)
+#[test]
+fn the_timeline_tells_whose_wake_up_a_waiter_popped() {
+    let run = fenced(Wait::Pop).set("faults=none").run(0);
+    let lines = locksim::timeline::timeline(&run.history, &run.violations, &run.plan);
+    let popped = |l: &&String| l.contains("LPOP fenced-lock:wake took \"c");
+    let told = lines.iter().find(popped).expect("a popped wake-up told");
+    assert!(told.contains("(pushed by c"), "{told}");
+}
+
 #[test]
 fn a_fence_kept_through_crashes_keeps_the_store_whole_when_a_stalled_holder_outlives_its_lock() {
     stalls(false, "aof-always")
