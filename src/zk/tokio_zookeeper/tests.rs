@@ -268,10 +268,11 @@ fn on_an_ensemble_a_silent_connection_is_left_within_the_session() {
 
 #[test]
 fn on_one_server_a_silent_connection_loses_the_session() {
-    // Such a cut with upstream's client, connected to one server (the leader, which serves
-    // from the start): it never notices, its heartbeats are lost, and the session expires.
-    let steps: Vec<Step> = vec![(100, Box::new(|sim, _| sim.partition("c1", "zk3")))];
+    // Such a cut with upstream's client, connected to one server (the leader, once the
+    // ensemble serves): it never notices, its heartbeats are lost, and the session expires.
+    let steps: Vec<Step> = vec![(400, Box::new(|sim, _| sim.partition("c1", "zk3")))];
     let ops = world_of(3, steps, |node| async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
         let (zk, _events) = connect(&node, "zk3").await.map_err(|e| chain(&e))?;
         create(&zk, "/mine", CreateMode::Ephemeral).await?;
         tokio::time::sleep(Duration::from_millis(400)).await;
