@@ -97,6 +97,16 @@ fn expired(ops: &[Op]) -> bool {
         .any(|op| format!("{op:?}").contains("session_expired"))
 }
 
+/// `c1` on an ensemble of three keeps its session through `steps`: its node outlives them,
+/// and no session expires.
+fn keeps_its_session_on_three(steps: Vec<Step>) {
+    let ops = world_of(3, steps, |node| async move {
+        let (zk, _events) = connect_ensemble(&node).await.map_err(|e| chain(&e))?;
+        outlives(zk, 400).await
+    });
+    assert!(!expired(&ops), "{ops:?}");
+}
+
 /// A client that makes an ephemeral node, then, `after_ms` later, finds it through the
 /// session (the first request may find the connection lost, and fail).
 async fn outlives(zk: ZooKeeper, after_ms: u64) -> Result<(), String> {
@@ -227,11 +237,7 @@ fn on_an_ensemble_the_session_moves_off_a_crashed_server() {
         100,
         Box::new(|sim, c1| sim.crash(first_of_three(c1).as_str())),
     )];
-    let ops = world_of(3, steps, |node| async move {
-        let (zk, _events) = connect_ensemble(&node).await.map_err(|e| chain(&e))?;
-        outlives(zk, 400).await
-    });
-    assert!(!expired(&ops), "{ops:?}");
+    keeps_its_session_on_three(steps);
 }
 
 #[test]
@@ -245,11 +251,7 @@ fn on_an_ensemble_the_session_moves_off_an_isolated_server() {
             }
         }),
     )];
-    let ops = world_of(3, steps, |node| async move {
-        let (zk, _events) = connect_ensemble(&node).await.map_err(|e| chain(&e))?;
-        outlives(zk, 400).await
-    });
-    assert!(!expired(&ops), "{ops:?}");
+    keeps_its_session_on_three(steps);
 }
 
 #[test]
@@ -259,11 +261,7 @@ fn on_an_ensemble_a_silent_connection_is_left_within_the_session() {
         100,
         Box::new(|sim, c1| sim.partition("c1", first_of_three(c1).as_str())),
     )];
-    let ops = world_of(3, steps, |node| async move {
-        let (zk, _events) = connect_ensemble(&node).await.map_err(|e| chain(&e))?;
-        outlives(zk, 400).await
-    });
-    assert!(!expired(&ops), "{ops:?}");
+    keeps_its_session_on_three(steps);
 }
 
 #[test]
@@ -289,9 +287,5 @@ fn on_an_ensemble_a_pause_past_the_read_timeout_keeps_the_session() {
         (100, Box::new(|_, c1| c1.gate.pause())),
         (250, Box::new(|_, c1| c1.gate.resume())),
     ];
-    let ops = world_of(3, steps, |node| async move {
-        let (zk, _events) = connect_ensemble(&node).await.map_err(|e| chain(&e))?;
-        outlives(zk, 400).await
-    });
-    assert!(!expired(&ops), "{ops:?}");
+    keeps_its_session_on_three(steps);
 }
