@@ -67,8 +67,9 @@
 //! too, written against redis-rs. A program that fits none of them runs whole with
 //! `client_program`. What a recipe must remember across its sessions it keeps with
 //! [`Node::kept`]. A ZooKeeper recipe written against tokio-zookeeper (re-exported as
-//! [`tokio_zookeeper`]) opens its session with [`zk::tokio_zookeeper::connect`]; that client
-//! has no receive timeout, so the recipe bounds its own waits.
+//! [`tokio_zookeeper`]) opens its session with [`zk::tokio_zookeeper::connect`] on one
+//! server, or with [`zk::tokio_zookeeper::connect_ensemble`] on the run's ensemble, where it
+//! moves to another member when its own is lost; either way the recipe bounds its own waits.
 //!
 //! # Guides
 //!

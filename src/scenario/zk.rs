@@ -9,6 +9,7 @@ use crate::sim::node::Node;
 use crate::sim::software::ServerHost;
 use crate::store::StoreFamily;
 use crate::zk::client::{ZkClient, ZkConfig};
+use crate::zk::server_name;
 use crate::zk::sim_host::{Ensemble, ZkFamily};
 use std::rc::Rc;
 
@@ -48,11 +49,6 @@ pub(super) fn servers(params: &Params) -> Vec<ServerHost> {
         swarmed: false,
     });
     hosts
-}
-
-/// The host name of ZooKeeper server `id`.
-fn server_name(id: u32) -> String {
-    format!("zk{id}")
 }
 
 /// The glue of client host `node` to the recipes, with the scenario's session settings and

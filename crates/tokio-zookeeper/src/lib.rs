@@ -206,7 +206,7 @@ mod proto;
 mod transform;
 mod types;
 
-pub use crate::proto::ZooKeeperTransport;
+pub use crate::proto::{Heartbeat, ZooKeeperTransport};
 use crate::proto::{Watch, ZkError};
 pub use crate::types::{
     Acl, CreateMode, KeeperState, MultiResponse, Permission, Stat, WatchedEvent, WatchedEventType,
@@ -252,12 +252,14 @@ pub struct ZooKeeper {
 #[derive(Debug, Copy, Clone)]
 pub struct ZooKeeperBuilder {
     session_timeout: time::Duration,
+    heartbeat: Heartbeat,
 }
 
 impl Default for ZooKeeperBuilder {
     fn default() -> Self {
         ZooKeeperBuilder {
             session_timeout: time::Duration::new(0, 0),
+            heartbeat: Heartbeat::default(),
         }
     }
 }
@@ -302,6 +304,14 @@ impl ZooKeeperBuilder {
         self.session_timeout = t;
     }
 
+    /// Set when the client pings a connection it has sent nothing on.
+    ///
+    /// The default, [`Heartbeat::TwoThirds`], pings after two thirds of the negotiated
+    /// session timeout.
+    pub fn set_heartbeat(&mut self, heartbeat: Heartbeat) {
+        self.heartbeat = heartbeat;
+    }
+
     async fn handshake<T: ZooKeeperTransport>(
         self,
         addr: T::Addr,
@@ -319,7 +329,7 @@ impl ZooKeeperBuilder {
         };
         debug!("about to perform handshake");
 
-        let enqueuer = proto::Packetizer::new(addr, stream, default_watcher);
+        let enqueuer = proto::Packetizer::new(addr, stream, default_watcher, self.heartbeat);
         enqueuer.enqueue(request).await.map(move |response| {
             trace!(?response, "Got response");
             ZooKeeper {

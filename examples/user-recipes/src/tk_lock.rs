@@ -1,15 +1,17 @@
 //! A ZooKeeper lock of the user's own written against tokio-zookeeper, as it would be for
 //! production: ephemeral sequential nodes, the lowest holds the lock. Two variants: what a
 //! waiter watches (the node just below its own, or the lowest node, which wakes every waiter
-//! on each release: the herd effect), and whether it bounds its waits. tokio-zookeeper has
-//! no receive timeout: a connection that goes silent (a partition) leaves a request or a
-//! watch waiting for good. A bounded lock waits at most a session timeout for any answer
-//! and gives the session up when none comes; on a watch it waits as long, then looks again.
+//! on each release: the herd effect), whether it bounds its waits, and which servers its
+//! session uses. tokio-zookeeper on one server has no receive timeout: a connection that
+//! goes silent (a partition) leaves a request or a watch waiting for good. A bounded lock
+//! waits at most a session timeout for any answer and gives the session up when none comes;
+//! on a watch it waits as long, then looks again. On the ensemble its session moves to
+//! another member when its own is lost, as a Java client's does.
 
 use locksim::recipes::zk::kit::{self, LOCK_DIR, Report};
 use locksim::tokio_zookeeper::error::Error;
 use locksim::tokio_zookeeper::{Acl, CreateMode, WatchedEvent, ZooKeeper};
-use locksim::zk::tokio_zookeeper::SESSION_TIMEOUT_MS;
+use locksim::zk::tokio_zookeeper::{self, SESSION_TIMEOUT_MS};
 use locksim::{Grant, Lock, LockError, Node};
 
 /// Which node a waiter watches.
@@ -26,6 +28,15 @@ pub enum Waits {
     Unbounded,
     /// A session timeout at most, for a reply or between looks at the line.
     Bounded,
+}
+
+/// Which servers its session uses.
+#[derive(Debug, Clone, Copy)]
+pub enum Servers {
+    /// `zk1` alone: the session is lost with it.
+    Zk1,
+    /// The run's ensemble: the session moves to another member when its own is lost.
+    Ensemble,
 }
 
 /// How many sessions this host has opened, to name its nodes.
@@ -46,8 +57,16 @@ pub struct TkLock {
 }
 
 impl TkLock {
-    pub async fn connect(node: Node, watches: Watches, waits: Waits) -> Result<TkLock, LockError> {
-        let (zk, _events) = locksim::zk::tokio_zookeeper::connect(&node, "zk1").await?;
+    pub async fn connect(
+        node: Node,
+        watches: Watches,
+        waits: Waits,
+        servers: Servers,
+    ) -> Result<TkLock, LockError> {
+        let zk = match servers {
+            Servers::Zk1 => tokio_zookeeper::connect(&node, "zk1").await?.0,
+            Servers::Ensemble => tokio_zookeeper::connect_ensemble(&node).await?.0,
+        };
         let sessions = node.kept::<Sessions>();
         sessions.borrow_mut().0 += 1;
         let prefix = format!("{LOCK_DIR}/_c_{}_{}_", node.name, sessions.borrow().0);

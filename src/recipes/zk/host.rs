@@ -14,8 +14,7 @@ use crate::recipes::{LockError, Observation};
 use crate::sim::node::Node;
 use crate::zk::PORT;
 use crate::zk::client::{ConnectFuture, ZkClient, ZkConfig, ZkError};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -62,15 +61,8 @@ impl ZkHost {
     /// Sessions connect to `servers` instead of `zk1` alone: as the Java client's
     /// `StaticHostProvider`, in an order shuffled once (from the host's seed), each attempt
     /// to connect trying the next, round and round.
-    pub fn with_servers(mut self, mut servers: Vec<String>) -> ZkHost {
-        if servers.len() > 1 {
-            let seed = self
-                .node
-                .seeds
-                .derive(&format!("{}/servers", self.node.name));
-            servers.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
-        }
-        self.servers = servers.into();
+    pub fn with_servers(mut self, servers: Vec<String>) -> ZkHost {
+        self.servers = crate::zk::try_order(&self.node, servers).into();
         self
     }
 

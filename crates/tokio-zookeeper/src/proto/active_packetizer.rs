@@ -1,4 +1,4 @@
-use super::{request, watch::WatchType, Request, Response};
+use super::{request, watch::WatchType, Heartbeat, Request, Response};
 use crate::{error::Error as DynError, WatchedEvent, WatchedEventType, ZkError};
 use byteorder::{BigEndian, ReadBytesExt, WriteBytesExt};
 use futures::{
@@ -48,6 +48,8 @@ pub(super) struct ActivePacketizer<S> {
     #[pin]
     timer: tokio::time::Sleep,
     timeout: time::Duration,
+    /// How the heartbeat interval follows from the negotiated session timeout.
+    heartbeat: Heartbeat,
 
     /// Bytes we have not yet set.
     pub(super) outbox: Vec<u8>,
@@ -70,7 +72,8 @@ pub(super) struct ActivePacketizer<S> {
     /// Custom registered watchers (xid -> watcher to add when ok)
     pub(super) pending_watchers: BTreeMap<i32, (String, oneshot::Sender<WatchedEvent>, WatchType)>,
 
-    first: bool,
+    /// No reply read yet: the next is the Connect's.
+    pub(super) first: bool,
 
     /// Fields for re-connection
     pub(super) last_zxid_seen: i64,
@@ -85,11 +88,12 @@ impl<S> ActivePacketizer<S>
 where
     S: AsyncRead + AsyncWrite,
 {
-    pub(super) fn new(stream: S) -> Self {
+    pub(super) fn new(stream: S, heartbeat: Heartbeat) -> Self {
         ActivePacketizer {
             stream,
             timer: tokio::time::sleep(time::Duration::from_secs(86_400)),
             timeout: time::Duration::new(86_400, 0),
+            heartbeat,
             outbox: Vec::new(),
             outstart: 0,
             inbox: Vec::new(),
@@ -417,7 +421,7 @@ where
                             // server closes the connection: a heartbeat every 0 ms would send
                             // pings in a busy loop until the close arrives
                             if timeout > 0 {
-                                *this.timeout = time::Duration::from_millis(2 * timeout as u64 / 3);
+                                *this.timeout = this.heartbeat.interval(timeout as u64);
                                 trace!(
                                     timeout = ?this.timeout,
                                     "negotiated session timeout",

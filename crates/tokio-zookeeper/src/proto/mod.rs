@@ -16,6 +16,31 @@ pub(crate) use self::request::Request;
 pub(crate) use self::response::Response;
 pub(crate) use self::watch::Watch;
 
+/// When the client pings a connection it has sent nothing on for a while.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Heartbeat {
+    /// After two thirds of the negotiated session timeout: this crate's own default.
+    #[default]
+    TwoThirds,
+    /// After a third, as the Java client does (half its read timeout of two thirds): a
+    /// live connection then always hears something within two thirds of the timeout, so a
+    /// transport may drop one silent for that long and reconnect, with a third left before
+    /// the session expires.
+    OneThird,
+}
+
+impl Heartbeat {
+    /// The interval for a negotiated session timeout of `timeout_ms`.
+    pub(crate) fn interval(self, timeout_ms: u64) -> std::time::Duration {
+        let ms = match self {
+            Heartbeat::TwoThirds => 2 * timeout_ms / 3,
+            Heartbeat::OneThird => timeout_ms / 3,
+        };
+        std::time::Duration::from_millis(ms)
+    }
+}
+
 /// A byte stream the client can run a session over, and how to open one.
 ///
 /// The client calls [`connect`](ZooKeeperTransport::connect) once for the first connection

@@ -1,5 +1,5 @@
 use super::{
-    active_packetizer::ActivePacketizer, request, watch::WatchType, Request, Response,
+    active_packetizer::ActivePacketizer, request, watch::WatchType, Heartbeat, Request, Response,
     ZooKeeperTransport,
 };
 use crate::{error::Error, format_err, Watch, WatchedEvent, ZkError};
@@ -41,6 +41,9 @@ where
     /// Next xid to issue
     xid: i32,
 
+    /// Every connection's heartbeat.
+    heartbeat: Heartbeat,
+
     exiting: bool,
 }
 
@@ -54,6 +57,7 @@ where
         addr: S::Addr,
         stream: S,
         default_watcher: mpsc::UnboundedSender<WatchedEvent>,
+        heartbeat: Heartbeat,
     ) -> Enqueuer
     where
         S: Send + 'static + AsyncRead + AsyncWrite,
@@ -63,8 +67,9 @@ where
         tokio::spawn(
             Packetizer {
                 addr,
-                state: PacketizerState::Connected(ActivePacketizer::new(stream)),
+                state: PacketizerState::Connected(ActivePacketizer::new(stream, heartbeat)),
                 xid: 0,
+                heartbeat,
                 default_watcher,
                 rx,
                 exiting: false,
@@ -237,6 +242,16 @@ where
                     debug!("connection lost during exit; not reconnecting");
                     Poll::Ready(Ok(()))
                 } else if let PacketizerState::Connected(ActivePacketizer {
+                    first: true,
+                    session_id: 0,
+                    ..
+                }) = *this.state
+                {
+                    // the first connection's handshake failed: `connect` returns the error,
+                    // and a session opened now would be no one's
+                    debug!("connection lost before the first session; not reconnecting");
+                    Poll::Ready(Err(e))
+                } else if let PacketizerState::Connected(ActivePacketizer {
                     last_zxid_seen,
                     session_id,
                     session_timeout,
@@ -249,6 +264,7 @@ where
                         "connection lost; reconnecting"
                     );
 
+                    let heartbeat = *this.heartbeat;
                     let retry = S::connect(this.addr.clone())
                         .map(|res| res.whatever_context("failed to connect"))
                         .map_ok(move |stream| {
@@ -258,7 +274,7 @@ where
                                 // the server sets the session's timeout anew from this
                                 timeout: session_timeout,
                                 session_id,
-                                passwd: password,
+                                passwd: password.clone(),
                                 read_only: false,
                             };
                             trace!("about to handshake (again)");
@@ -268,7 +284,13 @@ where
                                 trace!(response = ?r, "re-connection response");
                             }));
 
-                            let mut ap = ActivePacketizer::new(stream);
+                            let mut ap = ActivePacketizer::new(stream, heartbeat);
+                            // until the server answers, the session is still this one: a
+                            // connection lost before that reconnects with it again
+                            ap.last_zxid_seen = last_zxid_seen;
+                            ap.session_id = session_id;
+                            ap.session_timeout = session_timeout;
+                            ap.password = password;
                             // the reply to a Connect carries no xid: it is read as xid 0
                             ap.enqueue_unpin(0, request, tx);
                             ap
