@@ -523,49 +523,87 @@ enum StaleWrite {
     Answered { refused: bool },
 }
 
-/// A user's program writes through the protected store: two holders taking turns by the clock
-/// alone, `c1` (token 1) slowed past `c2`'s (token 2) read and write. `resource` judges it by
-/// default and finds the lost update; with fencing the store refuses `c1`'s stale token, the
-/// handle says so, and nothing is lost.
+/// A user's leader writing through the protected store: a lease (`SET NX PX`) with a fencing
+/// token from `INCR`, the leader reading the register, then writing at its own step `write`.
+/// `c1` leads first and a pause at its `write` outlasts its lease: `c2` leads, reads and
+/// writes, and `c1`'s late write is a lost update `resource` finds; with `fencing=true` the
+/// store refuses `c1`'s older token, the handle says so, and the run is clean.
 #[test]
-fn a_client_programs_store_writes_are_judged_and_fenced() {
+fn a_users_leader_paused_past_its_lease_is_caught_by_resource_and_stopped_by_fencing() {
+    use locksim::history::{HarnessOp, Op};
+    use locksim::redis_rs::cmd;
+    use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
     use locksim::store::{ProtectedStore, StoreError};
-    let turns = |fencing: bool| {
+    let leader = |fencing: bool| {
         Scenario::redis(1)
             .client_program(|node| async move {
-                let n: u64 = node.name[1..].parse().unwrap();
-                let (store, timer) = (ProtectedStore::new(&node), node.timer());
-                timer.sleep(10 * n).await;
-                let Ok(read) = store.read(Some(n as i64)).await else {
+                let Ok(mut conn) = locksim::redis::rs::connect(&node, "redis1").await else {
                     return;
                 };
-                if n == 1 {
-                    timer.sleep(50).await;
+                let timer = node.timer();
+                if node.name == "c2" {
+                    timer.sleep(20).await;
                 }
-                let wrote = store.increment(read).await;
-                if n == 1 {
-                    let refused = wrote == Err(StoreError::Refused);
-                    node.record_event(&StaleWrite::Answered { refused });
-                }
+                let token = loop {
+                    let token: i64 = cmd("INCR")
+                        .arg("fence")
+                        .query_async(&mut conn)
+                        .await
+                        .unwrap();
+                    let set: Option<String> = cmd("SET")
+                        .arg("leader")
+                        .arg(&node.name)
+                        .arg("NX")
+                        .arg("PX")
+                        .arg(100)
+                        .query_async(&mut conn)
+                        .await
+                        .unwrap();
+                    if set.is_some() {
+                        break token;
+                    }
+                    timer.sleep(10).await;
+                };
+                let store = ProtectedStore::new(&node);
+                let Ok(read) = store.read(Some(token)).await else {
+                    return;
+                };
+                node.step("write").await;
+                let refused = store.increment(read).await == Err(StoreError::Refused);
+                node.record_event(&StaleWrite::Answered { refused });
             })
+            .steps(["write"])
             .clients(2)
             .set("faults=none")
             .set(&format!("fencing={fencing}"))
     };
+    let pause = FaultPlan(vec![TimedFault {
+        at_ms: 0,
+        fault: Fault::PauseBefore {
+            node: "c1".into(),
+            step: "write".into(),
+            for_ms: 300,
+        },
+    }]);
     let refused = |report: &locksim::world::run::RunReport| {
         report.history.events.iter().any(|e| match &e.op {
             Op::User(event) => event.fields.get("refused") == Some(&serde_json::json!(true)),
             _ => false,
         })
     };
-    let open = turns(false);
-    assert!(!refused(&open.run(0)));
-    open.traces(traces("unfenced-store"))
-        .explore(0..3)
-        .assert_violates(Property::RESOURCE);
-    let fenced = turns(true);
-    assert!(refused(&fenced.run(0)), "c1's stale token is refused");
-    fenced.explore(0..3).assert_clean();
+    let open = leader(false).run_plan(0, pause.clone());
+    let paused = open.history.events.iter().any(|e| {
+        matches!(&e.op, Op::Harness(HarnessOp::Paused { node, step, .. })
+            if node == "c1" && step == "write")
+    });
+    assert!(paused, "c1 paused at its write");
+    let lost: Vec<_> = open.violations.iter().map(|v| v.property).collect();
+    assert_eq!(lost, [Property::RESOURCE], "{:?}", open.violations);
+    assert!(!refused(&open));
+    let fenced = leader(true).run_plan(0, pause);
+    assert!(fenced.violations.is_empty(), "{:?}", fenced.violations);
+    assert!(refused(&fenced), "c1's stale token is refused");
+    leader(false).explore(0..5).assert_clean();
 }
 
 /// `every_property` goes on after the first finding: over seeds where a herd finding comes
