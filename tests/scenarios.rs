@@ -1057,3 +1057,26 @@ fn a_candidate_that_adopts_its_given_up_session_s_node_leads_beside_another() {
 fn the_recipe_survives_targeted_pauses() {
     assert_clean(&explore_profile("zk-lock", Some("targeted"), 0..40));
 }
+
+/// The swarm's lost replies reach reads too: its `any` loses whatever request a client sends
+/// next, so over a few seeds of the ZooKeeper lock's default profile a `getChildren` reply is
+/// among those lost, as the history records it.
+#[test]
+fn the_swarm_loses_get_children_replies_too() {
+    use locksim::Experiment;
+    use locksim::history::Op;
+    let lock = Experiment::new(scenario::find("zk-lock").unwrap().clone());
+    let lost_get_children = (0..40).find(|&seed| {
+        lock.run(seed).history.events.iter().any(|e| match &e.op {
+            Op::Server(event) => {
+                event.op == "reply_lost"
+                    && event.fields.get("request") == Some(&serde_json::json!("get_children"))
+            }
+            _ => false,
+        })
+    });
+    assert!(
+        lost_get_children.is_some(),
+        "no getChildren reply lost in seeds 0..40"
+    );
+}
