@@ -12,5 +12,7 @@ pub mod roles;
 pub mod seed;
 pub mod software;
 pub mod swarm;
+#[cfg(test)]
+pub(crate) mod test_world;
 pub mod timer;
 pub mod vocab;

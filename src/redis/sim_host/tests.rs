@@ -4,9 +4,7 @@ use super::*;
 use crate::history::{History, Op, Recorder};
 use crate::redis::events::KeyChange;
 use crate::redis::resp;
-use crate::sim::clock::Clock;
-use crate::sim::pause::PauseGate;
-use crate::sim::seed::Seeds;
+use crate::sim::test_world::{self, TimedStep};
 use std::cell::RefCell;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -22,15 +20,7 @@ fn family(persistence: Persistence) -> RedisFamily {
 }
 
 fn node(name: &str, recorder: &Recorder) -> Node {
-    Node {
-        name: name.into(),
-        clock: Rc::new(RefCell::new(Clock::default())),
-        gate: PauseGate::default(),
-        recorder: recorder.clone(),
-        seeds: Seeds::new(1),
-        params: Default::default(),
-        kept: Default::default(),
-    }
+    test_world::node(name, recorder, &Default::default())
 }
 
 /// A command as a client sends it: a RESP2 array of bulk strings.
@@ -61,10 +51,7 @@ async fn ask(command: &[&str]) -> Result<Vec<u8>, String> {
     Ok(reply)
 }
 
-type Step = (
-    u64,
-    Box<dyn Fn(&mut turmoil::Sim<'_>, &RefCell<Box<dyn ServerSoftware>>)>,
-);
+type Step = TimedStep<RefCell<Box<dyn ServerSoftware>>>;
 
 /// Runs `client` against a Redis host of `family`, doing `at` to the world at those times.
 fn world(
@@ -86,28 +73,14 @@ type Client = std::pin::Pin<Box<dyn std::future::Future<Output = Result<(), Stri
 /// times: the history.
 fn world_of(family: RedisFamily, steps: Vec<Step>, clients: Vec<(&str, Client)>) -> History {
     let recorder = Recorder::default();
-    let mut sim = turmoil::Builder::new()
-        .tick_duration(Duration::from_millis(1))
-        .min_message_latency(Duration::from_millis(1))
-        .max_message_latency(Duration::from_millis(1))
-        .simulation_duration(Duration::from_secs(60))
-        .build();
+    let mut sim = test_world::sim();
     let software = Rc::new(RefCell::new(family.install(node("redis1", &recorder))));
     let started = software.clone();
     sim.host("redis1", move || started.borrow().start());
     for (name, client) in clients {
         sim.client(name, async move { client.await.map_err(Into::into) });
     }
-    let mut steps = steps.into_iter().peekable();
-    loop {
-        let now = sim.elapsed().as_millis() as u64;
-        while let Some((_, step)) = steps.next_if(|(at, _)| *at <= now) {
-            step(&mut sim, &software);
-        }
-        if sim.step().expect("the client's checks hold") {
-            break;
-        }
-    }
+    test_world::run(&mut sim, steps, &*software);
     recorder.take()
 }
 

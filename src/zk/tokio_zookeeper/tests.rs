@@ -1,29 +1,15 @@
 use super::*;
 use crate::history::{Op, Recorder};
-use crate::sim::clock::Clock;
 use crate::sim::param::ParamValues;
-use crate::sim::pause::PauseGate;
-use crate::sim::seed::Seeds;
 use crate::sim::software::ServerFamily;
+use crate::sim::test_world::{self, TimedStep, node};
 use crate::zk::sim_host::{Ensemble, ZkFamily};
 use ::tokio_zookeeper::{Acl, CreateMode};
 use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
 
-fn node(name: &str, recorder: &Recorder, params: &Rc<ParamValues>) -> Node {
-    Node {
-        name: name.into(),
-        clock: Rc::new(RefCell::new(Clock::default())),
-        gate: PauseGate::default(),
-        recorder: recorder.clone(),
-        seeds: Seeds::new(1),
-        params: params.clone(),
-        kept: Default::default(),
-    }
-}
-
-type Step = (u64, Box<dyn Fn(&mut turmoil::Sim<'_>, &Node)>);
+type Step = TimedStep<Node>;
 
 /// Runs `client` on `c1` against `zk1`, doing each step to the world at its time: the
 /// history's ops.
@@ -44,12 +30,7 @@ where
     let mut params = ParamValues::default();
     params.insert("zk_servers", servers.into());
     let params = Rc::new(params);
-    let mut sim = turmoil::Builder::new()
-        .tick_duration(Duration::from_millis(1))
-        .min_message_latency(Duration::from_millis(1))
-        .max_message_latency(Duration::from_millis(1))
-        .simulation_duration(Duration::from_secs(60))
-        .build();
+    let mut sim = test_world::sim();
     let ensemble = Ensemble::new(servers, 0);
     for id in 1..=servers {
         let family = ZkFamily {
@@ -72,16 +53,7 @@ where
         "c1",
         async move { gate.gate(program).await.map_err(Into::into) },
     );
-    let mut steps = steps.into_iter().peekable();
-    loop {
-        let now = sim.elapsed().as_millis() as u64;
-        while let Some((_, step)) = steps.next_if(|(at, _)| *at <= now) {
-            step(&mut sim, &c1);
-        }
-        if sim.step().expect("the client's checks hold") {
-            break;
-        }
-    }
+    test_world::run(&mut sim, steps, &c1);
     recorder.take().events.into_iter().map(|e| e.op).collect()
 }
 
