@@ -4,10 +4,8 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::io;
-use std::rc::Rc;
 
 /// What an event says about an operation. `Info` means the outcome is unknown or the event
 /// is an observation rather than an operation (a wake-up, a tree change, a phase change).
@@ -662,29 +660,6 @@ impl io::Write for Fnv1a {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
-    }
-}
-
-/// Shared, append-only sink that every simulated node writes into. The simulation is
-/// single-threaded, so an `Rc<RefCell>` is enough.
-#[derive(Debug, Clone, Default)]
-pub struct Recorder(Rc<RefCell<History>>);
-
-impl Recorder {
-    /// Appends `event` (`Node::record` stamps it).
-    pub(crate) fn record(&self, event: Event) {
-        self.0.borrow_mut().events.push(event);
-    }
-
-    /// The history recorded so far, leaving the recorder empty: for a run that is over,
-    /// where a copy would only be dropped with the world.
-    pub(crate) fn take(&self) -> History {
-        std::mem::take(&mut *self.0.borrow_mut())
-    }
-
-    /// Calls `f` on each event from index `from` on, in order.
-    pub(crate) fn each_from(&self, from: usize, mut f: impl FnMut(&Event)) {
-        self.0.borrow().events.iter().skip(from).for_each(&mut f);
     }
 }
 

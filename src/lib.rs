@@ -101,6 +101,7 @@ pub mod history;
 pub mod html;
 pub mod params;
 pub mod recipes;
+pub(crate) mod recorder;
 pub mod redis;
 pub mod scenario;
 #[cfg(feature = "serve")]

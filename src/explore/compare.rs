@@ -4,7 +4,7 @@
 //! Neither side shrinks what it finds: only the count of runs is wanted.
 
 use super::Observer;
-use super::guided::{self, GuidedSpec, Until, run_all};
+use super::guided::{self, GuidedSpec, Until, run_all, run_once};
 use crate::check::Property;
 use crate::coverage::{self, CoverageMap};
 use crate::params::Params;
@@ -123,8 +123,10 @@ fn random_range(
     while start < seeds.end {
         let end = (start + guided::GENERATION).min(seeds.end);
         let specs: Vec<RunSpec> = (start..end).map(|seed| prepared.generated(seed)).collect();
-        let ran = run_all(&prepared, &specs, spec.jobs, false, observer);
-        for (seed, ran) in (start..end).zip(ran) {
+        let ran = run_all(&specs, spec.jobs, observer, |s| {
+            (run_once(&prepared, s, false), ())
+        });
+        for (seed, (ran, ())) in (start..end).zip(ran) {
             let made = seed - seeds.start + 1;
             match ran {
                 Ok(Ok(report)) if report.violations.is_empty() => {

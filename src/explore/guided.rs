@@ -14,11 +14,12 @@
 //! was, a seed and an explicit plan, shrunk (`explore::failure`), that replays with no
 //! search involved.
 
-use super::mutate::{self, Mutation, NewKind};
+use super::mutate::{self, Mutation, NewKind, Parent};
 use super::{MAX_JOBS, Observer, Outcome, SeedResult};
 use crate::check::Property;
 use crate::coverage::{self, CoverageMap};
 use crate::params::Params;
+use crate::recorder::RequestLog;
 use crate::scenario::Scenario;
 use crate::sim::gene::{self, Gene};
 use crate::sim::seed::{self, Seeds};
@@ -84,6 +85,22 @@ const FRESH: f64 = 0.25;
 /// first new transition.
 const BRANCH: f64 = 0.8;
 
+/// Of mutants of a parent that lost a reply at or after its first new transition, the
+/// share made by `follow-up` alone.
+const FOLLOW: f64 = 0.5;
+
+/// Follow-up mutants owed to a run whose first new transition was a reply it lost.
+const OWED: u32 = 8;
+
+/// Whether a reply was lost at about `at_ms` (the loss and the first new transition it made
+/// may be a ms or two apart).
+fn lost_at(requests: &RequestLog, at_ms: u64) -> bool {
+    requests
+        .sent()
+        .iter()
+        .any(|s| s.lost && s.at_ms.abs_diff(at_ms) <= 2)
+}
+
 /// A run of the corpus.
 #[derive(Debug, Clone)]
 struct Entry {
@@ -95,6 +112,10 @@ struct Entry {
     found: u64,
     /// How many mutants were made of it.
     picked: u64,
+    /// The requests its run's servers answered: what `aim` aims lost replies at.
+    requests: RequestLog,
+    /// Follow-up mutants still to be made of it before any other mutant.
+    owed: u32,
 }
 
 impl Entry {
@@ -208,13 +229,32 @@ impl Campaign<'_> {
         if !self.mutable || self.corpus.is_empty() || self.rng.random_bool(FRESH) {
             return self.fresh();
         }
-        let parent = self.parent();
-        let from_ms = if self.rng.random_bool(BRANCH) {
+        // A run whose lost reply was the new thing it reached is followed up at once (its
+        // client's next requests lost too), `OWED` times; any parent that lost a reply at
+        // or after its branch point, half the time.
+        let owed = self.corpus.iter().position(|e| e.owed > 0);
+        let parent = match owed {
+            Some(i) => {
+                self.corpus[i].owed -= 1;
+                i
+            }
+            None => self.parent(),
+        };
+        let entry = &self.corpus[parent];
+        let follow = owed.is_some()
+            || (entry
+                .requests
+                .sent()
+                .iter()
+                .any(|s| s.lost && s.at_ms >= entry.branch_ms)
+                && self.rng.random_bool(FOLLOW));
+        let from_ms = if follow || self.rng.random_bool(BRANCH) {
             self.corpus[parent].branch_ms
         } else {
             0
         };
         let stacked = match self.rng.random_range(0..10) {
+            _ if follow => 1,
             0..5 => 1,
             5..8 => 2,
             _ => 3,
@@ -223,21 +263,22 @@ impl Campaign<'_> {
         let mut seed = self.corpus[parent].seed;
         let (mut mutations, mut new_kinds) = (Vec::new(), Vec::new());
         for _ in 0..stacked {
-            let mutation = self.mutations.draw(&mut self.rng);
+            let mutation = match follow {
+                true => Mutation::FollowUp,
+                false => self.mutations.draw(&mut self.rng),
+            };
             let new_kind = self.kinds.draw(&mut self.rng);
             if mutation == Mutation::Reseed {
                 seed = self.rng.random();
             }
             let other = self.rng.random_range(0..self.corpus.len());
-            genes = mutate::apply(
-                &self.cfg,
-                mutation,
-                &genes,
+            let from = Parent {
+                genes: &genes,
+                requests: &self.corpus[parent].requests,
                 from_ms,
-                &self.corpus[other].genes,
-                new_kind,
-                &mut self.rng,
-            );
+                other: &self.corpus[other].genes,
+            };
+            genes = mutate::apply(&self.cfg, mutation, &from, new_kind, &mut self.rng);
             mutations.push(mutation);
             new_kinds.push(new_kind);
         }
@@ -251,7 +292,7 @@ impl Campaign<'_> {
     }
 
     /// Takes in a clean run: keeps it when it reached something new, and tells the bandits.
-    fn take_in(&mut self, candidate: Candidate, report: &RunReport) {
+    fn take_in(&mut self, candidate: Candidate, report: &RunReport, requests: RequestLog) {
         let new = self.map.merge(&coverage::of(&report.history));
         let won = !new.is_empty();
         for &m in &candidate.mutations {
@@ -273,6 +314,12 @@ impl Campaign<'_> {
             branch_ms,
             found,
             picked: 0,
+            owed: if lost_at(&requests, branch_ms) {
+                OWED
+            } else {
+                0
+            },
+            requests,
         });
     }
 
@@ -316,8 +363,27 @@ impl Campaign<'_> {
 pub(super) type Ran = Result<Result<RunReport, RunError>, String>;
 
 /// Runs `spec`, twice when `check_determinism` asks: a difference is the `Err`.
-fn run_once(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> Ran {
+pub(super) fn run_once(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> Ran {
     let first = prepared.run(spec);
+    compared(prepared, spec, check_determinism, first)
+}
+
+/// `run_once`, keeping the requests the run's servers answered (none when it failed).
+fn run_logged(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> (Ran, RequestLog) {
+    let (first, requests) = match prepared.run_logging_requests(spec) {
+        Ok((report, requests)) => (Ok(report), requests),
+        Err(e) => (Err(e), RequestLog::default()),
+    };
+    (compared(prepared, spec, check_determinism, first), requests)
+}
+
+/// `first`, or the difference from a second run of `spec` when `check_determinism` asks.
+fn compared(
+    prepared: &Prepared,
+    spec: &RunSpec,
+    check_determinism: bool,
+    first: Result<RunReport, RunError>,
+) -> Ran {
     if check_determinism
         && let (Ok(a), Ok(b)) = (&first, &prepared.run(spec))
         && let Some(detail) = super::divergence(a, b)
@@ -327,24 +393,23 @@ fn run_once(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> Ran
     Ok(first)
 }
 
-/// Runs `specs`, runs of `prepared`, on `jobs` threads; the results in their order.
-pub(super) fn run_all(
-    prepared: &Prepared,
+/// Runs `specs` by `run` on `jobs` threads; the results in their order.
+pub(super) fn run_all<T: Send>(
     specs: &[RunSpec],
     jobs: usize,
-    check_determinism: bool,
     observer: &dyn Observer,
-) -> Vec<Ran> {
+    run: impl Fn(&RunSpec) -> (Ran, T) + Sync,
+) -> Vec<(Ran, T)> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Ran>>> = Mutex::new(vec![None; specs.len()]);
+    let results: Mutex<Vec<Option<(Ran, T)>>> = Mutex::new(specs.iter().map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, MAX_JOBS).min(specs.len()) {
             scope.spawn(|| {
                 loop {
                     let index = next.fetch_add(1, Ordering::SeqCst);
                     let Some(spec) = specs.get(index) else { break };
-                    let result = run_once(prepared, spec, check_determinism);
-                    let failed = !matches!(&result, Ok(Ok(r)) if r.violations.is_empty());
+                    let result = run(spec);
+                    let failed = !matches!(&result.0, Ok(Ok(r)) if r.violations.is_empty());
                     observer.seed_done(spec.seed, failed);
                     results.lock().expect("no thread panics holding it")[index] = Some(result);
                 }
@@ -408,18 +473,16 @@ pub(super) fn campaign(
         let size = GENERATION.min(spec.runs - runs);
         let candidates: Vec<Candidate> = (0..size).map(|_| campaign.next()).collect();
         let specs: Vec<RunSpec> = candidates.iter().map(|c| campaign.run_spec(c)).collect();
-        let results = run_all(
-            &prepared,
-            &specs,
-            spec.jobs,
-            spec.check_determinism,
-            observer,
-        );
-        for ((candidate, run_spec), result) in candidates.into_iter().zip(specs).zip(results) {
+        let results = run_all(&specs, spec.jobs, observer, |s| {
+            run_logged(&prepared, s, spec.check_determinism)
+        });
+        for ((candidate, run_spec), (result, requests)) in
+            candidates.into_iter().zip(specs).zip(results)
+        {
             runs += 1;
             let result = match result {
                 Ok(Ok(report)) if report.violations.is_empty() => {
-                    campaign.take_in(candidate, &report);
+                    campaign.take_in(candidate, &report, requests);
                     continue;
                 }
                 _ if until == Until::Budget => {
@@ -528,14 +591,23 @@ mod tests {
     #[test]
     fn a_mutant_changed_after_its_branch_point_replays_its_parent_before_it() {
         let s = spec("zk-lock", &[], 0, 1, 1);
-        let cfg = run::swarm_config(&s.scenario, &s.params);
+        let prepared = Prepared::new(&s.scenario, &s.params, &s.properties);
+        let cfg = prepared.swarm().clone();
         let mut rng = Seeds::new(9).stream("campaign");
         let mut compared = 0;
         for seed in 0..12 {
             let genes = swarm::swarm_genes(&cfg, &mut Seeds::new(seed).stream("faults"));
+            let ran = prepared.spec(seed, gene::plan_of(&cfg, &genes));
+            let (_, requests) = prepared.run_logging_requests(&ran).unwrap();
             let branch_ms = 250;
             let mutation = Mutation::ALL[seed as usize % Mutation::ALL.len()];
-            let mutant = mutate::apply(&cfg, mutation, &genes, branch_ms, &genes, None, &mut rng);
+            let from = Parent {
+                genes: &genes,
+                requests: &requests,
+                from_ms: branch_ms,
+                other: &genes,
+            };
+            let mutant = mutate::apply(&cfg, mutation, &from, None, &mut rng);
             let (parent, child) = (gene::plan_of(&cfg, &genes), gene::plan_of(&cfg, &mutant));
             if parent == child {
                 continue;

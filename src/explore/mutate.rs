@@ -6,12 +6,14 @@
 //! time its parent reached something new), so the mutant replays its parent's run up to
 //! there and differs only after it.
 
+use crate::recorder::{RequestLog, Sent};
 use crate::sim::fault::{Fault, Role, Target};
 use crate::sim::gene::{self, Gene};
 use crate::sim::swarm::{self, SwarmConfig};
 use crate::sim::vocab::FaultKind;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
 
 /// One way to change a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -40,11 +42,17 @@ pub(crate) enum Mutation {
     /// Keep the plan and run it with a new seed: other timings, lags and choices of the
     /// clients and the network under the same faults (the guided search draws the seed).
     Reseed,
+    /// Lose the reply to a request the parent's run sent, drawn by its client and kind, so
+    /// a rare request is aimed at as often as a frequent one.
+    Aim,
+    /// Lose the reply to one of the next requests of a client after a reply it lost in the
+    /// parent's run (the look that would settle what happened), and perhaps its retry's.
+    FollowUp,
 }
 
 impl Mutation {
     /// Every mutation, in the order the bandit keeps their weights.
-    pub(crate) const ALL: [Mutation; 11] = [
+    pub(crate) const ALL: [Mutation; 13] = [
         Mutation::ShiftSmall,
         Mutation::ShiftLarge,
         Mutation::Scale,
@@ -56,6 +64,8 @@ impl Mutation {
         Mutation::Delete,
         Mutation::Splice,
         Mutation::Reseed,
+        Mutation::Aim,
+        Mutation::FollowUp,
     ];
 
     /// Its name, for reports.
@@ -72,6 +82,8 @@ impl Mutation {
             Mutation::Delete => "delete",
             Mutation::Splice => "splice",
             Mutation::Reseed => "reseed",
+            Mutation::Aim => "aim",
+            Mutation::FollowUp => "follow-up",
         }
     }
 }
@@ -88,21 +100,29 @@ const TARGETS: [Target; 4] = [
 /// (`None`) where the profile has them.
 pub(crate) type NewKind = Option<FaultKind>;
 
-/// Applies `mutation` to `genes`, touching only genes at or after `from_ms` and adding
-/// none before it; `other` is a second plan to splice with, `new_kind` the kind an inserted
-/// or changed fault is drawn as. The result is held to the profile's bounds.
+/// What a mutation works from: the parent's genes and the requests its run sent, the instant
+/// its changes start at, and a second plan to splice with.
+pub(crate) struct Parent<'a> {
+    pub genes: &'a [Gene],
+    pub requests: &'a RequestLog,
+    pub from_ms: u64,
+    pub other: &'a [Gene],
+}
+
+/// Applies `mutation` to the parent's genes, touching only genes at or after its `from_ms`
+/// and adding none before it; `new_kind` is the kind an inserted or changed fault is drawn
+/// as. The result is held to the profile's bounds.
 pub(crate) fn apply(
     cfg: &SwarmConfig,
     mutation: Mutation,
-    genes: &[Gene],
-    from_ms: u64,
-    other: &[Gene],
+    parent: &Parent<'_>,
     new_kind: NewKind,
     rng: &mut ChaCha8Rng,
 ) -> Vec<Gene> {
+    let (from_ms, other) = (parent.from_ms, parent.other);
     let phase = cfg.fault_phase_ms.max(1);
     let from_ms = from_ms.min(phase - 1);
-    let mut genes = genes.to_vec();
+    let mut genes = parent.genes.to_vec();
     let movable: Vec<usize> = (0..genes.len())
         .filter(|&i| genes[i].at_ms >= from_ms)
         .collect();
@@ -167,6 +187,8 @@ pub(crate) fn apply(
         Mutation::Delete if !movable.is_empty() => {
             genes.remove(pick(rng, &movable));
         }
+        Mutation::Aim if aim(cfg, &mut genes, from_ms, parent.requests, false, rng) => {}
+        Mutation::FollowUp if aim(cfg, &mut genes, from_ms, parent.requests, true, rng) => {}
         Mutation::Splice if !other.is_empty() => {
             let cut = rng.random_range(from_ms..phase);
             genes.retain(|g| g.at_ms < cut);
@@ -184,6 +206,152 @@ pub(crate) fn apply(
         }
     }
     gene::conform(cfg, genes)
+}
+
+/// Adds a lost reply aimed at a request of `requests` answered at or after `from_ms`, armed
+/// after the same client's previous request of its kind so that it strikes that one. With
+/// `follow`, one of the next four kinds of request of a client after a reply it lost (how
+/// it settles what happened), half the time with its next request of that kind too (a
+/// retry); else a request drawn by (client, kind), then by occurrence. A plan at the
+/// profile's count of lost replies gives up others after `from_ms`. False when there is
+/// nothing to aim at, or the profile loses no replies.
+fn aim(
+    cfg: &SwarmConfig,
+    genes: &mut Vec<Gene>,
+    from_ms: u64,
+    requests: &RequestLog,
+    follow: bool,
+    rng: &mut ChaCha8Rng,
+) -> bool {
+    let sent = requests.sent();
+    let loseable = |s: &Sent| {
+        s.at_ms >= from_ms
+            && cfg.servers.iter().any(|server| {
+                server.name == requests.name(s.server) && server.lose_ops.contains(&s.op)
+            })
+    };
+    if !cfg.kinds.contains(&FaultKind::LoseReply) {
+        return false;
+    }
+    let targets: Vec<usize> = if follow {
+        let follow_ups = follow_ups(requests, loseable);
+        if follow_ups.is_empty() {
+            return false;
+        }
+        let first = follow_ups[rng.random_range(0..follow_ups.len())];
+        let again = (first + 1..sent.len())
+            .find(|&j| sent[j].client == sent[first].client && sent[j].op == sent[first].op)
+            .filter(|_| rng.random_bool(0.5));
+        std::iter::once(first).chain(again).collect()
+    } else {
+        let kinds: BTreeSet<(u16, &str)> = sent
+            .iter()
+            .filter(|s| loseable(s))
+            .map(|s| (s.client, s.op))
+            .collect();
+        let Some(&(client, op)) = kinds.iter().nth(rng.random_range(0..kinds.len().max(1))) else {
+            return false;
+        };
+        let at: Vec<usize> = (0..sent.len())
+            .filter(|&i| sent[i].client == client && sent[i].op == op && loseable(&sent[i]))
+            .collect();
+        vec![at[rng.random_range(0..at.len())]]
+    };
+    if !make_room(cfg, genes, from_ms, requests, targets.len(), rng) {
+        return false;
+    }
+    for &target in &targets {
+        let aimed = sent[target];
+        let same =
+            |s: &&Sent| s.client == aimed.client && s.op == aimed.op && s.server == aimed.server;
+        let armed_ms = sent[..target]
+            .iter()
+            .rev()
+            .find(same)
+            .map_or(from_ms, |previous| previous.at_ms + 1)
+            .clamp(from_ms, aimed.at_ms);
+        genes.push(Gene::at(
+            armed_ms,
+            Fault::LoseReply {
+                node: requests.name(aimed.server).to_string(),
+                op: aimed.op.to_string(),
+                client: requests.name(aimed.client).to_string(),
+            },
+        ));
+    }
+    true
+}
+
+/// The requests of `requests` that `loseable` admits among the next four kinds a client
+/// sent after each reply it lost.
+fn follow_ups(requests: &RequestLog, loseable: impl Fn(&Sent) -> bool) -> Vec<usize> {
+    let sent = requests.sent();
+    let mut follow_ups = Vec::new();
+    for (i, lost) in sent.iter().enumerate().filter(|(_, s)| s.lost) {
+        let mut kinds: Vec<&str> = Vec::new();
+        for (j, next) in sent.iter().enumerate().skip(i + 1) {
+            if next.client != lost.client || kinds.contains(&next.op) {
+                continue;
+            }
+            kinds.push(next.op);
+            if loseable(next) {
+                follow_ups.push(j);
+            }
+            if kinds.len() == 4 {
+                break;
+            }
+        }
+    }
+    follow_ups
+}
+
+/// Makes room for `more` lost replies within the profile's count: gives up as many as it
+/// must after `from_ms`, those that never struck in the parent's run first. False when it
+/// cannot.
+fn make_room(
+    cfg: &SwarmConfig,
+    genes: &mut Vec<Gene>,
+    from_ms: u64,
+    requests: &RequestLog,
+    more: usize,
+    rng: &mut ChaCha8Rng,
+) -> bool {
+    let losing = |g: &Gene| g.kind(cfg) == FaultKind::LoseReply;
+    let max = cfg.per_kind_max.max(1) as usize;
+    if more > max {
+        return false;
+    }
+    while genes.iter().filter(|g| losing(g)).count() + more > max {
+        let movable: Vec<usize> = (0..genes.len())
+            .filter(|&i| genes[i].at_ms >= from_ms && losing(&genes[i]))
+            .collect();
+        let idle: Vec<usize> = movable
+            .iter()
+            .copied()
+            .filter(|&i| !struck(&genes[i], requests))
+            .collect();
+        let among = if idle.is_empty() { &movable } else { &idle };
+        if among.is_empty() {
+            return false;
+        }
+        genes.remove(among[rng.random_range(0..among.len())]);
+    }
+    true
+}
+
+/// Whether a lost reply `gene` arms struck in the run `requests` logs: a reply of its
+/// server to its client (of its request, or any) was lost after it was armed.
+fn struck(gene: &Gene, requests: &RequestLog) -> bool {
+    let Fault::LoseReply { node, op, client } = &gene.fault else {
+        return false;
+    };
+    requests.sent().iter().any(|s| {
+        s.lost
+            && s.at_ms >= gene.at_ms
+            && requests.name(s.server) == node
+            && requests.name(s.client) == client
+            && (op == "any" || op == s.op)
+    })
 }
 
 /// A new fault of `kind` at `at_ms`, drawn as the swarm draws it.
@@ -261,5 +429,157 @@ fn retrigger(cfg: &SwarmConfig, fault: &mut Fault, rng: &mut ChaCha8Rng) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::seed::Seeds;
+    use crate::sim::swarm::test_config;
+
+    fn lose(at_ms: u64, op: &str, client: &str) -> Gene {
+        Gene::at(
+            at_ms,
+            Fault::LoseReply {
+                node: "zk1".into(),
+                op: op.into(),
+                client: client.into(),
+            },
+        )
+    }
+
+    /// c1's create at 30 ms lost, then its reconnect's pings and its two syncs; c2 creates
+    /// throughout.
+    fn requests() -> RequestLog {
+        let mut sent: Vec<(u64, &str, &'static str)> = [10, 20, 40, 60, 80, 100]
+            .into_iter()
+            .map(|at| (at, "c2", "create"))
+            .collect();
+        sent.extend([
+            (30, "c1", "create"),
+            (35, "c1", "ping"),
+            (45, "c1", "sync"),
+            (55, "c1", "sync"),
+            (65, "c1", "create"),
+        ]);
+        sent.sort();
+        let mut log = RequestLog::default();
+        for (at, client, op) in sent {
+            log.push(at, "zk1", client, op, at == 30);
+        }
+        log
+    }
+
+    fn aimed(mutation: Mutation, genes: &[Gene], from_ms: u64, seed: u64) -> Vec<Gene> {
+        let cfg = test_config();
+        let log = requests();
+        let parent = Parent {
+            genes,
+            requests: &log,
+            from_ms,
+            other: &[],
+        };
+        apply(
+            &cfg,
+            mutation,
+            &parent,
+            None,
+            &mut Seeds::new(seed).stream("t"),
+        )
+    }
+
+    /// The lost replies `mutation` added to `parent`, as (client, op, armed at).
+    fn added(mutation: Mutation, parent: &[Gene], seed: u64) -> Vec<(String, String, u64)> {
+        aimed(mutation, parent, 31, seed)
+            .into_iter()
+            .filter(|g| !parent.contains(g))
+            .map(|g| match g.fault {
+                Fault::LoseReply { op, client, .. } => (client, op, g.at_ms),
+                other => panic!("not a lost reply: {other:?}"),
+            })
+            .collect()
+    }
+
+    /// `aim` loses the reply to a request of the parent's run after the branch point, armed
+    /// after the client's request of that kind before it, so it strikes exactly that one:
+    /// c1's first sync from the branch point on, its second after the first.
+    #[test]
+    fn aim_strikes_a_request_the_parent_sent() {
+        let parent = [lose(25, "create", "c1")];
+        let mut seen = BTreeSet::new();
+        for seed in 0..200 {
+            let added = added(Mutation::Aim, &parent, seed);
+            let [(client, op, at)] = &added[..] else {
+                panic!("one lost reply added: {added:?}")
+            };
+            let expected = match (client.as_str(), op.as_str(), *at) {
+                ("c1", "sync", 31 | 46) | ("c1", "create", 31) => true,
+                ("c2", "create", at) => [31, 41, 61, 81].contains(&at),
+                _ => false,
+            };
+            assert!(expected, "aimed at no request of the run: {added:?}");
+            seen.insert(added[0].clone());
+        }
+        assert!(seen.contains(&("c1".into(), "sync".into(), 46)), "{seen:?}");
+        assert!(
+            seen.contains(&("c2".into(), "create".into(), 81)),
+            "{seen:?}"
+        );
+    }
+
+    /// `follow-up` loses what c1 sent after its lost create (its sync, perhaps its retry's
+    /// too, or its next create), never a request of c2, which lost nothing.
+    #[test]
+    fn follow_up_loses_what_a_client_sent_after_its_lost_reply() {
+        let parent = [lose(25, "create", "c1")];
+        let mut seen = BTreeSet::new();
+        for seed in 0..100 {
+            let added = added(Mutation::FollowUp, &parent, seed);
+            let at = |op: &str, at| (String::from("c1"), String::from(op), at);
+            assert!(
+                [
+                    vec![at("sync", 31)],
+                    vec![at("sync", 31), at("sync", 46)],
+                    vec![at("create", 31)],
+                ]
+                .contains(&added),
+                "{added:?}"
+            );
+            seen.insert(added.len());
+        }
+        assert_eq!(
+            seen,
+            BTreeSet::from([1, 2]),
+            "the retry lost too, sometimes"
+        );
+    }
+
+    /// At the profile's count of lost replies, `aim` gives up one that never struck and keeps
+    /// the one that did.
+    #[test]
+    fn aim_keeps_the_lost_reply_that_struck() {
+        let parent = [
+            lose(25, "create", "c1"),
+            lose(40, "sync", "c2"),
+            lose(50, "any", "c2"),
+        ];
+        for seed in 0..50 {
+            let genes = aimed(Mutation::Aim, &parent, 26, seed);
+            assert_eq!(genes.len(), 3, "{genes:?}");
+            assert!(genes.contains(&parent[0]), "{genes:?}");
+        }
+    }
+
+    /// A profile that loses no replies, or a run with nothing after the branch point, gets
+    /// another fault instead.
+    #[test]
+    fn aim_with_nothing_to_aim_at_inserts() {
+        let genes = aimed(Mutation::FollowUp, &[], 900, 1);
+        assert!(
+            genes
+                .iter()
+                .all(|g| g.kind(&test_config()) != FaultKind::LoseReply || g.at_ms >= 900)
+        );
     }
 }

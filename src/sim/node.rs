@@ -1,7 +1,8 @@
 //! What a simulated host's software sees of the world: its name, its own clock, its pause
 //! gate, its randomness, and the recorder it appends events to.
 
-use crate::history::{Event, Kind, Op, Recorder, ServerEvent};
+use crate::history::{Event, Kind, Op, ServerEvent};
+use crate::recorder::Recorder;
 use crate::sim::clock::Clock;
 use crate::sim::param::{Param, ParamValue, ParamValues};
 use crate::sim::pause::PauseGate;
@@ -149,6 +150,20 @@ impl Node {
     /// ```
     pub fn param<T: ParamValue>(&self, param: Param<T>) -> T {
         self.params.get(param)
+    }
+
+    /// Whether the run keeps the requests its servers answer (a guided search's runs): a
+    /// server asks before it names one, so other runs pay a check and no more.
+    pub(crate) fn logs_requests(&self) -> bool {
+        self.recorder.logs_requests()
+    }
+
+    /// Notes that this server answered `client`'s request `op` (as `lose_reply` names it),
+    /// its reply lost or not, beside the history: the guided search aims lost replies at
+    /// such requests.
+    pub(crate) fn answered(&self, client: &str, op: &'static str, lost: bool) {
+        self.recorder
+            .answered(Self::true_ms(), &self.name, client, op, lost);
     }
 
     /// Records `op` as this node's event of `kind`, at the true time and its clock's reading.

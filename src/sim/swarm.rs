@@ -380,6 +380,36 @@ pub fn plan_strategy(cfg: SwarmConfig) -> impl Strategy<Value = FaultPlan> {
     })
 }
 
+/// A profile of every kind on one server and two clients, for tests of what draws from one.
+#[cfg(test)]
+pub(crate) fn test_config() -> SwarmConfig {
+    SwarmConfig {
+        kinds: FaultKind::ALL.to_vec(),
+        fault_phase_ms: 1000,
+        clients: vec!["c1".into(), "c2".into()],
+        pause_steps: vec![],
+        wait_steps: vec![],
+        servers: vec![SwarmServer {
+            name: "zk1".into(),
+            reply_ops: vec!["create"],
+            lose_ops: vec!["create", "sync"],
+            fails_over: false,
+            stalls_apply: false,
+            ensemble_member: false,
+        }],
+        partition_max_ms: 50,
+        pause_max_ms: 100,
+        crash_down_max_ms: 200,
+        delay_max_ms: 20,
+        clock_jump_max_ms: 5000,
+        clock_drift_max_ppm: 1000,
+        per_kind_max: 3,
+        targeted_max: 0,
+        targeted_pause_max_ms: 300,
+        timescales: vec![200],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,31 +418,7 @@ mod tests {
     use std::str::FromStr;
 
     fn cfg() -> SwarmConfig {
-        SwarmConfig {
-            kinds: FaultKind::ALL.to_vec(),
-            fault_phase_ms: 1000,
-            clients: vec!["c1".into(), "c2".into()],
-            pause_steps: vec![],
-            wait_steps: vec![],
-            servers: vec![SwarmServer {
-                name: "zk1".into(),
-                reply_ops: vec!["create"],
-                lose_ops: vec!["create", "sync"],
-                fails_over: false,
-                stalls_apply: false,
-                ensemble_member: false,
-            }],
-            partition_max_ms: 50,
-            pause_max_ms: 100,
-            crash_down_max_ms: 200,
-            delay_max_ms: 20,
-            clock_jump_max_ms: 5000,
-            clock_drift_max_ppm: 1000,
-            per_kind_max: 3,
-            targeted_max: 0,
-            targeted_pause_max_ms: 300,
-            timescales: vec![200],
-        }
+        test_config()
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! until its clients finish, with steps of the test's own done to it at their instants, and
 //! its hosts as their software sees them.
 
-use crate::history::Recorder;
+use crate::recorder::Recorder;
 use crate::sim::clock::Clock;
 use crate::sim::node::Node;
 use crate::sim::param::ParamValues;

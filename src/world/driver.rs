@@ -1,7 +1,8 @@
 //! The world of one run: the turmoil simulation with its hosts, and the driver loop that
 //! steps it, applies the plan's faults when they are due, ends timed faults, heals, and stops.
 
-use crate::history::{Event, HarnessOp, Kind, Op, Recorder};
+use crate::history::{Event, HarnessOp, Kind, Op};
+use crate::recorder::Recorder;
 use crate::sim::clock::{Clock, EPOCH_MS};
 use crate::sim::fault::{Fault, SKIPPED, Target, TimedFault, Trigger};
 use crate::sim::node::Node;
@@ -61,8 +62,15 @@ pub(crate) struct World {
 }
 
 impl World {
-    /// The world of `spec`, with the hosts and run limit the run resolved them to.
-    pub(crate) fn build(spec: &RunSpec, hosts: Hosts, limit: u64, stepping: Stepping) -> World {
+    /// The world of `spec`, with the hosts and run limit the run resolved them to, its
+    /// nodes writing into `recorder`.
+    pub(crate) fn build(
+        spec: &RunSpec,
+        hosts: Hosts,
+        limit: u64,
+        stepping: Stepping,
+        recorder: Recorder,
+    ) -> World {
         let lazy = stepping == Stepping::Lazy;
         let mut eager_hosts = 0;
         let p = &spec.params;
@@ -79,7 +87,6 @@ impl World {
             .epoch(UNIX_EPOCH + Duration::from_millis(EPOCH_MS as u64))
             .rng_seed(seeds.derive("net"))
             .build();
-        let recorder = Recorder::default();
         let params = Rc::new(p.node_values());
         let skew_max = p.faults.clock_skew_max_ms as i64;
         let steps: Rc<[String]> = hosts.pause_steps.clone().into();

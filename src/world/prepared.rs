@@ -5,6 +5,7 @@
 
 use crate::check::{self, CheckConfig, Checker, NoChecker, Property};
 use crate::params::{ParamError, Params};
+use crate::recorder::{Recorder, RequestLog};
 use crate::scenario::Scenario;
 use crate::sim::fault::FaultPlan;
 use crate::sim::seed::Seeds;
@@ -89,6 +90,26 @@ impl<'a> Prepared<'a> {
 
     /// `run`, with its hosts stepped as `stepping` says.
     pub fn run_stepping(&self, spec: &RunSpec, stepping: Stepping) -> Result<RunReport, RunError> {
+        self.run_with(spec, stepping, Recorder::default())
+            .map(|(report, _)| report)
+    }
+
+    /// `run`, keeping beside its report the requests its servers answered (for the guided
+    /// search to aim lost replies at); the report is the same as `run`'s.
+    pub(crate) fn run_logging_requests(
+        &self,
+        spec: &RunSpec,
+    ) -> Result<(RunReport, RequestLog), RunError> {
+        let stepping = Stepping::from_env().unwrap_or_else(|e| panic!("{e}"));
+        self.run_with(spec, stepping, Recorder::logging_requests())
+    }
+
+    fn run_with(
+        &self,
+        spec: &RunSpec,
+        stepping: Stepping,
+        recorder: Recorder,
+    ) -> Result<(RunReport, RequestLog), RunError> {
         debug_assert!(
             spec.scenario.name == self.scenario.name
                 && spec.params == *self.params
@@ -109,7 +130,7 @@ impl<'a> Prepared<'a> {
             .as_ref()
             .map_err(|e| RunError::NoChecker(*e))?;
         let world = run::capture_panics(|| {
-            let mut world = World::build(spec, hosts, resolved.run_limit_ms, stepping);
+            let mut world = World::build(spec, hosts, resolved.run_limit_ms, stepping, recorder);
             world.drive(spec, resolved.run_limit_ms).map(|()| world)
         });
         let world = world
@@ -120,7 +141,7 @@ impl<'a> Prepared<'a> {
         let violations =
             check::check_with(&history, checkers, &resolved.check).map_err(RunError::Malformed)?;
         let witnesses = check::witnesses(&history, checkers);
-        Ok(RunReport {
+        let report = RunReport {
             digest: history.digest(),
             witnesses,
             history,
@@ -129,6 +150,7 @@ impl<'a> Prepared<'a> {
             completed: world.completed,
             plan: spec.plan.clone(),
             polls: world.polls(),
-        })
+        };
+        Ok((report, world.recorder.take_requests()))
     }
 }

@@ -295,6 +295,9 @@ impl Env for SimEnv {
             .lose
             .iter()
             .position(|(c, o)| c == client && (o == ANY || (o == op && (applied || !write))));
+        if self.node.logs_requests() {
+            self.node.answered(client, op, armed.is_some());
+        }
         let Some(index) = armed else {
             return false;
         };
@@ -344,7 +347,7 @@ async fn serve(host: SharedHost<SimEnv>, links: Option<Links<SimEnv>>) -> turmoi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::history::Recorder;
+    use crate::recorder::Recorder;
     use crate::sim::clock::Clock;
     use crate::sim::pause::PauseGate;
     use crate::sim::seed::Seeds;

@@ -165,7 +165,8 @@ impl Env for Sim {
     /// disarms it, recording the loss). A command queued in a transaction has not run: only
     /// `any` loses its `+QUEUED`.
     fn loses_reply(&mut self, client: &str, args: &[Vec<u8>], queuing: bool) -> bool {
-        if self.lose.is_empty() {
+        let logs = self.node.logs_requests();
+        if self.lose.is_empty() && !logs {
             return false;
         }
         let op = reply_op(args.first().map_or(&[][..], Vec::as_slice));
@@ -174,6 +175,13 @@ impl Env for Sim {
             .lose
             .iter()
             .position(|(c, o)| c == client && (o == ANY || (*o == op && ran)));
+        if logs
+            && ran
+            && let Ok(i) = REPLY_OPS[1..].binary_search(&op.as_str())
+        {
+            self.node
+                .answered(client, REPLY_OPS[1 + i], armed.is_some());
+        }
         let Some(index) = armed else {
             return false;
         };

@@ -1,7 +1,8 @@
 //! The glue in a small turmoil world: one Redis host and a client speaking raw RESP.
 
 use super::*;
-use crate::history::{History, Op, Recorder};
+use crate::history::{History, Op};
+use crate::recorder::Recorder;
 use crate::redis::events::KeyChange;
 use crate::redis::resp;
 use crate::sim::test_world::{self, TimedStep};

@@ -1,5 +1,6 @@
 use super::*;
-use crate::history::{Op, Recorder};
+use crate::history::Op;
+use crate::recorder::Recorder;
 use crate::sim::param::ParamValues;
 use crate::sim::software::ServerFamily;
 use crate::sim::test_world::{self, TimedStep, node};
