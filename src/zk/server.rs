@@ -54,6 +54,8 @@ mod tests_containers;
 #[cfg(test)]
 mod tests_ensemble;
 #[cfg(test)]
+mod tests_imports;
+#[cfg(test)]
 mod tests_multi;
 #[cfg(test)]
 mod tests_requests;
