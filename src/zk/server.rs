@@ -19,6 +19,7 @@ use std::net::IpAddr;
 use crate::zk::proto::{ConnectRequest, Request};
 use crate::zk::session::negotiate_timeout;
 use ensemble::Ensemble;
+use member::ClientRequest;
 use replica::Replica;
 use write::{WriteOp, is_write};
 
@@ -200,7 +201,8 @@ impl Server {
         if let Some(session) = rep.live_session(now, conn, &mut out)
             && let Some(ens) = self.ensemble.as_mut()
         {
-            ens.request(rep, now, conn, session, xid, req, &mut out);
+            let req = ClientRequest::new(conn, xid, req);
+            ens.request(rep, now, session, req, &mut out);
         }
         out
     }

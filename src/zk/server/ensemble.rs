@@ -11,19 +11,16 @@
 //! between a leader and its follower: one from a former leader, or to a member that no
 //! longer leads, is dropped.
 
-use std::rc::Rc;
-
 use super::config::EnsembleConfig;
 use super::following::Following;
-use super::ids::{ConnId, Now, Origin, ServerId};
+use super::ids::{ConnId, Now, ServerId};
 use super::leading::{Discovery, Leading, Phase, revalidate};
 use super::looking::{Looking, Notification, Outcome, PeerState, Vote};
-use super::member::{Member, Orders};
+use super::member::{ClientRequest, Member, Orders, Submission};
 use super::output::{Output, to};
-use super::peer::{Forwarded, PeerMsg, QuorumRole};
+use super::peer::{PeerMsg, QuorumRole};
 use super::replica::Replica;
-use crate::zk::acl::AuthId;
-use crate::zk::proto::{ConnectRequest, ErrorCode, Request};
+use crate::zk::proto::ConnectRequest;
 
 /// What a member does in its ensemble now (3.8's `ServerState`).
 #[derive(Debug)]
@@ -54,10 +51,7 @@ impl Orders for Looking {
         _: &mut Member,
         _: &mut Replica,
         _: Now,
-        _: Origin,
-        _: i64,
-        _: Rc<Vec<AuthId>>,
-        _: Forwarded,
+        _: Submission,
         _: &mut Vec<Output>,
     ) {
     }
@@ -209,21 +203,17 @@ impl Ensemble {
         }
     }
 
-    /// A request (or a write refused as it was read) on a member's connection for
-    /// `session`.
-    #[allow(clippy::too_many_arguments)]
+    /// A request on a member's connection for `session`.
     pub(super) fn request(
         &mut self,
         rep: &mut Replica,
         now: Now,
-        conn: ConnId,
         session: i64,
-        xid: i32,
-        req: Result<Request, ErrorCode>,
+        req: ClientRequest,
         out: &mut Vec<Output>,
     ) {
         let role = orders(&mut self.role);
-        self.m.request(role, rep, now, conn, session, xid, req, out);
+        self.m.request(role, rep, now, session, req, out);
     }
 
     /// A message from peer `from`: a vote, or what a leader and its follower send each

@@ -6,16 +6,14 @@
 //! the leader for everything after what it has (`FOLLOWERINFO`, answered as a `DIFF`).
 
 use std::collections::BTreeSet;
-use std::rc::Rc;
 
 use super::config::EPOCH;
-use super::ids::{Now, Origin, ServerId};
-use super::member::{Member, Orders, Sync};
+use super::ids::{Now, ServerId};
+use super::member::{Member, Orders, Submission, Sync};
 use super::output::{Output, to};
-use super::peer::{Forwarded, PeerMsg};
+use super::peer::PeerMsg;
 use super::replica::Replica;
 use super::write::Write;
-use crate::zk::acl::AuthId;
 
 /// A follower's state.
 #[derive(Debug)]
@@ -140,17 +138,14 @@ impl Orders for Following {
         _: &mut Member,
         _: &mut Replica,
         _: Now,
-        origin: Origin,
-        session: i64,
-        who: Rc<Vec<AuthId>>,
-        op: Forwarded,
+        sub: Submission,
         out: &mut Vec<Output>,
     ) {
         let msg = PeerMsg::Forward {
-            origin,
-            session,
-            who,
-            op,
+            origin: sub.origin,
+            session: sub.session,
+            who: sub.who,
+            op: sub.op,
         };
         out.push(to(self.leader, msg));
     }

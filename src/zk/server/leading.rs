@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 use super::ids::{Now, Origin, ServerId};
-use super::member::{Member, Orders, Sync};
+use super::member::{Member, Orders, Submission, Sync};
 use super::output::{Output, to};
 use super::peer::{Forwarded, PeerMsg};
 use super::replica::Replica;
@@ -125,14 +125,16 @@ impl Leading {
                 origin,
                 session,
                 who,
-                op: Forwarded::Write(op),
-            } => self.propose(m, rep, now, origin, session, who, op, out),
-            PeerMsg::Forward {
-                origin,
-                session,
-                op: Forwarded::Sync { path },
-                ..
-            } => self.sync(m, rep, now, origin, session, path, out),
+                op,
+            } => {
+                let sub = Submission {
+                    origin,
+                    session,
+                    who,
+                    op,
+                };
+                self.submit(m, rep, now, sub, out);
+            }
             // A follower logs in order: its ack is for everything up to `zxid`.
             PeerMsg::Ack { zxid } => {
                 for (_, acks) in m.log.range_mut(..=zxid).map(|(_, e)| e) {
@@ -215,27 +217,6 @@ impl Leading {
         self.commit(m, rep, now, out);
     }
 
-    /// The leader's sync: answered once what it has proposed so far is committed.
-    #[allow(clippy::too_many_arguments)]
-    fn sync(
-        &mut self,
-        m: &mut Member,
-        rep: &mut Replica,
-        now: Now,
-        origin: Origin,
-        session: i64,
-        path: String,
-        out: &mut Vec<Output>,
-    ) {
-        m.syncs.push(Sync {
-            barrier: rep.last_proposed,
-            origin,
-            session,
-            path,
-        });
-        m.release_syncs(self, rep, now, out);
-    }
-
     /// Commits, in order, every proposal a quorum has logged; a leader still gathering
     /// its quorum commits its history only once it has one (`establish`).
     pub(super) fn commit(
@@ -276,15 +257,23 @@ impl Orders for Leading {
         m: &mut Member,
         rep: &mut Replica,
         now: Now,
-        origin: Origin,
-        session: i64,
-        who: Rc<Vec<AuthId>>,
-        op: Forwarded,
+        sub: Submission,
         out: &mut Vec<Output>,
     ) {
-        match op {
-            Forwarded::Write(op) => self.propose(m, rep, now, origin, session, who, op, out),
-            Forwarded::Sync { path } => self.sync(m, rep, now, origin, session, path, out),
+        match sub.op {
+            Forwarded::Write(op) => {
+                self.propose(m, rep, now, sub.origin, sub.session, sub.who, op, out);
+            }
+            // The leader's sync: answered once what it has proposed so far is committed.
+            Forwarded::Sync { path } => {
+                m.syncs.push(Sync {
+                    barrier: rep.last_proposed,
+                    origin: sub.origin,
+                    session: sub.session,
+                    path,
+                });
+                m.release_syncs(self, rep, now, out);
+            }
         }
     }
 }

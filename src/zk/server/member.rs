@@ -29,26 +29,44 @@ pub(super) trait Orders {
 
     /// Sends a client's write or sync on its way: the leader orders it, a follower forwards
     /// it to its leader, a member looking for one drops it (its client is closed soon).
-    #[allow(clippy::too_many_arguments)]
     fn submit(
         &mut self,
         m: &mut Member,
         rep: &mut Replica,
         now: Now,
-        origin: Origin,
-        session: i64,
-        who: Rc<Vec<AuthId>>,
-        op: Forwarded,
+        sub: Submission,
         out: &mut Vec<Output>,
     );
 }
 
-/// A request held behind its session's earlier write or sync.
+/// A client's write or sync on its way to be ordered: where it came in, its session and
+/// its identities, and what it asks.
 #[derive(Debug, Clone, PartialEq)]
-struct Held {
+pub(super) struct Submission {
+    pub(super) origin: Origin,
+    pub(super) session: i64,
+    pub(super) who: Rc<Vec<AuthId>>,
+    pub(super) op: Forwarded,
+}
+
+/// A request on a client's connection, held behind its session's earlier write or sync
+/// while that is on its way.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ClientRequest {
     conn: ConnId,
     xid: i32,
     work: Work,
+}
+
+impl ClientRequest {
+    /// Request `xid` on `conn` (`Err`: a write refused as it was read).
+    pub(super) fn new(conn: ConnId, xid: i32, req: Result<Request, ErrorCode>) -> Self {
+        let work = match req {
+            Ok(req) => Work::Request(req),
+            Err(err) => Work::Refused(err),
+        };
+        ClientRequest { conn, xid, work }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -63,7 +81,7 @@ enum Work {
 struct Line {
     /// Writes and syncs sent on and not yet answered.
     in_flight: usize,
-    held: VecDeque<Held>,
+    held: VecDeque<ClientRequest>,
 }
 
 /// A sync waiting until `barrier` is committed (leader) or applied (follower).
@@ -233,7 +251,13 @@ impl Member {
             let passwd = rep.new_passwd();
             let session = rep.sessions.next_id();
             let op = Forwarded::Write(WriteOp::CreateSession { timeout_ms, passwd });
-            role.submit(self, rep, now, origin, session, Rc::default(), op, out);
+            let sub = Submission {
+                origin,
+                session,
+                who: Rc::default(),
+                op,
+            };
+            role.submit(self, rep, now, sub, out);
             return None;
         }
         let known = rep.sessions.get(req.session_id);
@@ -270,28 +294,20 @@ impl Member {
         }
     }
 
-    /// A request (or a write refused as it was read) on a member's connection for
-    /// `session`: held while the session's earlier write or sync is on its way.
-    #[allow(clippy::too_many_arguments)]
+    /// A request on a member's connection for `session`: held while the session's earlier
+    /// write or sync is on its way.
     pub(super) fn request(
         &mut self,
         role: &mut dyn Orders,
         rep: &mut Replica,
         now: Now,
-        conn: ConnId,
         session: i64,
-        xid: i32,
-        req: Result<Request, ErrorCode>,
+        held: ClientRequest,
         out: &mut Vec<Output>,
     ) {
-        let work = match req {
-            Ok(req) => Work::Request(req),
-            Err(err) => Work::Refused(err),
-        };
         if !role.leads() {
             self.touched.insert(session);
         }
-        let held = Held { conn, xid, work };
         let line = self.lines.entry(session).or_default();
         if line.in_flight > 0 {
             line.held.push_back(held);
@@ -307,18 +323,23 @@ impl Member {
         rep: &mut Replica,
         now: Now,
         session: i64,
-        held: Held,
+        held: ClientRequest,
         out: &mut Vec<Output>,
     ) {
-        let Held { conn, xid, work } = held;
+        let ClientRequest { conn, xid, work } = held;
         let origin = self.origin(conn, xid);
         let op = match work {
             Work::Refused(err) => WriteOp::Refused(err),
             Work::Request(req) if is_write(&req) => WriteOp::Request(req),
             Work::Request(Request::Sync { path }) => {
                 self.lines.entry(session).or_default().in_flight += 1;
-                let op = Forwarded::Sync { path };
-                role.submit(self, rep, now, origin, session, Rc::default(), op, out);
+                let sub = Submission {
+                    origin,
+                    session,
+                    who: Rc::default(),
+                    op: Forwarded::Sync { path },
+                };
+                role.submit(self, rep, now, sub, out);
                 return;
             }
             Work::Request(req) => {
@@ -328,17 +349,13 @@ impl Member {
             }
         };
         self.lines.entry(session).or_default().in_flight += 1;
-        let who = rep.who(conn);
-        role.submit(
-            self,
-            rep,
-            now,
+        let sub = Submission {
             origin,
             session,
-            who,
-            Forwarded::Write(op),
-            out,
-        );
+            who: rep.who(conn),
+            op: Forwarded::Write(op),
+        };
+        role.submit(self, rep, now, sub, out);
     }
 
     /// Applies a committed write and answers it when it came in here, on a connection
