@@ -8,11 +8,13 @@
 //! due, a follower applies its lagged commits), so the outcome does not depend on whether
 //! the driver called `handle_timeout` just before.
 //!
-//! [`Server`] is a replica (the tree, the sessions, the connections) alone, or
-//! with its part in an ensemble, whose role (looking, leading, following) each input is
-//! dispatched to (`ensemble`). The files' imports go one way: the records (`ids`, `write`,
-//! `peer`, `output`, `config`) below the replica and its requests, those below the member
-//! state, that below the roles, the roles below their dispatch, and this file on top.
+//! [`Server`] is a replica (the tree, the sessions, the connections) alone, or with its
+//! part in an ensemble, whose role (looking, leading, following) each input is dispatched
+//! to (`ensemble`). The files import one way, each only from those before it: the records
+//! (`ids`, `write`, `looking` with its votes, `peer`, `output`, `config`), the `replica`
+//! with its requests (`requests`, `multi`, `commit`), the `member` state (and `apply_wake`),
+//! the roles (`leading`, `learner_handler`, `following`), their dispatch (`ensemble`), and
+//! this file; `tests_imports` checks it.
 
 use std::net::IpAddr;
 
