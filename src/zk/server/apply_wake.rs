@@ -4,24 +4,24 @@
 //! only for a commit that has something to say, and the run is the same as if it were
 //! woken for every one. The test of a write errs towards waking.
 
-use super::Server;
-use super::commit::{Write, WriteOp};
+use super::member::Member;
+use super::write::{Write, WriteOp};
 use crate::zk::proto::{MultiOp, Request};
 use crate::zk::watch::Watches;
 
-impl Server {
-    /// When (monotonic ms) a driver must next wake the member ([`Server::wake`]): the first
-    /// lagged commit that has something to say here is due, or a stall ends before it.
-    pub fn next_apply_ms(&self) -> Option<u64> {
-        let ens = self.ensemble.as_ref()?;
+impl Member {
+    /// When (monotonic ms) a driver must next wake the member (`Server::wake`): the first
+    /// lagged commit that has something to say here (where `watches` are its clients'
+    /// watches) is due, or a stall ends before it.
+    pub(super) fn next_apply_ms(&self, watches: &Watches) -> Option<u64> {
         let mut applied = i64::MIN;
-        for &(due, upto) in &ens.to_apply {
+        for &(due, upto) in &self.to_apply {
             if upto <= applied {
                 continue;
             }
-            let mut writes = ens.log.range(applied.saturating_add(1)..=upto);
-            if writes.any(|(_, (write, _))| !self.quiet(write)) {
-                return Some(due.max(ens.stalled_until_ms));
+            let mut writes = self.log.range(applied.saturating_add(1)..=upto);
+            if writes.any(|(_, (write, _))| !self.quiet(watches, write)) {
+                return Some(due.max(self.stalled_until_ms));
             }
             applied = upto;
         }
@@ -30,14 +30,10 @@ impl Server {
 
     /// Whether applying `write` here says nothing: it came in on another member, no sync
     /// waits here, and it is not a session's end nor a write that may fire a watch here.
-    fn quiet(&self, write: &Write) -> bool {
-        let Some(ens) = self.ensemble.as_ref() else {
-            return false;
-        };
-        if write.origin.is_some_and(|o| o.server == ens.me) || ens.syncs_wait() {
+    fn quiet(&self, w: &Watches, write: &Write) -> bool {
+        if write.origin.is_some_and(|o| o.server == self.me) || !self.syncs.is_empty() {
             return false;
         }
-        let w = &self.watches;
         match &write.op {
             WriteOp::Refused(_) | WriteOp::CreateSession { .. } => true,
             WriteOp::ExpireSession => false,

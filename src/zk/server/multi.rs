@@ -5,7 +5,8 @@
 //! reply's header says Ok either way, and a failed multi still uses up its zxid. On success
 //! the watches fire sub-operation by sub-operation, before the reply.
 
-use super::{Output, Server};
+use super::output::Output;
+use super::replica::Replica;
 use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, OpResult, Response};
 use crate::zk::tree::{Tree, Txn};
 
@@ -16,7 +17,7 @@ enum Effect {
     DataChanged(String),
 }
 
-impl Server {
+impl Replica {
     /// The multi `ops`, applied as the txn `txn`.
     pub(super) fn multi(
         &mut self,
@@ -53,7 +54,7 @@ impl Server {
     }
 }
 
-impl Server {
+impl Replica {
     /// One sub-operation on `tree`, with the same checks in the same order as the request of
     /// its kind. A container or TTL node is answered with its Stat, as 3.8 does.
     fn run_op(

@@ -3,7 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use super::{Change, ConnId, Output, Server};
+use super::ids::ConnId;
+use super::output::{Change, Output};
+use super::replica::Replica;
 use crate::zk::acl::{self, AuthId};
 use crate::zk::proto::ClientInfo;
 use crate::zk::proto::{
@@ -26,7 +28,7 @@ pub(super) fn txn(wall_ms: i64, session: i64, zxid: i64, who: &[AuthId]) -> Txn<
     }
 }
 
-impl Server {
+impl Replica {
     /// Runs one request that is not a write for `session` on `conn`, against the tree this
     /// server has applied.
     pub(super) fn read_request(

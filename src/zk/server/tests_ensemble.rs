@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::test_support::{TICK, at, connect_req, create_req, delete_req};
 use super::*;
-use crate::zk::proto::CreateMode;
+use crate::zk::proto::{ConnectResponse, CreateMode};
 
 /// Connections are numbered per server; the leader is server 3, as a fresh ensemble elects
 /// the highest id.

@@ -1,15 +1,17 @@
-//! Leader election, as 3.8's `FastLeaderElection` runs it. A member that loses its leader
-//! (or a leader that loses its quorum) goes LOOKING: it raises its round, votes for itself
-//! and sends its vote to every other member; it adopts any better vote it hears and sends
-//! that on. Once a quorum holds its vote, and no better one arrives for `finalizeWait`, it
-//! decides: it leads, or follows the member it voted for. A member that is not LOOKING
-//! answers a LOOKING one with the vote it decided on, so a member that comes back joins the
-//! leader a quorum already follows rather than starting over (`checkLeader`: the leader's
-//! own answer must say it leads).
+//! The LOOKING role: leader election, as 3.8's `FastLeaderElection` runs it. A member that
+//! loses its leader (or a leader that loses its quorum) goes LOOKING: it raises its round,
+//! votes for itself and sends its vote to every other member; it adopts any better vote it
+//! hears and sends that on. Once a quorum holds its vote, and no better one arrives for
+//! `finalizeWait`, it decides: it leads, or follows the member it voted for. A member that
+//! is not LOOKING answers a LOOKING one with the vote it decided on, so a member that comes
+//! back joins the leader a quorum already follows rather than starting over (`checkLeader`:
+//! the leader's own answer must say it leads). Votes come in through [`Looking::handle`],
+//! time through [`Looking::handle_timeout`], and [`Looking::poll_timeout`] says when it
+//! next needs it.
 
 use std::collections::BTreeMap;
 
-use super::ensemble::ServerId;
+use super::ids::ServerId;
 
 /// A vote: who should lead, and why. Votes order by the candidate's current epoch, then its
 /// last logged zxid, then its id (`totalOrderPredicate`): the member whose log is the most
@@ -48,7 +50,7 @@ pub(super) struct Ballot {
 
 /// A LOOKING member's election in progress.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Election {
+pub(super) struct Looking {
     me: ServerId,
     /// Its own vote this election: itself, with its epoch and last logged zxid.
     own: Vote,
@@ -93,10 +95,10 @@ impl Clocks {
     }
 }
 
-impl Election {
+impl Looking {
     /// A new round: the member votes for itself (`own`), which it sends at once.
-    pub fn start(me: ServerId, own: Vote, quorum: usize, clocks: Clocks, now_ms: u64) -> Election {
-        Election {
+    pub fn start(me: ServerId, own: Vote, quorum: usize, clocks: Clocks, now_ms: u64) -> Looking {
+        Looking {
             me,
             own,
             quorum,
@@ -111,7 +113,7 @@ impl Election {
 
     /// A notification from `from`, while this member is LOOKING with `ballot` (updated
     /// here).
-    pub fn hear(
+    pub fn handle(
         &mut self,
         ballot: &mut Ballot,
         from: ServerId,
@@ -188,7 +190,7 @@ impl Election {
 
     /// Time passing: decide once the finalize wait is over, or send the vote again once
     /// nobody answered for a while.
-    pub fn tick(&mut self, ballot: Ballot, now_ms: u64) -> Outcome {
+    pub fn handle_timeout(&mut self, ballot: Ballot, now_ms: u64) -> Outcome {
         if self.decide_at.is_some_and(|at| at <= now_ms) {
             return Outcome::Decided(ballot.vote.leader);
         }
@@ -202,7 +204,7 @@ impl Election {
     }
 
     /// When it next decides or sends its vote again.
-    pub fn next_wake_ms(&self) -> u64 {
+    pub fn poll_timeout(&self) -> u64 {
         self.decide_at
             .map_or(self.resend_at, |at| at.min(self.resend_at))
     }
@@ -234,9 +236,9 @@ mod tests {
     }
 
     /// Member `me` LOOKING in `round`, voting for itself with `own`.
-    fn election(me: ServerId, own: Vote, round: u64, quorum: usize) -> (Election, Ballot) {
+    fn election(me: ServerId, own: Vote, round: u64, quorum: usize) -> (Looking, Ballot) {
         let ballot = Ballot { round, vote: own };
-        (Election::start(me, own, quorum, CLOCKS, 0), ballot)
+        (Looking::start(me, own, quorum, CLOCKS, 0), ballot)
     }
 
     #[test]
@@ -259,32 +261,38 @@ mod tests {
     #[test]
     fn a_member_adopts_a_better_vote_and_decides_after_the_finalize_wait() {
         let (mut e, mut ballot) = election(1, vote(1, 4), 1, 2);
-        let out = e.hear(&mut ballot, 2, looking(vote(2, 5), 1), 10);
+        let out = e.handle(&mut ballot, 2, looking(vote(2, 5), 1), 10);
         assert_eq!(out, Outcome::Looking { send: true });
         assert_eq!(ballot.vote, vote(2, 5));
         assert_eq!(e.decide_at, Some(12));
-        assert_eq!(e.tick(ballot, 11), Outcome::Looking { send: false });
-        assert_eq!(e.tick(ballot, 12), Outcome::Decided(2));
+        assert_eq!(
+            e.handle_timeout(ballot, 11),
+            Outcome::Looking { send: false }
+        );
+        assert_eq!(e.handle_timeout(ballot, 12), Outcome::Decided(2));
     }
 
     #[test]
     fn a_better_vote_during_the_finalize_wait_puts_the_decision_off() {
         let (mut e, mut ballot) = election(2, vote(2, 5), 1, 2);
-        e.hear(&mut ballot, 1, looking(vote(2, 5), 1), 10);
+        e.handle(&mut ballot, 1, looking(vote(2, 5), 1), 10);
         assert_eq!(e.decide_at, Some(12));
-        e.hear(&mut ballot, 3, looking(vote(3, 5), 1), 11);
+        e.handle(&mut ballot, 3, looking(vote(3, 5), 1), 11);
         assert_eq!(ballot.vote, vote(3, 5));
-        assert_eq!(e.tick(ballot, 12), Outcome::Looking { send: false });
+        assert_eq!(
+            e.handle_timeout(ballot, 12),
+            Outcome::Looking { send: false }
+        );
     }
 
     #[test]
     fn a_worse_vote_changes_nothing_and_an_older_round_is_answered() {
         let own = vote(3, 9);
         let (mut e, mut ballot) = election(3, own, 2, 3);
-        let out = e.hear(&mut ballot, 1, looking(vote(1, 2), 2), 1);
+        let out = e.handle(&mut ballot, 1, looking(vote(1, 2), 2), 1);
         assert_eq!(out, Outcome::Looking { send: false });
         assert_eq!(ballot.vote, own);
-        let out = e.hear(&mut ballot, 1, looking(vote(1, 2), 1), 1);
+        let out = e.handle(&mut ballot, 1, looking(vote(1, 2), 1), 1);
         assert_eq!(out, Outcome::Answer);
         assert_eq!(ballot.round, 2);
     }
@@ -302,9 +310,9 @@ mod tests {
             state: PeerState::Leading,
             ..following
         };
-        let out = e.hear(&mut ballot, 2, following, 1);
+        let out = e.handle(&mut ballot, 2, following, 1);
         assert_eq!(out, Outcome::Looking { send: false });
-        let out = e.hear(&mut ballot, 3, leading, 2);
+        let out = e.handle(&mut ballot, 3, leading, 2);
         assert_eq!(out, Outcome::Decided(3));
         assert_eq!(
             ballot,
@@ -318,9 +326,15 @@ mod tests {
     #[test]
     fn silence_sends_the_vote_again_less_and_less_often() {
         let (mut e, ballot) = election(1, vote(1, 1), 1, 2);
-        assert_eq!(e.tick(ballot, 1), Outcome::Looking { send: false });
-        assert_eq!(e.tick(ballot, 2), Outcome::Looking { send: true });
-        assert_eq!(e.tick(ballot, 5), Outcome::Looking { send: false });
-        assert_eq!(e.tick(ballot, 6), Outcome::Looking { send: true });
+        assert_eq!(
+            e.handle_timeout(ballot, 1),
+            Outcome::Looking { send: false }
+        );
+        assert_eq!(e.handle_timeout(ballot, 2), Outcome::Looking { send: true });
+        assert_eq!(
+            e.handle_timeout(ballot, 5),
+            Outcome::Looking { send: false }
+        );
+        assert_eq!(e.handle_timeout(ballot, 6), Outcome::Looking { send: true });
     }
 }

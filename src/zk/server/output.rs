@@ -1,0 +1,152 @@
+//! What the server core hands its driver: replies, notifications, closes, changes for the
+//! history and messages for other members ([`Output`]), as values; the driver sends them.
+
+use super::ids::{ConnId, ServerId};
+use super::peer::PeerMsg;
+use crate::zk::proto::{self, ConnectResponse, ErrorCode, ReplyHeader, Response, WatcherEvent};
+
+/// How a request refused as it was read is answered (`Server::handle_refused`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal {
+    /// The reply's error code.
+    pub err: ErrorCode,
+    /// Whether the request was a write, which takes a zxid even when it fails.
+    pub write: bool,
+}
+
+/// A change to the tree, the sessions or who leads, reported so the driver can record it
+/// in the history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Created {
+        path: String,
+        session: i64,
+        zxid: i64,
+    },
+    Deleted {
+        path: String,
+        session: i64,
+        zxid: i64,
+    },
+    SessionExpired {
+        session: i64,
+        zxid: i64,
+    },
+    /// A new leader's epoch started: its zxids count from `zxid` (`epoch << 32`).
+    Leading {
+        epoch: u32,
+        zxid: i64,
+    },
+}
+
+impl Change {
+    /// The zxid of the write that made the change.
+    pub fn zxid(&self) -> i64 {
+        match self {
+            Change::Created { zxid, .. }
+            | Change::Deleted { zxid, .. }
+            | Change::SessionExpired { zxid, .. }
+            | Change::Leading { zxid, .. } => *zxid,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// Answer to a connect; when `close` the driver closes the connection after sending.
+    Connected {
+        conn: ConnId,
+        response: ConnectResponse,
+        close: bool,
+    },
+    /// Answer to a request (`body` only when `err` is Ok).
+    Reply {
+        conn: ConnId,
+        xid: i32,
+        zxid: i64,
+        err: ErrorCode,
+        body: Option<Response>,
+    },
+    Notify {
+        conn: ConnId,
+        event: WatcherEvent,
+    },
+    /// The server closes this connection (after closeSession's reply, for example).
+    Close {
+        conn: ConnId,
+    },
+    Changed(Change),
+    /// A message for another member of the ensemble.
+    Peer {
+        to: ServerId,
+        msg: PeerMsg,
+    },
+}
+
+impl Output {
+    /// The connection and the exact bytes a driver sends for this output; None for outputs
+    /// that are not packets (Close, Changed).
+    pub fn packet(&self) -> Option<(ConnId, Vec<u8>)> {
+        match self {
+            Output::Connected { conn, response, .. } => {
+                Some((*conn, proto::encode_connect_response(response)))
+            }
+            Output::Reply {
+                conn,
+                xid,
+                zxid,
+                err,
+                body,
+            } => {
+                let header = ReplyHeader {
+                    xid: *xid,
+                    zxid: *zxid,
+                    err: *err,
+                };
+                Some((*conn, proto::encode_reply(&header, body.as_ref())))
+            }
+            Output::Notify { conn, event } => Some((*conn, proto::encode_notification(event))),
+            Output::Close { .. } | Output::Changed(_) | Output::Peer { .. } => None,
+        }
+    }
+}
+
+/// A message for member `to`.
+pub(super) fn to(to: ServerId, msg: PeerMsg) -> Output {
+    Output::Peer { to, msg }
+}
+
+/// The answer to a connect that cannot resume its session: timeout 0, and the connection
+/// closed (`finishSessionInit(cnxn, false)`).
+pub(super) fn refused_connect(conn: ConnId) -> Output {
+    Output::Connected {
+        conn,
+        response: ConnectResponse {
+            protocol_version: 0,
+            timeout_ms: 0,
+            session_id: 0,
+            passwd: vec![0; 16],
+            read_only: false,
+        },
+        close: true,
+    }
+}
+
+pub(super) fn connected(
+    conn: ConnId,
+    timeout_ms: u64,
+    session_id: i64,
+    passwd: [u8; 16],
+) -> Output {
+    Output::Connected {
+        conn,
+        response: ConnectResponse {
+            protocol_version: 0,
+            timeout_ms: i32::try_from(timeout_ms).unwrap_or(i32::MAX),
+            session_id,
+            passwd: passwd.to_vec(),
+            read_only: false,
+        },
+        close: false,
+    }
+}
