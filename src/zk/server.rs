@@ -13,7 +13,7 @@ use std::rc::Rc;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::zk::acl::{self, AuthId};
+use crate::zk::acl::AuthId;
 use crate::zk::proto::{self, ConnectRequest, ReplyHeader, Request};
 pub use crate::zk::proto::{ConnectResponse, ErrorCode, Response, WatcherEvent};
 use crate::zk::session::{MAX_TIMEOUT_MS, Sessions, negotiate_timeout};
@@ -22,6 +22,7 @@ use crate::zk::watch::Watches;
 use commit::{WriteOp, is_write};
 use ensemble::Ensemble;
 pub use ensemble::{EnsembleConfig, PeerMsg, QuorumRole, ServerId};
+use ops::Run;
 
 mod apply_wake;
 mod commit;
@@ -29,6 +30,7 @@ mod election;
 mod ensemble;
 mod leadership;
 mod multi;
+mod ops;
 mod requests;
 #[cfg(test)]
 mod test_support;
@@ -338,8 +340,8 @@ impl Server {
         xid: i32,
         req: Request,
     ) -> Vec<Output> {
-        if let Request::Auth { scheme, auth, .. } = &req {
-            return self.auth(conn, xid, scheme, auth);
+        if let Some(Run::AtOnce(run)) = ops::run_of(&req) {
+            return run(self, conn, xid, req);
         }
         if self.ensemble.is_some() {
             return self.member(now, conn, xid, Ok(req));
@@ -355,30 +357,6 @@ impl Server {
                 false => server.read_request(conn, session, req, out),
             },
         )
-    }
-
-    /// An auth packet, answered at once with zxid 0 and without touching the session, as
-    /// 3.8 answers it: Ok, the identity added; AuthFailed for a scheme with no provider, and
-    /// the connection closed.
-    fn auth(&mut self, conn: ConnId, xid: i32, scheme: &str, auth: &[u8]) -> Vec<Output> {
-        let reply = |err| Output::Reply {
-            conn,
-            xid,
-            zxid: 0,
-            err,
-            body: None,
-        };
-        let Some(added) = acl::authenticate(scheme, auth) else {
-            self.detach(conn);
-            return vec![reply(ErrorCode::AuthFailed), Output::Close { conn }];
-        };
-        let ids = Rc::make_mut(self.identities.entry(conn).or_default());
-        for id in added {
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-        vec![reply(ErrorCode::Ok)]
     }
 
     /// The identities of the connection `conn`.
