@@ -139,6 +139,12 @@ pub async fn acls_and_auth(mut cx: Cx) -> Transcript {
     for (xid, (what, request)) in (1..).zip(steps) {
         cx.raw_call_zxid(&mut other, what, xid, request).await;
     }
+    let sasl = Request::Sasl {
+        token: b"n,,n=u,r=nonce".to_vec(),
+    };
+    cx.raw_call(&mut other, "other's sasl", 30, sasl).await;
+    cx.raw_call_zxid(&mut other, "other's whoAmI after sasl", 31, Request::WhoAmI)
+        .await;
     cx.raw_call(&mut other, "other's auth", AUTH_XID, auth("digest", "u:p"))
         .await;
     cx.raw_call_zxid(&mut other, "other's setData after auth", 20, set_data(d))

@@ -1,8 +1,9 @@
-//! The identity and ACL ops: auth (adds an identity to the connection), whoAmI, getACL and
-//! setACL.
+//! The identity and ACL ops: auth (adds an identity to the connection), sasl, whoAmI, getACL
+//! and setACL.
 
 use super::{OpSpec, Request, Response, row};
 use crate::zk::proto::codes::OpCode;
+use crate::zk::proto::jute::Writer;
 
 /// The identity and ACL ops' rows.
 pub(super) static OPS: &[OpSpec] = &[
@@ -24,6 +25,17 @@ pub(super) static OPS: &[OpSpec] = &[
             }
         },
         |_| Ok(Response::Auth),
+    ),
+    row(
+        OpCode::Sasl,
+        "sasl",
+        |r| Ok(Request::Sasl { token: r.buffer()? }),
+        |req, w| {
+            if let Request::Sasl { token } = req {
+                w.buffer(token);
+            }
+        },
+        |r| Ok(Response::Sasl { token: r.buffer()? }),
     ),
     row(
         OpCode::WhoAmI,
@@ -73,6 +85,15 @@ pub(super) static OPS: &[OpSpec] = &[
     ),
 ];
 
+/// SetSASLResponse's token: an empty one is written null (-1), as a server without SASL
+/// sends its `null` (a SASL server's tokens are never empty).
+pub(super) fn write_token(w: &mut Writer, token: &[u8]) {
+    match token {
+        [] => w.int(-1),
+        token => w.buffer(token),
+    }
+}
+
 /// A request of each of the family's ops and the replies they may get, for the codec's
 /// tests (`ops::tests`, which checks that every op has both).
 #[cfg(test)]
@@ -94,8 +115,18 @@ pub(super) fn examples() -> (Vec<Request>, Vec<(OpCode, Response)>) {
             auth: b"u:p".to_vec(),
         },
         Request::WhoAmI,
+        Request::Sasl {
+            token: b"n,,n=user,r=nonce".to_vec(),
+        },
     ];
     let responses = vec![
+        (OpCode::Sasl, Response::Sasl { token: vec![] }),
+        (
+            OpCode::Sasl,
+            Response::Sasl {
+                token: b"r=nonce,s=salt,i=4096".to_vec(),
+            },
+        ),
         (
             OpCode::GetAcl,
             Response::GetAcl {
@@ -116,4 +147,21 @@ pub(super) fn examples() -> (Vec<Request>, Vec<(OpCode, Response)>) {
         ),
     ];
     (requests, responses)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::zk::proto::{ErrorCode, ReplyHeader, Response, encode_reply};
+
+    /// 3.8 without SASL answers `SetSASLResponse(null)`: the token's length is -1.
+    #[test]
+    fn a_server_without_sasl_sends_a_null_token() {
+        let header = ReplyHeader {
+            xid: 5,
+            zxid: 0,
+            err: ErrorCode::Ok,
+        };
+        let packet = encode_reply(&header, Some(&Response::Sasl { token: vec![] }));
+        assert_eq!(packet[20..], [0xff; 4]);
+    }
 }

@@ -229,6 +229,11 @@ pub enum Request {
     },
     /// WhoAmI (op 107, no body): the identities the connection holds.
     WhoAmI,
+    /// Sasl (op 102, GetSASLRequest): a client's SASL token, answered at once.
+    Sasl {
+        /// The token.
+        token: Vec<u8>,
+    },
     /// Reconfig (op 16, ReconfigRequest): a change of the ensemble's membership, refused
     /// with ReconfigDisabled (the simulated servers have no dynamic configuration).
     Reconfig {
@@ -280,6 +285,7 @@ impl Request {
             Request::SetAcl { .. } => OpCode::SetAcl,
             Request::Auth { .. } => OpCode::Auth,
             Request::WhoAmI => OpCode::WhoAmI,
+            Request::Sasl { .. } => OpCode::Sasl,
             Request::AddWatch { .. } => OpCode::AddWatch,
             Request::Reconfig { .. } => OpCode::Reconfig,
         }
@@ -400,6 +406,11 @@ pub enum Response {
         /// The connection's identities, in no order to rely on.
         clients: Vec<ClientInfo>,
     },
+    /// SetSASLResponse.
+    Sasl {
+        /// The server's next token; empty is written null, as a server without SASL sends it.
+        token: Vec<u8>,
+    },
 }
 
 impl Response {
@@ -419,6 +430,7 @@ impl Response {
                 w.record(stat);
             }
             Response::WhoAmI { clients } => w.records(clients),
+            Response::Sasl { token } => acls::write_token(w, token),
             Response::AddWatch => w.int(0),
             Response::GetData { data, stat } => {
                 w.buffer(data);

@@ -1,5 +1,5 @@
-//! The identity and ACL ops: auth (answered at once, as 3.8 answers it), whoAmI, getACL, and
-//! setACL, a write that fires no watch.
+//! The identity and ACL ops: auth and sasl (answered at once, as 3.8 answers them), whoAmI,
+//! getACL, and setACL, a write that fires no watch.
 
 use std::rc::Rc;
 
@@ -11,6 +11,7 @@ use crate::zk::server::{ConnId, Output, Server};
 /// The identity and ACL ops' rows.
 pub(super) static OPS: &[Serve] = &[
     serve(OpCode::Auth, Run::AtOnce(auth)),
+    serve(OpCode::Sasl, Run::AtOnce(sasl)),
     serve(OpCode::WhoAmI, Run::Read(who_am_i)),
     serve(
         OpCode::GetAcl,
@@ -61,6 +62,19 @@ fn auth(server: &mut Server, conn: ConnId, xid: i32, req: Request) -> Vec<Output
     vec![reply(ErrorCode::Ok)]
 }
 
+/// A SASL token, answered as 3.8 without SASL answers one (`processSasl` with no SASL
+/// server): at once, Ok with zxid 0 and a null token, no identity added, the session
+/// untouched.
+fn sasl(_: &mut Server, conn: ConnId, xid: i32, _: Request) -> Vec<Output> {
+    vec![Output::Reply {
+        conn,
+        xid,
+        zxid: 0,
+        err: ErrorCode::Ok,
+        body: Some(Response::Sasl { token: Vec::new() }),
+    }]
+}
+
 fn who_am_i(_: &mut Server, asker: &Asker<'_>, _: Request, _: &mut Vec<Output>) -> Reply {
     let clients = asker
         .who
@@ -71,4 +85,32 @@ fn who_am_i(_: &mut Server, asker: &Asker<'_>, _: Request, _: &mut Vec<Output>) 
         })
         .collect();
     Ok(Response::WhoAmI { clients })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::zk::proto::{ErrorCode, Request, Response};
+    use crate::zk::server::Output;
+    use crate::zk::server::test_support::{A, at, send, two_clients};
+
+    /// Answered with zxid 0 whatever the last txn, adding no identity.
+    #[test]
+    fn sasl_is_answered_at_once_with_a_null_token() {
+        let mut s = two_clients();
+        let who = send(&mut s, at(3), A, Request::WhoAmI);
+        let token = b"n,,n=u,r=nonce".to_vec();
+        let out = s.handle_request(at(4), A, 7, Request::Sasl { token });
+        let sasl = Response::Sasl { token: vec![] };
+        assert_eq!(
+            out,
+            [Output::Reply {
+                conn: A,
+                xid: 7,
+                zxid: 0,
+                err: ErrorCode::Ok,
+                body: Some(sasl),
+            }]
+        );
+        assert_eq!(send(&mut s, at(5), A, Request::WhoAmI), who);
+    }
 }

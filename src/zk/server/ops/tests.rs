@@ -40,5 +40,5 @@ fn the_writes_are_the_ops_that_make_a_txn() {
         .filter(|row| matches!(row.run, Run::AtOnce(_)))
         .map(|row| row.op)
         .collect();
-    assert_eq!(at_once, [OpCode::Auth]);
+    assert_eq!(at_once, [OpCode::Auth, OpCode::Sasl]);
 }
