@@ -44,8 +44,9 @@ pub use watches::{SessionEvents, Watch};
 
 use crate::sim::timer::Timer;
 use crate::zk::proto::{
-    Acl, AddWatchMode, ClientInfo, CreateMode, ErrorCode, MultiOp, OpCode, OpResult, Request,
-    Response, Stat, WatcherType,
+    Acl, AddWatchMode, ClientInfo, Create2Response, CreateMode, CreateRequest, CreateResponse,
+    CreateTtlRequest, DeleteRequest, ErrorCode, MultiOp, OpCode, OpResult, Request, Response,
+    SetDataRequest, SetDataResponse, Stat, WatcherType,
 };
 use request::{Call, Reply};
 use session::Shared;
@@ -128,7 +129,7 @@ impl ZkClient {
             .call_ok(create_request(path, data, mode, false))
             .await?
         {
-            Response::Create { path } => Ok(path),
+            Response::Create(CreateResponse { path }) => Ok(path),
             _ => Err(unexpected(OpCode::Create)),
         }
     }
@@ -141,7 +142,7 @@ impl ZkClient {
         mode: CreateMode,
     ) -> Result<(String, Stat), ZkError> {
         match self.call_ok(create_request(path, data, mode, true)).await? {
-            Response::Create2 { path, stat } => Ok((path, stat)),
+            Response::Create2(Create2Response { path, stat }) => Ok((path, stat)),
             _ => Err(unexpected(OpCode::Create)),
         }
     }
@@ -156,7 +157,7 @@ impl ZkClient {
         data: &[u8],
         sequential: bool,
     ) -> Result<(String, Stat), ZkError> {
-        let request = Request::CreateContainer {
+        let request = Request::CreateContainer(CreateRequest {
             path: path.into(),
             data: data.to_vec(),
             acl: Acl::open_unsafe(),
@@ -164,9 +165,9 @@ impl ZkClient {
                 true => CreateMode::PersistentSequential,
                 false => CreateMode::Container,
             },
-        };
+        });
         match self.call_ok(request).await? {
-            Response::Create2 { path, stat } => Ok((path, stat)),
+            Response::Create2(Create2Response { path, stat }) => Ok((path, stat)),
             _ => Err(unexpected(OpCode::CreateContainer)),
         }
     }
@@ -183,7 +184,7 @@ impl ZkClient {
         sequential: bool,
         ttl_ms: i64,
     ) -> Result<(String, Stat), ZkError> {
-        let request = Request::CreateTtl {
+        let request = Request::CreateTtl(CreateTtlRequest {
             path: path.into(),
             data: data.to_vec(),
             acl: Acl::open_unsafe(),
@@ -192,9 +193,9 @@ impl ZkClient {
                 false => CreateMode::PersistentWithTtl,
             },
             ttl_ms,
-        };
+        });
         match self.call_ok(request).await? {
-            Response::Create2 { path, stat } => Ok((path, stat)),
+            Response::Create2(Create2Response { path, stat }) => Ok((path, stat)),
             _ => Err(unexpected(OpCode::CreateTtl)),
         }
     }
@@ -208,15 +209,14 @@ impl ZkClient {
         acl: Vec<Acl>,
         mode: CreateMode,
     ) -> Result<String, ZkError> {
-        let request = Request::Create {
+        let request = Request::Create(CreateRequest {
             path: path.into(),
             data: data.to_vec(),
             acl,
             mode,
-            stat_reply: false,
-        };
+        });
         match self.call_ok(request).await? {
-            Response::Create { path } => Ok(path),
+            Response::Create(CreateResponse { path }) => Ok(path),
             _ => Err(unexpected(OpCode::Create)),
         }
     }
@@ -295,10 +295,10 @@ impl ZkClient {
 
     /// Deletes a node; `version` -1 matches any.
     pub async fn delete(&self, path: &str, version: i32) -> Result<(), ZkError> {
-        let request = Request::Delete {
+        let request = Request::Delete(DeleteRequest {
             path: path.into(),
             version,
-        };
+        });
         match self.call_ok(request).await? {
             Response::Delete => Ok(()),
             _ => Err(unexpected(OpCode::Delete)),
@@ -335,13 +335,13 @@ impl ZkClient {
 
     /// Sets the node's data when `version` matches (-1: any); returns the new Stat.
     pub async fn set_data(&self, path: &str, data: &[u8], version: i32) -> Result<Stat, ZkError> {
-        let request = Request::SetData {
+        let request = Request::SetData(SetDataRequest {
             path: path.into(),
             data: data.to_vec(),
             version,
-        };
+        });
         match self.call_ok(request).await? {
-            Response::SetData { stat } => Ok(stat),
+            Response::SetData(SetDataResponse { stat }) => Ok(stat),
             _ => Err(unexpected(OpCode::SetData)),
         }
     }
@@ -466,10 +466,10 @@ impl ZkClient {
         watch: bool,
         stat_reply: bool,
     ) -> Result<((Vec<String>, Option<Stat>), Option<Watch>), ZkError> {
-        let request = Request::GetChildren {
-            path: path.into(),
-            watch,
-            stat_reply,
+        let path = path.to_string();
+        let request = match stat_reply {
+            false => Request::GetChildren { path, watch },
+            true => Request::GetChildren2 { path, watch },
         };
         let reply = self.call(request).await?;
         match reply.result {
@@ -502,13 +502,17 @@ impl ZkClient {
     }
 }
 
+/// A create (create2 with `stat_reply`) with the open ACL.
 fn create_request(path: &str, data: &[u8], mode: CreateMode, stat_reply: bool) -> Request {
-    Request::Create {
+    let create = CreateRequest {
         path: path.into(),
         data: data.to_vec(),
         acl: Acl::open_unsafe(),
         mode,
-        stat_reply,
+    };
+    match stat_reply {
+        false => Request::Create(create),
+        true => Request::Create2(create),
     }
 }
 

@@ -22,8 +22,9 @@ use crate::zk::proto::{ConnectRequest, Request};
 use crate::zk::session::negotiate_timeout;
 use ensemble::Ensemble;
 use member::ClientRequest;
+use ops::{Run, is_write};
 use replica::Replica;
-use write::{WriteOp, is_write};
+use write::WriteOp;
 
 pub use crate::zk::proto::{ErrorCode, Response};
 pub use config::{CONTAINER_CHECK_MS, EnsembleConfig, ServerConfig};
@@ -42,6 +43,7 @@ mod learner_handler;
 mod looking;
 mod member;
 mod multi;
+mod ops;
 mod output;
 mod peer;
 mod replica;
@@ -139,8 +141,8 @@ impl Server {
         xid: i32,
         req: Request,
     ) -> Vec<Output> {
-        if let Request::Auth { scheme, auth, .. } = &req {
-            return self.replica.auth(conn, xid, scheme, auth);
+        if let Some(Run::AtOnce(run)) = ops::run_of(&req) {
+            return run(&mut self.replica, conn, xid, req);
         }
         if self.ensemble.is_some() {
             return self.member(now, conn, xid, Ok(req));

@@ -4,7 +4,7 @@
 //! and whoAmI.
 
 use locksim::zk::proto::CreateMode::Persistent;
-use locksim::zk::proto::{AUTH_XID, Acl, MultiOp, ReadOp, Request};
+use locksim::zk::proto::{AUTH_XID, Acl, CreateRequest, MultiOp, ReadOp, Request, SetDataRequest};
 
 use super::script::Cx;
 use super::transcript::Transcript;
@@ -18,13 +18,12 @@ fn entry(perms: i32, scheme: &str, id: &str) -> Acl {
 }
 
 fn create(path: String, acl: Vec<Acl>) -> Request {
-    Request::Create {
+    Request::Create(CreateRequest {
         path,
         data: b"d".to_vec(),
         acl,
         mode: Persistent,
-        stat_reply: false,
-    }
+    })
 }
 
 fn set_acl(path: String, acl: Vec<Acl>, version: i32) -> Request {
@@ -32,11 +31,11 @@ fn set_acl(path: String, acl: Vec<Acl>, version: i32) -> Request {
 }
 
 fn set_data(path: String) -> Request {
-    Request::SetData {
+    Request::SetData(SetDataRequest {
         path,
         data: b"x".to_vec(),
         version: -1,
-    }
+    })
 }
 
 fn auth(scheme: &str, credentials: &str) -> Request {
@@ -140,6 +139,12 @@ pub async fn acls_and_auth(mut cx: Cx) -> Transcript {
     for (xid, (what, request)) in (1..).zip(steps) {
         cx.raw_call_zxid(&mut other, what, xid, request).await;
     }
+    let sasl = Request::Sasl {
+        token: b"n,,n=u,r=nonce".to_vec(),
+    };
+    cx.raw_call(&mut other, "other's sasl", 30, sasl).await;
+    cx.raw_call_zxid(&mut other, "other's whoAmI after sasl", 31, Request::WhoAmI)
+        .await;
     cx.raw_call(&mut other, "other's auth", AUTH_XID, auth("digest", "u:p"))
         .await;
     cx.raw_call_zxid(&mut other, "other's setData after auth", 20, set_data(d))

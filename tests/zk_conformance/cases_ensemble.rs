@@ -10,7 +10,7 @@
 use std::net::SocketAddr;
 
 use locksim::zk::proto::CreateMode::{Ephemeral, Persistent};
-use locksim::zk::proto::{Acl, EventType, KeeperState, Request};
+use locksim::zk::proto::{Acl, CreateRequest, EventType, KeeperState, Request};
 
 use super::raw::{RawConn, RawError};
 use super::script::{Cx, LONG_SESSION_MS, S};
@@ -150,13 +150,12 @@ pub async fn session_moves(mut cx: Cx) -> Transcript {
 }
 
 fn create(path: String) -> Request {
-    Request::Create {
+    Request::Create(CreateRequest {
         path,
         data: Vec::new(),
         acl: Acl::open_unsafe(),
         mode: Persistent,
-        stat_reply: false,
-    }
+    })
 }
 
 fn exists(path: String) -> Request {

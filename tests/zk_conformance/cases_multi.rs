@@ -5,7 +5,9 @@
 use locksim::zk::proto::CreateMode::{
     Container, Ephemeral, Persistent, PersistentSequential, PersistentWithTtl,
 };
-use locksim::zk::proto::{Acl, MultiOp, ReadOp, Request};
+use locksim::zk::proto::{
+    Acl, CreateRequest, CreateTtlRequest, DeleteRequest, MultiOp, ReadOp, Request, SetDataRequest,
+};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -148,12 +150,13 @@ pub async fn multi_zxids(mut cx: Cx) -> Transcript {
     };
     let p = |rel: &str| cx.p(rel);
     let (base, a, b, c, missing) = (p(""), p("a"), p("b"), p("c"), p("missing"));
-    let create = |path: &str| Request::Create {
-        path: path.to_string(),
-        data: vec![],
-        acl: locksim::zk::proto::Acl::open_unsafe(),
-        mode: Persistent,
-        stat_reply: false,
+    let create = |path: &str| {
+        Request::Create(CreateRequest {
+            path: path.to_string(),
+            data: vec![],
+            acl: locksim::zk::proto::Acl::open_unsafe(),
+            mode: Persistent,
+        })
     };
     let multi = |ops: Vec<MultiOp>| Request::Multi { ops };
     let steps = vec![
@@ -191,10 +194,10 @@ pub async fn multi_zxids(mut cx: Cx) -> Transcript {
         ("create c", create(&c)),
         (
             "delete missing",
-            Request::Delete {
+            Request::Delete(DeleteRequest {
                 path: missing.clone(),
                 version: -1,
-            },
+            }),
         ),
     ];
     for (xid, (what, request)) in (1..).zip(steps) {
@@ -256,12 +259,13 @@ pub async fn multi_read(mut cx: Cx) -> Transcript {
         return cx.finish().await;
     };
     let (base, a, missing) = (cx.p(""), cx.p("a"), cx.p("missing"));
-    let create = |path: &str| Request::Create {
-        path: path.to_string(),
-        data: b"d".to_vec(),
-        acl: locksim::zk::proto::Acl::open_unsafe(),
-        mode: Persistent,
-        stat_reply: false,
+    let create = |path: &str| {
+        Request::Create(CreateRequest {
+            path: path.to_string(),
+            data: b"d".to_vec(),
+            acl: locksim::zk::proto::Acl::open_unsafe(),
+            mode: Persistent,
+        })
     };
     cx.raw_call(&mut raw, "create base", 1, create(&base)).await;
     cx.raw_call(&mut raw, "create a", 2, create(&a)).await;
@@ -285,11 +289,11 @@ pub async fn multi_read(mut cx: Cx) -> Transcript {
     )
     .await;
     // Nothing the multiRead read is watched: the writer's changes notify nobody.
-    let set = Request::SetData {
+    let set = Request::SetData(SetDataRequest {
         path: base.clone(),
         data: b"x".to_vec(),
         version: -1,
-    };
+    });
     cx.raw_call(&mut other, "writer's setData", 1, set).await;
     cx.raw_call(&mut other, "writer's create", 2, create(&cx.p("b")))
         .await;
@@ -333,13 +337,13 @@ pub async fn multi_entries(mut cx: Cx) -> Transcript {
     for (xid, (op, entry)) in (2..).zip(entries) {
         cx.raw_multi_entry(&mut raw, xid, op, entry).await;
     }
-    let ttl = MultiOp::CreateTtl {
+    let ttl = MultiOp::CreateTtl(CreateTtlRequest {
         path: cx.p("t"),
         data: vec![],
         acl: Acl::open_unsafe(),
         mode: PersistentWithTtl,
         ttl_ms: 1_000,
-    };
+    });
     let unknown = MultiOp::CreateUnknownMode {
         path: cx.p("u"),
         data: vec![],

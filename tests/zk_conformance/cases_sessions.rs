@@ -2,7 +2,7 @@
 //! (SetWatches), a wrong password, an expired session's reconnect, timeout negotiation.
 
 use locksim::zk::proto::CreateMode::{Ephemeral, EphemeralSequential, Persistent};
-use locksim::zk::proto::{Acl, EventType, KeeperState, Request};
+use locksim::zk::proto::{Acl, CreateRequest, EventType, KeeperState, Request};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -116,13 +116,12 @@ pub async fn expired_reconnect(mut cx: Cx) -> Transcript {
     let Some((mut first, id, passwd)) = cx.raw_connect("new", None, RAW_SESSION_MS).await else {
         return cx.finish().await;
     };
-    let create = Request::Create {
+    let create = Request::Create(CreateRequest {
         path: cx.p("e"),
         data: Vec::new(),
         acl: Acl::open_unsafe(),
         mode: Ephemeral,
-        stat_reply: false,
-    };
+    });
     cx.raw_call(&mut first, "create e", 1, create).await;
     cx.exists_watch(s1, "e", "s1-e").await;
     let resumed = cx
@@ -150,13 +149,12 @@ pub async fn refused_ops(mut cx: Cx) -> Transcript {
         return cx.finish().await;
     };
     let base = cx.p("");
-    let create = Request::Create {
+    let create = Request::Create(CreateRequest {
         path: base.clone(),
         data: vec![],
         acl: locksim::zk::proto::Acl::open_unsafe(),
         mode: locksim::zk::proto::CreateMode::Persistent,
-        stat_reply: false,
-    };
+    });
     cx.raw_call_zxid(&mut raw, "create base", 1, create).await;
     let reconfig = Request::Reconfig {
         joining_servers: String::new(),

@@ -4,7 +4,9 @@
 use locksim::zk::proto::CreateMode::{
     Container, Ephemeral, EphemeralSequential, Persistent, PersistentSequential, PersistentWithTtl,
 };
-use locksim::zk::proto::{Acl, MultiOp, Request};
+use locksim::zk::proto::{
+    Acl, CreateRequest, CreateTtlRequest, DeleteRequest, MultiOp, Request, SetDataRequest,
+};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -189,18 +191,22 @@ pub async fn containers_and_ttl(mut cx: Cx) -> Transcript {
     };
     let base = cx.p("");
     cx.raw_create_flags(&mut raw, 1, &base, 0, false).await;
-    let container = |path: String, mode| Request::CreateContainer {
-        path,
-        data: b"d".to_vec(),
-        acl: Acl::open_unsafe(),
-        mode,
+    let container = |path: String, mode| {
+        Request::CreateContainer(CreateRequest {
+            path,
+            data: b"d".to_vec(),
+            acl: Acl::open_unsafe(),
+            mode,
+        })
     };
-    let ttl = |path: String, mode, ttl_ms| Request::CreateTtl {
-        path,
-        data: vec![],
-        acl: Acl::open_unsafe(),
-        mode,
-        ttl_ms,
+    let ttl = |path: String, mode, ttl_ms| {
+        Request::CreateTtl(CreateTtlRequest {
+            path,
+            data: vec![],
+            acl: Acl::open_unsafe(),
+            mode,
+            ttl_ms,
+        })
     };
     let requests = [
         ("createContainer", container(cx.p("c"), Container)),
@@ -264,12 +270,13 @@ pub async fn ephemerals_and_counts(mut cx: Cx) -> Transcript {
         return cx.finish().await;
     };
     let base = cx.p("");
-    let create = |path: String, mode| Request::Create {
-        path,
-        data: vec![],
-        acl: Acl::open_unsafe(),
-        mode,
-        stat_reply: false,
+    let create = |path: String, mode| {
+        Request::Create(CreateRequest {
+            path,
+            data: vec![],
+            acl: Acl::open_unsafe(),
+            mode,
+        })
     };
     let mine = [
         (base.clone(), Persistent),
@@ -340,7 +347,6 @@ pub async fn zookeeper_subtree(mut cx: Cx) -> Transcript {
     let children = Request::GetChildren {
         path: "/zookeeper".into(),
         watch: false,
-        stat_reply: false,
     };
     cx.raw_call(&mut raw, "children /zookeeper", next(), children)
         .await;
@@ -356,30 +362,31 @@ pub async fn zookeeper_subtree(mut cx: Cx) -> Transcript {
             .await;
     }
     for path in system {
-        let delete = Request::Delete {
+        let delete = Request::Delete(DeleteRequest {
             path: path.into(),
             version: -1,
-        };
+        });
         cx.raw_call_zxid(&mut raw, &format!("delete {path}"), next(), delete)
             .await;
     }
-    let set = |path: &str| Request::SetData {
-        path: path.into(),
-        data: b"x".to_vec(),
-        version: -1,
+    let set = |path: &str| {
+        Request::SetData(SetDataRequest {
+            path: path.into(),
+            data: b"x".to_vec(),
+            version: -1,
+        })
     };
     cx.raw_call_zxid(&mut raw, "setData config", next(), set("/zookeeper/config"))
         .await;
     cx.raw_call_zxid(&mut raw, "setData quota", next(), set("/zookeeper/quota"))
         .await;
     let mine = cx.p("").replacen('/', "/zookeeper/", 1);
-    let create = Request::Create {
+    let create = Request::Create(CreateRequest {
         path: mine.clone(),
         data: vec![],
         acl: Acl::open_unsafe(),
         mode: Ephemeral,
-        stat_reply: false,
-    };
+    });
     cx.raw_call_zxid(&mut raw, "create inside", next(), create)
         .await;
     let count = Request::GetAllChildrenNumber {

@@ -3,7 +3,9 @@
 
 use locksim::zk::proto::CreateMode::{Ephemeral, Persistent};
 use locksim::zk::proto::WatcherType::{Any, Children, Data};
-use locksim::zk::proto::{Acl, AddWatchMode, Request, WatcherType};
+use locksim::zk::proto::{
+    Acl, AddWatchMode, CreateRequest, DeleteRequest, Request, SetDataRequest, WatcherType,
+};
 
 use super::script::{Cx, LONG_SESSION_MS};
 use super::transcript::Transcript;
@@ -142,11 +144,11 @@ pub async fn events_before_replies(mut cx: Cx) -> Transcript {
     cx.create(s1, "n", "1", Persistent).await;
     cx.raw_call(&mut raw, "getData+watch n", 2, get_data(true))
         .await;
-    let set_data = Request::SetData {
+    let set_data = Request::SetData(SetDataRequest {
         path: n.clone(),
         data: b"2".to_vec(),
         version: -1,
-    };
+    });
     cx.raw_call(&mut raw, "setData n", 3, set_data).await;
     cx.raw_call(&mut raw, "exists+watch n", 4, exists(true))
         .await;
@@ -166,13 +168,12 @@ pub async fn check_and_remove_watches(mut cx: Cx) -> Transcript {
         return cx.finish().await;
     };
     let w = cx.p("");
-    let create = Request::Create {
+    let create = Request::Create(CreateRequest {
         path: w.clone(),
         data: vec![],
         acl: Acl::open_unsafe(),
         mode: Persistent,
-        stat_reply: false,
-    };
+    });
     cx.raw_call(&mut raw, "create", 1, create).await;
     let check = |kind| Request::CheckWatches {
         path: w.clone(),
@@ -189,7 +190,6 @@ pub async fn check_and_remove_watches(mut cx: Cx) -> Transcript {
     let get_children = Request::GetChildren {
         path: w.clone(),
         watch: true,
-        stat_reply: false,
     };
     cx.raw_call(&mut raw, "check any, none set", 2, check(Any))
         .await;
@@ -207,11 +207,11 @@ pub async fn check_and_remove_watches(mut cx: Cx) -> Transcript {
     cx.raw_call(&mut raw, "remove data", 7, remove(Data)).await;
     cx.raw_call(&mut raw, "remove data again", 8, remove(Data))
         .await;
-    let set = Request::SetData {
+    let set = Request::SetData(SetDataRequest {
         path: w.clone(),
         data: b"1".to_vec(),
         version: -1,
-    };
+    });
     cx.raw_call(&mut other, "other's setData", 3, set).await;
     cx.raw_call(&mut raw, "getChildren watch", 9, get_children)
         .await;
@@ -234,21 +234,22 @@ pub async fn set_watches2(mut cx: Cx) -> Transcript {
         return cx.finish().await;
     };
     let (base, n, gone, later) = (cx.p(""), cx.p("n"), cx.p("gone"), cx.p("later"));
-    let create = |path: &str| Request::Create {
-        path: path.to_string(),
-        data: vec![],
-        acl: Acl::open_unsafe(),
-        mode: Persistent,
-        stat_reply: false,
+    let create = |path: &str| {
+        Request::Create(CreateRequest {
+            path: path.to_string(),
+            data: vec![],
+            acl: Acl::open_unsafe(),
+            mode: Persistent,
+        })
     };
     for (xid, path) in (1..).zip([&base, &n, &gone]) {
         cx.raw_call(&mut other, &format!("create {path}"), xid, create(path))
             .await;
     }
-    let delete = Request::Delete {
+    let delete = Request::Delete(DeleteRequest {
         path: gone.clone(),
         version: -1,
-    };
+    });
     cx.raw_call(&mut other, "delete gone", 4, delete).await;
     let set_watches = |relative_zxid| Request::SetWatches2 {
         relative_zxid,
@@ -267,11 +268,11 @@ pub async fn set_watches2(mut cx: Cx) -> Transcript {
         set_watches(i64::MAX >> 1),
     )
     .await;
-    let set = Request::SetData {
+    let set = Request::SetData(SetDataRequest {
         path: n.clone(),
         data: b"1".to_vec(),
         version: -1,
-    };
+    });
     cx.raw_call(&mut other, "setData n", 5, set).await;
     cx.raw_call(&mut other, "create later", 6, create(&later))
         .await;
@@ -295,17 +296,20 @@ pub async fn persistent_watches(mut cx: Cx) -> Transcript {
         return cx.finish().await;
     };
     let base = cx.p("");
-    let create = |path: String| Request::Create {
-        path,
-        data: vec![],
-        acl: Acl::open_unsafe(),
-        mode: Persistent,
-        stat_reply: false,
+    let create = |path: String| {
+        Request::Create(CreateRequest {
+            path,
+            data: vec![],
+            acl: Acl::open_unsafe(),
+            mode: Persistent,
+        })
     };
-    let set = |path: String| Request::SetData {
-        path,
-        data: b"x".to_vec(),
-        version: -1,
+    let set = |path: String| {
+        Request::SetData(SetDataRequest {
+            path,
+            data: b"x".to_vec(),
+            version: -1,
+        })
     };
     let add = |path: String, mode| Request::AddWatch { path, mode };
     let sync = Request::Sync { path: base.clone() };
@@ -337,10 +341,10 @@ pub async fn persistent_watches(mut cx: Cx) -> Transcript {
         ("setData r/x/y", set(cx.p("r/x/y"))),
         (
             "delete r/x/y",
-            Request::Delete {
+            Request::Delete(DeleteRequest {
                 path: cx.p("r/x/y"),
                 version: -1,
-            },
+            }),
         ),
     ];
     for (xid, (what, request)) in (2..).zip(changes) {

@@ -1,7 +1,10 @@
 //! The client operations a case script records: each call writes its outcome (reply code,
 //! path, data, children, Stat) to the transcript and keeps any watch it set under a name.
 
-use locksim::zk::proto::{CreateMode, MultiOp, OpResult, Stat};
+use locksim::zk::proto::{
+    CheckVersionRequest, Create2Response, CreateMode, CreateRequest, CreateResponse,
+    CreateTtlRequest, DeleteRequest, MultiOp, OpResult, SetDataRequest, SetDataResponse, Stat,
+};
 use tokio::time::timeout;
 
 use super::script::{Cx, LIMIT, S};
@@ -206,12 +209,12 @@ impl Cx {
     }
 
     fn rebase(&self, mut op: MultiOp) -> MultiOp {
-        let (MultiOp::Create { path, .. }
-        | MultiOp::CreateTtl { path, .. }
+        let (MultiOp::Create(CreateRequest { path, .. })
+        | MultiOp::CreateTtl(CreateTtlRequest { path, .. })
         | MultiOp::CreateUnknownMode { path, .. }
-        | MultiOp::Delete { path, .. }
-        | MultiOp::SetData { path, .. }
-        | MultiOp::Check { path, .. }) = &mut op;
+        | MultiOp::Delete(DeleteRequest { path, .. })
+        | MultiOp::SetData(SetDataRequest { path, .. })
+        | MultiOp::Check(CheckVersionRequest { path, .. })) = &mut op;
         *path = self.p(path);
         op
     }
@@ -229,32 +232,32 @@ impl Cx {
 
 pub(super) fn describe(op: &MultiOp) -> String {
     match op {
-        MultiOp::Create {
+        MultiOp::Create(CreateRequest {
             path, data, mode, ..
-        } => format!("create {path} {mode:?} {:?}", String::from_utf8_lossy(data)),
-        MultiOp::CreateTtl {
+        }) => format!("create {path} {mode:?} {:?}", String::from_utf8_lossy(data)),
+        MultiOp::CreateTtl(CreateTtlRequest {
             path,
             data,
             mode,
             ttl_ms,
             ..
-        } => format!(
+        }) => format!(
             "createTTL {path} {mode:?} {ttl_ms} ms {:?}",
             String::from_utf8_lossy(data)
         ),
         MultiOp::CreateUnknownMode { path, flags, .. } => {
             format!("create {path} flags {flags}")
         }
-        MultiOp::Delete { path, version } => format!("delete {path} v{version}"),
-        MultiOp::SetData {
+        MultiOp::Delete(DeleteRequest { path, version }) => format!("delete {path} v{version}"),
+        MultiOp::SetData(SetDataRequest {
             path,
             data,
             version,
-        } => format!(
+        }) => format!(
             "setData {path} {:?} v{version}",
             String::from_utf8_lossy(data)
         ),
-        MultiOp::Check { path, version } => format!("check {path} v{version}"),
+        MultiOp::Check(CheckVersionRequest { path, version }) => format!("check {path} v{version}"),
     }
 }
 
@@ -263,13 +266,15 @@ pub fn multi_results(results: &[OpResult]) -> Vec<Item> {
     let mut items = vec![Item::Text(format!("{} results:", results.len()))];
     for result in results {
         match result {
-            OpResult::Create { path } => items.push(Item::Text(format!("created {path}"))),
-            OpResult::Create2 { path, stat } => {
+            OpResult::Create(CreateResponse { path }) => {
+                items.push(Item::Text(format!("created {path}")))
+            }
+            OpResult::Create2(Create2Response { path, stat }) => {
                 items.push(Item::Text(format!("created {path}")));
                 items.push(Item::Stat(*stat));
             }
             OpResult::Delete => items.push(Item::Text("deleted".into())),
-            OpResult::SetData { stat } => {
+            OpResult::SetData(SetDataResponse { stat }) => {
                 items.push(Item::Text("set".into()));
                 items.push(Item::Stat(*stat));
             }

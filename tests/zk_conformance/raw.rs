@@ -5,8 +5,9 @@ use std::io;
 use std::time::Duration;
 
 use locksim::zk::proto::{
-    Acl, ConnectRequest, ConnectResponse, CreateMode, ErrorCode, MultiOp, NOTIFICATION_XID, OpCode,
-    ReadResult, ReplyHeader, Request, Response, WatcherEvent, WatcherType, decode_connect_response,
+    Acl, ConnectRequest, ConnectResponse, Create2Response, CreateMode, CreateRequest,
+    CreateResponse, ErrorCode, MultiOp, NOTIFICATION_XID, OpCode, ReadResult, ReplyHeader, Request,
+    Response, SetDataResponse, WatcherEvent, WatcherType, decode_connect_response,
     decode_reply_header, decode_response, decode_watcher_event, encode_connect_request,
     encode_request, split_frame,
 };
@@ -248,12 +249,15 @@ impl Cx {
         flags: i32,
         stat_reply: bool,
     ) {
-        let request = Request::Create {
+        let create = CreateRequest {
             path: path.to_string(),
             data: b"d".to_vec(),
             acl: Acl::open_unsafe(),
             mode: CreateMode::Persistent,
-            stat_reply,
+        };
+        let request = match stat_reply {
+            false => Request::Create(create),
+            true => Request::Create2(create),
         };
         let what = format!("create{} {path}", if stat_reply { "2" } else { "" });
         self.raw_flags(conn, xid, &what, request, flags).await
@@ -390,8 +394,13 @@ impl Cx {
 
 fn raw_body(body: Option<Response>) -> Item {
     match body {
-        Some(Response::Create { path } | Response::Create2 { path, .. }) => Item::Text(path),
-        Some(Response::Exists { stat } | Response::SetData { stat }) => Item::Stat(stat),
+        Some(
+            Response::Create(CreateResponse { path })
+            | Response::Create2(Create2Response { path, .. }),
+        ) => Item::Text(path),
+        Some(Response::Exists { stat } | Response::SetData(SetDataResponse { stat })) => {
+            Item::Stat(stat)
+        }
         Some(Response::GetData { data, .. }) => Item::Data(data),
         Some(Response::Sync { path }) => Item::Text(format!("sync {path}")),
         Some(Response::GetEphemerals { mut paths }) => {

@@ -88,7 +88,10 @@ pub(super) fn registration(request: &Request, err: ErrorCode) -> Option<(WatchKi
         (Request::Exists { watch: true, .. }, ErrorCode::Ok) => WatchKind::Data,
         (Request::Exists { watch: true, .. }, ErrorCode::NoNode) => WatchKind::Exist,
         (Request::GetData { watch: true, .. }, ErrorCode::Ok) => WatchKind::Data,
-        (Request::GetChildren { watch: true, .. }, ErrorCode::Ok) => WatchKind::Child,
+        (
+            Request::GetChildren { watch: true, .. } | Request::GetChildren2 { watch: true, .. },
+            ErrorCode::Ok,
+        ) => WatchKind::Child,
         (Request::AddWatch { mode, .. }, ErrorCode::Ok) => match mode {
             AddWatchMode::Persistent => WatchKind::Persistent,
             AddWatchMode::PersistentRecursive => WatchKind::Recursive,
@@ -99,6 +102,7 @@ pub(super) fn registration(request: &Request, err: ErrorCode) -> Option<(WatchKi
         Request::Exists { path, .. }
         | Request::GetData { path, .. }
         | Request::GetChildren { path, .. }
+        | Request::GetChildren2 { path, .. }
         | Request::AddWatch { path, .. } => Some((kind, path)),
         _ => None,
     }

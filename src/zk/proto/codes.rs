@@ -94,6 +94,9 @@ wire_enum! {
         Auth = 100,
         /// `whoAmI`: the identities the connection holds (3.7+).
         WhoAmI = 107,
+        /// `sasl`: a SASL token, answered at once; a server without SASL answers Ok with a
+        /// null token.
+        Sasl = 102,
         /// `addWatch`: a persistent or persistent-recursive watch on a path (3.6+).
         AddWatch = 106,
         /// `reconfig`: changes the ensemble's membership; refused with ReconfigDisabled, as by

@@ -5,8 +5,10 @@
 //!
 //! Layout: `jute` holds the primitives and the decode error, `codes` the integer-coded enums,
 //! `records` the fixed records (Stat, ACL, headers, connect, watcher event), `ops` the
-//! per-operation bodies, `multi` those of multi's sub-operations and results, `multi_read` multiRead's, `packet` the
-//! framing and the public encode / decode functions, and `frames` a server's frame reader.
+//! operations as a table, a file per family (each op a row: its code, how its bodies read and
+//! write), `multi` the framing of multi's sub-operations and results (which carry the same
+//! records as the plain requests), `multi_read` multiRead's, `packet` the framing and the
+//! public encode / decode functions, and `frames` a server's frame reader.
 
 mod codes;
 mod frames;
@@ -22,7 +24,10 @@ pub use frames::{FrameReader, JUTE_MAXBUFFER};
 pub use jute::DecodeError;
 pub use multi::{MultiOp, OpResult, multi_error};
 pub use multi_read::{ReadOp, ReadResult};
-pub use ops::{Request, Response};
+pub use ops::{
+    CheckVersionRequest, Create2Response, CreateRequest, CreateResponse, CreateTtlRequest,
+    DeleteRequest, Request, Response, SetDataRequest, SetDataResponse,
+};
 pub use packet::{
     decode_connect_request, decode_connect_response, decode_reply_header, decode_request,
     decode_response, decode_watcher_event, encode_connect_request, encode_connect_response,

@@ -8,7 +8,11 @@
 use super::codes::OpCode;
 use super::codes::{CreateMode, ErrorCode};
 use super::jute::{DecodeError, Reader, Writer};
-use super::records::{Acl, Stat};
+use super::ops::{
+    CheckVersionRequest, Create2Response, CreateRequest, CreateResponse, CreateTtlRequest,
+    DeleteRequest, SetDataRequest, SetDataResponse, write_create,
+};
+use super::records::Acl;
 
 /// Sub-operation types (ZooDefs.OpCode), as patterns. CheckVersion (13) is valid only
 /// inside a multi, so it is not an [`OpCode`]. 3.8 reads create, create2 and
@@ -23,36 +27,17 @@ const CREATE_TTL: i32 = 21;
 /// The type of an error result (ZooDefs.OpCode.error), and of the closing header.
 pub(super) const ERROR: i32 = -1;
 
-/// One sub-operation of a multi.
+/// One sub-operation of a multi. Each carries the body of the request of its kind, the same
+/// record a plain request carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MultiOp {
-    /// Type 1, CreateRequest's body: creates a node of `mode`, a container too (3.8 sends
+    /// Type 1, CreateRequest's body: creates a node of its mode, a container too (3.8 sends
     /// that as type 19, and reads types 1, 15 and 19 alike).
-    Create {
-        /// The node's path (a sequential node's prefix).
-        path: String,
-        /// Its data.
-        data: Vec<u8>,
-        /// Its ACL.
-        acl: Vec<Acl>,
-        /// Its kind.
-        mode: CreateMode,
-    },
+    Create(CreateRequest),
     /// Type 21, CreateTTLRequest's body, with a TTL mode (with another mode 3.8 reads it
     /// as a [`MultiOp::Create`]): creates a node with a time to live, which fails the multi
     /// with Unimplemented while the server's extended types are off.
-    CreateTtl {
-        /// The node's path (a sequential node's prefix).
-        path: String,
-        /// Its data.
-        data: Vec<u8>,
-        /// Its ACL.
-        acl: Vec<Acl>,
-        /// Its kind, a TTL one.
-        mode: CreateMode,
-        /// Its time to live in milliseconds.
-        ttl_ms: i64,
-    },
+    CreateTtl(CreateTtlRequest),
     /// A create whose flags name no mode: the multi fails at it with BadArguments, as 3.8's
     /// `CreateMode.fromFlag` throws only when the sub-operation's turn comes.
     CreateUnknownMode {
@@ -66,108 +51,80 @@ pub enum MultiOp {
         flags: i32,
     },
     /// Type 2, DeleteRequest's body: deletes a childless node.
-    Delete {
-        /// The node's path.
-        path: String,
-        /// The version it must be at; -1 for any.
-        version: i32,
-    },
+    Delete(DeleteRequest),
     /// Type 5, SetDataRequest's body: replaces a node's data.
-    SetData {
-        /// The node's path.
-        path: String,
-        /// Its new data.
-        data: Vec<u8>,
-        /// The version it must be at; -1 for any.
-        version: i32,
-    },
-    /// Type 13, CheckVersionRequest's body: fails unless the node exists and, when
-    /// `version` is not -1, has that version.
-    Check {
-        /// The node's path.
-        path: String,
-        /// The version it must be at; -1 for any.
-        version: i32,
-    },
+    SetData(SetDataRequest),
+    /// Type 13, CheckVersionRequest's body: fails unless the node exists and, when its
+    /// version is not -1, has that version.
+    Check(CheckVersionRequest),
 }
 
 impl MultiOp {
     /// Whether it creates a node with a time to live.
     pub fn is_ttl_create(&self) -> bool {
-        matches!(self, MultiOp::Create { mode, .. } if mode.is_ttl())
+        matches!(self, MultiOp::Create(CreateRequest { mode, .. }) if mode.is_ttl())
     }
 
     /// A create with the open ACL (what recipes use).
     pub fn create(path: impl Into<String>, data: &[u8], mode: CreateMode) -> Self {
-        MultiOp::Create {
+        MultiOp::Create(CreateRequest {
             path: path.into(),
             data: data.to_vec(),
             acl: Acl::open_unsafe(),
             mode,
-        }
+        })
     }
 
     /// A delete of `path` at `version` (-1: any).
     pub fn delete(path: impl Into<String>, version: i32) -> Self {
-        MultiOp::Delete {
+        MultiOp::Delete(DeleteRequest {
             path: path.into(),
             version,
-        }
+        })
     }
 
     /// A setData of `path` at `version` (-1: any).
     pub fn set_data(path: impl Into<String>, data: &[u8], version: i32) -> Self {
-        MultiOp::SetData {
+        MultiOp::SetData(SetDataRequest {
             path: path.into(),
             data: data.to_vec(),
             version,
-        }
+        })
     }
 
     /// A check that `path` exists at `version` (-1: at any).
     pub fn check(path: impl Into<String>, version: i32) -> Self {
-        MultiOp::Check {
+        MultiOp::Check(CheckVersionRequest {
             path: path.into(),
             version,
-        }
+        })
     }
 
     fn code(&self) -> i32 {
         match self {
-            MultiOp::Create { .. } | MultiOp::CreateUnknownMode { .. } => CREATE,
-            MultiOp::CreateTtl { .. } => CREATE_TTL,
-            MultiOp::Delete { .. } => DELETE,
-            MultiOp::SetData { .. } => SET_DATA,
-            MultiOp::Check { .. } => CHECK,
+            MultiOp::Create(_) | MultiOp::CreateUnknownMode { .. } => CREATE,
+            MultiOp::CreateTtl(_) => CREATE_TTL,
+            MultiOp::Delete(_) => DELETE,
+            MultiOp::SetData(_) => SET_DATA,
+            MultiOp::Check(_) => CHECK,
         }
     }
 }
 
-/// The outcome of one sub-operation. A multi that fails reports an `Error` for every
-/// sub-operation: `Ok` for those before the failing one, its error for that one, and
-/// RuntimeInconsistency for those after it.
+/// The outcome of one sub-operation, the reply record of its kind. A multi that fails
+/// reports an `Error` for every sub-operation: `Ok` for those before the failing one, its
+/// error for that one, and RuntimeInconsistency for those after it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpResult {
     /// Type 1, CreateResponse: the node was created.
-    Create {
-        /// Its path, with any sequence suffix.
-        path: String,
-    },
+    Create(CreateResponse),
     /// Type 15, Create2Response: a container or a TTL node was created (3.8 answers a plain
     /// create with [`OpResult::Create`], whatever type the request's entry had).
-    Create2 {
-        /// Its path, with any sequence suffix.
-        path: String,
-        /// The new node's Stat.
-        stat: Stat,
-    },
+    Create2(Create2Response),
     /// Type 2: the node was deleted.
     Delete,
     /// Type 5, SetDataResponse: the data was set.
-    SetData {
-        /// The node's Stat after the write.
-        stat: Stat,
-    },
+    SetData(SetDataResponse),
     /// Type 13: the check passed.
     Check,
     /// Type -1, ErrorResponse: the multi failed; see the enum's doc for which code each
@@ -181,10 +138,10 @@ pub enum OpResult {
 impl OpResult {
     fn code(&self) -> i32 {
         match self {
-            OpResult::Create { .. } => CREATE,
-            OpResult::Create2 { .. } => CREATE2,
+            OpResult::Create(_) => CREATE,
+            OpResult::Create2(_) => CREATE2,
             OpResult::Delete => DELETE,
-            OpResult::SetData { .. } => SET_DATA,
+            OpResult::SetData(_) => SET_DATA,
             OpResult::Check => CHECK,
             OpResult::Error { .. } => ERROR,
         }
@@ -228,51 +185,20 @@ pub(super) fn write_ops(w: &mut Writer, ops: &[MultiOp]) {
     for op in ops {
         write_header(w, op.code(), false, -1);
         match op {
-            MultiOp::Create {
-                path,
-                data,
-                acl,
-                mode,
-            } => write_create(w, path, data, acl, mode.code()),
+            MultiOp::Create(create) => w.record(create),
             MultiOp::CreateUnknownMode {
                 path,
                 data,
                 acl,
                 flags,
             } => write_create(w, path, data, acl, *flags),
-            MultiOp::CreateTtl {
-                path,
-                data,
-                acl,
-                mode,
-                ttl_ms,
-            } => {
-                write_create(w, path, data, acl, mode.code());
-                w.long(*ttl_ms);
-            }
-            MultiOp::Delete { path, version } | MultiOp::Check { path, version } => {
-                w.ustring(path);
-                w.int(*version);
-            }
-            MultiOp::SetData {
-                path,
-                data,
-                version,
-            } => {
-                w.ustring(path);
-                w.buffer(data);
-                w.int(*version);
-            }
+            MultiOp::CreateTtl(create) => w.record(create),
+            MultiOp::Delete(delete) => w.record(delete),
+            MultiOp::SetData(set) => w.record(set),
+            MultiOp::Check(check) => w.record(check),
         }
     }
     write_header(w, ERROR, true, -1);
-}
-
-fn write_create(w: &mut Writer, path: &str, data: &[u8], acl: &[Acl], flags: i32) {
-    w.ustring(path);
-    w.buffer(data);
-    w.records(acl);
-    w.int(flags);
 }
 
 /// The sub-operations, or `UnknownMultiOp` for an entry of another type (3.8 fails to read
@@ -283,19 +209,9 @@ pub(super) fn read_ops(r: &mut Reader<'_>) -> Result<Vec<MultiOp>, DecodeError> 
     while let Some(code) = read_header(r)? {
         ops.push(match code {
             CREATE | CREATE2 | CREATE_CONTAINER | CREATE_TTL => read_create(r, code)?,
-            DELETE => MultiOp::Delete {
-                path: r.ustring()?,
-                version: r.int()?,
-            },
-            SET_DATA => MultiOp::SetData {
-                path: r.ustring()?,
-                data: r.buffer()?,
-                version: r.int()?,
-            },
-            CHECK => MultiOp::Check {
-                path: r.ustring()?,
-                version: r.int()?,
-            },
+            DELETE => MultiOp::Delete(r.record()?),
+            SET_DATA => MultiOp::SetData(r.record()?),
+            CHECK => MultiOp::Check(r.record()?),
             other => return Err(DecodeError::UnknownMultiOp(other)),
         });
     }
@@ -318,19 +234,19 @@ fn read_create(r: &mut Reader<'_>, code: i32) -> Result<MultiOp, DecodeError> {
             acl,
             flags,
         },
-        (Ok(mode), Some(ttl_ms)) if mode.is_ttl() => MultiOp::CreateTtl {
+        (Ok(mode), Some(ttl_ms)) if mode.is_ttl() => MultiOp::CreateTtl(CreateTtlRequest {
             path,
             data,
             acl,
             mode,
             ttl_ms,
-        },
-        (Ok(mode), _) => MultiOp::Create {
+        }),
+        (Ok(mode), _) => MultiOp::Create(CreateRequest {
             path,
             data,
             acl,
             mode,
-        },
+        }),
     })
 }
 
@@ -339,12 +255,9 @@ pub(super) fn write_results(w: &mut Writer, results: &[OpResult]) {
         let err = result.error().map_or(0, ErrorCode::code);
         write_header(w, result.code(), false, err);
         match result {
-            OpResult::Create { path } => w.ustring(path),
-            OpResult::Create2 { path, stat } => {
-                w.ustring(path);
-                w.record(stat);
-            }
-            OpResult::SetData { stat } => w.record(stat),
+            OpResult::Create(create) => w.record(create),
+            OpResult::Create2(create) => w.record(create),
+            OpResult::SetData(set) => w.record(set),
             OpResult::Error { err } => w.int(err.code()),
             OpResult::Delete | OpResult::Check => {}
         }
@@ -356,13 +269,10 @@ pub(super) fn read_results(r: &mut Reader<'_>) -> Result<Vec<OpResult>, DecodeEr
     let mut results = Vec::new();
     while let Some(code) = read_header(r)? {
         results.push(match code {
-            CREATE => OpResult::Create { path: r.ustring()? },
-            CREATE2 => OpResult::Create2 {
-                path: r.ustring()?,
-                stat: r.record()?,
-            },
+            CREATE => OpResult::Create(r.record()?),
+            CREATE2 => OpResult::Create2(r.record()?),
             DELETE => OpResult::Delete,
-            SET_DATA => OpResult::SetData { stat: r.record()? },
+            SET_DATA => OpResult::SetData(r.record()?),
             CHECK => OpResult::Check,
             ERROR => OpResult::Error {
                 err: ErrorCode::try_from(r.int()?)?,

@@ -127,7 +127,8 @@ mod tests {
 
     use super::*;
     use crate::zk::proto::{
-        Acl, CreateMode, EventType, KeeperState, MultiOp, OpResult, PING_XID, Stat,
+        Acl, CreateMode, CreateRequest, CreateResponse, CreateTtlRequest, EventType, KeeperState,
+        MultiOp, OpResult, PING_XID, SetDataResponse, Stat,
     };
 
     fn cat(fields: &[&[u8]]) -> Vec<u8> {
@@ -225,13 +226,12 @@ mod tests {
 
     #[test]
     fn create_ephemeral_sequential_request_layout() {
-        let req = Request::Create {
+        let req = Request::Create(CreateRequest {
             path: "/a".into(),
             data: b"x".to_vec(),
             acl: Acl::open_unsafe(),
             mode: CreateMode::EphemeralSequential,
-            stat_reply: false,
-        };
+        });
         let expected = cat(&[
             &[0, 0, 0, 50], // length
             &[0, 0, 0, 1],  // xid
@@ -406,9 +406,9 @@ mod tests {
         };
         let body = Response::Multi {
             results: vec![
-                OpResult::Create { path: "/a1".into() },
+                OpResult::Create(CreateResponse { path: "/a1".into() }),
                 OpResult::Delete,
-                OpResult::SetData { stat },
+                OpResult::SetData(SetDataResponse { stat }),
                 OpResult::Check,
             ],
         };
@@ -459,12 +459,12 @@ mod tests {
     #[test]
     fn multi_create_entries_are_read_by_their_flags() {
         let create = |mode| {
-            Ok(vec![MultiOp::Create {
+            Ok(vec![MultiOp::Create(CreateRequest {
                 path: "/a".into(),
                 data: vec![],
                 acl: vec![],
                 mode,
-            }])
+            })])
         };
         // create, create2 and createContainer entries alike; createTTL with a mode without
         // a TTL too.
@@ -487,13 +487,13 @@ mod tests {
         );
         assert_eq!(
             multi_create(21, 5),
-            Ok(vec![MultiOp::CreateTtl {
+            Ok(vec![MultiOp::CreateTtl(CreateTtlRequest {
                 path: "/a".into(),
                 data: vec![],
                 acl: vec![],
                 mode: CreateMode::PersistentWithTtl,
                 ttl_ms: 7,
-            }])
+            })])
         );
         assert_eq!(
             multi_create(15, 9),

@@ -6,7 +6,9 @@
 
 use super::member::Member;
 use super::write::{Write, WriteOp};
-use crate::zk::proto::{MultiOp, Request};
+use crate::zk::proto::{
+    CreateRequest, CreateTtlRequest, DeleteRequest, MultiOp, Request, SetDataRequest,
+};
 use crate::zk::watch::Watches;
 
 impl Member {
@@ -45,19 +47,23 @@ impl Member {
 
 fn quiet_request(w: &Watches, req: &Request) -> bool {
     match req {
-        Request::Create { path, mode, .. }
-        | Request::CreateContainer { path, mode, .. }
-        | Request::CreateTtl { path, mode, .. } => !w.may_fire(path, mode.is_sequential()),
-        Request::Delete { path, .. } | Request::SetData { path, .. } => !w.may_fire(path, false),
+        Request::Create(CreateRequest { path, mode, .. })
+        | Request::Create2(CreateRequest { path, mode, .. })
+        | Request::CreateContainer(CreateRequest { path, mode, .. })
+        | Request::CreateTtl(CreateTtlRequest { path, mode, .. }) => {
+            !w.may_fire(path, mode.is_sequential())
+        }
+        Request::Delete(DeleteRequest { path, .. })
+        | Request::SetData(SetDataRequest { path, .. }) => !w.may_fire(path, false),
         Request::SetAcl { .. } => true,
         Request::Multi { ops } => ops.iter().all(|op| match op {
-            MultiOp::Create { path, mode, .. } | MultiOp::CreateTtl { path, mode, .. } => {
+            MultiOp::Create(CreateRequest { path, mode, .. })
+            | MultiOp::CreateTtl(CreateTtlRequest { path, mode, .. }) => {
                 !w.may_fire(path, mode.is_sequential())
             }
-            MultiOp::Delete { path, .. } | MultiOp::SetData { path, .. } => {
-                !w.may_fire(path, false)
-            }
-            MultiOp::CreateUnknownMode { .. } | MultiOp::Check { .. } => true,
+            MultiOp::Delete(DeleteRequest { path, .. })
+            | MultiOp::SetData(SetDataRequest { path, .. }) => !w.may_fire(path, false),
+            MultiOp::CreateUnknownMode { .. } | MultiOp::Check(_) => true,
         }),
         // closeSession (its connection may be here) and whatever else: wake.
         _ => false,

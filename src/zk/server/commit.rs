@@ -16,7 +16,7 @@ use super::replica::Replica;
 use super::requests::txn;
 use super::write::{Write, WriteOp};
 use crate::zk::acl::AuthId;
-use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, Request, Response};
+use crate::zk::proto::{ErrorCode, Response};
 
 impl Replica {
     /// Takes the next zxid for `op`, written by `session` with identities `who` at `now`.
@@ -96,108 +96,5 @@ impl Replica {
     ) -> Result<Response, ErrorCode> {
         let write = self.propose(now, session, self.who(conn), op);
         self.commit(now, write, out)
-    }
-
-    /// A write request, applied as the txn `txn`. A TTL create inside a multi is one 3.8
-    /// cannot turn into its request record: the whole multi fails to marshal.
-    fn apply_write(
-        &mut self,
-        txn: crate::zk::tree::Txn<'_>,
-        req: Request,
-        out: &mut Vec<Output>,
-    ) -> Result<Response, ErrorCode> {
-        match req {
-            Request::Create {
-                path,
-                data,
-                acl,
-                mode,
-                stat_reply,
-            } => {
-                self.check_ttl(mode, None)?;
-                // Only createContainer and a multi make a container; a create writes a plain
-                // node.
-                let mode = match mode {
-                    CreateMode::Container => CreateMode::Persistent,
-                    mode => mode,
-                };
-                let created = self.tree.create(&path, data, &acl, mode, txn)?;
-                self.created(&created.path, txn, out);
-                Ok(if stat_reply {
-                    Response::Create2 {
-                        path: created.path,
-                        stat: created.stat,
-                    }
-                } else {
-                    Response::Create { path: created.path }
-                })
-            }
-            Request::CreateContainer {
-                path,
-                data,
-                acl,
-                mode,
-            } => {
-                self.check_ttl(mode, None)?;
-                let sequential = mode.is_sequential();
-                let created = self
-                    .tree
-                    .create_container(&path, data, &acl, sequential, txn)?;
-                self.created(&created.path, txn, out);
-                Ok(Response::Create2 {
-                    path: created.path,
-                    stat: created.stat,
-                })
-            }
-            Request::CreateTtl {
-                path,
-                data,
-                acl,
-                mode,
-                ttl_ms,
-            } => {
-                self.check_ttl(mode, Some(ttl_ms))?;
-                let sequential = mode.is_sequential();
-                let created = self
-                    .tree
-                    .create_ttl(&path, data, &acl, sequential, ttl_ms, txn)?;
-                self.created(&created.path, txn, out);
-                Ok(Response::Create2 {
-                    path: created.path,
-                    stat: created.stat,
-                })
-            }
-            Request::Delete { path, version } => {
-                self.tree.delete(&path, version, txn)?;
-                self.deleted(&path, txn.session, txn.zxid, out);
-                Ok(Response::Delete)
-            }
-            Request::SetData {
-                path,
-                data,
-                version,
-            } => {
-                let stat = self.tree.set_data(&path, data, version, txn)?;
-                self.data_changed(&path, out);
-                Ok(Response::SetData { stat })
-            }
-            // A setACL fires no watch.
-            Request::SetAcl { path, acl, version } => {
-                let stat = self.tree.set_acl(&path, &acl, version, txn.who)?;
-                Ok(Response::SetAcl { stat })
-            }
-            Request::Multi { ops } if ops.iter().any(MultiOp::is_ttl_create) => {
-                Err(ErrorCode::MarshallingError)
-            }
-            Request::Multi { ops } => Ok(self.multi(txn, ops, out)),
-            Request::CloseSession => {
-                self.sessions.remove(txn.session);
-                self.kill_session(txn.session, txn.zxid, out);
-                Ok(Response::CloseSession)
-            }
-            Request::Reconfig { .. } => Err(ErrorCode::ReconfigDisabled),
-            // Not writes: `handle_request` sends them to `read`.
-            _ => Err(ErrorCode::MarshallingError),
-        }
     }
 }

@@ -11,10 +11,11 @@ use std::rc::Rc;
 use super::config::{EPOCH, EnsembleConfig};
 use super::ids::{ConnId, Now, Origin, ServerId};
 use super::looking::{Ballot, Clocks, Vote};
+use super::ops::is_write;
 use super::output::{Output, connected, refused_connect, to};
 use super::peer::{Forwarded, PeerMsg};
 use super::replica::Replica;
-use super::write::{Write, WriteOp, is_write};
+use super::write::{Write, WriteOp};
 use crate::zk::acl::AuthId;
 use crate::zk::proto::{ConnectRequest, ErrorCode, Request, Response};
 

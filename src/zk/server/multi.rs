@@ -7,7 +7,11 @@
 
 use super::output::Output;
 use super::replica::Replica;
-use crate::zk::proto::{CreateMode, ErrorCode, MultiOp, OpResult, Response};
+use crate::zk::proto::{
+    CheckVersionRequest, Create2Response, CreateMode, CreateRequest, CreateResponse,
+    CreateTtlRequest, DeleteRequest, ErrorCode, MultiOp, OpResult, Response, SetDataRequest,
+    SetDataResponse,
+};
 use crate::zk::tree::{Tree, Txn};
 
 /// What a successful sub-operation did, for the notifications and the history.
@@ -64,54 +68,57 @@ impl Replica {
         txn: Txn<'_>,
     ) -> Result<(OpResult, Option<Effect>), ErrorCode> {
         Ok(match op {
-            MultiOp::Create {
+            MultiOp::Create(CreateRequest {
                 path,
                 data,
                 acl,
                 mode,
-            } => {
+            }) => {
                 let created = tree.create(&path, data, &acl, mode, txn)?;
                 let result = match mode {
-                    CreateMode::Container => OpResult::Create2 {
+                    CreateMode::Container => OpResult::Create2(Create2Response {
                         path: created.path.clone(),
                         stat: created.stat,
-                    },
-                    _ => OpResult::Create {
+                    }),
+                    _ => OpResult::Create(CreateResponse {
                         path: created.path.clone(),
-                    },
+                    }),
                 };
                 (result, Some(Effect::Created(created.path)))
             }
-            MultiOp::CreateTtl {
+            MultiOp::CreateTtl(CreateTtlRequest {
                 path,
                 data,
                 acl,
                 mode,
                 ttl_ms,
-            } => {
+            }) => {
                 self.check_ttl(mode, Some(ttl_ms))?;
                 let sequential = mode.is_sequential();
                 let created = tree.create_ttl(&path, data, &acl, sequential, ttl_ms, txn)?;
-                let result = OpResult::Create2 {
+                let result = OpResult::Create2(Create2Response {
                     path: created.path.clone(),
                     stat: created.stat,
-                };
+                });
                 (result, Some(Effect::Created(created.path)))
             }
             MultiOp::CreateUnknownMode { .. } => return Err(ErrorCode::BadArguments),
-            MultiOp::Delete { path, version } => {
+            MultiOp::Delete(DeleteRequest { path, version }) => {
                 tree.delete(&path, version, txn)?;
                 (OpResult::Delete, Some(Effect::Deleted(path)))
             }
-            MultiOp::SetData {
+            MultiOp::SetData(SetDataRequest {
                 path,
                 data,
                 version,
-            } => {
+            }) => {
                 let stat = tree.set_data(&path, data, version, txn)?;
-                (OpResult::SetData { stat }, Some(Effect::DataChanged(path)))
+                (
+                    OpResult::SetData(SetDataResponse { stat }),
+                    Some(Effect::DataChanged(path)),
+                )
             }
-            MultiOp::Check { path, version } => {
+            MultiOp::Check(CheckVersionRequest { path, version }) => {
                 tree.check(&path, version, txn.who)?;
                 (OpResult::Check, None)
             }

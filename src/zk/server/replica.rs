@@ -14,7 +14,7 @@ use super::config::{EPOCH, ServerConfig};
 use super::ids::{ConnId, Now};
 use super::output::{Output, connected, refused_connect};
 use super::write::{Write, WriteOp};
-use crate::zk::acl::{self, AuthId};
+use crate::zk::acl::AuthId;
 use crate::zk::proto::{ConnectRequest, ErrorCode, Response};
 use crate::zk::session::Sessions;
 use crate::zk::tree::Tree;
@@ -34,7 +34,7 @@ pub(super) struct Replica {
     pub(super) conns: BTreeMap<ConnId, i64>,
     /// Each connection's identities (3.8's `authInfo`): its address from the accept, and
     /// what its auth packets added. ACLs are checked against them.
-    identities: BTreeMap<ConnId, Rc<Vec<AuthId>>>,
+    pub(super) identities: BTreeMap<ConnId, Rc<Vec<AuthId>>>,
     /// Zxid of the last txn; reads and pings report it.
     pub(super) last_zxid: i64,
     /// Zxid of the last write it took (proposed): a leader's runs ahead of what it applied.
@@ -113,36 +113,6 @@ impl Replica {
         self.sessions.touch(req.session_id, now.mono_ms);
         self.conns.insert(conn, req.session_id);
         out.push(connected(conn, timeout_ms, req.session_id, passwd));
-    }
-
-    /// An auth packet, answered at once with zxid 0 and without touching the session, as
-    /// 3.8 answers it: Ok, the identity added; AuthFailed for a scheme with no provider, and
-    /// the connection closed.
-    pub(super) fn auth(
-        &mut self,
-        conn: ConnId,
-        xid: i32,
-        scheme: &str,
-        auth: &[u8],
-    ) -> Vec<Output> {
-        let reply = |err| Output::Reply {
-            conn,
-            xid,
-            zxid: 0,
-            err,
-            body: None,
-        };
-        let Some(added) = acl::authenticate(scheme, auth) else {
-            self.detach(conn);
-            return vec![reply(ErrorCode::AuthFailed), Output::Close { conn }];
-        };
-        let ids = Rc::make_mut(self.identities.entry(conn).or_default());
-        for id in added {
-            if !ids.contains(&id) {
-                ids.push(id);
-            }
-        }
-        vec![reply(ErrorCode::Ok)]
     }
 
     /// The identities of the connection `conn`.

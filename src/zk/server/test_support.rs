@@ -2,8 +2,8 @@
 
 use super::{ConnId, Now, Output, Server, ServerConfig};
 use crate::zk::proto::{
-    Acl, ConnectRequest, ConnectResponse, CreateMode, ErrorCode, EventType, KeeperState, Request,
-    Response,
+    Acl, ConnectRequest, ConnectResponse, CreateMode, CreateRequest, CreateResponse, DeleteRequest,
+    ErrorCode, EventType, KeeperState, Request, Response, SetDataRequest,
 };
 
 /// Tick of the test server: sessions negotiate within [200, 2000] ms.
@@ -102,13 +102,12 @@ pub fn closes(out: &[Output]) -> Vec<ConnId> {
 }
 
 pub fn create_req(path: &str, mode: CreateMode) -> Request {
-    Request::Create {
+    Request::Create(CreateRequest {
         path: path.to_string(),
         data: b"d".to_vec(),
         acl: Acl::open_unsafe(),
         mode,
-        stat_reply: false,
-    }
+    })
 }
 
 /// Creates a node and returns its final path or the error code.
@@ -120,17 +119,17 @@ pub fn create(
     mode: CreateMode,
 ) -> Result<String, ErrorCode> {
     match reply(&send(s, now, conn, create_req(path, mode))) {
-        (ErrorCode::Ok, Some(Response::Create { path })) => Ok(path),
+        (ErrorCode::Ok, Some(Response::Create(CreateResponse { path }))) => Ok(path),
         (err, _) => Err(err),
     }
 }
 
 /// A delete of any version.
 pub fn delete_req(path: &str) -> Request {
-    Request::Delete {
+    Request::Delete(DeleteRequest {
         path: path.to_string(),
         version: -1,
-    }
+    })
 }
 
 pub fn delete(s: &mut Server, now: Now, conn: ConnId, path: &str) -> ErrorCode {
@@ -138,11 +137,11 @@ pub fn delete(s: &mut Server, now: Now, conn: ConnId, path: &str) -> ErrorCode {
 }
 
 pub fn set_data(s: &mut Server, now: Now, conn: ConnId, path: &str) -> Vec<Output> {
-    let req = Request::SetData {
+    let req = Request::SetData(SetDataRequest {
         path: path.to_string(),
         data: b"new".to_vec(),
         version: -1,
-    };
+    });
     send(s, now, conn, req)
 }
 
@@ -166,7 +165,6 @@ pub fn get_children(s: &mut Server, now: Now, conn: ConnId, path: &str, watch: b
     let req = Request::GetChildren {
         path: path.to_string(),
         watch,
-        stat_reply: false,
     };
     reply(&send(s, now, conn, req)).0
 }

@@ -6,8 +6,8 @@ use super::test_support::*;
 use super::{Output, Server};
 use crate::zk::acl::digest;
 use crate::zk::proto::{
-    Acl, ClientInfo, CreateMode::*, ErrorCode, MultiOp, OpResult, ReadOp, ReadResult, Request,
-    Response,
+    Acl, ClientInfo, CreateMode::*, CreateRequest, ErrorCode, MultiOp, OpResult, ReadOp,
+    ReadResult, Request, Response,
 };
 
 fn entry(perms: i32, scheme: &str, id: &str) -> Acl {
@@ -27,13 +27,12 @@ fn addressed() -> Server {
 }
 
 fn create_with(s: &mut Server, conn: u64, path: &str, acl: Vec<Acl>) -> ErrorCode {
-    let req = Request::Create {
+    let req = Request::Create(CreateRequest {
         path: path.into(),
         data: b"d".to_vec(),
         acl,
         mode: Persistent,
-        stat_reply: false,
-    };
+    });
     reply(&send(s, at(2), conn, req)).0
 }
 

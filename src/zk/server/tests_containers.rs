@@ -10,6 +10,7 @@ use crate::zk::proto::{
     EventType::{NodeChildrenChanged, NodeDeleted},
     MultiOp, OpResult, Request, Response,
 };
+use crate::zk::proto::{Create2Response, CreateRequest, CreateResponse, CreateTtlRequest};
 
 /// Rounds every second, sessions that outlive the tests; TTL nodes allowed when `extended`.
 fn reaping_server(extended: bool) -> Server {
@@ -24,28 +25,28 @@ fn reaping_server(extended: bool) -> Server {
 }
 
 fn container_req(path: &str, mode: CreateMode) -> Request {
-    Request::CreateContainer {
+    Request::CreateContainer(CreateRequest {
         path: path.into(),
         data: vec![],
         acl: Acl::open_unsafe(),
         mode,
-    }
+    })
 }
 
 fn ttl_req(path: &str, mode: CreateMode, ttl_ms: i64) -> Request {
-    Request::CreateTtl {
+    Request::CreateTtl(CreateTtlRequest {
         path: path.into(),
         data: vec![],
         acl: Acl::open_unsafe(),
         mode,
         ttl_ms,
-    }
+    })
 }
 
 /// The created path of a Create2 reply, or the error.
 fn created(out: &[Output]) -> Result<String, ErrorCode> {
     match reply(out) {
-        (ErrorCode::Ok, Some(Response::Create2 { path, stat })) => {
+        (ErrorCode::Ok, Some(Response::Create2(Create2Response { path, stat }))) => {
             assert_eq!(stat.ephemeral_owner, 0, "clients see no owner of {path}");
             Ok(path)
         }
@@ -192,7 +193,7 @@ fn a_multi_makes_a_container_and_answers_with_its_stat() {
     assert_eq!(
         results,
         [
-            OpResult::Create2 {
+            OpResult::Create2(Create2Response {
                 path: "/c".into(),
                 stat: crate::zk::proto::Stat {
                     num_children: 0,
@@ -200,10 +201,10 @@ fn a_multi_makes_a_container_and_answers_with_its_stat() {
                     pzxid: stat.czxid,
                     ..stat
                 },
-            },
-            OpResult::Create {
+            }),
+            OpResult::Create(CreateResponse {
                 path: "/c/x".into()
-            },
+            }),
         ]
     );
     delete(&mut s, at(2), A, "/c/x");
@@ -217,13 +218,13 @@ fn ttl_nodes_are_refused_while_extended_types_are_off() {
     let out = send(&mut s, at(1), A, ttl_req("/t", PersistentWithTtl, 100));
     assert_eq!(created(&out), Err(ErrorCode::Unimplemented));
     assert_eq!(s.last_zxid(), zxid + 1, "a failed write takes its zxid");
-    let ttl = MultiOp::CreateTtl {
+    let ttl = MultiOp::CreateTtl(CreateTtlRequest {
         path: "/t".into(),
         data: vec![],
         acl: Acl::open_unsafe(),
         mode: PersistentWithTtl,
         ttl_ms: 100,
-    };
+    });
     let results = multi(&mut s, vec![MultiOp::create("/a", b"", Persistent), ttl]);
     let err = |err| OpResult::Error { err };
     assert_eq!(results, [err(ErrorCode::Ok), err(ErrorCode::Unimplemented)]);

@@ -9,6 +9,7 @@ use crate::zk::proto::{
     EventType::{NodeChildrenChanged, NodeCreated, NodeDataChanged, NodeDeleted},
     MultiOp, OpResult, Request, Response, multi_error,
 };
+use crate::zk::proto::{CreateResponse, SetDataResponse};
 
 /// `two_clients`, with "/p" holding "/p/x".
 fn two_clients_and_x() -> Server {
@@ -50,14 +51,14 @@ fn successful_multi_applies_every_op_in_one_zxid() {
     assert_eq!(
         results,
         vec![
-            OpResult::Create {
+            OpResult::Create(CreateResponse {
                 path: "/p/q-0000000001".into()
-            },
-            OpResult::Create {
+            }),
+            OpResult::Create(CreateResponse {
                 path: "/p/e".into()
-            },
+            }),
             OpResult::Check,
-            OpResult::SetData { stat: x },
+            OpResult::SetData(SetDataResponse { stat: x }),
             OpResult::Delete,
         ]
     );
@@ -119,9 +120,9 @@ fn failed_multi_changes_nothing_and_reports_the_real_layout() {
     );
     assert_eq!(
         results,
-        vec![OpResult::Create {
+        vec![OpResult::Create(CreateResponse {
             path: "/p/n-0000000001".into()
-        }]
+        })]
     );
 }
 

@@ -2,7 +2,10 @@
 
 use super::test_support::*;
 use super::{Change, Output, Refusal, Server, ServerConfig};
-use crate::zk::proto::{Acl, CreateMode::*, ErrorCode, Request, Response};
+use crate::zk::proto::{
+    Acl, Create2Response, CreateMode::*, CreateRequest, DeleteRequest, ErrorCode, Request,
+    Response, SetDataRequest, SetDataResponse,
+};
 
 const C1: u64 = 1;
 
@@ -39,13 +42,12 @@ fn create_reply_change_and_stat() {
         &mut s,
         at(5),
         C1,
-        Request::Create {
+        Request::Create2(CreateRequest {
             path: "/e".into(),
             data: b"abc".to_vec(),
             acl: Acl::open_unsafe(),
             mode: Ephemeral,
-            stat_reply: true,
-        },
+        }),
     );
     let zxid = before + 1;
     assert_eq!(reply_zxid(&out), zxid);
@@ -57,7 +59,7 @@ fn create_reply_change_and_stat() {
             zxid
         })
     );
-    let Some(Response::Create2 { path, stat }) = reply(&out).1 else {
+    let Some(Response::Create2(Create2Response { path, stat })) = reply(&out).1 else {
         panic!("not a Create2 reply: {out:?}");
     };
     assert_eq!(path, "/e");
@@ -97,10 +99,10 @@ fn zxids_of_writes_reads_and_failures() {
         &mut s,
         at(4),
         C1,
-        Request::Delete {
+        Request::Delete(DeleteRequest {
             path: "/a".into(),
             version: -1,
-        },
+        }),
     );
     assert_eq!(reply(&out), (ErrorCode::Ok, Some(Response::Delete)));
     assert_eq!(
@@ -135,38 +137,37 @@ fn every_error_code_reaches_the_reply() {
         create(&mut s, at(2), C1, "/e/c", Persistent),
         Err(ErrorCode::NoChildrenForEphemerals)
     );
-    let no_acl = Request::Create {
+    let no_acl = Request::Create(CreateRequest {
         path: "/x/y".into(),
         data: vec![],
         acl: vec![],
         mode: Persistent,
-        stat_reply: false,
-    };
+    });
     assert_eq!(
         reply(&send(&mut s, at(2), C1, no_acl)),
         (ErrorCode::InvalidAcl, None)
     );
     let del = |s: &mut Server, path: &str, version| {
-        let req = Request::Delete {
+        let req = Request::Delete(DeleteRequest {
             path: path.into(),
             version,
-        };
+        });
         reply(&send(s, at(3), C1, req))
     };
     assert_eq!(del(&mut s, "/nope", -1), (ErrorCode::NoNode, None));
     assert_eq!(del(&mut s, "/p", 9), (ErrorCode::BadVersion, None));
     assert_eq!(del(&mut s, "/p", 0), (ErrorCode::NotEmpty, None));
     let set = |s: &mut Server, path: &str, version| {
-        let req = Request::SetData {
+        let req = Request::SetData(SetDataRequest {
             path: path.into(),
             data: vec![],
             version,
-        };
+        });
         reply(&send(s, at(3), C1, req))
     };
     assert_eq!(set(&mut s, "/nope", -1), (ErrorCode::NoNode, None));
     assert_eq!(set(&mut s, "/p", 4), (ErrorCode::BadVersion, None));
-    let Some(Response::SetData { stat }) = set(&mut s, "/p", 0).1 else {
+    let Some(Response::SetData(SetDataResponse { stat })) = set(&mut s, "/p", 0).1 else {
         panic!("setData failed");
     };
     assert_eq!(stat.version, 1);
@@ -208,10 +209,9 @@ fn reads_return_data_children_and_stats() {
         (data, stat.num_children, stat.cversion),
         (b"d".to_vec(), 1, 1)
     );
-    let req = Request::GetChildren {
+    let req = Request::GetChildren2 {
         path: "/p".into(),
         watch: false,
-        stat_reply: true,
     };
     let Some(Response::GetChildren2 { children, stat }) = reply(&send(&mut s, at(2), C1, req)).1
     else {
@@ -221,7 +221,6 @@ fn reads_return_data_children_and_stats() {
     let req = Request::GetChildren {
         path: "/p".into(),
         watch: false,
-        stat_reply: false,
     };
     assert_eq!(
         reply(&send(&mut s, at(2), C1, req)),

@@ -37,19 +37,3 @@ pub enum WriteOp {
     /// The reaper deletes an empty container or an expired TTL node.
     DeleteContainer { path: String },
 }
-
-/// Whether `req` changes the replicated state, and so goes through the log.
-pub fn is_write(req: &Request) -> bool {
-    matches!(
-        req,
-        Request::Create { .. }
-            | Request::CreateContainer { .. }
-            | Request::CreateTtl { .. }
-            | Request::Delete { .. }
-            | Request::SetData { .. }
-            | Request::SetAcl { .. }
-            | Request::Multi { .. }
-            | Request::CloseSession
-            | Request::Reconfig { .. }
-    )
-}

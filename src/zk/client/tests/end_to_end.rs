@@ -6,7 +6,7 @@ use tokio::time::{Instant, sleep};
 
 use super::core_server::CoreServer;
 use crate::zk::client::ZkError;
-use crate::zk::proto::{CreateMode, EventType, KeeperState};
+use crate::zk::proto::{CreateMode, CreateResponse, EventType, KeeperState};
 
 #[tokio::test(start_paused = true)]
 async fn partitioned_holder_learns_of_expiry_only_after_the_waiter_saw_its_node_go() {
@@ -179,12 +179,12 @@ async fn multi_and_sync_through_the_client() {
         assert_eq!(
             results,
             vec![
-                OpResult::Create {
+                OpResult::Create(CreateResponse {
                     path: "/q/entry-0000000000".into()
-                },
-                OpResult::Create {
+                }),
+                OpResult::Create(CreateResponse {
                     path: "/q/lock".into()
-                },
+                }),
             ]
         );
         let created = watch.next().await.unwrap();

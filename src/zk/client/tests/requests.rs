@@ -2,7 +2,10 @@
 
 use super::fake::{Network, SESSION_ID, TIMEOUT_MS, config, local, node_event, open};
 use crate::zk::client::{ZkClient, ZkError};
-use crate::zk::proto::{Acl, CreateMode, ErrorCode, EventType, OpCode, Request, Response, Stat};
+use crate::zk::proto::{
+    Acl, CreateMode, CreateRequest, CreateResponse, ErrorCode, EventType, OpCode, Request,
+    Response, Stat,
+};
 
 #[tokio::test(start_paused = true)]
 async fn handshake_bytes_and_granted_session() {
@@ -51,17 +54,16 @@ async fn create_round_trip_and_error_reply() {
                 assert_eq!((header.xid, header.op), (1, OpCode::Create));
                 assert_eq!(
                     request,
-                    Request::Create {
+                    Request::Create(CreateRequest {
                         path: "/lock/n-".into(),
                         data: b"x".to_vec(),
                         acl: Acl::open_unsafe(),
                         mode: CreateMode::EphemeralSequential,
-                        stat_reply: false,
-                    }
+                    })
                 );
-                let body = Response::Create {
+                let body = Response::Create(CreateResponse {
                     path: "/lock/n-0000000007".into(),
-                };
+                });
                 peer.reply(1, 9, ErrorCode::Ok, Some(body)).await;
             }
         );
