@@ -90,7 +90,7 @@ const BRANCH: f64 = 0.8;
 const FOLLOW: f64 = 0.5;
 
 /// Follow-up mutants owed to a run whose first new transition was a reply it lost.
-const OWED: u32 = 8;
+const OWED: u32 = 4;
 
 /// Whether a reply was lost at about `at_ms` (the loss and the first new transition it made
 /// may be a ms or two apart).
