@@ -208,7 +208,7 @@ fn span_of(v: &Violation) -> (u64, u64) {
 /// The drawing of the committed trace `name` holds what its history says.
 fn assert_drawn_as_recorded(name: &str) {
     let (report, dom, elements) = replayed_and_drawn(name);
-    let (acquired, led) = wins(&report.history());
+    let (acquired, led) = wins(report.history());
     assert_eq!(
         count(&elements, "bar", "hold"),
         acquired,
@@ -245,7 +245,7 @@ fn assert_drawn_as_recorded(name: &str) {
         }
     }
 
-    for (what, hosts, start, end) in expected_faults(&report.history(), &report.plan()) {
+    for (what, hosts, start, end) in expected_faults(report.history(), report.plan()) {
         for host in &hosts {
             let found = elements.iter().any(|e| {
                 e["kind"] == "fault"

@@ -447,7 +447,7 @@ fn a_crashed_leader_is_replaced_by_the_next_election_and_the_lock_goes_on() {
     // zk1 and zk2 hold the same log: the higher id wins. zk3, back, follows it.
     assert_eq!(leading, vec![("zk2".to_string(), 2)]);
     // Locks taken in the new epoch carry its zxids.
-    let last = holds_tokens(&report.history()).last().copied().unwrap_or(0);
+    let last = holds_tokens(report.history()).last().copied().unwrap_or(0);
     assert_eq!(last >> 32, 2, "token {last:#x}");
 }
 
@@ -591,9 +591,9 @@ fn client_code_measures_time_by_its_own_node_clock() {
     .with_plan(plan);
     let report = run(&spec).expect("the run completes");
     assert!(report.completed() && report.violations().is_empty());
-    assert_eq!(holds(&report.history(), "c1"), [16, 16]);
-    assert_eq!(holds(&report.history(), "c2"), [20, 20]);
-    assert_eq!(holds(&report.history(), "c3"), [20, 20]);
+    assert_eq!(holds(report.history(), "c1"), [16, 16]);
+    assert_eq!(holds(report.history(), "c2"), [20, 20]);
+    assert_eq!(holds(report.history(), "c3"), [20, 20]);
 }
 
 #[test]
@@ -621,7 +621,7 @@ fn exploring_redlock_under_its_full_profile_finds_kleppmanns_pause_and_shrinks_i
         unreachable!()
     };
     let report = &finding.report;
-    let told = timeline(&report.history(), &report.violations(), &report.plan()).join("\n");
+    let told = timeline(report.history(), report.violations(), report.plan()).join("\n");
     assert!(told.contains("freezes for"), "{told}");
     assert!(told.contains("VIOLATION mutex"), "{told}");
 }

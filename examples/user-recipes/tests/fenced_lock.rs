@@ -74,7 +74,7 @@ fn releases_wake_waiters_before_their_bound() {
 #[test]
 fn the_timeline_tells_whose_wake_up_a_waiter_popped() {
     let run = fenced(Wait::Pop).set("faults=none").run(0);
-    let lines = locksim::timeline::timeline(&run.history(), &run.violations(), &run.plan());
+    let lines = locksim::timeline::timeline(run.history(), run.violations(), run.plan());
     let popped = |l: &&String| l.contains("LPOP fenced-lock:wake took \"c");
     let told = lines.iter().find(popped).expect("a popped wake-up told");
     assert!(told.contains("(pushed by c"), "{told}");
