@@ -4,14 +4,14 @@
 //! `shard` splits one exploration over machines; `guided` steers plans toward states no run
 //! reached, by the mutations of `mutate`; `compare` measures it against random exploration.
 
-pub mod compare;
+pub(crate) mod compare;
 mod every_property;
-pub mod guided;
+pub(crate) mod guided;
 mod mutate;
-pub mod shard;
+pub(crate) mod shard;
 
 pub use every_property::explore_every_property;
-pub use shard::Shard;
+pub use shard::{BadShard, Shard};
 
 use crate::check::{Property, Witness};
 use crate::params::Params;

@@ -88,6 +88,8 @@
 //! - `docs/layout.md`: the code layout.
 
 #![deny(missing_docs)]
+// A public type that a user cannot name is an internal one leaking through a signature.
+#![warn(unnameable_types)]
 
 #[cfg(feature = "cli")]
 pub mod bench;

@@ -347,8 +347,21 @@ pub fn violated(report: &RunReport) -> Vec<Property> {
     set.into_iter().collect()
 }
 
-/// What replaying a trace showed.
+/// What replaying a trace showed. It checks nothing by itself: call
+/// [`Replay::assert_reproduced`] (or read [`Replay::reproduced`]).
+///
+/// ```
+/// use locksim::Experiment;
+/// let zk_lock = locksim::scenario::find("zk-lock").unwrap().clone();
+/// let trace = std::path::Path::new("traces/zk-lock-8.json");
+/// let replay = Experiment::new(zk_lock).replay(trace);
+/// replay.assert_reproduced();
+/// // The trace records a run that breaks mutual exclusion; its replay does again.
+/// assert!(!replay.report.violations().is_empty());
+/// ```
 #[derive(Debug)]
+#[non_exhaustive]
+#[must_use = "a replay checks nothing until you call assert_reproduced or read reproduced"]
 pub struct Replay {
     /// The replayed run.
     pub report: RunReport,
@@ -358,6 +371,57 @@ pub struct Replay {
     pub verdict_matches: bool,
     /// None when the trace has no digest.
     pub digest_matches: Option<bool>,
+    /// The trace file replayed.
+    trace: PathBuf,
+    /// The properties the trace expects violated.
+    expected: Vec<Property>,
+    /// The digest the trace records, if it records one.
+    expected_digest: Option<String>,
+}
+
+impl Replay {
+    /// Whether the replay reproduced its trace: the same violated properties, and the same
+    /// digest when the trace records one.
+    pub fn reproduced(&self) -> bool {
+        self.verdict_matches && self.digest_matches != Some(false)
+    }
+
+    /// Panics unless the replay reproduced its trace, naming the file and what differed:
+    /// the violated properties, the digest, or both.
+    #[track_caller]
+    pub fn assert_reproduced(&self) {
+        if let Some(differences) = self.differences() {
+            panic!(
+                "{} did not replay as recorded: {differences}",
+                self.trace.display()
+            );
+        }
+    }
+
+    /// What differed from the trace, told in one line; None when nothing did.
+    fn differences(&self) -> Option<String> {
+        let names = |ps: &[Property]| match ps {
+            [] => "none".to_string(),
+            ps => ps.iter().map(|p| p.name()).collect::<Vec<_>>().join(", "),
+        };
+        let mut told = Vec::new();
+        if !self.verdict_matches {
+            told.push(format!(
+                "it violated {} where the trace expects {}",
+                names(&self.violated),
+                names(&self.expected)
+            ));
+        }
+        if self.digest_matches == Some(false) {
+            told.push(format!(
+                "its digest is {} where the trace records {} (non-determinism, or the \
+                 recipe or locksim changed since the trace was written)",
+                self.report.digest,
+                self.expected_digest.as_deref().unwrap_or_default()
+            ));
+        }
+        (!told.is_empty()).then(|| told.join("; "))
+    }
 }
 
 /// Replays a trace of a built-in scenario.
@@ -381,6 +445,9 @@ fn replay_spec(trace: &Trace, spec: RunSpec, path: &Path) -> Result<Replay, Trac
         digest_matches: trace.digest.as_ref().map(|d| *d == report.digest),
         violated,
         report,
+        trace: path.to_path_buf(),
+        expected,
+        expected_digest: trace.digest.clone(),
     })
 }
 
@@ -449,7 +516,7 @@ mod tests {
     #[test]
     fn a_trace_replays_whichever_tokio_setting_recorded_it() {
         // Recorded with the flag, as every committed trace is.
-        replayed("traces/zk-lock-8.json");
+        let _ = replayed("traces/zk-lock-8.json");
         // Recorded without it by a build that still marked such files `tokio_unseeded`.
         let without = "src/trace/recorded_without_tokio_unstable.json";
         let (old, r) = replayed(without);
@@ -462,6 +529,33 @@ mod tests {
             again.to_json()
         );
         assert!(again.same_but_note(&old), "{again:?}\n{old:?}");
+    }
+
+    #[test]
+    fn assert_reproduced_passes_a_replay_as_recorded_and_names_what_differed_otherwise() {
+        let (mut trace, as_recorded) = replayed("traces/zk-lock-8.json");
+        as_recorded.assert_reproduced();
+        let digest = as_recorded.report.digest();
+        assert_eq!(Some(digest), trace.digest.as_deref());
+
+        trace.expect.violations.clear();
+        trace.digest = Some("0000000000000000".into());
+        let path = Path::new("traces/zk-lock-8.json");
+        let differs = replay(&trace, path).unwrap();
+        assert!(!differs.reproduced());
+        let panicked = std::panic::catch_unwind(|| differs.assert_reproduced())
+            .expect_err("a replay that differs fails the assertion");
+        let message = panicked.downcast_ref::<String>().unwrap();
+        assert_eq!(
+            message,
+            &format!(
+                "traces/zk-lock-8.json did not replay as recorded: it violated mutex, resource \
+                 where the trace expects none; its digest is {} where the trace records \
+                 0000000000000000 (non-determinism, or the recipe or locksim changed since the \
+                 trace was written)",
+                digest
+            )
+        );
     }
 
     #[test]

@@ -65,8 +65,8 @@ fn a_finding_is_asserted_reported_and_replayed_from_its_one_trace() {
     }
 
     let replay = experiment.replay(trace);
-    assert_eq!(replay.report.digest, finding.report.digest);
-    assert_eq!(replay.digest_matches, Some(true));
+    replay.assert_reproduced();
+    assert_eq!(replay.report.digest(), finding.report.digest());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -82,8 +82,8 @@ fn a_guided_campaign_is_asserted_and_replayed_like_an_exploration() {
     assert_eq!(on_one.seeds_run(), found.seeds_run());
     let trace = found.trace().expect("a trace was written");
     let replay = experiment.replay(trace);
-    assert_eq!(replay.report.digest, finding.report.digest);
-    assert_eq!(replay.digest_matches, Some(true));
+    replay.assert_reproduced();
+    assert_eq!(replay.report.digest(), finding.report.digest());
     let report = panic_message(|| found.assert_clean());
     assert!(
         report.contains("guided campaign 2, up to 200 runs"),
@@ -180,7 +180,8 @@ fn a_checker_is_judged_whether_properties_come_before_or_after_it() {
         .check(Always)
         .properties([Property::MUTEX]);
     for experiment in [before, after] {
-        let violated = experiment.run(0).violations;
+        let report = experiment.run(0);
+        let violated = report.violations();
         assert!(
             violated.iter().any(|v| v.property == ALWAYS),
             "{violated:?}"
@@ -204,8 +205,7 @@ fn properties_choose_what_a_run_is_judged_by_and_its_trace_says_so() {
     let path = found.trace().unwrap();
     let trace = Trace::load(path).unwrap();
     assert_eq!(trace.properties, Some(vec![Property::MUTEX]));
-    let replayed = trace::replay(&trace, path).unwrap();
-    assert!(replayed.verdict_matches && replayed.digest_matches == Some(true));
+    trace::replay(&trace, path).unwrap().assert_reproduced();
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -293,7 +293,7 @@ fn fuzzing_shrinks_the_first_failing_case_and_writes_only_its_trace() {
     let dir = traces("fuzz");
     let found = builtin("redis-lock-del").traces(&dir).fuzz();
     let finding = found.assert_violates(Property::MUTEX);
-    assert!(finding.spec.plan.0.len() <= finding.original_faults);
+    assert!(finding.spec.plan().faults().len() <= finding.original_faults);
     let written = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(
         written, 2,
@@ -464,7 +464,7 @@ fn digests_both_ways(exp: &Experiment, seeds: std::ops::Range<u64>) -> (Vec<Stri
             .clone()
             .map(|seed| {
                 let spec = RunSpec::generated(exp.scenario(), params.clone(), seed);
-                run_stepping(&spec, stepping).unwrap().digest
+                run_stepping(&spec, stepping).unwrap().digest().to_string()
             })
             .collect::<Vec<_>>()
     };
@@ -577,7 +577,7 @@ fn a_users_leader_paused_past_its_lease_is_caught_by_resource_and_stopped_by_fen
             .set("faults=none")
             .set(&format!("fencing={fencing}"))
     };
-    let pause = FaultPlan(vec![TimedFault {
+    let pause = FaultPlan::new(vec![TimedFault {
         at_ms: 0,
         fault: Fault::PauseBefore {
             node: "c1".into(),
@@ -586,22 +586,22 @@ fn a_users_leader_paused_past_its_lease_is_caught_by_resource_and_stopped_by_fen
         },
     }]);
     let refused = |report: &locksim::world::run::RunReport| {
-        report.history.events.iter().any(|e| match &e.op {
+        report.history().events.iter().any(|e| match &e.op {
             Op::User(event) => event.fields.get("refused") == Some(&serde_json::json!(true)),
             _ => false,
         })
     };
     let open = leader(false).run_plan(0, pause.clone());
-    let paused = open.history.events.iter().any(|e| {
+    let paused = open.history().events.iter().any(|e| {
         matches!(&e.op, Op::Harness(HarnessOp::Paused { node, step, .. })
             if node == "c1" && step == "write")
     });
     assert!(paused, "c1 paused at its write");
-    let lost: Vec<_> = open.violations.iter().map(|v| v.property).collect();
-    assert_eq!(lost, [Property::RESOURCE], "{:?}", open.violations);
+    let lost: Vec<_> = open.violations().iter().map(|v| v.property).collect();
+    assert_eq!(lost, [Property::RESOURCE], "{:?}", open.violations());
     assert!(!refused(&open));
     let fenced = leader(true).run_plan(0, pause);
-    assert!(fenced.violations.is_empty(), "{:?}", fenced.violations);
+    assert!(fenced.violations().is_empty(), "{:?}", fenced.violations());
     assert!(refused(&fenced), "c1's stale token is refused");
     leader(false).explore(0..5).assert_clean();
 }
@@ -621,7 +621,7 @@ fn every_property_reports_each_propertys_first_seed_and_its_trace() {
             .explore(seeds.clone())
             .assert_violates(property)
             .spec
-            .seed
+            .seed()
     };
     let (herd, leader) = (first_of(Property::HERD), first_of(Property::LEADER));
     assert!(
@@ -633,7 +633,7 @@ fn every_property_reports_each_propertys_first_seed_and_its_trace() {
     let on_two = every.clone().jobs(2).explore(seeds.clone());
     let on_one = every.clone().jobs(1).explore(seeds.clone());
     let firsts = |e: &locksim::Explored| -> Vec<(Property, u64)> {
-        e.findings().map(|(p, f)| (p, f.spec.seed)).collect()
+        e.findings().map(|(p, f)| (p, f.spec.seed())).collect()
     };
     assert_eq!(
         firsts(&on_two),
@@ -646,7 +646,7 @@ fn every_property_reports_each_propertys_first_seed_and_its_trace() {
     );
     assert_eq!(on_two.violated(), [Property::HERD, Property::LEADER]);
     assert_eq!(
-        on_two.finding().unwrap().spec.seed,
+        on_two.finding().unwrap().spec.seed(),
         herd,
         "the lowest is the finding"
     );
@@ -654,15 +654,15 @@ fn every_property_reports_each_propertys_first_seed_and_its_trace() {
         let finding = on_two.assert_violates(property);
         assert!(trace::violated(&finding.report).contains(&property));
         let trace = on_two.trace_of(property).expect("a trace per property");
-        let name = format!("-{}-{}.json", finding.spec.seed, property.name());
+        let name = format!("-{}-{}.json", finding.spec.seed(), property.name());
         assert!(
             trace.to_str().unwrap().ends_with(&name),
             "{}",
             trace.display()
         );
         let replay = experiment.replay(trace);
-        assert_eq!(replay.report.digest, finding.report.digest);
-        assert_eq!(replay.digest_matches, Some(true));
+        replay.assert_reproduced();
+        assert_eq!(replay.report.digest(), finding.report.digest());
     }
     let report = panic_message(|| on_two.assert_clean());
     assert!(

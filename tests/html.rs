@@ -161,7 +161,7 @@ fn expected_faults(
     let end = history.end_ms();
     let heal = history.heal_ms().unwrap_or(end);
     let later = |from: usize, ends: &dyn Fn(&Fault) -> bool| {
-        plan.0[from + 1..]
+        plan.faults()[from + 1..]
             .iter()
             .find(|t| ends(&t.fault))
             .map_or(heal, |t| t.at_ms.min(heal))
@@ -172,7 +172,7 @@ fn expected_faults(
         _ => false,
     };
     let mut expected = Vec::new();
-    for (i, t) in plan.0.iter().enumerate() {
+    for (i, t) in plan.faults().iter().enumerate() {
         let hosts: Vec<String> = t.fault.nodes().into_iter().map(String::from).collect();
         let at = t.at_ms;
         let until = match &t.fault {
@@ -208,7 +208,7 @@ fn span_of(v: &Violation) -> (u64, u64) {
 /// The drawing of the committed trace `name` holds what its history says.
 fn assert_drawn_as_recorded(name: &str) {
     let (report, dom, elements) = replayed_and_drawn(name);
-    let (acquired, led) = wins(&report.history);
+    let (acquired, led) = wins(report.history());
     assert_eq!(
         count(&elements, "bar", "hold"),
         acquired,
@@ -221,10 +221,10 @@ fn assert_drawn_as_recorded(name: &str) {
     );
 
     assert!(
-        !report.violations.is_empty(),
+        !report.violations().is_empty(),
         "{name}: a trace of a finding"
     );
-    for (i, v) in report.violations.iter().enumerate() {
+    for (i, v) in report.violations().iter().enumerate() {
         let spans: Vec<&Drawn> = elements
             .iter()
             .filter(|e| e["kind"] == "violation" && e.get("violation") == Some(&i.to_string()))
@@ -245,7 +245,7 @@ fn assert_drawn_as_recorded(name: &str) {
         }
     }
 
-    for (what, hosts, start, end) in expected_faults(&report.history, &report.plan) {
+    for (what, hosts, start, end) in expected_faults(report.history(), report.plan()) {
         for host in &hosts {
             let found = elements.iter().any(|e| {
                 e["kind"] == "fault"
@@ -267,7 +267,7 @@ fn assert_drawn_as_recorded(name: &str) {
         .and_then(|s| s.split_once(".."))
         .map(|(a, b)| (a.parse::<u64>().unwrap(), b.parse::<u64>().unwrap()))
         .unwrap_or_else(|| panic!("{name}: the page says what it shows"));
-    for v in &report.violations {
+    for v in report.violations() {
         let (from, until) = span_of(v);
         assert!(
             shown.0 <= from && until <= shown.1,

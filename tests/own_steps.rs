@@ -38,10 +38,8 @@ fn run_with(exp: &Experiment, plan: Vec<Fault>) -> Result<run::RunReport, RunErr
     let plan = plan
         .into_iter()
         .map(|fault| TimedFault { at_ms: 10, fault });
-    let spec = RunSpec {
-        plan: FaultPlan(plan.collect()),
-        ..RunSpec::generated(exp.scenario(), exp.params().unwrap(), 1)
-    };
+    let spec = RunSpec::generated(exp.scenario(), exp.params().unwrap(), 1)
+        .with_plan(FaultPlan::new(plan.collect()));
     run::run(&spec)
 }
 
@@ -101,7 +99,7 @@ fn a_pause_before_a_declared_step_strikes_there() {
             "confirm"
         };
         let report = run_with(&exp, vec![pause_before(step)]).unwrap();
-        let struck = report.history.events.iter().any(|e| {
+        let struck = report.history().events.iter().any(|e| {
             matches!(&e.op, Op::Harness(HarnessOp::Paused { node, step: at, .. })
                 if node == "c1" && at == step)
         });
@@ -135,7 +133,7 @@ fn the_swarm_draws_declared_steps_beside_the_workloads() {
         let exp = exp.set("faults=pause");
         let params = exp.params().unwrap();
         let mut steps: Vec<String> = (0..40)
-            .flat_map(|seed| run::generate_plan(exp.scenario(), &params, seed).0)
+            .flat_map(|seed| run::generate_plan(exp.scenario(), &params, seed).into_faults())
             .filter_map(|t| match t.fault {
                 Fault::PauseBefore { step, .. } => Some(step),
                 _ => None,

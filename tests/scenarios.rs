@@ -40,7 +40,7 @@ fn explore_seeds(
 /// The faults of a finding's shrunk plan.
 fn shrunk_faults(e: &Exploration) -> Vec<&Fault> {
     match &e.outcome {
-        Outcome::Violation(f) => f.spec.plan.0.iter().map(|t| &t.fault).collect(),
+        Outcome::Violation(f) => f.spec.plan().faults().iter().map(|t| &t.fault).collect(),
         other => panic!("no finding: {other:?}"),
     }
 }
@@ -58,7 +58,9 @@ fn assert_clean(e: &Exploration) {
         Outcome::Clean => {}
         Outcome::Violation(f) => panic!(
             "seed {} violated {:?} with plan {:?}",
-            f.spec.seed, f.report.violations, f.spec.plan
+            f.spec.seed(),
+            f.report.violations(),
+            f.spec.plan()
         ),
         other => panic!("{other:?}"),
     }
@@ -68,16 +70,17 @@ fn assert_clean(e: &Exploration) {
 /// asserts it runs clean: the fix of the flaw the finding showed.
 fn runs_clean_as(finding: &locksim::explore::Finding, name: &str) {
     let fixed = scenario::find(name).unwrap();
-    let spec = locksim::world::run::RunSpec {
-        scenario: fixed.clone(),
-        properties: fixed.properties.to_vec(),
-        ..finding.spec.clone()
-    };
+    let spec = locksim::world::run::RunSpec::new(
+        fixed,
+        finding.spec.params().clone(),
+        finding.spec.seed(),
+        finding.spec.plan().clone(),
+    );
     let report = locksim::world::run::run(&spec).unwrap();
     assert!(
-        report.violations.is_empty(),
+        report.violations().is_empty(),
         "{name}: {:?}",
-        report.violations
+        report.violations()
     );
 }
 
@@ -239,13 +242,13 @@ fn recipe_on_finding(e: &Exploration) -> Vec<locksim::check::Violation> {
         panic!("no finding: {:?}", e.outcome)
     };
     let recipe = scenario::find("zk-double-barrier").unwrap();
-    let spec = locksim::world::run::RunSpec {
-        plan: f.spec.plan.clone(),
-        ..locksim::world::run::RunSpec::generated(recipe, f.spec.params.clone(), f.spec.seed)
-    };
+    let spec =
+        locksim::world::run::RunSpec::generated(recipe, f.spec.params().clone(), f.spec.seed())
+            .with_plan(f.spec.plan().clone());
     locksim::world::run::run(&spec)
         .expect("the run completes")
-        .violations
+        .violations()
+        .to_vec()
 }
 
 #[test]
@@ -324,11 +327,11 @@ fn a_hand_over_slower_than_the_bound_after_the_heal_is_a_leaderless_election() {
         panic!("{:?}", e.outcome)
     };
     assert!(
-        f.report.violations[0]
+        f.report.violations()[0]
             .detail
             .contains("had candidates running and no leader"),
         "{:?}",
-        f.report.violations
+        f.report.violations()
     );
     let roomy = ["faults=none", "fault_phase_ms=100"];
     assert_clean(&explore_seeds(
@@ -354,17 +357,15 @@ fn a_candidate_whose_create_reply_was_lost_finds_its_node_by_its_guid() {
         },
     };
     let clients = ["c1", "c2", "c3", "c4", "c5"];
-    let spec = RunSpec {
-        plan: FaultPlan(clients.iter().map(|c| lose(c)).collect()),
-        ..RunSpec::generated(scenario, params(&["faults=none"]), 3)
-    };
+    let spec = RunSpec::generated(scenario, params(&["faults=none"]), 3)
+        .with_plan(FaultPlan::new(clients.iter().map(|c| lose(c)).collect()));
     let report = run(&spec).expect("the run completes");
     assert!(
-        report.completed && report.violations.is_empty(),
+        report.completed() && report.violations().is_empty(),
         "{:?}",
-        report.violations
+        report.violations()
     );
-    let history = &report.history;
+    let history = &report.history();
     // A lost reply is only one to a create the server applied, so the directory's creates
     // take at most two of the five; the others strike candidate nodes. Those candidates learn
     // their node from the listing, after a reconnect: later than a reply's one-way latency.
@@ -413,22 +414,20 @@ fn zk_lock_with_a_crashed(node: &str) -> (locksim::world::run::RunReport, Vec<(S
         at_ms: 300,
         fault: Fault::Crash { node: node.into() },
     };
-    let spec = RunSpec {
-        plan: FaultPlan(vec![crash]),
-        ..RunSpec::generated(
-            scenario::find("zk-lock").unwrap(),
-            params(&["faults=none", "zk_servers=3"]),
-            3,
-        )
-    };
+    let spec = RunSpec::generated(
+        scenario::find("zk-lock").unwrap(),
+        params(&["faults=none", "zk_servers=3"]),
+        3,
+    )
+    .with_plan(FaultPlan::new(vec![crash]));
     let report = run(&spec).expect("the run completes");
     assert!(
-        report.completed && report.violations.is_empty(),
+        report.completed() && report.violations().is_empty(),
         "{:?}",
-        report.violations
+        report.violations()
     );
     let leading = report
-        .history
+        .history()
         .events
         .iter()
         .filter_map(|e| match &e.op {
@@ -448,7 +447,7 @@ fn a_crashed_leader_is_replaced_by_the_next_election_and_the_lock_goes_on() {
     // zk1 and zk2 hold the same log: the higher id wins. zk3, back, follows it.
     assert_eq!(leading, vec![("zk2".to_string(), 2)]);
     // Locks taken in the new epoch carry its zxids.
-    let last = holds_tokens(&report.history).last().copied().unwrap_or(0);
+    let last = holds_tokens(report.history()).last().copied().unwrap_or(0);
     assert_eq!(last >> 32, 2, "token {last:#x}");
 }
 
@@ -526,13 +525,13 @@ fn a_workload_unfinished_at_the_run_limit_is_a_liveness_violation() {
         scenario, cut_short, 1,
     ))
     .expect("the run completes");
-    assert!(!report.completed);
+    assert!(!report.completed());
     let liveness: Vec<_> = report
-        .violations
+        .violations()
         .iter()
         .filter(|v| v.property == Property::LIVENESS)
         .collect();
-    assert!(!liveness.is_empty(), "{:?}", report.violations);
+    assert!(!liveness.is_empty(), "{:?}", report.violations());
     assert!(
         liveness.iter().all(|v| v
             .detail
@@ -545,9 +544,9 @@ fn a_workload_unfinished_at_the_run_limit_is_a_liveness_violation() {
     ))
     .expect("the run completes");
     assert!(
-        report.completed && report.violations.is_empty(),
+        report.completed() && report.violations().is_empty(),
         "{:?}",
-        report.violations
+        report.violations()
     );
 }
 
@@ -572,7 +571,7 @@ fn client_code_measures_time_by_its_own_node_clock() {
     use locksim::world::run::{RunSpec, run};
     let scenario = scenario::find("zk-lock").unwrap();
     let at_start = |fault| TimedFault { at_ms: 0, fault };
-    let plan = FaultPlan(vec![
+    let plan = FaultPlan::new(vec![
         // c1's clocks run 25% fast: its 20 ms hold takes 16 ms of true time.
         at_start(Fault::ClockDrift {
             node: "c1".into(),
@@ -584,19 +583,17 @@ fn client_code_measures_time_by_its_own_node_clock() {
             by_ms: -60_000,
         }),
     ]);
-    let spec = RunSpec {
-        plan,
-        ..RunSpec::generated(
-            scenario,
-            params(&["faults=none", "hold_ms=20", "clients=3", "rounds=2"]),
-            1,
-        )
-    };
+    let spec = RunSpec::generated(
+        scenario,
+        params(&["faults=none", "hold_ms=20", "clients=3", "rounds=2"]),
+        1,
+    )
+    .with_plan(plan);
     let report = run(&spec).expect("the run completes");
-    assert!(report.completed && report.violations.is_empty());
-    assert_eq!(holds(&report.history, "c1"), [16, 16]);
-    assert_eq!(holds(&report.history, "c2"), [20, 20]);
-    assert_eq!(holds(&report.history, "c3"), [20, 20]);
+    assert!(report.completed() && report.violations().is_empty());
+    assert_eq!(holds(report.history(), "c1"), [16, 16]);
+    assert_eq!(holds(report.history(), "c2"), [20, 20]);
+    assert_eq!(holds(report.history(), "c3"), [20, 20]);
 }
 
 #[test]
@@ -624,7 +621,7 @@ fn exploring_redlock_under_its_full_profile_finds_kleppmanns_pause_and_shrinks_i
         unreachable!()
     };
     let report = &finding.report;
-    let told = timeline(&report.history, &report.violations, &report.plan).join("\n");
+    let told = timeline(report.history(), report.violations(), report.plan()).join("\n");
     assert!(told.contains("freezes for"), "{told}");
     assert!(told.contains("VIOLATION mutex"), "{told}");
 }
@@ -701,9 +698,9 @@ fn votes_left_in_place_after_a_failed_attempt_stall_the_lock_and_unlocking_does_
         unreachable!()
     };
     assert!(
-        f.spec.plan.0.is_empty(),
+        f.spec.plan().faults().is_empty(),
         "no fault needed: {:?}",
-        f.spec.plan
+        f.spec.plan()
     );
     let seeds = 0..e.seeds_run.max(12);
     assert_clean(&explore_seeds(
@@ -730,12 +727,12 @@ fn clients_retrying_after_the_same_delay_split_the_votes_for_ever_and_random_del
     // A livelock, not a slow hand-over: every client still wants the lock at the end.
     let waiting: Vec<_> = f
         .report
-        .violations
+        .violations()
         .iter()
         .filter(|v| v.detail.contains("still waiting at the end"))
         .flat_map(|v| v.clients.clone())
         .collect();
-    assert_eq!(waiting, ["c1", "c2", "c3"], "{:?}", f.report.violations);
+    assert_eq!(waiting, ["c1", "c2", "c3"], "{:?}", f.report.violations());
     let seeds = 0..e.seeds_run.max(20);
     assert_clean(&explore_seeds(
         "redlock",
@@ -765,15 +762,15 @@ fn long_work(name: &str, overrides: &[&str]) -> Sections {
     settings.extend(overrides);
     let spec = RunSpec::generated(scenario::find(name).unwrap(), params(&settings), 1);
     let report = run(&spec).expect("the run completes");
-    assert!(report.completed, "{name} {overrides:?}: unfinished");
+    assert!(report.completed(), "{name} {overrides:?}: unfinished");
     assert!(
-        report.violations.is_empty(),
+        report.violations().is_empty(),
         "{name} {overrides:?}: {:?}",
-        report.violations
+        report.violations()
     );
     let mut tally = Sections::default();
     let mut written = std::collections::BTreeSet::new();
-    for e in &report.history.events {
+    for e in &report.history().events {
         match (&e.op, e.kind) {
             (Op::Store(StoreOp::Write { .. }), Kind::Invoke) => {
                 written.insert(e.node.clone());
@@ -843,7 +840,7 @@ fn details(e: &Exploration) -> Vec<String> {
     match &e.outcome {
         Outcome::Violation(f) => f
             .report
-            .violations
+            .violations()
             .iter()
             .map(|v| v.detail.clone())
             .collect(),
@@ -870,12 +867,12 @@ fn queue_consumers_that_list_it_empty_wait_and_are_woken_only_by_offers() {
         ))
         .expect("the run completes");
         assert!(
-            report.completed && report.violations.is_empty(),
+            report.completed() && report.violations().is_empty(),
             "seed {seed}: {:?}",
-            report.violations
+            report.violations()
         );
         wakes += report
-            .history
+            .history()
             .events
             .iter()
             .filter(|e| e.op.name() == "wake")
@@ -966,9 +963,14 @@ fn a_waiter_that_takes_a_vanished_predecessor_for_the_lock_breaks_mutex_under_ta
         unreachable!()
     };
     assert!(
-        finding.spec.plan.0.iter().any(|t| t.fault.is_targeted()),
+        finding
+            .spec
+            .plan()
+            .faults()
+            .iter()
+            .any(|t| t.fault.is_targeted()),
         "{:?}",
-        finding.spec.plan
+        finding.spec.plan()
     );
     runs_clean_as(finding, "zk-lock");
 }
@@ -1003,7 +1005,7 @@ fn a_guid_lookup_on_a_lagging_follower_without_sync_orphans_the_first_node() {
     // The mechanism: one enqueue's GUID names two nodes, the lookup between them having
     // missed the first on a follower that had not applied it.
     let mut guids = std::collections::BTreeMap::<&str, usize>::new();
-    for entry in &finding.report.history.events {
+    for entry in &finding.report.history().events {
         if let Some((ZnodeChange::Created, path)) = znode_change(&entry.op)
             && let Some((guid, _)) = path.rsplit('/').next().and_then(|n| n.split_once("lock-"))
         {
@@ -1067,7 +1069,7 @@ fn the_swarm_loses_get_children_replies_too() {
     use locksim::history::Op;
     let lock = Experiment::new(scenario::find("zk-lock").unwrap().clone());
     let lost_get_children = (0..40).find(|&seed| {
-        lock.run(seed).history.events.iter().any(|e| match &e.op {
+        lock.run(seed).history().events.iter().any(|e| match &e.op {
             Op::Server(event) => {
                 event.op == "reply_lost"
                     && event.fields.get("request") == Some(&serde_json::json!("get_children"))

@@ -12,6 +12,7 @@ mod determinism;
 mod experiment;
 mod fuzz;
 mod html;
+mod layout;
 mod mutants;
 mod own_steps;
 mod redis_adversarial;

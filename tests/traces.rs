@@ -41,10 +41,14 @@ fn every_committed_trace_replays_as_recorded() {
             "{}: non-determinism",
             path.display()
         );
-        let Some(first) = r.report.violations.first() else {
+        let Some(first) = r.report.violations().first() else {
             continue;
         };
-        let lines = timeline::timeline(&r.report.history, &r.report.violations, &r.report.plan);
+        let lines = timeline::timeline(
+            &r.report.history(),
+            &r.report.violations(),
+            &r.report.plan(),
+        );
         for pause in pauses_of(&r.report, &first.clients) {
             assert!(
                 lines.iter().any(|line| line.contains(&pause)),
@@ -61,16 +65,22 @@ fn every_committed_trace_replays_as_recorded() {
 /// early: a planned pause's fault line, a `pause_before`'s freeze, a targeted pause's line
 /// with whom it struck.
 fn pauses_of(report: &RunReport, clients: &[String]) -> Vec<String> {
-    let planned = report.plan.0.iter().filter_map(|t| match &t.fault {
-        Fault::Pause { node, .. } if clients.contains(node) => Some(format!("fault: {}", t.fault)),
-        _ => None,
-    });
-    let struck = report.history.events.iter().filter_map(|e| match &e.op {
+    let planned = report
+        .plan()
+        .faults()
+        .iter()
+        .filter_map(|t| match &t.fault {
+            Fault::Pause { node, .. } if clients.contains(node) => {
+                Some(format!("fault: {}", t.fault))
+            }
+            _ => None,
+        });
+    let struck = report.history().events.iter().filter_map(|e| match &e.op {
         Op::Harness(HarnessOp::Paused { node, for_ms, .. }) if clients.contains(node) => {
             Some(format!("{node} freezes for {for_ms} ms"))
         }
         Op::Harness(HarnessOp::Fault { fault })
-            if report.plan.0.iter().any(|t| {
+            if report.plan().faults().iter().any(|t| {
                 t.fault.is_targeted()
                     && clients
                         .iter()
@@ -93,7 +103,7 @@ fn key_changes(file: &str) -> (Vec<KeyChange>, Vec<String>) {
     let r = replay(&trace, &path).unwrap_or_else(|e| panic!("{e}"));
     let changes = r
         .report
-        .history
+        .history()
         .events
         .iter()
         .filter_map(|e| match &e.op {
@@ -104,7 +114,11 @@ fn key_changes(file: &str) -> (Vec<KeyChange>, Vec<String>) {
             _ => None,
         })
         .collect();
-    let lines = timeline::timeline(&r.report.history, &r.report.violations, &r.report.plan);
+    let lines = timeline::timeline(
+        &r.report.history(),
+        &r.report.violations(),
+        &r.report.plan(),
+    );
     (changes, lines)
 }
 

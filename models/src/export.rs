@@ -132,13 +132,7 @@ where
     let faults = model
         .faults(&path, &params)
         .map_err(ExportError::Unmapped)?;
-    let spec = RunSpec {
-        scenario: scenario.clone(),
-        params,
-        seed: SEED,
-        plan: faults,
-        properties: scenario.properties.to_vec(),
-    };
+    let spec = RunSpec::new(scenario, params, SEED, faults);
     let report = run::run(&spec).map_err(|e| ExportError::Sim(e.to_string()))?;
     let violated = trace::violated(&report);
     if !violated.contains(&expected) {

@@ -867,6 +867,6 @@ impl Exportable for RedlockModel {
                 | Action::Resume(_) => {}
             }
         }
-        Ok(FaultPlan(plan))
+        Ok(FaultPlan::new(plan))
     }
 }

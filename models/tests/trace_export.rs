@@ -49,8 +49,8 @@ fn pause_counterexamples_replay_with_the_same_property() {
         assert!(err.contains("mutex counterexample"), "{model}: {err}");
         let trace = Trace::load(&file).unwrap();
         assert_eq!(trace.scenario, scenario);
-        assert_eq!(trace.faults.0.len(), 1, "{model}: one pause");
-        assert_eq!(trace.faults.0[0].fault.name(), "pause_before");
+        assert_eq!(trace.faults.faults().len(), 1, "{model}: one pause");
+        assert_eq!(trace.faults.faults()[0].fault.name(), "pause_before");
         let r = replay(&trace, &file).unwrap();
         assert!(r.verdict_matches, "{model}: {:?}", r.violated);
         assert_eq!(r.digest_matches, Some(true), "{model}");

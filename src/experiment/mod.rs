@@ -697,7 +697,8 @@ impl Experiment {
     }
 
     /// Replays the trace at `path` as a run of this scenario: the parameters, seed, fault
-    /// plan and properties come from the file.
+    /// plan and properties come from the file. `.assert_reproduced()` on what it returns
+    /// checks that the run broke what the file says, with the file's digest.
     ///
     /// # Panics
     /// When the file cannot be read or is of another scenario.

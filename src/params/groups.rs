@@ -263,7 +263,7 @@ group! {
 
 impl Redis {
     /// What survives a crash, as the Redis family takes it.
-    pub fn persistence(&self) -> Persistence {
+    pub(crate) fn persistence(&self) -> Persistence {
         match self.persistence {
             PersistenceMode::None => Persistence::None,
             PersistenceMode::AofEverysec => Persistence::AofEverysec {

@@ -44,11 +44,6 @@ impl Keyspace {
         self.dict.len()
     }
 
-    /// Whether it holds no key.
-    pub fn is_empty(&self) -> bool {
-        self.dict.is_empty()
-    }
-
     /// The key's deadline, if it has one.
     pub fn expire_of(&self, key: &[u8]) -> Option<i64> {
         self.expires.get(key).copied()
@@ -147,13 +142,6 @@ impl Keyspace {
         self.dict
             .iter()
             .map(|(k, v)| (k.as_slice(), v, self.expire_of(k)))
-    }
-
-    /// The keys from `start` on (included), in order: SCAN's walk.
-    pub fn keys_from<'a>(&'a self, start: &[u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
-        self.dict
-            .range::<[u8], _>((Bound::Included(start), Bound::Unbounded))
-            .map(|(k, _)| k.as_slice())
     }
 
     /// Up to `n` distinct keys that have a deadline, in key order from just after the last

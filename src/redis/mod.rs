@@ -32,19 +32,19 @@
 //! - `serve`: `locksim serve redis`, the core on a real socket and the real clock
 
 pub mod client;
-pub mod clients;
+pub(crate) mod clients;
 pub mod clock;
 mod cmd;
 pub mod command;
-pub mod conn;
-pub mod cstr;
+pub(crate) mod conn;
+pub(crate) mod cstr;
 pub mod events;
-pub mod glob;
+pub(crate) mod glob;
 pub(crate) mod host;
-pub mod keyspace;
-pub mod num;
+pub(crate) mod keyspace;
+pub(crate) mod num;
 pub(crate) mod output_limit;
-pub mod replies;
+pub(crate) mod replies;
 pub mod resp;
 pub mod role;
 pub mod rs;
@@ -54,7 +54,7 @@ pub mod serve;
 pub mod server;
 pub(crate) mod sim_host;
 pub(crate) mod story;
-pub mod value;
+pub(crate) mod value;
 pub(crate) mod watched;
 
 /// Redis's port, where the simulated servers listen.

@@ -62,11 +62,6 @@ pub fn wrong_pass() -> Frame {
     error(b"-WRONGPASS invalid username-password pair or user is disabled.")
 }
 
-/// `shared.outofrangeerr`
-pub fn out_of_range() -> Frame {
-    error(b"index out of range")
-}
-
 /// `addReplyErrorExpireTime`
 pub fn invalid_expire_time(fullname: &str) -> Frame {
     error_format(format!("invalid expire time in '{fullname}' command").as_bytes())

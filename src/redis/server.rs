@@ -12,11 +12,12 @@
 //! The scripting seam: [`crate::redis::command::lookup`] and [`Server::call`] (see there).
 
 use crate::redis::clients::Clients;
+pub use crate::redis::clients::Delivery;
 use crate::redis::clock::{ExpiryClock, Now};
 use crate::redis::cmd::table::Proc;
 use crate::redis::cmd::{self, Ctx, Expiry};
 use crate::redis::command::{self, CommandSpec, Flags, Lookup};
-use crate::redis::conn::Conn;
+pub use crate::redis::conn::Conn;
 use crate::redis::cstr::is;
 use crate::redis::keyspace::{DATABASES, Keyspace};
 use crate::redis::replies;
@@ -27,7 +28,8 @@ use crate::redis::script::{self, Scripts};
 pub use blocking::Served;
 pub(crate) use connection::COMMANDS as CONNECTION_COMMANDS;
 pub(crate) use scripting::COMMANDS as SCRIPTING_COMMANDS;
-pub use snapshot::{Entry, rewrite};
+pub use snapshot::Entry;
+pub(crate) use snapshot::rewrite;
 pub(crate) use transaction::COMMANDS as TRANSACTION_COMMANDS;
 
 mod blocking;

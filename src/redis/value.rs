@@ -49,6 +49,7 @@ impl Value {
     }
 
     /// The string, if it is one.
+    #[cfg(test)]
     pub fn as_string(&self) -> Option<&[u8]> {
         match self {
             Value::String(s) => Some(s),

@@ -431,9 +431,24 @@ pub struct TimedFault {
 }
 
 /// An explicit, timed list of faults, applied in `at_ms` order (ties in list order).
+///
+/// ```
+/// use locksim::sim::fault::{Fault, FaultPlan, TimedFault};
+/// let plan = FaultPlan::new(vec![TimedFault {
+///     at_ms: 100,
+///     fault: Fault::Pause { node: "c1".into(), for_ms: 5_000 },
+/// }]);
+/// assert_eq!(plan.faults()[0].at_ms, 100);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(transparent)]
-pub struct FaultPlan(pub Vec<TimedFault>);
+pub struct FaultPlan(pub(crate) Vec<TimedFault>);
+
+impl From<Vec<TimedFault>> for FaultPlan {
+    fn from(faults: Vec<TimedFault>) -> FaultPlan {
+        FaultPlan(faults)
+    }
+}
 
 /// Why a fault plan cannot run in a scenario, found before the run starts. `index` is the
 /// fault's position in the plan (0-based).
@@ -561,6 +576,22 @@ impl fmt::Display for PlanError {
 }
 
 impl FaultPlan {
+    /// A plan of these faults, in this order (a run applies them in `at_ms` order, ties in
+    /// this order).
+    pub fn new(faults: Vec<TimedFault>) -> FaultPlan {
+        FaultPlan(faults)
+    }
+
+    /// Its faults, in its order.
+    pub fn faults(&self) -> &[TimedFault] {
+        &self.0
+    }
+
+    /// Its faults, in its order, to change or reuse (a plan with one fault left out).
+    pub fn into_faults(self) -> Vec<TimedFault> {
+        self.0
+    }
+
     /// Sorts by time, keeping list order among equal times.
     pub fn sorted(mut self) -> Self {
         self.0.sort_by_key(|f| f.at_ms);

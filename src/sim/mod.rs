@@ -4,12 +4,12 @@
 
 pub mod clock;
 pub mod fault;
-pub mod gene;
+pub(crate) mod gene;
 pub mod node;
 pub mod param;
-pub mod pause;
-pub mod roles;
-pub mod seed;
+pub(crate) mod pause;
+pub(crate) mod roles;
+pub(crate) mod seed;
 pub mod software;
 pub mod swarm;
 #[cfg(test)]

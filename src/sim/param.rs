@@ -103,6 +103,10 @@ pub trait ParamValue: sealed::Sealed + Copy + fmt::Debug + 'static {
 }
 
 mod sealed {
+    #[allow(
+        unnameable_types,
+        reason = "sealed: no type outside locksim implements ParamValue"
+    )]
     pub trait Sealed {}
     impl Sealed for u64 {}
     impl Sealed for u32 {}

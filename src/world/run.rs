@@ -76,39 +76,94 @@ pub struct HostPolls {
 }
 
 /// Everything a run depends on. Same spec, same history, bit for bit.
+///
+/// ```
+/// use locksim::params::Params;
+/// use locksim::sim::fault::FaultPlan;
+/// use locksim::world::run::RunSpec;
+/// let scenario = locksim::scenario::find("zk-lock").unwrap();
+/// let drawn = RunSpec::generated(scenario, Params::default(), 7);
+/// let calm = drawn.clone().with_plan(FaultPlan::default());
+/// assert_eq!((calm.seed(), calm.plan().faults().len()), (7, 0));
+/// ```
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct RunSpec {
     /// What runs: its hosts, their software and its checkers.
-    pub scenario: Scenario,
+    pub(crate) scenario: Scenario,
     /// The scenario's parameters, overrides applied.
-    pub params: Params,
+    pub(crate) params: Params,
     /// The root of every random stream of the run (`Seeds`).
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// The faults applied, and when.
-    pub plan: FaultPlan,
+    pub(crate) plan: FaultPlan,
     /// The properties the history is judged by.
-    pub properties: Vec<Property>,
+    pub(crate) properties: Vec<Property>,
 }
 
 /// What one run showed: its history and the checkers' verdict on it.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
+#[must_use = "a run's report holds its verdict: look at its violations"]
 pub struct RunReport {
     /// Every event recorded, in true-time order.
-    pub history: History,
+    pub(crate) history: History,
     /// The properties it broke, with where; empty for a clean run.
-    pub violations: Vec<Violation>,
+    pub(crate) violations: Vec<Violation>,
     /// What the checkers saw the run put to the test (readers sharing a lock).
-    pub witnesses: Vec<Witness>,
+    pub(crate) witnesses: Vec<Witness>,
     /// The history's fingerprint (`History::digest`), which a replay must reproduce.
-    pub digest: String,
+    pub(crate) digest: String,
     /// True simulated time at which the run stopped.
-    pub end_ms: u64,
+    pub(crate) end_ms: u64,
     /// Whether every client finished its workload before the run limit.
-    pub completed: bool,
+    pub(crate) completed: bool,
     /// The fault plan it applied.
-    pub plan: FaultPlan,
+    pub(crate) plan: FaultPlan,
     /// How often its hosts ran, and were skipped.
-    pub polls: HostPolls,
+    pub(crate) polls: HostPolls,
+}
+
+impl RunReport {
+    /// Every event recorded, in true-time order.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The properties it broke, with where; empty for a clean run.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// What the checkers saw the run put to the test (readers sharing a lock).
+    pub fn witnesses(&self) -> &[Witness] {
+        &self.witnesses
+    }
+
+    /// The history's fingerprint (`History::digest`), which a replay must reproduce.
+    pub fn digest(&self) -> &str {
+        &self.digest
+    }
+
+    /// True simulated time at which the run stopped, ms.
+    pub fn end_ms(&self) -> u64 {
+        self.end_ms
+    }
+
+    /// Whether every client finished its workload before the run limit.
+    pub fn completed(&self) -> bool {
+        self.completed
+    }
+
+    /// The fault plan it applied.
+    pub fn plan(&self) -> &FaultPlan {
+        &self.plan
+    }
+
+    /// How often its hosts ran, and were skipped.
+    pub fn polls(&self) -> HostPolls {
+        self.polls
+    }
 }
 
 /// Why a run could not be judged: bad input, or a failure of locksim itself.
@@ -141,9 +196,9 @@ impl fmt::Display for RunError {
 }
 
 impl RunSpec {
-    /// A spec whose plan the swarm generator draws from the seed's "faults" stream.
-    pub fn generated(scenario: &Scenario, params: Params, seed: u64) -> RunSpec {
-        let plan = generate_plan(scenario, &params, seed);
+    /// A run of `scenario` with `params`, `seed` and `plan`, judged by the scenario's
+    /// properties.
+    pub fn new(scenario: &Scenario, params: Params, seed: u64, plan: FaultPlan) -> RunSpec {
         RunSpec {
             scenario: scenario.clone(),
             params,
@@ -151,6 +206,42 @@ impl RunSpec {
             plan,
             properties: scenario.properties.clone(),
         }
+    }
+
+    /// A spec whose plan the swarm generator draws from the seed's "faults" stream.
+    pub fn generated(scenario: &Scenario, params: Params, seed: u64) -> RunSpec {
+        let plan = generate_plan(scenario, &params, seed);
+        RunSpec::new(scenario, params, seed, plan)
+    }
+
+    /// The same run with `plan` instead of its own.
+    pub fn with_plan(self, plan: FaultPlan) -> RunSpec {
+        RunSpec { plan, ..self }
+    }
+
+    /// What runs: its hosts, their software and its checkers.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The scenario's parameters, overrides applied.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The root of every random stream of the run.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The faults applied, and when.
+    pub fn plan(&self) -> &FaultPlan {
+        &self.plan
+    }
+
+    /// The properties the history is judged by.
+    pub fn properties(&self) -> &[Property] {
+        &self.properties
     }
 
     /// Every host of the run, with its software.

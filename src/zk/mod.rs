@@ -7,7 +7,7 @@ pub mod client;
 pub mod events;
 pub(crate) mod host;
 pub mod proto;
-pub mod seq;
+pub(crate) mod seq;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub(crate) mod server;

@@ -31,12 +31,9 @@ fn case(
     seed: u64,
     plan: FaultPlan,
 ) -> Result<(), TestCaseError> {
-    let spec = RunSpec {
-        plan,
-        ..RunSpec::generated(scenario, params.clone(), seed)
-    };
+    let spec = RunSpec::generated(scenario, params.clone(), seed).with_plan(plan);
     let report = run(&spec).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    if report.violations.is_empty() {
+    if report.violations().is_empty() {
         return Ok(());
     }
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fuzz-traces");
@@ -45,7 +42,7 @@ fn case(
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
     Err(TestCaseError::fail(format!(
         "{} (replay with: locksim replay {})",
-        report.violations[0],
+        report.violations()[0],
         path.display()
     )))
 }
@@ -118,12 +115,15 @@ fn fuzzing_finds_the_noguid_flaw_and_shrinks_it_to_the_lost_reply() {
                 reason.message()
             );
             assert!(
-                plan.0
+                plan.faults()
                     .iter()
                     .any(|t| matches!(t.fault, Fault::LoseReply { .. })),
                 "minimal plan keeps the lost reply: {plan:?}"
             );
-            assert!(plan.0.len() <= 2, "shrunk to a minimal plan: {plan:?}");
+            assert!(
+                plan.faults().len() <= 2,
+                "shrunk to a minimal plan: {plan:?}"
+            );
         }
         other => panic!("proptest should have found the flaw: {other:?}"),
     }
@@ -132,7 +132,7 @@ fn fuzzing_finds_the_noguid_flaw_and_shrinks_it_to_the_lost_reply() {
 /// Every `Fault` the swarm draws for `params` over `seeds` seeds of the scenario.
 fn drawn(scenario: &'static Scenario, params: &Params, seeds: u64) -> Vec<Fault> {
     (0..seeds)
-        .flat_map(|seed| generate_plan(scenario, params, seed).0)
+        .flat_map(|seed| generate_plan(scenario, params, seed).into_faults())
         .map(|t| t.fault)
         .collect()
 }
@@ -248,7 +248,7 @@ fn fuzzing_redlock_under_the_full_profile_finds_the_flaw_and_its_shrunk_plan_rep
     let result = runner(200).with_at_least(200).with_shrink_iters(40).run(
         &strategy(scenario, &params),
         |(seed, plan)| {
-            let faults = plan.0.len();
+            let faults = plan.faults().len();
             let verdict = case(scenario, &params, seed, plan);
             if verdict.is_err() && first_failure.get().is_none() {
                 first_failure.set(Some(faults));
@@ -263,7 +263,7 @@ fn fuzzing_redlock_under_the_full_profile_finds_the_flaw_and_its_shrunk_plan_rep
     assert!(message.contains("mutex"), "{message}");
     let found = first_failure.get().unwrap();
     assert!(
-        plan.0.len() < found,
+        plan.faults().len() < found,
         "not shrunk from {found} faults: {plan:?}"
     );
     let path = message

@@ -270,7 +270,7 @@ fn mutated_traces_replay_to_a_verdict_or_a_typed_error_never_a_panic() {
         match outcome {
             Ok(r) => {
                 replayed.fetch_add(1, Ordering::Relaxed);
-                prop_assert!(r.report.end_ms <= MAX_RUN_LIMIT_MS, "{text}");
+                prop_assert!(r.report.end_ms() <= MAX_RUN_LIMIT_MS, "{text}");
             }
             Err(e) => {
                 refused.fetch_add(1, Ordering::Relaxed);

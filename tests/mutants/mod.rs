@@ -57,7 +57,7 @@ fn lose_at(at_ms: u64, server: &str, op: &str, client: &str) -> TimedFault {
 /// `client`. The first is armed at 20 ms, once the workload's own directories exist (the
 /// client that makes them makes them with its first creates).
 fn lost_then_two_looks(first: &str, client: &str) -> FaultPlan {
-    FaultPlan(vec![
+    FaultPlan::new(vec![
         lose_at(20, "zk1", first, client),
         lose("zk1", "sync", client),
         lose("zk1", "sync", client),
@@ -137,7 +137,7 @@ fn mutants() -> Vec<Mutant> {
                 queue(patient, patient).named("mutant-queue-offer-patient")
             },
             plan: || {
-                FaultPlan(vec![
+                FaultPlan::new(vec![
                     lose("zk1", "multi", "p1"),
                     lose("zk1", "sync", "p1"),
                     lose("zk1", "sync", "p1"),
@@ -170,7 +170,7 @@ fn mutants() -> Vec<Mutant> {
             plan: || {
                 // Armed once every process has made the rounds' directories (its first
                 // creates), so that the lost create is an arrival.
-                FaultPlan(vec![
+                FaultPlan::new(vec![
                     lose_at(30, "zk1", "create", "c1"),
                     lose("zk1", "sync", "c1"),
                     lose("zk1", "sync", "c1"),
@@ -190,7 +190,7 @@ fn mutants() -> Vec<Mutant> {
             patient: || redis_lock(Fallback::ScriptAgain).named("mutant-redis-release-script"),
             plan: || {
                 let eval = || lose("redis1", "eval", "c1");
-                FaultPlan(vec![eval(), eval(), eval()])
+                FaultPlan::new(vec![eval(), eval(), eval()])
             },
             // At this seed (2, 8, 9, 13, 14 of 0..20) the DEL lands while the next holder
             // still holds, and a third client takes the key before it releases.
@@ -213,7 +213,7 @@ fn hand_plan_finds(name: &str) {
     let m = find(name);
     let plan = (m.plan)();
     assert!(
-        plan.0.len() <= 3,
+        plan.faults().len() <= 3,
         "{name}: a hand plan of at most three faults"
     );
     let report = (m.flawed)().run_plan(m.seed, plan.clone());
@@ -225,18 +225,19 @@ fn hand_plan_finds(name: &str) {
     );
     let patient = (m.patient)().run_plan(m.seed, plan.clone());
     assert!(
-        patient.violations.is_empty(),
+        patient.violations().is_empty(),
         "{name}: the patient recipe on the hand plan: {:?}",
-        patient.violations
+        patient.violations()
     );
-    for left_out in 0..plan.0.len() {
-        let mut part = plan.clone();
-        part.0.remove(left_out);
+    for left_out in 0..plan.faults().len() {
+        let mut faults = plan.faults().to_vec();
+        faults.remove(left_out);
+        let part = FaultPlan::new(faults);
         let report = (m.flawed)().run_plan(m.seed, part);
         assert!(
-            report.violations.is_empty(),
+            report.violations().is_empty(),
             "{name}: without fault #{left_out}: {:?}",
-            report.violations
+            report.violations()
         );
     }
 }
@@ -277,13 +278,16 @@ fn show(m: &Mutant, explored: &locksim::Explored) {
     let Some(finding) = explored.finding() else {
         return;
     };
-    for t in &finding.spec.plan.0 {
+    for t in finding.spec.plan().faults() {
         println!(
             "{}:   seed {}, at {} ms: {}",
-            m.name, finding.spec.seed, t.at_ms, t.fault
+            m.name,
+            finding.spec.seed(),
+            t.at_ms,
+            t.fault
         );
     }
-    let patient = (m.patient)().run_plan(finding.spec.seed, finding.spec.plan.clone());
+    let patient = (m.patient)().run_plan(finding.spec.seed(), finding.spec.plan().clone());
     let violated = trace::violated(&patient);
     println!("{}:   the patient recipe on it: {violated:?}", m.name);
 }
@@ -332,7 +336,7 @@ fn mutants_benchmark() {
             continue;
         }
         let random = (m.flawed)().jobs(2).explore(0..SEEDS);
-        let random_found = random.finding().map(|f| f.spec.seed);
+        let random_found = random.finding().map(|f| f.spec.seed());
         show(&m, &random);
         println!(
             "{}: random {}",

@@ -54,7 +54,7 @@ fn releases_wake_waiters_before_their_bound() {
     for (wait, by) in [(Wait::Pop, "pop"), (Wait::Notice, "notice")] {
         let run = fenced(wait).set("faults=none").run(0);
         let woken = run
-            .history
+            .history()
             .events
             .iter()
             .filter_map(|event| match &event.op {
@@ -64,7 +64,7 @@ fn releases_wake_waiters_before_their_bound() {
             .filter(|event| *event == WaiterEvent::Woken { by: by.into() })
             .count();
         assert!(woken > 0, "no waiter woke by {by}");
-        assert!(run.violations.is_empty(), "{:?}", run.violations);
+        assert!(run.violations().is_empty(), "{:?}", run.violations());
     }
 }
 
@@ -74,7 +74,7 @@ fn releases_wake_waiters_before_their_bound() {
 #[test]
 fn the_timeline_tells_whose_wake_up_a_waiter_popped() {
     let run = fenced(Wait::Pop).set("faults=none").run(0);
-    let lines = locksim::timeline::timeline(&run.history, &run.violations, &run.plan);
+    let lines = locksim::timeline::timeline(run.history(), run.violations(), run.plan());
     let popped = |l: &&String| l.contains("LPOP fenced-lock:wake took \"c");
     let told = lines.iter().find(popped).expect("a popped wake-up told");
     assert!(told.contains("(pushed by c"), "{told}");
@@ -94,7 +94,7 @@ fn a_fence_that_a_restart_forgets_hands_a_token_out_twice() {
     let finding = found.assert_violates(Property::RESOURCE);
     let mut tokens: Vec<i64> = finding
         .report
-        .history
+        .history()
         .events
         .iter()
         .filter_map(|event| match &event.op {
@@ -126,13 +126,8 @@ fn the_committed_traces_replay_bit_for_bit() {
         ),
         (stalls(true, "none"), "fenced-lock-stalls-none-455.json"),
     ] {
-        let replay = experiment.replay(&traces.join(file));
-        assert!(replay.verdict_matches, "{file}: {:?}", replay.violated);
-        assert_eq!(
-            replay.digest_matches,
-            Some(true),
-            "{file} replays differently; if the recipe changed on purpose, run its test \
-             again and copy the trace it writes under target/locksim-traces"
-        );
+        // If the recipe changed on purpose, run its test again and copy the trace it
+        // writes under target/locksim-traces.
+        experiment.replay(&traces.join(file)).assert_reproduced();
     }
 }

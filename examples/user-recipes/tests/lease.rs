@@ -29,14 +29,19 @@ fn a_pause_before_the_commit_outlasts_the_lease() {
     };
     let report = at_commit().run_plan(
         0,
-        FaultPlan(vec![TimedFault {
+        FaultPlan::new(vec![TimedFault {
             at_ms: 0,
             fault: pause,
         }]),
     );
-    assert!(report.history.events.iter().any(|e| matches!(&e.op,
+    assert!(report.history().events.iter().any(|e| matches!(&e.op,
         Op::Harness(HarnessOp::Paused { node, step, .. }) if node == "c1" && step == "commit")));
-    assert!(report.violations.iter().any(|v| v.property == WITHIN_LEASE));
+    assert!(
+        report
+            .violations()
+            .iter()
+            .any(|v| v.property == WITHIN_LEASE)
+    );
 }
 
 #[test]
@@ -55,11 +60,5 @@ fn the_committed_finding_replays_bit_for_bit() {
     let trace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("traces")
         .join(file);
-    let replay = at_commit().replay(&trace);
-    assert!(replay.verdict_matches, "{file}: {:?}", replay.violated);
-    assert_eq!(
-        replay.digest_matches,
-        Some(true),
-        "{file} replays differently"
-    );
+    at_commit().replay(&trace).assert_reproduced();
 }

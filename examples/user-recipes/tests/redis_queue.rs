@@ -41,15 +41,15 @@ fn a_lost_take_reply_loses_the_popped_item_and_not_the_moved_one() {
             op: op.into(),
             client: "c1".into(),
         };
-        FaultPlan(vec![TimedFault { at_ms: 10, fault }])
+        FaultPlan::new(vec![TimedFault { at_ms: 10, fault }])
     };
     let popped = queue(Take::Pop).run_plan(0, lose("lpop"));
     assert!(
         popped
-            .violations
+            .violations()
             .iter()
             .any(|v| v.detail.starts_with("item p1-0"))
     );
     let moved = queue(Take::Move).run_plan(0, lose("lmove"));
-    assert!(moved.violations.is_empty(), "{:?}", moved.violations);
+    assert!(moved.violations().is_empty(), "{:?}", moved.violations());
 }

@@ -82,6 +82,6 @@ impl Exportable for ZkLockModel {
                 | Action::Release(_) => {}
             }
         }
-        Ok(FaultPlan(plan))
+        Ok(FaultPlan::new(plan))
     }
 }

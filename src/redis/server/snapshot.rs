@@ -17,8 +17,8 @@ pub struct Entry {
     pub db: usize,
     /// The key.
     pub key: Vec<u8>,
-    /// Its value.
-    pub value: Value,
+    /// Its value (of locksim's own types: two dumps compare whole, with `==`).
+    pub(crate) value: Value,
     /// Its deadline, unix ms; None: it never expires.
     pub expires_at_ms: Option<i64>,
 }
@@ -26,14 +26,14 @@ pub struct Entry {
 impl Server {
     /// A key of database `db` as stored, expired or not, and its deadline on the server's
     /// expiry clock ([`Server::expiry_clock`]). Unlike a command's lookup it expires nothing.
-    pub fn peek(&self, db: usize, key: &[u8]) -> Option<(&Value, Option<i64>)> {
+    pub(crate) fn peek(&self, db: usize, key: &[u8]) -> Option<(&Value, Option<i64>)> {
         let ks = self.dbs.get(db)?;
         Some((ks.get(key)?, ks.expire_of(key)))
     }
 
     /// Every key as stored, database by database and in order, with its database and its
     /// deadline as [`Server::peek`] gives it.
-    pub fn stored(&self) -> impl Iterator<Item = (usize, &[u8], &Value, Option<i64>)> {
+    pub(crate) fn stored(&self) -> impl Iterator<Item = (usize, &[u8], &Value, Option<i64>)> {
         self.dbs.iter().enumerate().flat_map(|(db, ks)| {
             ks.iter()
                 .map(move |(key, value, when)| (db, key, value, when))
@@ -55,7 +55,7 @@ impl Server {
 
     /// Replaces the keyspace with a snapshot, as a restart loads its RDB file: a master
     /// skips the keys whose deadline has passed, a replica keeps them for its master's DEL.
-    pub fn load(&mut self, entries: Vec<Entry>, now: Now) {
+    pub(crate) fn load(&mut self, entries: Vec<Entry>, now: Now) {
         let clock = self.config.expiry_clock;
         self.dbs.iter_mut().for_each(|ks| ks.flush());
         for entry in entries {
@@ -77,7 +77,7 @@ impl Server {
 /// RPUSH, HSET, SADD or ZADD with every element, then PEXPIREAT, for an aggregate), and a
 /// SELECT 0 at the end if the last key was elsewhere, so the stream that follows starts
 /// where a new server's does.
-pub fn rewrite(entries: &[Entry]) -> Vec<Args> {
+pub(crate) fn rewrite(entries: &[Entry]) -> Vec<Args> {
     let mut ops = Vec::new();
     let mut db = 0;
     let select = |db: usize| vec![b"SELECT".to_vec(), db.to_string().into_bytes()];
