@@ -78,8 +78,9 @@ fn names(text: &str, name: &str) -> bool {
             text.match_indices(spelled.as_str()).any(|(at, _)| {
                 let before = text[..at].chars().next_back();
                 let after = text[at + spelled.len()..].chars().next();
-                !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                    && !(spelled.ends_with(".rs") && after.is_some_and(char::is_alphanumeric))
+                let inside_a_name = before.is_some_and(|c| c.is_alphanumeric() || c == '_');
+                let longer = spelled.ends_with(".rs") && after.is_some_and(char::is_alphanumeric);
+                !inside_a_name && !longer
             })
         })
 }

@@ -44,11 +44,7 @@ fn every_committed_trace_replays_as_recorded() {
         let Some(first) = r.report.violations().first() else {
             continue;
         };
-        let lines = timeline::timeline(
-            &r.report.history(),
-            &r.report.violations(),
-            &r.report.plan(),
-        );
+        let lines = timeline::timeline(r.report.history(), r.report.violations(), r.report.plan());
         for pause in pauses_of(&r.report, &first.clients) {
             assert!(
                 lines.iter().any(|line| line.contains(&pause)),
@@ -114,11 +110,7 @@ fn key_changes(file: &str) -> (Vec<KeyChange>, Vec<String>) {
             _ => None,
         })
         .collect();
-    let lines = timeline::timeline(
-        &r.report.history(),
-        &r.report.violations(),
-        &r.report.plan(),
-    );
+    let lines = timeline::timeline(r.report.history(), r.report.violations(), r.report.plan());
     (changes, lines)
 }
 
