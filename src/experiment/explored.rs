@@ -113,7 +113,7 @@ impl Explored {
     ///     .every_property()
     ///     .explore(0..600);
     /// for (property, finding) in explored.findings() {
-    ///     println!("{property} first at seed {}", finding.spec.seed);
+    ///     println!("{property} first at seed {}", finding.spec.seed());
     /// }
     /// ```
     pub fn findings(&self) -> impl Iterator<Item = (Property, &Finding)> {

@@ -366,8 +366,8 @@ impl Experiment {
     ///     at_ms: 0,
     ///     fault: Fault::PauseBefore { node: "c1".into(), step: step.into(), for_ms: 50 },
     /// };
-    /// let report = experiment.run_plan(1, FaultPlan(vec![pause("commit")]));
-    /// assert!(report.violations.is_empty());
+    /// let report = experiment.run_plan(1, FaultPlan::new(vec![pause("commit")]));
+    /// assert!(report.violations().is_empty());
     /// // `pause("fetch")` would panic: "... no client program declares a step 'fetch'
     /// // (declared: commit)".
     /// ```
@@ -528,8 +528,8 @@ impl Experiment {
     ///     at_ms: 0,
     ///     fault: Fault::LoseReply { node: "zk1".into(), op: "create".into(), client: "c1".into() },
     /// };
-    /// let report = noguid.run_plan(1, FaultPlan(vec![lose_create]));
-    /// assert!(report.violations.iter().any(|v| v.property == Property::LIVENESS));
+    /// let report = noguid.run_plan(1, FaultPlan::new(vec![lose_create]));
+    /// assert!(report.violations().iter().any(|v| v.property == Property::LIVENESS));
     /// ```
     ///
     /// # Panics
