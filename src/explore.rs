@@ -4,6 +4,7 @@
 //! `shard` splits one exploration over machines; `guided` steers plans toward states no run
 //! reached, by the mutations of `mutate`; `compare` measures it against random exploration.
 
+#[cfg(feature = "cli")]
 pub(crate) mod compare;
 mod every_property;
 pub(crate) mod guided;

@@ -50,9 +50,11 @@ pub struct GuidedSpec {
     pub check_determinism: bool,
 }
 
-/// What a campaign found, and how it went.
+/// What a campaign found, and how it went. A library build reads its outcome and runs
+/// (`Experiment::guided`); the rest is the command line's report.
 #[derive(Debug)]
 #[non_exhaustive]
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
 pub struct GuidedExploration {
     /// Runs made: up to and including the first finding, or the whole budget.
     pub runs: u64,
@@ -363,6 +365,7 @@ impl Campaign<'_> {
 pub(super) type Ran = Result<Result<RunReport, RunError>, String>;
 
 /// Runs `spec`, twice when `check_determinism` asks: a difference is the `Err`.
+#[cfg(feature = "cli")]
 pub(super) fn run_once(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> Ran {
     let first = prepared.run(spec);
     compared(prepared, spec, check_determinism, first)

@@ -27,7 +27,9 @@ use replica::Replica;
 use write::WriteOp;
 
 pub use crate::zk::proto::{ErrorCode, Response};
-pub use config::{CONTAINER_CHECK_MS, EnsembleConfig, ServerConfig};
+#[cfg(any(feature = "serve", test))]
+pub use config::CONTAINER_CHECK_MS;
+pub use config::{EnsembleConfig, ServerConfig};
 pub use ids::{ConnId, Now, ServerId};
 pub use output::{Change, Output, Refusal};
 pub use peer::{PeerMsg, QuorumRole};
