@@ -6,7 +6,10 @@
 //! corpus entries drawn in proportion to what each found, their mutations confined (mostly)
 //! to what comes after the entry's first new transition, so a mutant replays its parent up
 //! to there and tries something new after it. Which mutations and which fault kinds are
-//! drawn follows what found new transitions before (a bandit).
+//! drawn follows what found new transitions before (a bandit). A run whose first new
+//! transition was a reply it lost is followed up before anything else: its client's next
+//! requests lose their replies too (`mutate`'s `follow-up`, which reads the requests the
+//! run's servers answered).
 //!
 //! The campaign seed decides every choice; a generation's runs are made in parallel and
 //! taken in in their fixed order, and budgets count runs: the same campaign gives the same
@@ -112,7 +115,7 @@ struct Entry {
     branch_ms: u64,
     /// How many such transitions it reached, and its mutants after it.
     found: u64,
-    /// How many mutants were made of it.
+    /// How many times it was drawn as a parent by its energy (owed follow-ups aside).
     picked: u64,
     /// The requests its run's servers answered: what `aim` aims lost replies at.
     requests: RequestLog,
