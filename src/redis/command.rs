@@ -101,6 +101,10 @@ mod tests {
         );
         assert_eq!(found(&["CLIENT"]).fullname, "client");
         assert_eq!(found(&["command"]).fullname, "command");
+        // Real Redis finds a name in its command dict by a hash of all its bytes and a C
+        // string compare, so "get\0" is unknown unless, under the hash seed a process draws
+        // at start, it falls in "get"'s bucket: then it is GET (2 of 150 starts of 7.0.15).
+        // The common answer is pinned here; the conformance case leaves it out.
         assert!(matches!(lookup(&args(&["get\0"])), Lookup::UnknownCommand));
         assert!(matches!(lookup(&args(&["foo"])), Lookup::UnknownCommand));
         assert!(matches!(lookup(&[]), Lookup::UnknownCommand));

@@ -58,6 +58,9 @@ pub fn client_names() -> Vec<Step> {
     ]
 }
 
+/// A name with a NUL in it (`GET\0`) is left out: real Redis answers it as GET in about one
+/// process start in 75, when its random hash seed puts it in GET's bucket (see
+/// `redis::command`'s test, which pins the usual "unknown command").
 pub fn unknown_commands() -> Vec<Step> {
     let long = "y".repeat(200);
     vec![
@@ -66,7 +69,6 @@ pub fn unknown_commands() -> Vec<Step> {
         cmd(&["nosuch\r\nx", "a\nb"]),
         cmd(&[&long, &long, "z"]),
         cmd(&["f", &"a".repeat(120), "bbbbbbbbbb", "c"]),
-        cmd(&["GET\0", "k"]),
         cmd(&[""]),
     ]
 }
