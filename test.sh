@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite on a Debian or Ubuntu machine with Rust: installs what the suite needs,
-# then runs it (what CI runs). Usage: ./test.sh [ARGS for cargo test]; ./test.sh --help.
+# then runs it (what CI runs): the workspace's tests, then the example crate copied out as a
+# user's crate. Usage: ./test.sh [ARGS for the workspace's cargo test]; ./test.sh --help.
 #
 # What it installs, only where missing:
 #   - Debian packages (root, or sudo without a password): zookeeper and redis-server (the
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 
@@ -81,4 +82,28 @@ if ! cmp -s "$matrix/node/package-lock.json" "$modules/.locksim-pins" 2>/dev/nul
   cp "$matrix/node/package-lock.json" "$modules/.locksim-pins"
 fi
 
-exec cargo test --profile suite --workspace --exclude locksim-turmoil "$@"
+# With arguments, they go to the workspace's `cargo test` (the example crate included, as a
+# member). Without, the whole suite: the workspace's tests, and the example crate as a user's
+# crate, copied out and built without --cfg tokio_unstable (tests/user_crate/run.sh), which
+# runs its tests there instead of a second time in the workspace. That build shares nothing
+# with the workspace's (the flag differs), so it goes on beside it at a lower priority,
+# taking the core the workspace leaves idle.
+if [ $# -gt 0 ]; then
+  exec cargo test --profile suite --workspace --exclude locksim-turmoil "$@"
+fi
+start=$SECONDS
+crate="$(mktemp -d)"
+export USER_CRATE_TARGET_DIR="$crate/target"
+setsid nice -n 10 tests/user_crate/run.sh --build-only "$crate/user-recipes" >"$crate/build.log" 2>&1 &
+build=$!
+trap 'kill -- -"$build" 2>/dev/null || true; rm -rf "$crate"' EXIT
+cargo test --profile suite --workspace --exclude locksim-turmoil --exclude user-recipes
+echo "test.sh: the workspace passed in $((SECONDS - start)) s" >&2
+if ! wait "$build"; then
+  cat "$crate/build.log" >&2
+  echo "test.sh: the example crate did not build as a user's crate (its log is above)" >&2
+  exit 1
+fi
+tail -n 1 "$crate/build.log" >&2
+tests/user_crate/run.sh "$crate/user-recipes"
+echo "test.sh: the whole suite passed in $((SECONDS - start)) s" >&2
