@@ -92,9 +92,10 @@
 #![warn(unnameable_types)]
 
 #[cfg(feature = "cli")]
-pub mod bench;
+mod bench;
 pub mod check;
 #[cfg(feature = "cli")]
+#[doc(hidden)] // public for the `locksim` binary (src/main.rs) alone, not an API
 pub mod cli;
 mod coverage;
 pub mod experiment;

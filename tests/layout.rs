@@ -1,7 +1,8 @@
 //! docs/layout.md names every module: each file or folder of `src/` and each one inside a
 //! folder of `src/` (deeper ones are parts of a module the layout already describes). A
 //! module is named within the entries of its top folder (`zk/`'s lines for `src/zk/acl.rs`)
-//! as `acl.rs` or `acl/`; test-only modules (`test*`) need no line.
+//! as `acl.rs` or `acl/`; test-only modules (`test*`) need no line. And no source file of
+//! `src/` outside its tests grows past 800 lines, so that every one stays readable whole.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -130,4 +131,38 @@ fn a_module_left_out_of_the_layout_is_named() {
     assert_eq!(unlisted(&root.join("src"), &without_pause), ["sim/pause"]);
     let without_world = layout.replace("  world/ ", "  planet/ ");
     assert_eq!(unlisted(&root.join("src"), &without_world), ["world"]);
+}
+
+/// The `.rs` files under `dir`, leaving out test-only ones (a file or folder named `test*`).
+fn sources(dir: &Path, into: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy();
+        if name.starts_with("test") {
+            continue;
+        }
+        if path.is_dir() {
+            sources(&path, into);
+        } else if name.ends_with(".rs") {
+            into.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_source_file_outside_tests_passes_800_lines() {
+    let mut paths = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut paths,
+    );
+    assert!(paths.len() > 100, "only {} sources found", paths.len());
+    let long: Vec<String> = paths
+        .iter()
+        .filter_map(|path| {
+            let lines = std::fs::read_to_string(path).unwrap().lines().count();
+            (lines > 800).then(|| format!("{} ({lines} lines)", path.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "past 800 lines: {long:?}");
 }

@@ -35,6 +35,7 @@ pub mod client;
 pub(crate) mod clients;
 pub mod clock;
 mod cmd;
+#[doc(hidden)] // public for the conformance and fuzz tests (tests/), not an API
 pub mod command;
 pub(crate) mod conn;
 pub(crate) mod cstr;
@@ -45,12 +46,14 @@ pub(crate) mod keyspace;
 pub(crate) mod num;
 pub(crate) mod output_limit;
 pub(crate) mod replies;
+#[doc(hidden)] // public for the conformance and fuzz tests (tests/), not an API
 pub mod resp;
 pub mod role;
 pub mod rs;
-pub mod script;
+pub(crate) mod script;
 #[cfg(feature = "serve")]
 pub mod serve;
+#[doc(hidden)] // public for the fuzz tests (tests/fuzz), not an API
 pub mod server;
 pub(crate) mod sim_host;
 pub(crate) mod story;

@@ -81,8 +81,8 @@ pub struct Config {
     /// and the argument being read, as Redis counts it) grows past this after a read is
     /// dropped, unanswered (1 GiB by default).
     pub max_query_buffer: usize,
-    /// What one script may allocate in the Lua state ([`script::MEMORY_LIMIT`], 64 MiB, by
-    /// default; a real Redis sets no limit).
+    /// What one script may allocate in the Lua state (64 MiB by default; a real Redis sets no
+    /// limit).
     pub lua_memory_limit: usize,
 }
 

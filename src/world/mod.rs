@@ -3,7 +3,7 @@
 //! programs through their traits and never names one.
 
 mod driver;
-pub mod prepared;
+mod prepared;
 pub mod run;
 
 pub use prepared::Prepared;
