@@ -158,11 +158,6 @@ impl Scripts {
     /// The same scripts with `bytes` of Lua memory for each script instead of [`MEMORY_LIMIT`]
     /// (`serve redis --lua-memory-limit`): a real Redis sets no such limit, so a server that
     /// must run scripts building large values can raise it.
-    ///
-    /// ```
-    /// let scripts = locksim::redis::script::Scripts::new().with_memory_limit(256 << 20);
-    /// # drop(scripts);
-    /// ```
     pub fn with_memory_limit(mut self, bytes: usize) -> Scripts {
         if bytes != self.memory_limit {
             self.memory_limit = bytes;
