@@ -85,25 +85,26 @@ fi
 # With arguments, they go to the workspace's `cargo test` (the example crate included, as a
 # member). Without, the whole suite: the workspace's tests, and the example crate as a user's
 # crate, copied out and built without --cfg tokio_unstable (tests/user_crate/run.sh), which
-# runs its tests there instead of a second time in the workspace. That build shares nothing
-# with the workspace's (the flag differs), so it goes on beside it at a lower priority,
-# taking the core the workspace leaves idle.
+# runs its tests there instead of a second time in the workspace. That build and those tests
+# (its step 1) share nothing with the workspace's (the flag differs), so they go on beside
+# them at a lower priority, taking the core the workspace leaves idle; its step 2, the
+# findings replayed across the two builds, comes after.
 if [ $# -gt 0 ]; then
   exec cargo test --profile suite --workspace --exclude locksim-turmoil "$@"
 fi
 start=$SECONDS
 crate="$(mktemp -d)"
 export USER_CRATE_TARGET_DIR="$crate/target"
-setsid nice -n 10 tests/user_crate/run.sh --build-only "$crate/user-recipes" >"$crate/build.log" 2>&1 &
-build=$!
-trap 'kill -- -"$build" 2>/dev/null || true; rm -rf "$crate"' EXIT
+setsid nice -n 10 tests/user_crate/run.sh --step 1 "$crate/user-recipes" >"$crate/step1.log" 2>&1 &
+step1=$!
+trap 'kill -- -"$step1" 2>/dev/null || true; rm -rf "$crate"' EXIT
 cargo test --profile suite --workspace --exclude locksim-turmoil --exclude user-recipes
 echo "test.sh: the workspace passed in $((SECONDS - start)) s" >&2
-if ! wait "$build"; then
-  cat "$crate/build.log" >&2
-  echo "test.sh: the example crate did not build as a user's crate (its log is above)" >&2
+if ! wait "$step1"; then
+  cat "$crate/step1.log" >&2
+  echo "test.sh: the example crate failed as a user's crate (its log is above)" >&2
   exit 1
 fi
-tail -n 1 "$crate/build.log" >&2
-tests/user_crate/run.sh "$crate/user-recipes"
+grep -E "^(== |test result: )" "$crate/step1.log" >&2
+tests/user_crate/run.sh --step 2 "$crate/user-recipes"
 echo "test.sh: the whole suite passed in $((SECONDS - start)) s" >&2

@@ -7,22 +7,26 @@
 #   2. findings it writes (without the flag) replay in the workspace (with it), and findings
 #      the workspace writes replay there: LOCKSIM_REPLAY=<file> cargo test --release.
 #
-# Usage: tests/user_crate/run.sh [--build-only] [DIR]
+# Usage: tests/user_crate/run.sh [--step 1|2] [DIR]
 #   DIR: where to copy the crate (default: a new temporary directory, removed at the end);
 #   its target directory is DIR/target unless USER_CRATE_TARGET_DIR names another, which
 #   a later run can reuse. Step 2 builds the workspace's tests if they are not built yet.
-#   --build-only: copy and build the crate's tests, run nothing. A later run on the same DIR
-#   (and target) builds nothing again, so the build can go on beside the workspace's.
-# ./test.sh calls it after the workspace's tests (CI with it). On 2 cores from a fresh target
-# directory: about 2.5 minutes to build, under one to test, and half a minute for step 2.
+#   --step N: that step alone. Step 2 reads the findings step 1 wrote, so it runs on the DIR
+#   (and target) of an earlier step 1, and builds nothing of the crate again: ./test.sh
+#   (CI) runs step 1 beside the workspace's build and tests, step 2 after them.
+# On 2 cores from a fresh target directory: about 2.5 minutes to build, under one to test,
+# and under one for step 2.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
-build_only=false
-if [ "${1:-}" = "--build-only" ]; then
-  build_only=true
-  shift
+steps="1 2"
+if [ "${1:-}" = "--step" ]; then
+  case "${2:-}" in
+    1 | 2) steps="$2" ;;
+    *) echo "--step takes 1 or 2, not '${2:-}'" >&2; exit 2 ;;
+  esac
+  shift 2
 fi
 if [ $# -gt 0 ]; then
   mkdir -p "$1"
@@ -59,15 +63,12 @@ workspace() {
 }
 
 start=$SECONDS
-if $build_only; then
-  echo "== cargo test --release --no-run in $dir (without --cfg tokio_unstable)"
-  user cargo test --release --no-run
-  echo "== built in $((SECONDS - start)) s"
-  exit 0
+if [[ " $steps " == *" 1 "* ]]; then
+  echo "== cargo test --release in $dir (without --cfg tokio_unstable)"
+  user cargo test --release
+  echo "== its tests passed in $((SECONDS - start)) s"
 fi
-echo "== cargo test --release in $dir (without --cfg tokio_unstable)"
-user cargo test --release
-echo "== its tests passed in $((SECONDS - start)) s"
+[[ " $steps " == *" 2 "* ]] || exit 0
 
 # Findings that cross builds: the test that writes each, its binary, and its trace's name.
 findings=(
