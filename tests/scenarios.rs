@@ -270,6 +270,80 @@ fn the_double_barrier_holds_through_session_expiries_as_documented() {
     ));
 }
 
+/// Found by a guided campaign (`explore zk-double-barrier --guided --runs 2000 --campaign
+/// 0`, run 1,686): c1's session ends after the barrier opened with its node counted, before
+/// c1 saw `ready`. Its node's deletion was its leave as far as the others can tell, and c2
+/// passes the leave; c1, on a new session, must not join again and work beside nobody.
+#[test]
+fn a_process_whose_session_ended_after_the_barrier_opened_does_not_join_it_again() {
+    use locksim::history::{BarrierOp, Kind, Op};
+    use locksim::sim::fault::{FaultPlan, TimedFault};
+    use locksim::world::run::{RunSpec, run};
+    let link = |a: &str| (a.to_string(), "zk1".to_string());
+    let at = |at_ms, fault| TimedFault { at_ms, fault };
+    let ((c1, zk), (c2, zk2), (c3, zk3)) = (link("c1"), link("c2"), link("c3"));
+    let plan = FaultPlan::new(vec![
+        at(
+            70,
+            Fault::Delay {
+                a: c2.clone(),
+                b: zk2.clone(),
+                ms: 8,
+                for_ms: 141,
+            },
+        ),
+        at(
+            115,
+            Fault::Partition {
+                a: c1.clone(),
+                b: zk.clone(),
+            },
+        ),
+        at(137, Fault::Repair { a: c1, b: zk }),
+        at(
+            158,
+            Fault::Loss {
+                a: c2,
+                b: zk2,
+                rate: 0.34,
+                for_ms: 26,
+            },
+        ),
+        at(223, Fault::Partition { a: c3, b: zk3 }),
+    ]);
+    let recipe = scenario::find("zk-double-barrier").unwrap();
+    let spec = RunSpec::generated(recipe, params(&[]), 4_691_905_793_288_301_687).with_plan(plan);
+    let report = run(&spec).expect("the run completes");
+    let told = timeline(report.history(), report.violations(), spec.plan()).join("\n");
+    assert_eq!(report.violations(), [], "{told}");
+    // The run is the one found: c1 enters round 1 again after its session ended, and
+    // passes without a node.
+    let c1_in_r1: Vec<(Kind, String)> =
+        report
+            .history()
+            .events
+            .iter()
+            .filter(|e| e.node == "c1")
+            .filter_map(|e| match &e.op {
+                Op::Barrier(
+                    BarrierOp::Enter { barrier, .. } | BarrierOp::Joined { barrier, .. },
+                ) if barrier.ends_with("/r1") => Some((e.kind, e.op.name())),
+                _ => None,
+            })
+            .collect();
+    let step = |kind, op: &str| (kind, op.to_string());
+    assert_eq!(
+        c1_in_r1,
+        [
+            step(Kind::Invoke, "enter"),
+            step(Kind::Info, "joined"),
+            step(Kind::Fail, "enter"),
+            step(Kind::Invoke, "enter"),
+            step(Kind::Ok, "enter"),
+        ]
+    );
+}
+
 #[test]
 fn a_barrier_looked_at_before_it_is_armed_is_taken_for_lifted() {
     let e = explore_seeds("zk-barrier-unarmed", &[], &[], 0..200);

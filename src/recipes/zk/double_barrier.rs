@@ -7,11 +7,13 @@
 //! Leave: list; none left: done; only mine: delete it, done; mine the lowest: wait on the
 //! highest; otherwise delete mine and wait on the lowest; list again.
 //!
-//! A session that expires takes the process's node with it. Before it passed enter, the
-//! process enters again on a new session (its node counts again). After that, it has left
-//! the barrier as far as everyone else can tell (the others may pass the leave without it):
-//! it does not create its node again, finishes its work and runs the leave, which finds no
-//! node of its own. The `barrier` checker counts it as done from its node's deletion.
+//! A session that expires takes the process's node with it. Before the barrier opened, the
+//! process enters again on a new session (its node counts again). Once it opened (`ready`
+//! is there, so the node counted) it has left the barrier as far as everyone else can tell
+//! (the others may pass the leave without it), whether or not it saw `ready` before its
+//! session ended: it does not create its node again, finishes its work and runs the leave,
+//! which finds no node of its own. The `barrier` checker counts it as done from its node's
+//! deletion.
 
 use super::barrier::{BarrierError, delete, wait};
 use super::is_transient;
@@ -245,7 +247,9 @@ impl ZkDoubleBarrier {
                 _ => {
                     let (stat, watch) = retrying(c, async || c.exists_watch(&ready).await).await?;
                     if stat.is_some() {
-                        return self.join(round).await;
+                        // Everyone was there, a node of mine among them: this session's,
+                        // or one gone with an earlier session, which was my leave.
+                        return Ok(());
                     }
                     Some(watch)
                 }
