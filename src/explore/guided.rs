@@ -2,8 +2,9 @@
 //!
 //! A campaign keeps a corpus of runs (a seed and the genes of its plan) that reached a
 //! transition of the coverage map (`coverage`) that no run before had reached. Each
-//! generation is a fixed number of runs: a share of fresh swarm plans, the rest mutants of
-//! corpus entries drawn in proportion to what each found, their mutations confined (mostly)
+//! generation is a fixed number of runs: fresh swarm plans, as many as they lately reached
+//! more new transitions per run than mutants did (and a quarter at least), the rest mutants
+//! of corpus entries drawn in proportion to what each found, their mutations confined (mostly)
 //! to what comes after the entry's first new transition, so a mutant replays its parent up
 //! to there and tries something new after it. Which mutations and which fault kinds are
 //! drawn follows what found new transitions before (a bandit). A run whose first new
@@ -31,6 +32,7 @@ use crate::world::Prepared;
 use crate::world::run::{RunError, RunReport, RunSpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -83,8 +85,12 @@ pub struct GuidedExploration {
 /// Runs of one generation, whatever the number of jobs.
 pub(crate) const GENERATION: u64 = 16;
 
-/// Of every generation, the share of fresh swarm plans.
+/// Of every generation, at least this share is fresh swarm plans; more while fresh plans
+/// reach new transitions more often than mutants do (`Yields`).
 const FRESH: f64 = 0.25;
+
+/// The generations over which fresh plans and mutants are compared.
+const WINDOW: usize = 4;
 
 /// Of mutants, the share whose mutations are confined to what comes after their parent's
 /// first new transition.
@@ -104,6 +110,47 @@ fn lost_at(requests: &RequestLog, at_ms: u64) -> bool {
         .sent()
         .iter()
         .any(|s| s.lost && s.at_ms.abs_diff(at_ms) <= 2)
+}
+
+/// How many new transitions fresh plans and mutants reached per run, over the last
+/// `WINDOW` generations: early in a campaign, and on scenarios whose states a mutant's
+/// prefix does not lead toward, fresh plans reach more, and a fixed share of mutants would
+/// spend runs on less than random exploration reaches.
+#[derive(Debug, Default)]
+struct Yields {
+    /// Per generation, (new transitions, runs) of fresh plans and of mutants.
+    generations: VecDeque<[(u64, u64); 2]>,
+}
+
+impl Yields {
+    fn next_generation(&mut self) {
+        if self.generations.len() == WINDOW {
+            self.generations.pop_front();
+        }
+        self.generations.push_back([(0, 0); 2]);
+    }
+
+    fn record(&mut self, fresh: bool, new: usize) {
+        if let Some(generation) = self.generations.back_mut() {
+            let (reached, runs) = &mut generation[usize::from(!fresh)];
+            *reached += new as u64;
+            *runs += 1;
+        }
+    }
+
+    /// The share of fresh plans: each side's new transitions per run, normalised, and at
+    /// least `FRESH`.
+    fn fresh_share(&self) -> f64 {
+        let rate = |side: usize| {
+            let (reached, runs) = self
+                .generations
+                .iter()
+                .fold((0, 0), |(n, r), g| (n + g[side].0, r + g[side].1));
+            (reached as f64 + 1.0) / (runs as f64 + 2.0)
+        };
+        let (fresh, mutant) = (rate(0), rate(1));
+        (fresh / (fresh + mutant)).max(FRESH)
+    }
 }
 
 /// A run of the corpus.
@@ -185,6 +232,7 @@ struct Campaign<'a> {
     corpus: Vec<Entry>,
     mutations: Bandit<Mutation>,
     kinds: Bandit<NewKind>,
+    yields: Yields,
     /// Whether plans can be mutated at all (the profile has faults, hosts to aim them at).
     mutable: bool,
 }
@@ -231,7 +279,8 @@ impl Campaign<'_> {
     }
 
     fn next(&mut self) -> Candidate {
-        if !self.mutable || self.corpus.is_empty() || self.rng.random_bool(FRESH) {
+        let fresh = self.yields.fresh_share();
+        if !self.mutable || self.corpus.is_empty() || self.rng.random_bool(fresh) {
             return self.fresh();
         }
         // A run whose lost reply was the new thing it reached is followed up at once (its
@@ -306,6 +355,7 @@ impl Campaign<'_> {
         for &k in &candidate.new_kinds {
             self.kinds.reward(k, won);
         }
+        self.yields.record(candidate.parent.is_none(), new.len());
         let Some(&(_, branch_ms)) = new.first() else {
             return;
         };
@@ -470,6 +520,7 @@ pub(super) fn campaign(
         corpus: Vec::new(),
         mutations: Bandit::new(Mutation::ALL),
         kinds: Bandit::new(kinds),
+        yields: Yields::default(),
         mutable,
         cfg,
     };
@@ -477,6 +528,7 @@ pub(super) fn campaign(
     let (mut curve, mut failed) = (Vec::new(), Vec::new());
     while runs < spec.runs {
         let size = GENERATION.min(spec.runs - runs);
+        campaign.yields.next_generation();
         let candidates: Vec<Candidate> = (0..size).map(|_| campaign.next()).collect();
         let specs: Vec<RunSpec> = candidates.iter().map(|c| campaign.run_spec(c)).collect();
         let results = run_all(&specs, spec.jobs, observer, |s| {
@@ -585,6 +637,32 @@ mod tests {
         if let Some(found) = outcome(&one) {
             replays("zk-lock-vanished", found);
         }
+    }
+
+    /// Fresh plans get the runs while they reach more than mutants do, never less than
+    /// `FRESH` of them, and only the last `WINDOW` generations count.
+    #[test]
+    fn the_fresh_share_follows_what_each_side_reached_lately() {
+        let mut yields = Yields::default();
+        yields.next_generation();
+        for _ in 0..8 {
+            yields.record(true, 30);
+            yields.record(false, 2);
+        }
+        let early = yields.fresh_share();
+        assert!(early > 0.9, "{early}");
+        for _ in 0..WINDOW {
+            yields.next_generation();
+            for _ in 0..8 {
+                yields.record(true, 0);
+                yields.record(false, 5);
+            }
+        }
+        assert_eq!(
+            yields.fresh_share(),
+            FRESH,
+            "the first generation is out of the window"
+        );
     }
 
     #[test]

@@ -254,7 +254,7 @@ fn guided_shards(s: &Scratch, scenario: &str, (campaign, runs): (&str, &str)) ->
         .collect()
 }
 
-/// Shard 1 of a campaign is the campaign itself cut to its share: here campaign 1 finds its
+/// Shard 1 of a campaign is the campaign itself cut to its share: here campaign 2 finds its
 /// flaw within the first 100 runs, so shard 1/2 finds what the unsharded campaign finds,
 /// and so does the merge, which counts the runs of both shards. `--shard 1/1` is the
 /// unsharded campaign.
@@ -262,7 +262,7 @@ fn guided_shards(s: &Scratch, scenario: &str, (campaign, runs): (&str, &str)) ->
 fn a_guided_campaign_sharded_two_ways_merges_to_the_finding_of_its_first_shard() {
     let s = Scratch::new("guided_shards");
     let campaign = ["explore", "zk-lock-stale-session", "--guided"];
-    let budget = ["--campaign", "1", "--runs", "200", "--traces", "whole"];
+    let budget = ["--campaign", "2", "--runs", "200", "--traces", "whole"];
     let whole = s.json(&[&campaign[..], &budget].concat(), 1);
     let alone = s.json(&[&campaign[..], &budget, &["--shard", "1/1"]].concat(), 1);
     for key in [
@@ -277,12 +277,12 @@ fn a_guided_campaign_sharded_two_ways_merges_to_the_finding_of_its_first_shard()
     }
     assert_eq!(
         alone["shard"],
-        serde_json::json!({ "index": 1, "count": 1, "campaign": 1, "runs": 200 })
+        serde_json::json!({ "index": 1, "count": 1, "campaign": 2, "runs": 200 })
     );
-    let shards = guided_shards(&s, "zk-lock-stale-session", ("1", "200"));
+    let shards = guided_shards(&s, "zk-lock-stale-session", ("2", "200"));
     assert_eq!(shards[0]["seed"], whole["seed"], "{}", shards[0]);
     assert_eq!(shards[0]["shard"]["runs"], 100);
-    assert_ne!(shards[1]["shard"]["campaign"], 1, "{}", shards[1]);
+    assert_ne!(shards[1]["shard"]["campaign"], 2, "{}", shards[1]);
     let merged = s.json(&["merge", "guided-2.json", "guided-1.json"], 1);
     for key in ["seed", "faults", "trace", "guided", "params"] {
         assert_eq!(merged[key], whole[key], "{key}");
