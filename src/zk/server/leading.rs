@@ -201,7 +201,10 @@ impl Leading {
         self.broadcast(m, rep, now, write, out);
     }
 
-    /// The leader logs a write and proposes it to the followers.
+    /// The leader logs a write and proposes it to its synced followers (3.8's
+    /// `forwardingFollowers`): one still joining gets it with its history, after what it
+    /// lacks, never before (it would log the new write ahead of its gap and skip the history
+    /// as known).
     pub(super) fn broadcast(
         &mut self,
         m: &mut Member,
@@ -210,7 +213,7 @@ impl Leading {
         write: Write,
         out: &mut Vec<Output>,
     ) {
-        for follower in m.followers() {
+        for &follower in &self.synced {
             out.push(to(follower, PeerMsg::Proposal(write.clone())));
         }
         m.log.insert(write.zxid, (write, BTreeSet::from([m.me])));
@@ -238,7 +241,7 @@ impl Leading {
                 break;
             }
             let (write, _) = entry.remove();
-            for follower in m.followers() {
+            for &follower in &self.synced {
                 out.push(to(follower, PeerMsg::Commit { zxid: write.zxid }));
             }
             m.apply(self, rep, now, write, out);

@@ -486,6 +486,42 @@ fn a_write_only_the_old_leader_logged_is_truncated_when_it_rejoins() {
     }
 }
 
+/// A member that missed writes of an old epoch, deciding to follow a leader that has
+/// started a new one, gets the new epoch's first write only after the history it lacks:
+/// taken before it, that write would count as the next it expects, and its history as
+/// known (found by a guided campaign on a user's lock over tokio-zookeeper: its replica
+/// kept a node deleted long before, and numbered new sequential nodes from the past).
+#[test]
+fn a_member_joining_a_new_epoch_gets_its_first_write_after_what_it_missed() {
+    let mut net = Net::new(0);
+    net.open(LEADER, 30);
+    net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
+    // Follower 1 misses the delete (a broken link).
+    net.held.insert(1);
+    net.send(LEADER, 30, 2, delete_req("/a"));
+    net.wire.retain(|(_, to, _)| *to != 1);
+    net.held.remove(&1);
+    // The leader is cut off: 2, whose log is longer, leads 1, which does not join yet.
+    net.partition(LEADER, 1);
+    net.partition(LEADER, 2);
+    net.tick_to(net.mono_ms + 2 * TICK);
+    assert_eq!(net.servers[&2].quorum_role(), Some(QuorumRole::Lead));
+    assert_eq!(net.servers[&1].quorum_role(), Some(QuorumRole::Follow(2)));
+    // The old leader comes back and joins 2, which starts epoch 2 with it.
+    net.heal(LEADER, 1);
+    net.heal(LEADER, 2);
+    net.tick_to(net.mono_ms + 3 * TICK);
+    net.input(LEADER, |s, _| s.peer_up(2));
+    // The new epoch's first write (a session), then 1 joins.
+    net.open(2, 20);
+    net.input(1, |s, _| s.peer_up(2));
+    net.send(2, 20, 1, create_req("/b", CreateMode::Persistent));
+    for id in [1, 2, LEADER] {
+        assert!(net.stat(id, "/a").is_none(), "server {id} kept /a");
+        assert!(net.stat(id, "/b").is_some(), "server {id}");
+    }
+}
+
 #[test]
 fn a_new_leader_takes_over_every_session_with_a_fresh_timeout() {
     let mut net = Net::new(0);
