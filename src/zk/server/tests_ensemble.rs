@@ -469,10 +469,8 @@ fn a_write_only_the_old_leader_logged_is_truncated_when_it_rejoins() {
     net.tick_to(net.mono_ms + 2 * TICK);
     assert_eq!(net.servers[&2].quorum_role(), Some(QuorumRole::Lead));
     net.input(1, |s, _| s.peer_up(2));
-    net.heal(LEADER, 1);
-    net.heal(LEADER, 2);
     // The old leader, looking again, joins the new one, which tells it to drop the write.
-    net.tick_to(net.mono_ms + 3 * TICK);
+    net.bring_the_old_leader_back();
     assert_eq!(
         net.servers[&LEADER].quorum_role(),
         Some(QuorumRole::Follow(2))
@@ -508,9 +506,7 @@ fn a_member_joining_a_new_epoch_gets_its_first_write_after_what_it_missed() {
     assert_eq!(net.servers[&2].quorum_role(), Some(QuorumRole::Lead));
     assert_eq!(net.servers[&1].quorum_role(), Some(QuorumRole::Follow(2)));
     // The old leader comes back and joins 2, which starts epoch 2 with it.
-    net.heal(LEADER, 1);
-    net.heal(LEADER, 2);
-    net.tick_to(net.mono_ms + 3 * TICK);
+    net.bring_the_old_leader_back();
     net.input(LEADER, |s, _| s.peer_up(2));
     // The new epoch's first write (a session), then 1 joins.
     net.open(2, 20);
@@ -586,6 +582,14 @@ impl Net {
     fn heal(&mut self, a: ServerId, b: ServerId) {
         self.cut.remove(&(a, b));
         self.cut.remove(&(b, a));
+    }
+
+    /// Heals the first leader's links, and gives it the ticks to look for the leader the
+    /// others elected meanwhile.
+    fn bring_the_old_leader_back(&mut self) {
+        self.heal(LEADER, 1);
+        self.heal(LEADER, 2);
+        self.tick_to(self.mono_ms + 3 * TICK);
     }
 
     /// Advances the clock tick by tick to `t`, every server ticking.
