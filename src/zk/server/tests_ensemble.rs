@@ -494,11 +494,7 @@ fn a_member_joining_a_new_epoch_gets_its_first_write_after_what_it_missed() {
     let mut net = Net::new(0);
     net.open(LEADER, 30);
     net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
-    // Follower 1 misses the delete (a broken link).
-    net.held.insert(1);
-    net.send(LEADER, 30, 2, delete_req("/a"));
-    net.wire.retain(|(_, to, _)| *to != 1);
-    net.held.remove(&1);
+    net.missed_by(1, |net| net.send(LEADER, 30, 2, delete_req("/a")));
     // The leader is cut off: 2, whose log is longer, leads 1, which does not join yet.
     net.partition(LEADER, 1);
     net.partition(LEADER, 2);
@@ -560,11 +556,10 @@ fn a_follower_that_missed_proposals_asks_for_them_and_catches_up() {
     let mut net = Net::new(0);
     net.open(LEADER, 30);
     net.send(LEADER, 30, 1, create_req("/a", CreateMode::Persistent));
-    // Follower 1 loses what the leader sent it (a broken link), then hears of a later write.
-    net.held.insert(1);
-    net.send(LEADER, 30, 2, create_req("/b", CreateMode::Persistent));
-    net.wire.retain(|(_, to, _)| *to != 1);
-    net.held.remove(&1);
+    // Follower 1 loses what the leader sent it, then hears of a later write.
+    net.missed_by(1, |net| {
+        net.send(LEADER, 30, 2, create_req("/b", CreateMode::Persistent))
+    });
     net.send(LEADER, 30, 3, delete_req("/a"));
     assert!(net.stat(1, "/b").is_some() && net.stat(1, "/a").is_none());
     let zxids: BTreeSet<i64> = [1, 2, 3].map(|id| net.servers[&id].last_zxid()).into();
@@ -582,6 +577,14 @@ impl Net {
     fn heal(&mut self, a: ServerId, b: ServerId) {
         self.cut.remove(&(a, b));
         self.cut.remove(&(b, a));
+    }
+
+    /// What `f` makes the others send `server` is lost on the way (a broken link).
+    fn missed_by(&mut self, server: ServerId, f: impl FnOnce(&mut Net)) {
+        self.held.insert(server);
+        f(self);
+        self.wire.retain(|(_, to, _)| *to != server);
+        self.held.remove(&server);
     }
 
     /// Heals the first leader's links, and gives it the ticks to look for the leader the
