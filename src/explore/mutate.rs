@@ -46,7 +46,9 @@ pub(crate) enum Mutation {
     /// a rare request is aimed at as often as a frequent one.
     Aim,
     /// Lose the reply to one of the next requests of a client after a reply it lost in the
-    /// parent's run (the look that would settle what happened), and perhaps its retry's.
+    /// parent's run (the look that would settle what happened), and perhaps its retry's. At
+    /// the profile's count of lost replies it gives up another that struck before the
+    /// branch point if it must, so its mutant may differ from its parent before there.
     FollowUp,
 }
 
@@ -211,10 +213,10 @@ pub(crate) fn apply(
 /// Adds a lost reply aimed at a request of `requests` answered at or after `from_ms`, armed
 /// after the same client's previous request of its kind so that it strikes that one. With
 /// `follow`, one of the next four kinds of request of a client after a reply it lost (how
-/// it settles what happened), half the time with its next request of that kind too (a
-/// retry); else a request drawn by (client, kind), then by occurrence. A plan at the
-/// profile's count of lost replies gives up others after `from_ms`. False when there is
-/// nothing to aim at, or the profile loses no replies.
+/// it settles what happened), drawn by how rare its kind is in the run, half the time with
+/// the next request of that kind too (a retry); else a request drawn by (client, kind), then
+/// by occurrence. A plan at the profile's count of lost replies gives up others
+/// (`make_room`). False when there is nothing to aim at, or the profile loses no replies.
 fn aim(
     cfg: &SwarmConfig,
     genes: &mut Vec<Gene>,
@@ -233,16 +235,31 @@ fn aim(
     if !cfg.kinds.contains(&FaultKind::LoseReply) {
         return false;
     }
-    let targets: Vec<usize> = if follow {
+    // The requests to lose, and whether the next of the first one's kind is lost too (a
+    // retry: the parent's run sent none when its look went through, so it is aimed at
+    // whatever the client sends next of that kind).
+    let (target, again, followed) = if follow {
         let follow_ups = follow_ups(requests, loseable);
         if follow_ups.is_empty() {
             return false;
         }
-        let first = follow_ups[rng.random_range(0..follow_ups.len())];
-        let again = (first + 1..sent.len())
-            .find(|&j| sent[j].client == sent[first].client && sent[j].op == sent[first].op)
-            .filter(|_| rng.random_bool(0.5));
-        std::iter::once(first).chain(again).collect()
+        // Drawn by the rarity of its kind in the run: the look that settles what a lost
+        // reply did is a request a client sends after a loss and seldom otherwise.
+        let count = |op: &str| sent.iter().filter(|s| s.op == op).count() as f64;
+        let weights: Vec<f64> = follow_ups
+            .iter()
+            .map(|&(_, j)| 1.0 / count(sent[j].op))
+            .collect();
+        let mut at = rng.random::<f64>() * weights.iter().sum::<f64>();
+        let chosen = weights
+            .iter()
+            .position(|w| {
+                at -= w;
+                at < 0.0
+            })
+            .unwrap_or(follow_ups.len() - 1);
+        let (lost, next) = follow_ups[chosen];
+        (next, rng.random_bool(0.5), Some(lost))
     } else {
         let kinds: BTreeSet<(u16, &str)> = sent
             .iter()
@@ -255,36 +272,47 @@ fn aim(
         let at: Vec<usize> = (0..sent.len())
             .filter(|&i| sent[i].client == client && sent[i].op == op && loseable(&sent[i]))
             .collect();
-        vec![at[rng.random_range(0..at.len())]]
+        (at[rng.random_range(0..at.len())], false, None)
     };
-    if !make_room(cfg, genes, from_ms, requests, targets.len(), rng) {
+    if !make_room(
+        cfg,
+        genes,
+        from_ms,
+        requests,
+        followed,
+        1 + usize::from(again),
+        rng,
+    ) {
         return false;
     }
-    for &target in &targets {
-        let aimed = sent[target];
-        let same =
-            |s: &&Sent| s.client == aimed.client && s.op == aimed.op && s.server == aimed.server;
-        let armed_ms = sent[..target]
-            .iter()
-            .rev()
-            .find(same)
-            .map_or(from_ms, |previous| previous.at_ms + 1)
-            .clamp(from_ms, aimed.at_ms);
-        genes.push(Gene::at(
-            armed_ms,
+    let aimed = sent[target];
+    let same = |s: &&Sent| s.client == aimed.client && s.op == aimed.op && s.server == aimed.server;
+    let armed_ms = sent[..target]
+        .iter()
+        .rev()
+        .find(same)
+        .map_or(from_ms, |previous| previous.at_ms + 1)
+        .clamp(from_ms, aimed.at_ms);
+    let lose = |at_ms| {
+        Gene::at(
+            at_ms,
             Fault::LoseReply {
                 node: requests.name(aimed.server).to_string(),
                 op: aimed.op.to_string(),
                 client: requests.name(aimed.client).to_string(),
             },
-        ));
+        )
+    };
+    genes.push(lose(armed_ms));
+    if again {
+        genes.push(lose(aimed.at_ms + 1));
     }
     true
 }
 
 /// The requests of `requests` that `loseable` admits among the next four kinds a client
 /// sent after each reply it lost.
-fn follow_ups(requests: &RequestLog, loseable: impl Fn(&Sent) -> bool) -> Vec<usize> {
+fn follow_ups(requests: &RequestLog, loseable: impl Fn(&Sent) -> bool) -> Vec<(usize, usize)> {
     let sent = requests.sent();
     let mut follow_ups = Vec::new();
     for (i, lost) in sent.iter().enumerate().filter(|(_, s)| s.lost) {
@@ -295,7 +323,7 @@ fn follow_ups(requests: &RequestLog, loseable: impl Fn(&Sent) -> bool) -> Vec<us
             }
             kinds.push(next.op);
             if loseable(next) {
-                follow_ups.push(j);
+                follow_ups.push((i, j));
             }
             if kinds.len() == 4 {
                 break;
@@ -305,53 +333,89 @@ fn follow_ups(requests: &RequestLog, loseable: impl Fn(&Sent) -> bool) -> Vec<us
     follow_ups
 }
 
-/// Makes room for `more` lost replies within the profile's count: gives up as many as it
-/// must after `from_ms`, those that never struck in the parent's run first. False when it
-/// cannot.
+/// Makes room for `more` lost replies within the profile's count, giving up as few as it
+/// must: first those that never struck in the parent's run (anywhere: one that never struck
+/// changed nothing of it, so its run up to `from_ms` stays the same), then others after
+/// `from_ms`, and for a follow-up, last, others before it, never the one that lost the
+/// `followed` request's reply. False when it cannot.
 fn make_room(
     cfg: &SwarmConfig,
     genes: &mut Vec<Gene>,
     from_ms: u64,
     requests: &RequestLog,
+    followed: Option<usize>,
     more: usize,
     rng: &mut ChaCha8Rng,
 ) -> bool {
-    let losing = |g: &Gene| g.kind(cfg) == FaultKind::LoseReply;
     let max = cfg.per_kind_max.max(1) as usize;
-    if more > max {
+    let struck = strikes(genes, requests);
+    // Each lost reply's gene with the tier it is given up in (lowest first).
+    let mut losing: Vec<(usize, u8)> = (0..genes.len())
+        .filter(|&i| genes[i].kind(cfg) == FaultKind::LoseReply)
+        .filter_map(|i| {
+            let tier = match struck[i] {
+                None => 0,
+                Some(r) if Some(r) == followed => return None,
+                Some(_) if genes[i].at_ms >= from_ms => 1,
+                Some(_) if followed.is_some() => 2,
+                Some(_) => return None,
+            };
+            Some((i, tier))
+        })
+        .collect();
+    let count = genes
+        .iter()
+        .filter(|g| g.kind(cfg) == FaultKind::LoseReply)
+        .count();
+    let Some(over) = (count + more).checked_sub(max) else {
+        return true;
+    };
+    if more > max || over > losing.len() {
         return false;
     }
-    while genes.iter().filter(|g| losing(g)).count() + more > max {
-        let movable: Vec<usize> = (0..genes.len())
-            .filter(|&i| genes[i].at_ms >= from_ms && losing(&genes[i]))
-            .collect();
-        let idle: Vec<usize> = movable
+    let mut gone = Vec::new();
+    for _ in 0..over {
+        let lowest = losing
             .iter()
-            .copied()
-            .filter(|&i| !struck(&genes[i], requests))
+            .map(|&(_, t)| t)
+            .min()
+            .expect("enough to give up");
+        let among: Vec<usize> = (0..losing.len())
+            .filter(|&k| losing[k].1 == lowest)
             .collect();
-        let among = if idle.is_empty() { &movable } else { &idle };
-        if among.is_empty() {
-            return false;
-        }
-        genes.remove(among[rng.random_range(0..among.len())]);
+        gone.push(losing.remove(among[rng.random_range(0..among.len())]).0);
+    }
+    gone.sort_unstable();
+    for i in gone.into_iter().rev() {
+        genes.remove(i);
     }
     true
 }
 
-/// Whether a lost reply `gene` arms struck in the run `requests` logs: a reply of its
-/// server to its client (of its request, or any) was lost after it was armed.
-fn struck(gene: &Gene, requests: &RequestLog) -> bool {
-    let Fault::LoseReply { node, op, client } = &gene.fault else {
-        return false;
-    };
-    requests.sent().iter().any(|s| {
-        s.lost
-            && s.at_ms >= gene.at_ms
-            && requests.name(s.server) == node
-            && requests.name(s.client) == client
-            && (op == "any" || op == s.op)
-    })
+/// For each gene, the request of `requests` whose reply it lost in that run, if any: a server
+/// keeps the lost replies armed at it in the order they were armed, and the first that
+/// matches a reply loses it.
+fn strikes(genes: &[Gene], requests: &RequestLog) -> Vec<Option<usize>> {
+    let mut armed: Vec<usize> = (0..genes.len())
+        .filter(|&i| matches!(genes[i].fault, Fault::LoseReply { .. }))
+        .collect();
+    armed.sort_by_key(|&i| genes[i].at_ms);
+    let mut struck = vec![None; genes.len()];
+    for (r, lost) in requests.sent().iter().enumerate().filter(|(_, s)| s.lost) {
+        let hit = armed.iter().position(|&i| {
+            let Fault::LoseReply { node, op, client } = &genes[i].fault else {
+                return false;
+            };
+            genes[i].at_ms <= lost.at_ms
+                && requests.name(lost.server) == node
+                && requests.name(lost.client) == client
+                && (op == "any" || op == lost.op)
+        });
+        if let Some(k) = hit {
+            struck[armed.remove(k)] = Some(r);
+        }
+    }
+    struck
 }
 
 /// A new fault of `kind` at `at_ms`, drawn as the swarm draws it.
@@ -437,6 +501,7 @@ mod tests {
     use super::*;
     use crate::sim::seed::Seeds;
     use crate::sim::swarm::test_config;
+    use std::collections::BTreeMap;
 
     fn lose(at_ms: u64, op: &str, client: &str) -> Gene {
         Gene::at(
@@ -528,31 +593,85 @@ mod tests {
         );
     }
 
-    /// `follow-up` loses what c1 sent after its lost create (its sync, perhaps its retry's
-    /// too, or its next create), never a request of c2, which lost nothing.
+    /// `follow-up` loses what c1 sent after its lost create (its sync, or its next create),
+    /// sometimes the next request of that kind too (its retry, which the parent's run never
+    /// sent), never a request of c2, which lost nothing; the sync, which c1 sent only after
+    /// its loss, far more often than the create every client sends.
     #[test]
     fn follow_up_loses_what_a_client_sent_after_its_lost_reply() {
         let parent = [lose(25, "create", "c1")];
-        let mut seen = BTreeSet::new();
-        for seed in 0..100 {
-            let added = added(Mutation::FollowUp, &parent, seed);
-            let at = |op: &str, at| (String::from("c1"), String::from(op), at);
-            assert!(
-                [
-                    vec![at("sync", 31)],
-                    vec![at("sync", 31), at("sync", 46)],
-                    vec![at("create", 31)],
-                ]
-                .contains(&added),
-                "{added:?}"
-            );
-            seen.insert(added.len());
+        let mut seen: BTreeMap<Vec<(String, String, u64)>, u32> = BTreeMap::new();
+        for seed in 0..200 {
+            *seen
+                .entry(added(Mutation::FollowUp, &parent, seed))
+                .or_default() += 1;
         }
-        assert_eq!(
-            seen,
-            BTreeSet::from([1, 2]),
-            "the retry lost too, sometimes"
+        let at = |op: &str, at| (String::from("c1"), String::from(op), at);
+        let [sync, sync_retry, create, create_retry] = [
+            vec![at("sync", 31)],
+            vec![at("sync", 31), at("sync", 46)],
+            vec![at("create", 31)],
+            vec![at("create", 31), at("create", 66)],
+        ]
+        .map(|added| seen.remove(&added).unwrap_or(0));
+        assert!(seen.is_empty(), "{seen:?}");
+        assert!(sync > 0 && sync_retry > 0, "the retry lost too, sometimes");
+        assert!(
+            sync + sync_retry > 2 * (create + create_retry),
+            "{sync} {sync_retry} {create} {create_retry}"
         );
+    }
+
+    /// A follow-up with no room left before the branch point gives up another client's lost
+    /// replies there, never the one it follows.
+    #[test]
+    fn follow_up_gives_up_other_lost_replies_but_the_one_it_follows() {
+        let mut log = RequestLog::default();
+        for (at, client, op, lost) in [
+            (10, "c2", "create", true),
+            (20, "c2", "create", true),
+            (30, "c1", "create", true),
+            (45, "c1", "sync", false),
+        ] {
+            log.push(at, "zk1", client, op, lost);
+        }
+        let parent = [
+            lose(5, "any", "c2"),
+            lose(15, "create", "c2"),
+            lose(25, "create", "c1"),
+        ];
+        for seed in 0..50 {
+            let from = Parent {
+                genes: &parent,
+                requests: &log,
+                from_ms: 31,
+                other: &[],
+            };
+            let cfg = test_config();
+            let rng = &mut Seeds::new(seed).stream("t");
+            let genes = apply(&cfg, Mutation::FollowUp, &from, None, rng);
+            assert!(genes.contains(&parent[2]), "{genes:?}");
+            assert!(genes.contains(&lose(31, "sync", "c1")), "{genes:?}");
+            assert!(genes.len() <= 3, "{genes:?}");
+        }
+    }
+
+    /// A server loses the first reply that matches the lost replies armed at it, in the
+    /// order they were armed: the earlier `any` strikes c2's create, and the later `create`
+    /// strikes nothing (c2's next lost reply is not a create).
+    #[test]
+    fn each_lost_reply_strikes_the_first_match_after_it_was_armed() {
+        let mut log = RequestLog::default();
+        log.push(10, "zk1", "c2", "create", true);
+        log.push(12, "zk1", "c2", "sync", true);
+        log.push(14, "zk1", "c1", "create", false);
+        let genes = [
+            lose(8, "create", "c2"),
+            lose(5, "any", "c2"),
+            lose(11, "any", "c2"),
+            lose(1, "create", "c1"),
+        ];
+        assert_eq!(strikes(&genes, &log), [None, Some(0), Some(1), None]);
     }
 
     /// At the profile's count of lost replies, `aim` gives up one that never struck and keeps
