@@ -203,16 +203,12 @@ impl<T: Copy + PartialEq> Bandit<T> {
 
     /// An arm drawn in proportion to its estimated chance of finding something new.
     fn draw(&self, rng: &mut ChaCha8Rng) -> T {
-        let weight = |wins: u64, tries: u64| (wins as f64 + 1.0) / (tries as f64 + 2.0);
-        let total: f64 = self.arms.iter().map(|&(_, w, t)| weight(w, t)).sum();
-        let mut at = rng.random::<f64>() * total;
-        for &(arm, wins, tries) in &self.arms {
-            at -= weight(wins, tries);
-            if at < 0.0 {
-                return arm;
-            }
-        }
-        self.arms.last().expect("a bandit has arms").0
+        let weights: Vec<f64> = self
+            .arms
+            .iter()
+            .map(|&(_, wins, tries)| (wins as f64 + 1.0) / (tries as f64 + 2.0))
+            .collect();
+        self.arms[mutate::weighted(&weights, rng)].0
     }
 
     fn reward(&mut self, arm: T, won: bool) {

@@ -13,7 +13,7 @@ use crate::sim::swarm::{self, SwarmConfig};
 use crate::sim::vocab::FaultKind;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One way to change a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -245,20 +245,15 @@ fn aim(
         }
         // Drawn by the rarity of its kind in the run: the look that settles what a lost
         // reply did is a request a client sends after a loss and seldom otherwise.
-        let count = |op: &str| sent.iter().filter(|s| s.op == op).count() as f64;
+        let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
+        for s in sent {
+            *counts.entry(s.op).or_default() += 1;
+        }
         let weights: Vec<f64> = follow_ups
             .iter()
-            .map(|&(_, j)| 1.0 / count(sent[j].op))
+            .map(|&(_, j)| 1.0 / f64::from(counts[sent[j].op]))
             .collect();
-        let mut at = rng.random::<f64>() * weights.iter().sum::<f64>();
-        let chosen = weights
-            .iter()
-            .position(|w| {
-                at -= w;
-                at < 0.0
-            })
-            .unwrap_or(follow_ups.len() - 1);
-        let (lost, next) = follow_ups[chosen];
+        let (lost, next) = follow_ups[weighted(&weights, rng)];
         (next, rng.random_bool(0.5), Some(lost))
     } else {
         let kinds: BTreeSet<(u16, &str)> = sent
@@ -308,6 +303,19 @@ fn aim(
         genes.push(lose(aimed.at_ms + 1));
     }
     true
+}
+
+/// An index of `weights` drawn in proportion to its weight (the last when rounding leaves
+/// none).
+pub(crate) fn weighted(weights: &[f64], rng: &mut ChaCha8Rng) -> usize {
+    let mut at = rng.random::<f64>() * weights.iter().sum::<f64>();
+    weights
+        .iter()
+        .position(|w| {
+            at -= w;
+            at < 0.0
+        })
+        .unwrap_or(weights.len().saturating_sub(1))
 }
 
 /// The requests of `requests` that `loseable` admits among the next four kinds a client
@@ -501,7 +509,6 @@ mod tests {
     use super::*;
     use crate::sim::seed::Seeds;
     use crate::sim::swarm::test_config;
-    use std::collections::BTreeMap;
 
     fn lose(at_ms: u64, op: &str, client: &str) -> Gene {
         Gene::at(
