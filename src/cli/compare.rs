@@ -146,6 +146,19 @@ fn print_row(spec: &CompareSpec, c: &Comparison) {
         covered(&c.random),
         covered(&c.guided)
     );
+    if spec.rate {
+        let sources: Vec<String> = c
+            .guided
+            .sources
+            .iter()
+            .filter(|(_, t)| t.made > 0)
+            .map(|(name, t)| format!("{name} {:.1} of {}", t.found_per_1000(), t.made))
+            .collect();
+        outln!(
+            "  guided, found per 1000 runs by source: {}",
+            sources.join(", ")
+        );
+    }
 }
 
 fn side_json(spec: &CompareSpec, s: &Side) -> Value {
@@ -160,6 +173,17 @@ fn side_json(spec: &CompareSpec, s: &Side) -> Value {
     if spec.rate {
         side["failed"] = json!(s.failed);
         side["per_1000_runs"] = json!(s.rate_per_1000(spec.runs));
+    }
+    if !s.sources.is_empty() {
+        side["sources"] = json!(
+            s.sources
+                .iter()
+                .map(
+                    |(name, t)| json!({ "source": name, "made": t.made, "new": t.new,
+                                         "found": t.found, "found_per_1000": t.found_per_1000() })
+                )
+                .collect::<Vec<_>>()
+        );
     }
     side
 }

@@ -7,7 +7,7 @@ use super::identity::Identity;
 use super::progress::Progress;
 use super::report::{self, Reached};
 use super::{Output, Status, params_line};
-use crate::explore::guided::{self, GuidedSpec};
+use crate::explore::guided::{self, GuidedSpec, Tally};
 use crate::explore::{Outcome, Shard};
 use crate::scenario::Scenario;
 use serde_json::{Value, json};
@@ -79,11 +79,16 @@ pub(super) fn explore_guided(
             .map(|(r, t)| json!({ "runs": r, "transitions": t }))
             .collect::<Vec<_>>()
     );
+    json["fresh"] = tally_json(&found.fresh);
     json["mutations"] = json!(
         found
             .mutations
             .iter()
-            .map(|(m, wins, tries)| json!({ "mutation": m, "new": wins, "made": tries }))
+            .map(|(m, tally)| {
+                let mut row = tally_json(tally);
+                row["mutation"] = json!(m);
+                row
+            })
             .collect::<Vec<_>>()
     );
     out.emit(report::json(json, &found.outcome, identity), || {
@@ -102,6 +107,11 @@ pub(super) fn explore_guided(
         }
     });
     status_of(&found.outcome)
+}
+
+/// What a source of a campaign's runs made, reached and found, as JSON.
+pub(super) fn tally_json(tally: &Tally) -> Value {
+    json!({ "made": tally.made, "new": tally.new, "found": tally.found })
 }
 
 /// One shard's sub-campaign, as a merge shows it.

@@ -4,7 +4,7 @@
 //! Neither side shrinks what it finds: only the count of runs is wanted.
 
 use super::Observer;
-use super::guided::{self, GuidedSpec, Until, run_all, run_once};
+use super::guided::{self, GuidedSpec, Tally, Until, run_all, run_once};
 use crate::check::Property;
 use crate::coverage::{self, CoverageMap};
 use crate::params::Params;
@@ -47,6 +47,9 @@ pub struct Side {
     pub curves: Vec<Vec<(u64, usize)>>,
     /// With `CompareSpec::rate`, the runs that found something, per sample.
     pub failed: Vec<u64>,
+    /// On the guided side, what each source of runs made, reached and found over every
+    /// campaign: `fresh` (swarm plans) first, then each mutation by name.
+    pub sources: Vec<(&'static str, Tally)>,
 }
 
 impl Side {
@@ -187,6 +190,13 @@ pub fn compare(spec: &CompareSpec, observer: &dyn Observer) -> Comparison {
             .failed
             .push(campaign.failed.len().max(usize::from(first.is_some())) as u64);
         guided.curves.push(campaign.curve);
+        let sources = std::iter::once(("fresh", campaign.fresh)).chain(campaign.mutations);
+        for (name, tally) in sources {
+            match guided.sources.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, sum)) => sum.add(tally),
+                None => guided.sources.push((name, tally)),
+            }
+        }
     }
     Comparison { random, guided }
 }
@@ -251,6 +261,7 @@ mod tests {
     #[test]
     fn a_median_counts_a_sample_without_a_finding_past_the_budget() {
         let side = Side {
+            sources: Vec::new(),
             failed: vec![1, 0, 1, 0],
             found_at: vec![Some(3), None, Some(1), None],
             curves: vec![
@@ -297,5 +308,24 @@ mod tests {
             assert!(counts.failed.iter().all(|&f| f <= 48));
             assert!(counts.rate_per_1000(48) > 0.0);
         }
+        // The guided side's sources sum every campaign: fresh plans first, and every finding
+        // counted against a fresh plan or a mutation.
+        let sources = &counting.guided.sources;
+        assert_eq!(sources[0].0, "fresh");
+        assert_eq!(
+            sources.len(),
+            1 + crate::explore::mutate::Mutation::ALL.len()
+        );
+        let found: u64 = sources.iter().map(|(_, t)| t.found).sum();
+        let failed: u64 = counting.guided.failed.iter().sum();
+        assert!(
+            sources[0].1.found <= failed && failed <= found,
+            "{sources:?}"
+        );
+        assert!(
+            sources[0].1.made >= 2 * guided::GENERATION,
+            "each campaign's first generation is fresh plans: {sources:?}"
+        );
+        assert!(counting.random.sources.is_empty());
     }
 }

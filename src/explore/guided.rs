@@ -74,12 +74,43 @@ pub struct GuidedExploration {
     /// A fingerprint of the corpus (each entry's seed and plan, in order): equal for the
     /// same campaign on any number of jobs.
     pub corpus_digest: String,
-    /// Each mutation by name, with how many of its mutants reached a new transition and how
-    /// many it made.
-    pub mutations: Vec<(&'static str, u64, u64)>,
+    /// What the fresh swarm plans made, reached and found.
+    pub fresh: Tally,
+    /// Each mutation by name, with what the mutants it took part in made, reached and found.
+    pub mutations: Vec<(&'static str, Tally)>,
     /// The runs that found something, by their number, when the campaign went on after
     /// findings (`compare --rate`); else empty, its one finding in `outcome`.
     pub failed: Vec<u64>,
+}
+
+/// What one source of a campaign's runs did: the fresh swarm plans, or the mutants one
+/// mutation took part in (a mutant of stacked mutations counts for each of them). Set side
+/// by side, the sources say where a search's findings come from, which its medians cannot.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Tally {
+    /// Runs made.
+    pub made: u64,
+    /// Of those, the clean runs that reached a transition no run had reached before.
+    pub new: u64,
+    /// Of those, the runs that found something: every finding when the campaign goes on
+    /// after findings (`compare --rate`), else at most the one that ended it.
+    pub found: u64,
+}
+
+#[cfg_attr(not(feature = "cli"), allow(dead_code))]
+impl Tally {
+    /// Adds `other`'s counts (another campaign's, say).
+    pub fn add(&mut self, other: Tally) {
+        self.made += other.made;
+        self.new += other.new;
+        self.found += other.found;
+    }
+
+    /// Runs that found something per 1,000 made.
+    pub fn found_per_1000(&self) -> f64 {
+        self.found as f64 * 1000.0 / self.made.max(1) as f64
+    }
 }
 
 /// Runs of one generation, whatever the number of jobs.
@@ -229,6 +260,10 @@ struct Campaign<'a> {
     mutations: Bandit<Mutation>,
     kinds: Bandit<NewKind>,
     yields: Yields,
+    /// Fresh plans' tally, and the findings of each mutation's mutants (in the order of
+    /// `Mutation::ALL`; what they made and reached is the bandit's).
+    fresh: Tally,
+    found: [u64; Mutation::ALL.len()],
     /// Whether plans can be mutated at all (the profile has faults, hosts to aim them at).
     mutable: bool,
 }
@@ -341,6 +376,20 @@ impl Campaign<'_> {
         }
     }
 
+    /// Counts a run that found something (or broke) against the source that made it.
+    fn take_finding(&mut self, candidate: &Candidate) {
+        if candidate.parent.is_none() {
+            self.fresh.made += 1;
+            self.fresh.found += 1;
+        }
+        for &m in &candidate.mutations {
+            let arm = Mutation::ALL.iter().position(|&a| a == m);
+            if let Some(found) = arm.and_then(|i| self.found.get_mut(i)) {
+                *found += 1;
+            }
+        }
+    }
+
     /// Takes in a clean run: keeps it when it reached something new, and tells the bandits.
     fn take_in(&mut self, candidate: Candidate, report: &RunReport, requests: RequestLog) {
         let new = self.map.merge(&coverage::of(&report.history));
@@ -352,6 +401,10 @@ impl Campaign<'_> {
             self.kinds.reward(k, won);
         }
         self.yields.record(candidate.parent.is_none(), new.len());
+        if candidate.parent.is_none() {
+            self.fresh.made += 1;
+            self.fresh.new += u64::from(won);
+        }
         let Some(&(_, branch_ms)) = new.first() else {
             return;
         };
@@ -389,11 +442,21 @@ impl Campaign<'_> {
             transitions: self.map.len(),
             curve,
             corpus_digest: self.digest(),
+            fresh: self.fresh,
             mutations: self
                 .mutations
                 .arms
                 .iter()
-                .map(|&(m, wins, tries)| (m.name(), wins, tries))
+                .zip(self.found)
+                .map(|(&(m, wins, tries), found)| {
+                    // The bandit counts clean runs only.
+                    let tally = Tally {
+                        made: tries + found,
+                        new: wins,
+                        found,
+                    };
+                    (m.name(), tally)
+                })
                 .collect(),
         }
     }
@@ -517,6 +580,8 @@ pub(super) fn campaign(
         mutations: Bandit::new(Mutation::ALL),
         kinds: Bandit::new(kinds),
         yields: Yields::default(),
+        fresh: Tally::default(),
+        found: [0; Mutation::ALL.len()],
         mutable,
         cfg,
     };
@@ -539,6 +604,10 @@ pub(super) fn campaign(
                     campaign.take_in(candidate, &report, requests);
                     continue;
                 }
+                result => result,
+            };
+            campaign.take_finding(&candidate);
+            let result = match result {
                 _ if until == Until::Budget => {
                     failed.push(runs);
                     continue;
@@ -659,6 +728,35 @@ mod tests {
             FRESH,
             "the first generation is out of the window"
         );
+    }
+
+    /// Going on after findings, every run is counted against its source: a fresh plan, or
+    /// each mutation of a mutant (so the mutations' counts may exceed the mutants').
+    #[test]
+    fn every_run_and_finding_is_counted_against_its_source() {
+        let s = spec("redlock-novalidity", &[], 0, 160, 2);
+        let e = campaign(&s, &(), Until::Budget);
+        let mutated =
+            |count: fn(&Tally) -> u64| -> u64 { e.mutations.iter().map(|(_, t)| count(t)).sum() };
+        let failed = e.failed.len() as u64;
+        assert!(failed > 1 && e.fresh.made > 0, "{e:?}");
+        assert!(e.fresh.made < e.runs && e.runs <= e.fresh.made + mutated(|t| t.made));
+        assert!(e.fresh.found <= failed && failed <= e.fresh.found + mutated(|t| t.found));
+        let new: u64 = e.fresh.new + mutated(|t| t.new);
+        assert!(
+            new >= e.corpus as u64,
+            "each corpus entry reached something new"
+        );
+        for (name, t) in
+            std::iter::once(("fresh", &e.fresh)).chain(e.mutations.iter().map(|(n, t)| (*n, t)))
+        {
+            assert!(t.new + t.found <= t.made, "{name}: {t:?}");
+        }
+        // Stopping at the first finding counts that one run as found.
+        let first = campaign(&s, &(), Until::Found);
+        let found = first.fresh.found + first.mutations.iter().map(|(_, t)| t.found).sum::<u64>();
+        assert_eq!(first.runs, e.failed[0]);
+        assert!(found >= 1 && first.fresh.found <= 1, "{first:?}");
     }
 
     #[test]

@@ -516,10 +516,16 @@ fn a_guided_exploration_writes_a_trace_that_replays_and_the_same_on_any_jobs() {
         "transitions",
         "faults",
         "coverage",
+        "fresh",
+        "mutations",
     ] {
         assert_eq!(one[key], two[key], "{key}");
     }
     assert!(one["runs"].as_u64().unwrap() >= 1);
+    // The run that found is counted as found by its source, a fresh plan or its mutations.
+    let found = |t: &Value| t["found"].as_u64().unwrap();
+    let by_mutants: u64 = one["mutations"].as_array().unwrap().iter().map(found).sum();
+    assert!(found(&one["fresh"]) + by_mutants >= 1, "{one}");
     // Its flaws: a node adopted from an abandoned session breaks mutex, and wakes a herd.
     let property = one["violations"][0]["property"].as_str().unwrap();
     assert!(["mutex", "herd"].contains(&property), "{property}");
@@ -583,6 +589,19 @@ fn compare_counts_runs_to_a_finding_on_both_sides() {
         );
     }
     assert!(row["random"].get("failed").is_none(), "{row}");
+    // The guided side says where its findings came from: fresh plans first, then each
+    // mutation; every finding counted against at least one of them.
+    let sources = rated["guided"]["sources"].as_array().unwrap();
+    assert_eq!(sources[0]["source"], "fresh", "{rated}");
+    let found: u64 = sources.iter().map(|t| t["found"].as_u64().unwrap()).sum();
+    let failed: u64 = rated["guided"]["failed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_u64().unwrap())
+        .sum();
+    assert!(found >= failed, "{rated}");
+    assert!(rated["random"].get("sources").is_none(), "{rated}");
     assert_bad_input(&s, &["compare", "nope"], "unknown scenario 'nope'");
     assert_bad_input(&s, &["compare", "zk-lock", "--samples", "0"], "--samples");
     assert_bad_input(
