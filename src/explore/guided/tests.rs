@@ -1,0 +1,210 @@
+use super::*;
+use crate::scenario;
+use crate::sim::fault::FaultPlan;
+use crate::world::run;
+
+fn spec(name: &str, set: &[&str], campaign: u64, runs: u64, jobs: usize) -> GuidedSpec {
+    let scenario = scenario::find(name).unwrap();
+    // `profile=NAME` picks a profile.
+    let profile = set.iter().find_map(|s| s.strip_prefix("profile="));
+    let set: Vec<&str> = set
+        .iter()
+        .copied()
+        .filter(|s| !s.starts_with("profile="))
+        .collect();
+    GuidedSpec {
+        scenario: scenario.clone(),
+        params: scenario.params(profile, &set).unwrap(),
+        properties: scenario.properties.to_vec(),
+        campaign,
+        runs,
+        jobs,
+        check_determinism: false,
+    }
+}
+
+fn finding(e: &GuidedExploration) -> (u64, FaultPlan, String) {
+    let Outcome::Violation(f) = &e.outcome else {
+        panic!("no finding: {:?}", e.outcome)
+    };
+    (f.spec.seed, f.spec.plan.clone(), f.report.digest.clone())
+}
+
+fn replays(name: &str, (seed, plan, digest): (u64, FaultPlan, String)) {
+    let s = spec(name, &[], 0, 1, 1);
+    let replayed = run::run(&RunSpec {
+        scenario: s.scenario,
+        params: s.params,
+        seed,
+        plan,
+        properties: s.properties,
+    })
+    .unwrap();
+    assert_eq!(
+        replayed.digest, digest,
+        "a finding is a seed and a plan, nothing else"
+    );
+}
+
+/// Generations of mutants and fresh plans, taken in in a fixed order: the same corpus,
+/// coverage and outcome on one job and on two.
+#[test]
+fn a_campaign_is_the_same_on_one_job_and_two() {
+    let one = guided(&spec("zk-lock-vanished", &[], 1, 300, 1), &());
+    let two = guided(&spec("zk-lock-vanished", &[], 1, 300, 2), &());
+    assert_eq!(one.runs, two.runs);
+    assert_eq!(one.corpus_digest, two.corpus_digest);
+    assert_eq!(one.curve, two.curve);
+    assert!(one.curve.len() > 2 && one.corpus > 0, "{one:?}");
+    let outcome = |e: &GuidedExploration| match &e.outcome {
+        Outcome::Violation(_) => Some(finding(e)),
+        _ => None,
+    };
+    assert_eq!(outcome(&one), outcome(&two));
+    if let Some(found) = outcome(&one) {
+        replays("zk-lock-vanished", found);
+    }
+}
+
+/// Fresh plans get the runs while they reach more than mutants do, never less than
+/// `FRESH` of them, and only the last `WINDOW` generations count.
+#[test]
+fn the_fresh_share_follows_what_each_side_reached_lately() {
+    let mut yields = Yields::default();
+    yields.next_generation();
+    for _ in 0..8 {
+        yields.record(true, 30);
+        yields.record(false, 2);
+    }
+    let early = yields.fresh_share();
+    assert!(early > 0.9, "{early}");
+    for _ in 0..WINDOW {
+        yields.next_generation();
+        for _ in 0..8 {
+            yields.record(true, 0);
+            yields.record(false, 5);
+        }
+    }
+    assert_eq!(
+        yields.fresh_share(),
+        FRESH,
+        "the first generation is out of the window"
+    );
+}
+
+/// Going on after findings, every run is counted against its source: a fresh plan, or
+/// each mutation of a mutant (so the mutations' counts may exceed the mutants').
+#[test]
+fn every_run_and_finding_is_counted_against_its_source() {
+    let s = spec("redlock-novalidity", &[], 0, 160, 2);
+    let e = campaign(&s, &(), Until::Budget);
+    let mutated =
+        |count: fn(&Tally) -> u64| -> u64 { e.mutations.iter().map(|(_, t)| count(t)).sum() };
+    let failed = e.failed.len() as u64;
+    assert!(failed > 1 && e.fresh.made > 0, "{e:?}");
+    assert!(e.fresh.made < e.runs && e.runs <= e.fresh.made + mutated(|t| t.made));
+    assert!(e.fresh.found <= failed && failed <= e.fresh.found + mutated(|t| t.found));
+    let new: u64 = e.fresh.new + mutated(|t| t.new);
+    assert!(
+        new >= e.corpus as u64,
+        "each corpus entry reached something new"
+    );
+    for (name, t) in
+        std::iter::once(("fresh", &e.fresh)).chain(e.mutations.iter().map(|(n, t)| (*n, t)))
+    {
+        assert!(t.new + t.found <= t.made, "{name}: {t:?}");
+    }
+    // Stopping at the first finding counts that one run as found.
+    let first = campaign(&s, &(), Until::Found);
+    let found = first.fresh.found + first.mutations.iter().map(|(_, t)| t.found).sum::<u64>();
+    assert_eq!(first.runs, e.failed[0]);
+    assert!(found >= 1 && first.fresh.found <= 1, "{first:?}");
+}
+
+#[test]
+fn a_guided_finding_is_a_seed_and_a_plan_that_replay_alone() {
+    let e = guided(&spec("redlock-novalidity", &[], 0, 200, 2), &());
+    replays("redlock-novalidity", finding(&e));
+}
+
+/// A mutant whose changes all come after an instant replays its parent's run up to there.
+#[test]
+fn a_mutant_changed_after_its_branch_point_replays_its_parent_before_it() {
+    let s = spec("zk-lock", &[], 0, 1, 1);
+    let prepared = Prepared::new(&s.scenario, &s.params, &s.properties);
+    let cfg = prepared.swarm().clone();
+    let mut rng = Seeds::new(9).stream("campaign");
+    let mut compared = 0;
+    for seed in 0..12 {
+        let genes = swarm::swarm_genes(&cfg, &mut Seeds::new(seed).stream("faults"));
+        let ran = prepared.spec(seed, gene::plan_of(&cfg, &genes));
+        let (_, requests) = prepared.run_logging_requests(&ran).unwrap();
+        let branch_ms = 250;
+        let mutation = Mutation::ALL[seed as usize % Mutation::ALL.len()];
+        let from = Parent {
+            genes: &genes,
+            requests: &requests,
+            from_ms: branch_ms,
+            other: &genes,
+        };
+        let mutant = mutate::apply(&cfg, mutation, &from, None, &mut rng);
+        let (parent, child) = (gene::plan_of(&cfg, &genes), gene::plan_of(&cfg, &mutant));
+        if parent == child {
+            continue;
+        }
+        let before = |plan: &FaultPlan| {
+            plan.0
+                .iter()
+                .filter(|f| f.at_ms < branch_ms)
+                .cloned()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            before(&parent),
+            before(&child),
+            "{mutation:?} changed the prefix"
+        );
+        let history = |plan: FaultPlan| {
+            let report = run::run(&RunSpec {
+                plan,
+                ..RunSpec::generated(&s.scenario, s.params.clone(), seed)
+            })
+            .unwrap();
+            report
+                .history
+                .events
+                .into_iter()
+                .filter(|e| e.time_ms < branch_ms)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(history(parent), history(child), "seed {seed}, {mutation:?}");
+        compared += 1;
+    }
+    assert!(compared >= 6, "{compared}");
+}
+
+/// Every mutant is a plan the scenario accepts, and a correct recipe stays clean under
+/// them: on one server, on an ensemble, and the Redis lock under the profile whose
+/// promise it keeps.
+#[test]
+fn correct_recipes_stay_clean_under_a_campaign() {
+    for (name, set) in [
+        ("zk-lock", &[][..]),
+        ("zk-election", &["zk_servers=3"][..]),
+        ("redis-lock", &["profile=own-assumptions"][..]),
+    ] {
+        let e = guided(&spec(name, set, 1, 96, 2), &());
+        assert!(
+            matches!(e.outcome, Outcome::Clean),
+            "{name}: {:?}",
+            e.outcome
+        );
+        assert_eq!(e.runs, 96);
+        assert!(e.corpus > 0, "{name}");
+        assert!(
+            e.curve.windows(2).all(|w| w[0].1 <= w[1].1),
+            "coverage only grows: {:?}",
+            e.curve
+        );
+    }
+}
