@@ -531,6 +531,48 @@ fn a_crashed_follower_rejoins_its_leader_without_a_new_epoch() {
     assert_eq!(leading, vec![]);
 }
 
+/// The leader is cut off from one follower, then from the other, until the heal: it must
+/// step down within syncLimit of its last follower falling silent, as 3.8's does, and its
+/// clients move to the new leader's side. Its writes to the first one block for good (the
+/// cut link drops them, and their room in the stream is never given back): a link that
+/// noticed silence only between writes kept zk3 leading its own clients, who waited in the
+/// barrier for ever while the others expired their sessions.
+#[test]
+fn a_leader_cut_off_from_its_followers_steps_down_though_its_writes_to_one_block() {
+    use locksim::history::Op;
+    use locksim::sim::fault::{FaultPlan, TimedFault};
+    use locksim::world::run::{RunSpec, run};
+    use locksim::zk::events::ZkEvent;
+    let barrier = scenario::find("zk-barrier").unwrap();
+    let cut = |at_ms, a: &str| TimedFault {
+        at_ms,
+        fault: Fault::Partition {
+            a: a.into(),
+            b: "zk3".into(),
+        },
+    };
+    let params = barrier
+        .params::<&str>(None, &["zk_servers=3", "follower_lag_ms=50"])
+        .unwrap();
+    let spec = RunSpec::generated(barrier, params, 4_546_644_608_150_079_602)
+        .with_plan(FaultPlan::new(vec![cut(350, "zk2"), cut(582, "zk1")]));
+    let report = run(&spec).expect("the run completes");
+    assert!(report.violations().is_empty(), "{:?}", report.violations());
+    let epochs: Vec<u32> = report
+        .history()
+        .events
+        .iter()
+        .filter_map(|e| match &e.op {
+            Op::Server(event) => match event.read::<ZkEvent>() {
+                Some(ZkEvent::Leading { epoch }) => Some(epoch),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(epochs, vec![2], "zk1 and zk2 elect a leader of epoch 2");
+}
+
 /// The fencing tokens of every acquire, in order.
 fn holds_tokens(history: &locksim::history::History) -> Vec<i64> {
     use locksim::history::{Kind, LockOp, Op};

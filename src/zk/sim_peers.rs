@@ -207,7 +207,7 @@ impl<E: Env + 'static> Links<E> {
                     tickets.write(number, &mut out);
                     next = rx.try_recv().ok();
                 }
-                if wr.write_all(&out).await.is_err() {
+                if !write_unless_silent(&mut wr, &out, heard + silence).await {
                     break;
                 }
                 continue;
@@ -228,7 +228,7 @@ impl<E: Env + 'static> Links<E> {
                     let number = mailbox.borrow_mut().park(msg);
                     out.clear();
                     tickets.write(number, &mut out);
-                    if wr.write_all(&out).await.is_err() {
+                    if !write_unless_silent(&mut wr, &out, heard + silence).await {
                         break;
                     }
                 }
@@ -245,6 +245,24 @@ impl<E: Env + 'static> Links<E> {
             }
         }
         self.host.borrow_mut().link_down(peer, kind, generation);
+    }
+}
+
+/// Writes `out`; false when the link broke, or fell silent (nothing heard until `silent`)
+/// while the write waited. A write to a member cut off waits for good: the network drops its
+/// segments, and their room in the stream's window is never given back. A link that only
+/// noticed silence between writes would then never notice it, and a leader cut off from
+/// its quorum would go on leading its own clients; 3.8's leader counts a follower only while
+/// its acks keep coming (`LearnerHandler.synced`), whatever its socket does.
+async fn write_unless_silent(
+    wr: &mut tokio::io::WriteHalf<TcpStream>,
+    out: &[u8],
+    silent: Instant,
+) -> bool {
+    tokio::select! {
+        biased;
+        wrote = wr.write_all(out) => wrote.is_ok(),
+        _ = turmoil::sleep_until(silent) => false,
     }
 }
 
