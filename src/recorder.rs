@@ -1,8 +1,9 @@
-//! What a run's nodes write into: its history, and, for a search that asks, the requests its
-//! servers answered, kept beside the history (not in it: digests and traces do not change) so
-//! the guided search can aim a lost reply at a request the run really sent
-//! (`explore::mutate`'s `aim`). Any other run keeps no requests, and a server's answer costs
-//! it one check.
+//! What a run's nodes write into: its history, and, for a search that asks, what its servers
+//! tell the search ([`ServerLog`]), kept beside the history (not in it: digests and traces do
+//! not change): the requests they answered, so the guided search can aim a lost reply at a
+//! request the run really sent (`explore::mutate`'s `aim`), and how near the run came to a
+//! flaw by their measure ([`Margin`]). Any other run keeps none of it, and a server's answer
+//! costs it one check.
 
 use crate::history::{Event, History};
 use std::cell::RefCell;
@@ -13,14 +14,14 @@ use std::rc::Rc;
 #[derive(Debug, Clone, Default)]
 pub struct Recorder {
     history: Rc<RefCell<History>>,
-    requests: Option<Rc<RefCell<RequestLog>>>,
+    server_log: Option<Rc<RefCell<ServerLog>>>,
 }
 
 impl Recorder {
-    /// A recorder that also keeps the requests servers answer.
-    pub(crate) fn logging_requests() -> Recorder {
+    /// A recorder that also keeps what servers tell a search.
+    pub(crate) fn keeping_server_log() -> Recorder {
         Recorder {
-            requests: Some(Rc::default()),
+            server_log: Some(Rc::default()),
             ..Recorder::default()
         }
     }
@@ -30,9 +31,10 @@ impl Recorder {
         self.history.borrow_mut().events.push(event);
     }
 
-    /// Whether it keeps the requests servers answer: a server asks before it names one.
-    pub(crate) fn logs_requests(&self) -> bool {
-        self.requests.is_some()
+    /// Whether it keeps what servers tell a search: a server asks before it names a request
+    /// or measures a margin.
+    pub(crate) fn keeps_server_log(&self) -> bool {
+        self.server_log.is_some()
     }
 
     /// Adds `server`'s answer to `client`'s request `op` at `at_ms`, when it keeps them.
@@ -44,8 +46,15 @@ impl Recorder {
         op: &'static str,
         lost: bool,
     ) {
-        if let Some(log) = &self.requests {
+        if let Some(log) = &self.server_log {
             log.borrow_mut().push(at_ms, server, client, op, lost);
+        }
+    }
+
+    /// Adds `margin`, when it keeps a server log.
+    pub(crate) fn margin(&self, margin: Margin) {
+        if let Some(log) = &self.server_log {
+            log.borrow_mut().margin(margin);
         }
     }
 
@@ -55,9 +64,9 @@ impl Recorder {
         std::mem::take(&mut *self.history.borrow_mut())
     }
 
-    /// The requests kept so far, leaving it empty (none when it keeps none).
-    pub(crate) fn take_requests(&self) -> RequestLog {
-        self.requests
+    /// The server log kept so far, leaving it empty (an empty one when it keeps none).
+    pub(crate) fn take_server_log(&self) -> ServerLog {
+        self.server_log
             .as_ref()
             .map(|log| std::mem::take(&mut *log.borrow_mut()))
             .unwrap_or_default()
@@ -90,14 +99,34 @@ pub(crate) struct Sent {
     pub lost: bool,
 }
 
-/// A run's requests, in the order servers answered them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct RequestLog {
-    names: Vec<String>,
-    sent: Vec<Sent>,
+/// How near a run came to a flaw, by a server family's measure: time to spare (in ms) at an
+/// instant where the flaw needs none. A ZooKeeper follower measures, at each read of a
+/// session's, how long before the read it applied the session's latest write that came in
+/// on another member (`read-your-writes`): below zero, the read missed the session's own
+/// write. Coverage counts states; a margin is a distance, so the guided search can keep the
+/// runs that came nearest and push them the rest of the way (IJON's `min` annotations).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Margin {
+    /// What it measures (`read-your-writes`).
+    pub name: &'static str,
+    /// True ms of the instant it closes (the read).
+    pub at_ms: u64,
+    /// Time to spare, ms: below zero, none.
+    pub ms: i64,
+    /// The host whose lateness it measures (the member that served the read).
+    pub node: String,
 }
 
-impl RequestLog {
+/// What a run's servers tell a search: the requests they answered, in order, and the least
+/// margin of each name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ServerLog {
+    names: Vec<String>,
+    sent: Vec<Sent>,
+    margins: Vec<Margin>,
+}
+
+impl ServerLog {
     /// Adds `server`'s answer to `client`'s request `op`, at `at_ms`.
     pub(crate) fn push(
         &mut self,
@@ -115,6 +144,20 @@ impl RequestLog {
             op,
             lost,
         });
+    }
+
+    /// Keeps `margin` when it is the least of its name so far (the first of equals).
+    pub(crate) fn margin(&mut self, margin: Margin) {
+        match self.margins.iter_mut().find(|m| m.name == margin.name) {
+            Some(least) if margin.ms < least.ms => *least = margin,
+            Some(_) => {}
+            None => self.margins.push(margin),
+        }
+    }
+
+    /// The least margin of each name the run's servers measured, in the order first seen.
+    pub(crate) fn margins(&self) -> &[Margin] {
+        &self.margins
     }
 
     /// Every answer, in order.
@@ -145,7 +188,7 @@ mod tests {
 
     #[test]
     fn hosts_are_named_once_and_answers_kept_in_order() {
-        let mut log = RequestLog::default();
+        let mut log = ServerLog::default();
         log.push(3, "zk1", "c1", "create", false);
         log.push(5, "zk2", "c1", "sync", true);
         log.push(7, "zk1", "c2", "create", false);
@@ -156,5 +199,23 @@ mod tests {
         assert_eq!(log.name(sent[1].server), "zk2");
         assert_eq!(log.name(sent[2].client), "c2");
         assert!(sent[1].lost && !sent[0].lost);
+    }
+
+    #[test]
+    fn the_least_margin_of_each_name_is_kept_the_first_of_equals() {
+        let margin = |name, at_ms, ms| Margin {
+            name,
+            at_ms,
+            ms,
+            node: "zk1".into(),
+        };
+        let mut log = ServerLog::default();
+        log.margin(margin("a", 1, 30));
+        log.margin(margin("b", 2, 9));
+        log.margin(margin("a", 3, 4));
+        log.margin(margin("a", 4, 4));
+        log.margin(margin("a", 5, 12));
+        log.margin(margin("b", 6, -2));
+        assert_eq!(log.margins(), &[margin("a", 3, 4), margin("b", 6, -2)]);
     }
 }

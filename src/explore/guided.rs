@@ -10,7 +10,9 @@
 //! drawn follows what found new transitions before (a bandit). A run whose first new
 //! transition was a reply it lost is followed up before anything else: its client's next
 //! requests lose their replies too (`mutate`'s `follow-up`, which reads the requests the
-//! run's servers answered).
+//! run's servers answered). A clean run whose servers measured a margin a stall could close
+//! (a follower's read that came near missing its session's own write, `recorder::Margin`)
+//! is squeezed before that: its mutant closes the margin (`mutate`'s `squeeze`).
 //!
 //! The campaign seed decides every choice; a generation's runs are made in parallel and
 //! taken in in their fixed order, and budgets count runs: the same campaign gives the same
@@ -23,7 +25,7 @@ use super::{MAX_JOBS, Observer, Outcome, SeedResult};
 use crate::check::Property;
 use crate::coverage::{self, CoverageMap};
 use crate::params::Params;
-use crate::recorder::RequestLog;
+use crate::recorder::ServerLog;
 use crate::scenario::Scenario;
 use crate::sim::gene::{self, Gene};
 use crate::sim::seed::{self, Seeds};
@@ -136,9 +138,8 @@ const OWED: u32 = 4;
 
 /// Whether a reply was lost at about `at_ms` (the loss and the first new transition it made
 /// may be a ms or two apart).
-fn lost_at(requests: &RequestLog, at_ms: u64) -> bool {
-    requests
-        .sent()
+fn lost_at(log: &ServerLog, at_ms: u64) -> bool {
+    log.sent()
         .iter()
         .any(|s| s.lost && s.at_ms.abs_diff(at_ms) <= 2)
 }
@@ -195,8 +196,9 @@ struct Entry {
     found: u64,
     /// How many times it was drawn as a parent by its energy (owed follow-ups aside).
     picked: u64,
-    /// The requests its run's servers answered: what `aim` aims lost replies at.
-    requests: RequestLog,
+    /// What its run's servers told: the requests they answered (what `aim` aims lost replies
+    /// at), the margins they measured (what `squeeze` closes).
+    log: ServerLog,
     /// Follow-up mutants still to be made of it before any other mutant.
     owed: u32,
 }
@@ -214,9 +216,25 @@ impl Entry {
 struct Candidate {
     seed: u64,
     genes: Vec<Gene>,
+    /// The corpus entry it is a mutant of, if it is one.
     parent: Option<usize>,
+    /// Its mutations: none for a fresh swarm plan.
     mutations: Vec<Mutation>,
     new_kinds: Vec<NewKind>,
+}
+
+impl Candidate {
+    fn fresh(&self) -> bool {
+        self.mutations.is_empty()
+    }
+}
+
+/// A clean run whose servers measured a margin a stall could close (`mutate::squeezable`):
+/// it is squeezed once, before any other mutant is made.
+struct ToSqueeze {
+    seed: u64,
+    genes: Vec<Gene>,
+    log: ServerLog,
 }
 
 /// Wins and tries of each arm: how often a choice found a new transition.
@@ -257,6 +275,8 @@ struct Campaign<'a> {
     rng: ChaCha8Rng,
     map: CoverageMap,
     corpus: Vec<Entry>,
+    /// Runs still to be squeezed, in the order they ran.
+    to_squeeze: VecDeque<ToSqueeze>,
     mutations: Bandit<Mutation>,
     kinds: Bandit<NewKind>,
     yields: Yields,
@@ -311,7 +331,13 @@ impl Campaign<'_> {
 
     fn next(&mut self) -> Candidate {
         let fresh = self.yields.fresh_share();
-        if !self.mutable || self.corpus.is_empty() || self.rng.random_bool(fresh) {
+        if !self.mutable || self.rng.random_bool(fresh) {
+            return self.fresh();
+        }
+        if let Some(run) = self.to_squeeze.pop_front() {
+            return self.squeezed(run);
+        }
+        if self.corpus.is_empty() {
             return self.fresh();
         }
         // A run whose lost reply was the new thing it reached is followed up at once (its
@@ -328,7 +354,7 @@ impl Campaign<'_> {
         let entry = &self.corpus[parent];
         let follow = owed.is_some()
             || (entry
-                .requests
+                .log
                 .sent()
                 .iter()
                 .any(|s| s.lost && s.at_ms >= entry.branch_ms)
@@ -359,7 +385,7 @@ impl Campaign<'_> {
             let other = self.rng.random_range(0..self.corpus.len());
             let from = Parent {
                 genes: &genes,
-                requests: &self.corpus[parent].requests,
+                log: &self.corpus[parent].log,
                 from_ms,
                 other: &self.corpus[other].genes,
             };
@@ -376,9 +402,28 @@ impl Campaign<'_> {
         }
     }
 
+    /// The mutant that closes the least margin `run`'s servers measured.
+    fn squeezed(&mut self, run: ToSqueeze) -> Candidate {
+        let from = Parent {
+            genes: &run.genes,
+            log: &run.log,
+            from_ms: 0,
+            other: &[],
+        };
+        let new_kind = self.kinds.draw(&mut self.rng);
+        let genes = mutate::apply(&self.cfg, Mutation::Squeeze, &from, new_kind, &mut self.rng);
+        Candidate {
+            seed: run.seed,
+            genes,
+            parent: None,
+            mutations: vec![Mutation::Squeeze],
+            new_kinds: vec![new_kind],
+        }
+    }
+
     /// Counts a run that found something (or broke) against the source that made it.
     fn take_finding(&mut self, candidate: &Candidate) {
-        if candidate.parent.is_none() {
+        if candidate.fresh() {
             self.fresh.made += 1;
             self.fresh.found += 1;
         }
@@ -390,8 +435,9 @@ impl Campaign<'_> {
         }
     }
 
-    /// Takes in a clean run: keeps it when it reached something new, and tells the bandits.
-    fn take_in(&mut self, candidate: Candidate, report: &RunReport, requests: RequestLog) {
+    /// Takes in a clean run: keeps it when it reached something new, has it squeezed when
+    /// its servers measured a margin a stall could close, and tells the bandits.
+    fn take_in(&mut self, candidate: Candidate, report: &RunReport, log: ServerLog) {
         let new = self.map.merge(&coverage::of(&report.history));
         let won = !new.is_empty();
         for &m in &candidate.mutations {
@@ -400,10 +446,17 @@ impl Campaign<'_> {
         for &k in &candidate.new_kinds {
             self.kinds.reward(k, won);
         }
-        self.yields.record(candidate.parent.is_none(), new.len());
-        if candidate.parent.is_none() {
+        self.yields.record(candidate.fresh(), new.len());
+        if candidate.fresh() {
             self.fresh.made += 1;
             self.fresh.new += u64::from(won);
+        }
+        if self.mutable && mutate::squeezable(&self.cfg, &log, 0) {
+            self.to_squeeze.push_back(ToSqueeze {
+                seed: candidate.seed,
+                genes: candidate.genes.clone(),
+                log: log.clone(),
+            });
         }
         let Some(&(_, branch_ms)) = new.first() else {
             return;
@@ -418,12 +471,8 @@ impl Campaign<'_> {
             branch_ms,
             found,
             picked: 0,
-            owed: if lost_at(&requests, branch_ms) {
-                OWED
-            } else {
-                0
-            },
-            requests,
+            owed: if lost_at(&log, branch_ms) { OWED } else { 0 },
+            log,
         });
     }
 
@@ -483,13 +532,13 @@ pub(super) fn run_once(prepared: &Prepared, spec: &RunSpec, check_determinism: b
     compared(prepared, spec, check_determinism, first)
 }
 
-/// `run_once`, keeping the requests the run's servers answered (none when it failed).
-fn run_logged(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> (Ran, RequestLog) {
-    let (first, requests) = match prepared.run_logging_requests(spec) {
-        Ok((report, requests)) => (Ok(report), requests),
-        Err(e) => (Err(e), RequestLog::default()),
+/// `run_once`, keeping what the run's servers told (nothing when it failed).
+fn run_logged(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> (Ran, ServerLog) {
+    let (first, log) = match prepared.run_keeping_server_log(spec) {
+        Ok((report, log)) => (Ok(report), log),
+        Err(e) => (Err(e), ServerLog::default()),
     };
-    (compared(prepared, spec, check_determinism, first), requests)
+    (compared(prepared, spec, check_determinism, first), log)
 }
 
 /// `first`, or the difference from a second run of `spec` when `check_determinism` asks.
@@ -577,6 +626,7 @@ pub(super) fn campaign(
         rng: Seeds::new(spec.campaign).stream("campaign"),
         map: CoverageMap::default(),
         corpus: Vec::new(),
+        to_squeeze: VecDeque::new(),
         mutations: Bandit::new(Mutation::ALL),
         kinds: Bandit::new(kinds),
         yields: Yields::default(),
@@ -595,13 +645,12 @@ pub(super) fn campaign(
         let results = run_all(&specs, spec.jobs, observer, |s| {
             run_logged(&prepared, s, spec.check_determinism)
         });
-        for ((candidate, run_spec), (result, requests)) in
-            candidates.into_iter().zip(specs).zip(results)
+        for ((candidate, run_spec), (result, log)) in candidates.into_iter().zip(specs).zip(results)
         {
             runs += 1;
             let result = match result {
                 Ok(Ok(report)) if report.violations.is_empty() => {
-                    campaign.take_in(candidate, &report, requests);
+                    campaign.take_in(candidate, &report, log);
                     continue;
                 }
                 result => result,

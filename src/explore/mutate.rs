@@ -6,7 +6,7 @@
 //! time its parent reached something new), so the mutant replays its parent's run up to
 //! there and differs only after it.
 
-use crate::recorder::{RequestLog, Sent};
+use crate::recorder::{Sent, ServerLog};
 use crate::sim::fault::{Fault, Role, Target};
 use crate::sim::gene::{self, Gene};
 use crate::sim::swarm::{self, SwarmConfig};
@@ -14,6 +14,10 @@ use crate::sim::vocab::FaultKind;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
+
+mod squeeze;
+
+pub(crate) use squeeze::squeezable;
 
 /// One way to change a plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -50,11 +54,15 @@ pub(crate) enum Mutation {
     /// the profile's count of lost replies it gives up another that struck before the
     /// branch point if it must, so its mutant may differ from its parent before there.
     FollowUp,
+    /// Close the least margin the parent's servers measured (`squeeze`): stall the
+    /// follower whose read came nearest to missing its session's write, from just before
+    /// the write was due there until after the read.
+    Squeeze,
 }
 
 impl Mutation {
     /// Every mutation, in the order the bandit keeps their weights.
-    pub(crate) const ALL: [Mutation; 13] = [
+    pub(crate) const ALL: [Mutation; 14] = [
         Mutation::ShiftSmall,
         Mutation::ShiftLarge,
         Mutation::Scale,
@@ -68,6 +76,7 @@ impl Mutation {
         Mutation::Reseed,
         Mutation::Aim,
         Mutation::FollowUp,
+        Mutation::Squeeze,
     ];
 
     /// Its name, for reports.
@@ -86,6 +95,7 @@ impl Mutation {
             Mutation::Reseed => "reseed",
             Mutation::Aim => "aim",
             Mutation::FollowUp => "follow-up",
+            Mutation::Squeeze => "squeeze",
         }
     }
 }
@@ -102,11 +112,12 @@ const TARGETS: [Target; 4] = [
 /// (`None`) where the profile has them.
 pub(crate) type NewKind = Option<FaultKind>;
 
-/// What a mutation works from: the parent's genes and the requests its run sent, the instant
-/// its changes start at, and a second plan to splice with.
+/// What a mutation works from: the parent's genes and what its run's servers told (the
+/// requests they answered, the margins they measured), the instant its changes start at,
+/// and a second plan to splice with.
 pub(crate) struct Parent<'a> {
     pub genes: &'a [Gene],
-    pub requests: &'a RequestLog,
+    pub log: &'a ServerLog,
     pub from_ms: u64,
     pub other: &'a [Gene],
 }
@@ -189,8 +200,9 @@ pub(crate) fn apply(
         Mutation::Delete if !movable.is_empty() => {
             genes.remove(pick(rng, &movable));
         }
-        Mutation::Aim if aim(cfg, &mut genes, from_ms, parent.requests, false, rng) => {}
-        Mutation::FollowUp if aim(cfg, &mut genes, from_ms, parent.requests, true, rng) => {}
+        Mutation::Aim if aim(cfg, &mut genes, from_ms, parent.log, false, rng) => {}
+        Mutation::FollowUp if aim(cfg, &mut genes, from_ms, parent.log, true, rng) => {}
+        Mutation::Squeeze if squeeze::squeeze(cfg, &mut genes, parent.log, from_ms, rng) => {}
         Mutation::Splice if !other.is_empty() => {
             let cut = rng.random_range(from_ms..phase);
             genes.retain(|g| g.at_ms < cut);
@@ -221,7 +233,7 @@ fn aim(
     cfg: &SwarmConfig,
     genes: &mut Vec<Gene>,
     from_ms: u64,
-    requests: &RequestLog,
+    requests: &ServerLog,
     follow: bool,
     rng: &mut ChaCha8Rng,
 ) -> bool {
@@ -320,7 +332,7 @@ pub(crate) fn weighted(weights: &[f64], rng: &mut ChaCha8Rng) -> usize {
 
 /// The requests of `requests` that `loseable` admits among the next four kinds a client
 /// sent after each reply it lost.
-fn follow_ups(requests: &RequestLog, loseable: impl Fn(&Sent) -> bool) -> Vec<(usize, usize)> {
+fn follow_ups(requests: &ServerLog, loseable: impl Fn(&Sent) -> bool) -> Vec<(usize, usize)> {
     let sent = requests.sent();
     let mut follow_ups = Vec::new();
     for (i, lost) in sent.iter().enumerate().filter(|(_, s)| s.lost) {
@@ -350,7 +362,7 @@ fn make_room(
     cfg: &SwarmConfig,
     genes: &mut Vec<Gene>,
     from_ms: u64,
-    requests: &RequestLog,
+    requests: &ServerLog,
     followed: Option<usize>,
     more: usize,
     rng: &mut ChaCha8Rng,
@@ -403,7 +415,7 @@ fn make_room(
 /// For each gene, the request of `requests` whose reply it lost in that run, if any: a server
 /// keeps the lost replies armed at it in the order they were armed, and the first that
 /// matches a reply loses it.
-fn strikes(genes: &[Gene], requests: &RequestLog) -> Vec<Option<usize>> {
+fn strikes(genes: &[Gene], requests: &ServerLog) -> Vec<Option<usize>> {
     let mut armed: Vec<usize> = (0..genes.len())
         .filter(|&i| matches!(genes[i].fault, Fault::LoseReply { .. }))
         .collect();
@@ -523,7 +535,7 @@ mod tests {
 
     /// c1's create at 30 ms lost, then its reconnect's pings and its two syncs; c2 creates
     /// throughout.
-    fn requests() -> RequestLog {
+    fn requests() -> ServerLog {
         let mut sent: Vec<(u64, &str, &'static str)> = [10, 20, 40, 60, 80, 100]
             .into_iter()
             .map(|at| (at, "c2", "create"))
@@ -536,7 +548,7 @@ mod tests {
             (65, "c1", "create"),
         ]);
         sent.sort();
-        let mut log = RequestLog::default();
+        let mut log = ServerLog::default();
         for (at, client, op) in sent {
             log.push(at, "zk1", client, op, at == 30);
         }
@@ -548,7 +560,7 @@ mod tests {
         let log = requests();
         let parent = Parent {
             genes,
-            requests: &log,
+            log: &log,
             from_ms,
             other: &[],
         };
@@ -633,7 +645,7 @@ mod tests {
     /// replies there, never the one it follows.
     #[test]
     fn follow_up_gives_up_other_lost_replies_but_the_one_it_follows() {
-        let mut log = RequestLog::default();
+        let mut log = ServerLog::default();
         for (at, client, op, lost) in [
             (10, "c2", "create", true),
             (20, "c2", "create", true),
@@ -650,7 +662,7 @@ mod tests {
         for seed in 0..50 {
             let from = Parent {
                 genes: &parent,
-                requests: &log,
+                log: &log,
                 from_ms: 31,
                 other: &[],
             };
@@ -668,7 +680,7 @@ mod tests {
     /// strikes nothing (c2's next lost reply is not a create).
     #[test]
     fn each_lost_reply_strikes_the_first_match_after_it_was_armed() {
-        let mut log = RequestLog::default();
+        let mut log = ServerLog::default();
         log.push(10, "zk1", "c2", "create", true);
         log.push(12, "zk1", "c2", "sync", true);
         log.push(14, "zk1", "c1", "create", false);

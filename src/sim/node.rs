@@ -2,7 +2,7 @@
 //! gate, its randomness, and the recorder it appends events to.
 
 use crate::history::{Event, Kind, Op, ServerEvent};
-use crate::recorder::Recorder;
+use crate::recorder::{Margin, Recorder};
 use crate::sim::clock::Clock;
 use crate::sim::param::{Param, ParamValue, ParamValues};
 use crate::sim::pause::PauseGate;
@@ -152,10 +152,11 @@ impl Node {
         self.params.get(param)
     }
 
-    /// Whether the run keeps the requests its servers answer (a guided search's runs): a
-    /// server asks before it names one, so other runs pay a check and no more.
-    pub(crate) fn logs_requests(&self) -> bool {
-        self.recorder.logs_requests()
+    /// Whether the run keeps what its servers tell a search (a guided search's runs): a
+    /// server asks before it names a request or measures a margin, so other runs pay a
+    /// check and no more.
+    pub(crate) fn keeps_server_log(&self) -> bool {
+        self.recorder.keeps_server_log()
     }
 
     /// Notes that this server answered `client`'s request `op` (as `lose_reply` names it),
@@ -164,6 +165,17 @@ impl Node {
     pub(crate) fn answered(&self, client: &str, op: &'static str, lost: bool) {
         self.recorder
             .answered(Self::true_ms(), &self.name, client, op, lost);
+    }
+
+    /// Notes, beside the history, that this server measured `ms` to spare before a flaw of
+    /// `name` (`recorder::Margin`): the guided search pushes the runs that came nearest.
+    pub(crate) fn margin(&self, name: &'static str, ms: i64) {
+        self.recorder.margin(Margin {
+            name,
+            at_ms: Self::true_ms(),
+            ms,
+            node: self.name.clone(),
+        });
     }
 
     /// Records `op` as this node's event of `kind`, at the true time and its clock's reading.

@@ -5,7 +5,7 @@
 
 use crate::check::{self, CheckConfig, Checker, NoChecker, Property};
 use crate::params::{ParamError, Params};
-use crate::recorder::{Recorder, RequestLog};
+use crate::recorder::{Recorder, ServerLog};
 use crate::scenario::Scenario;
 use crate::sim::fault::FaultPlan;
 use crate::sim::seed::Seeds;
@@ -96,12 +96,12 @@ impl<'a> Prepared<'a> {
 
     /// `run`, keeping beside its report the requests its servers answered (for the guided
     /// search to aim lost replies at); the report is the same as `run`'s.
-    pub(crate) fn run_logging_requests(
+    pub(crate) fn run_keeping_server_log(
         &self,
         spec: &RunSpec,
-    ) -> Result<(RunReport, RequestLog), RunError> {
+    ) -> Result<(RunReport, ServerLog), RunError> {
         let stepping = Stepping::from_env().unwrap_or_else(|e| panic!("{e}"));
-        self.run_with(spec, stepping, Recorder::logging_requests())
+        self.run_with(spec, stepping, Recorder::keeping_server_log())
     }
 
     fn run_with(
@@ -109,7 +109,7 @@ impl<'a> Prepared<'a> {
         spec: &RunSpec,
         stepping: Stepping,
         recorder: Recorder,
-    ) -> Result<(RunReport, RequestLog), RunError> {
+    ) -> Result<(RunReport, ServerLog), RunError> {
         debug_assert!(
             spec.scenario.name == self.scenario.name
                 && spec.params == *self.params
@@ -151,6 +151,6 @@ impl<'a> Prepared<'a> {
             plan: spec.plan.clone(),
             polls: world.polls(),
         };
-        Ok((report, world.recorder.take_requests()))
+        Ok((report, world.recorder.take_server_log()))
     }
 }

@@ -57,6 +57,9 @@ pub enum HostEvent<'a> {
         err: ErrorCode,
     },
     Changed(&'a Change),
+    /// A read had this many ms to spare before it would miss its session's own write
+    /// (`Output::ReadMargin`).
+    ReadMargin(i64),
 }
 
 /// Everything about the surroundings the core's driver needs.
@@ -196,6 +199,7 @@ impl<E: Env> Host<E> {
                 }
                 | Output::Close { conn } => self.send(conn, Outgoing::Close),
                 Output::Changed(change) => self.env.observe(HostEvent::Changed(&change)),
+                Output::ReadMargin(ms) => self.env.observe(HostEvent::ReadMargin(ms)),
                 Output::Peer { to, msg } if msg.is_election() => self.vote_to(to, msg),
                 Output::Peer { to, msg } => {
                     if let Some((_, link)) = self.peers.get(&to) {

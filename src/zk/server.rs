@@ -32,6 +32,7 @@ pub use config::CONTAINER_CHECK_MS;
 pub use config::{EnsembleConfig, ServerConfig};
 pub use ids::{ConnId, Now, ServerId};
 pub use output::{Change, Output, Refusal};
+pub use own_writes::READ_YOUR_WRITES;
 pub use peer::{PeerMsg, QuorumRole};
 
 mod apply_wake;
@@ -47,6 +48,7 @@ mod member;
 mod multi;
 mod ops;
 mod output;
+mod own_writes;
 mod peer;
 mod replica;
 mod requests;

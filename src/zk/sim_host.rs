@@ -10,7 +10,9 @@ use crate::zk::PORT;
 use crate::zk::events::ZkEvent;
 use crate::zk::host::{self, Env, Host, HostEvent, SharedHost};
 use crate::zk::proto::Request;
-use crate::zk::server::{Change, EnsembleConfig, Now, Server, ServerConfig, ServerId};
+use crate::zk::server::{
+    Change, EnsembleConfig, Now, READ_YOUR_WRITES, Server, ServerConfig, ServerId,
+};
 use crate::zk::sim_peers::{Links, Mailbox};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -94,6 +96,7 @@ impl Member {
             members: (1..=self.servers).collect(),
             leader: self.leader(),
             apply_lag_ms: if self.id == self.leader() { 0 } else { lag },
+            measures_reads: node.keeps_server_log(),
         }
     }
 }
@@ -269,7 +272,7 @@ impl Env for SimEnv {
             .lose
             .iter()
             .position(|(c, o)| c == client && (o == ANY || (o == op && (applied || !write))));
-        if self.node.logs_requests() {
+        if self.node.keeps_server_log() {
             self.node.answered(client, op, armed.is_some());
         }
         let Some(index) = armed else {
@@ -285,8 +288,10 @@ impl Env for SimEnv {
     }
 
     fn observe(&mut self, event: HostEvent<'_>) {
-        let HostEvent::Changed(change) = event else {
-            return;
+        let change = match event {
+            HostEvent::Changed(change) => change,
+            HostEvent::ReadMargin(ms) => return self.node.margin(READ_YOUR_WRITES, ms),
+            _ => return,
         };
         if !self.first_report(change) {
             return;

@@ -138,12 +138,12 @@ fn a_mutant_changed_after_its_branch_point_replays_its_parent_before_it() {
     for seed in 0..12 {
         let genes = swarm::swarm_genes(&cfg, &mut Seeds::new(seed).stream("faults"));
         let ran = prepared.spec(seed, gene::plan_of(&cfg, &genes));
-        let (_, requests) = prepared.run_logging_requests(&ran).unwrap();
+        let (_, requests) = prepared.run_keeping_server_log(&ran).unwrap();
         let branch_ms = 250;
         let mutation = Mutation::ALL[seed as usize % Mutation::ALL.len()];
         let from = Parent {
             genes: &genes,
-            requests: &requests,
+            log: &requests,
             from_ms: branch_ms,
             other: &genes,
         };
@@ -207,4 +207,24 @@ fn correct_recipes_stay_clean_under_a_campaign() {
             e.curve
         );
     }
+}
+
+/// A clean run whose follower read came near missing its session's own write is squeezed
+/// at once, and on the lock that looks for its node without `sync` the squeeze finds the
+/// flaw many times more often than fresh plans do.
+#[test]
+fn a_run_that_came_near_a_stale_read_of_its_own_write_is_squeezed_into_one() {
+    let e = campaign(&spec("zk-lock-no-sync", &[], 0, 320, 2), &(), Until::Budget);
+    let squeeze = e
+        .mutations
+        .iter()
+        .find(|(name, _)| *name == "squeeze")
+        .map(|&(_, t)| t)
+        .unwrap();
+    assert!(squeeze.made >= 20, "{squeeze:?}");
+    assert!(
+        squeeze.found * 1000 / squeeze.made >= 50 && squeeze.found > e.fresh.found,
+        "squeeze {squeeze:?}, fresh {:?}",
+        e.fresh
+    );
 }

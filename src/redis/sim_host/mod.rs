@@ -165,7 +165,7 @@ impl Env for Sim {
     /// disarms it, recording the loss). A command queued in a transaction has not run: only
     /// `any` loses its `+QUEUED`.
     fn loses_reply(&mut self, client: &str, args: &[Vec<u8>], queuing: bool) -> bool {
-        let logs = self.node.logs_requests();
+        let logs = self.node.keeps_server_log();
         if self.lose.is_empty() && !logs {
             return false;
         }

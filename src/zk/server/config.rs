@@ -62,4 +62,7 @@ pub struct EnsembleConfig {
     pub leader: ServerId,
     /// How long a follower takes to apply a write after it learns it committed.
     pub apply_lag_ms: u64,
+    /// Whether each read measures how near it came to missing its session's own write
+    /// (`Output::ReadMargin`): a guided search's runs, at a map update per applied write.
+    pub measures_reads: bool,
 }

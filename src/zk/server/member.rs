@@ -13,6 +13,7 @@ use super::ids::{ConnId, Now, Origin, ServerId};
 use super::looking::{Ballot, Clocks, Vote};
 use super::ops::is_write;
 use super::output::{Output, connected, refused_connect, to};
+use super::own_writes::OwnWrites;
 use super::peer::{Forwarded, PeerMsg};
 use super::replica::Replica;
 use super::write::{Write, WriteOp};
@@ -139,10 +140,14 @@ pub(super) struct Member {
     /// The leader's record of the server each session is on; a new leader's starts empty
     /// once it establishes its epoch.
     pub(super) owners: BTreeMap<i64, ServerId>,
+    /// When it measures its reads' margins (`EnsembleConfig::measures_reads`): its
+    /// sessions' last writes from elsewhere, and when they were due here.
+    pub(super) own_writes: Option<OwnWrites>,
 }
 
 impl Member {
     pub(super) fn new(me: ServerId, config: EnsembleConfig, tick_ms: u64) -> Self {
+        let own_writes = config.measures_reads.then(OwnWrites::default);
         let ballot = Ballot {
             round: 1,
             vote: Vote {
@@ -171,6 +176,7 @@ impl Member {
             touched: BTreeSet::new(),
             touch_sent_ms: 0,
             owners: BTreeMap::new(),
+            own_writes,
         }
     }
 
@@ -267,6 +273,9 @@ impl Member {
             return None;
         }
         self.pending.insert(conn, Pending { timeout_ms });
+        if let Some(own) = &mut self.own_writes {
+            own.connected(req.session_id, req.last_zxid_seen);
+        }
         Some(origin)
     }
 
@@ -344,6 +353,13 @@ impl Member {
                 return;
             }
             Work::Request(req) => {
+                if let Some(own) = &self.own_writes {
+                    let waiting = self.log.values().map(|(write, _)| write);
+                    let due = |zxid| self.apply_due_ms(zxid);
+                    if let Some(ms) = own.read_margin(self.me, session, now.mono_ms, waiting, due) {
+                        out.push(Output::ReadMargin(ms));
+                    }
+                }
                 let result = rep.read_request(conn, session, req, out);
                 reply(rep, origin, result, out);
                 return;
@@ -501,6 +517,15 @@ impl Member {
         }
     }
 
+    /// When the logged write `zxid` applies here, a stall's end included: None before its
+    /// commit came.
+    fn apply_due_ms(&self, zxid: i64) -> Option<u64> {
+        self.to_apply
+            .iter()
+            .find(|&&(_, upto)| upto >= zxid)
+            .map(|&(due, _)| due.max(self.stalled_until_ms))
+    }
+
     /// A learner (a follower, or a member looking for a leader) applies the commits whose
     /// lag has passed, in order, unless stalled.
     pub(super) fn apply_due(
@@ -519,6 +544,9 @@ impl Member {
                 Some(&(due, upto)) if due <= now.mono_ms => match self.log.first_entry() {
                     Some(first) if *first.key() <= upto => {
                         let (write, _) = first.remove();
+                        if let Some(own) = &mut self.own_writes {
+                            own.applied(self.me, &write, due.max(self.stalled_until_ms));
+                        }
                         self.apply(role, rep, now, write, out);
                     }
                     _ => {

@@ -76,6 +76,9 @@ pub enum Output {
         conn: ConnId,
     },
     Changed(Change),
+    /// A read had this many ms to spare before it would miss its session's own write
+    /// (`own_writes`), for a search to read beside the history.
+    ReadMargin(i64),
     /// A message for another member of the ensemble.
     Peer {
         to: ServerId,
@@ -85,7 +88,7 @@ pub enum Output {
 
 impl Output {
     /// The connection and the exact bytes a driver sends for this output; None for outputs
-    /// that are not packets (Close, Changed).
+    /// that are not packets (Close, Changed, ReadMargin).
     pub fn packet(&self) -> Option<(ConnId, Vec<u8>)> {
         match self {
             Output::Connected { conn, response, .. } => {
@@ -106,7 +109,10 @@ impl Output {
                 Some((*conn, proto::encode_reply(&header, body.as_ref())))
             }
             Output::Notify { conn, event } => Some((*conn, proto::encode_notification(event))),
-            Output::Close { .. } | Output::Changed(_) | Output::Peer { .. } => None,
+            Output::Close { .. }
+            | Output::Changed(_)
+            | Output::ReadMargin(_)
+            | Output::Peer { .. } => None,
         }
     }
 }

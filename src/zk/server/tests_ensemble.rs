@@ -28,6 +28,11 @@ struct Net {
 
 impl Net {
     fn new(apply_lag_ms: u64) -> Net {
+        Net::with(apply_lag_ms, false)
+    }
+
+    /// An ensemble whose members measure their reads' margins when `measures_reads`.
+    fn with(apply_lag_ms: u64, measures_reads: bool) -> Net {
         let members = vec![1, 2, 3];
         let servers = members
             .iter()
@@ -38,6 +43,7 @@ impl Net {
                         members: members.clone(),
                         leader: LEADER,
                         apply_lag_ms: if id == LEADER { 0 } else { apply_lag_ms },
+                        measures_reads,
                     }),
                     ..ServerConfig::with_tick(TICK, u64::from(id))
                 };
@@ -253,6 +259,48 @@ fn a_lagging_follower_serves_stale_reads_and_holds_its_own_session_s_next_reques
     assert_eq!(net.reply(2, 20, 1).map(|r| r.0), Some(ErrorCode::Ok));
     assert_eq!(net.reply(2, 20, 2).map(|r| r.0), Some(ErrorCode::Ok));
     assert_eq!(net.on_conn(2, 20), vec!["reply 1", "reply 2"]);
+}
+
+/// A session whose write's reply it never saw moves to a follower that has not applied
+/// the write yet: its reads there miss it, by the time until it is due, then have the time
+/// since to spare. A session that saw the write connects only where it is applied, so its
+/// reads measure nothing; nor does a member that does not measure.
+#[test]
+fn a_read_measures_how_near_it_came_to_missing_its_session_s_unseen_write() {
+    let margins = |net: &Net| -> Vec<(ServerId, i64)> {
+        net.seen
+            .iter()
+            .filter_map(|(s, o)| match o {
+                Output::ReadMargin(ms) => Some((*s, *ms)),
+                _ => None,
+            })
+            .collect()
+    };
+    for measures in [true, false] {
+        let mut net = Net::with(500, measures);
+        let session = net.open(1, 10);
+        let passwd = net.connected(1, 10).unwrap().passwd;
+        net.tick_to(600);
+        net.send(1, 10, 1, create_req("/a", CreateMode::Persistent));
+        let zxid = net.stat(LEADER, "/a").expect("committed").czxid;
+        let resume = connect_req(session, passwd.clone(), 1_000);
+        net.input(2, |s, now| s.handle_connect(now, 20, &resume));
+        assert_eq!(net.exists(2, 20, 1, "/a"), ErrorCode::NoNode);
+        net.tick_to(1_200);
+        assert_eq!(net.exists(2, 20, 2, "/a"), ErrorCode::Ok);
+        let seen = ConnectRequest {
+            last_zxid_seen: zxid,
+            ..connect_req(session, passwd, 1_000)
+        };
+        net.input(2, |s, now| s.handle_connect(now, 21, &seen));
+        assert_eq!(net.exists(2, 21, 1, "/a"), ErrorCode::Ok);
+        let want = if measures {
+            vec![(2, -500), (2, 100)]
+        } else {
+            vec![]
+        };
+        assert_eq!(margins(&net), want, "measures: {measures}");
+    }
 }
 
 #[test]
