@@ -103,8 +103,9 @@ pub(crate) struct Sent {
 /// instant where the flaw needs none. A ZooKeeper follower measures, at each read of a
 /// session's, how long before the read it applied the session's latest write that came in
 /// on another member (`read-your-writes`): below zero, the read missed the session's own
-/// write. Coverage counts states; a margin is a distance, so the guided search can keep the
-/// runs that came nearest and push them the rest of the way (IJON's `min` annotations).
+/// write. Coverage counts states; a margin is a distance, so the guided search can push a
+/// run that came near the rest of the way (`explore::mutate`'s squeeze), where a state it
+/// counts would only say whether the run got there (IJON's `min` annotations, in effect).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Margin {
     /// What it measures (`read-your-writes`).
