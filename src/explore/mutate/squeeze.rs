@@ -40,8 +40,9 @@ pub(crate) fn squeezable(cfg: &SwarmConfig, log: &ServerLog, from_ms: u64) -> bo
 }
 
 /// Adds to `genes` the stall that closes the least closable margin of `log`, from `from_ms`
-/// on, giving up a stall of the same host that starts later when the profile's count of
-/// stalls is reached. False when no margin can be closed.
+/// on, giving up stalls that start no earlier than it, the latest first, while the plan is
+/// at the profile's count of stalls. False when no margin can be closed, or no room made
+/// (the mutation then falls back as any other does).
 pub(super) fn squeeze(
     cfg: &SwarmConfig,
     genes: &mut Vec<Gene>,
