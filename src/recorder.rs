@@ -103,19 +103,39 @@ pub(crate) struct Sent {
 /// instant where the flaw needs none. A ZooKeeper follower measures, at each read of a
 /// session's, how long before the read it applied the session's latest write that came in
 /// on another member (`read-your-writes`): below zero, the read missed the session's own
-/// write. Coverage counts states; a margin is a distance, so the guided search can push a
-/// run that came near the rest of the way (`explore::mutate`'s squeeze), where a state it
-/// counts would only say whether the run got there (IJON's `min` annotations, in effect).
+/// write. A ZooKeeper server measures, for a read that found another session's ephemeral
+/// node, how long after it that session's end deleted the node (`read-before-end`).
+/// Coverage counts states; a margin is a distance, so the guided search can push a run that
+/// came near the rest of the way (`explore::mutate`'s squeeze), where a state it counts
+/// would only say whether the run got there (IJON's `min` annotations, in effect).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Margin {
-    /// What it measures (`read-your-writes`).
+    /// What it measures (`read-your-writes`, `read-before-end`).
     pub name: &'static str,
     /// True ms of the instant it closes (the read).
     pub at_ms: u64,
     /// Time to spare, ms: below zero, none.
     pub ms: i64,
-    /// The host whose lateness it measures (the member that served the read).
+    /// The server that measured it.
     pub node: String,
+    /// What, made later than the margin, closes it.
+    pub late: Late,
+}
+
+/// What a margin needs made late to close.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Late {
+    /// The server's apply of the write the read would miss (a follower's), from before the
+    /// write was due there.
+    Apply,
+    /// `client`'s requests to the server from `since_ms` on (true ms: its request before
+    /// the read), so the read alone comes later.
+    Requests {
+        /// The client host.
+        client: String,
+        /// True ms its previous request came in.
+        since_ms: u64,
+    },
 }
 
 /// What a run's servers tell a search: the requests they answered, in order, and the least
@@ -209,6 +229,7 @@ mod tests {
             at_ms,
             ms,
             node: "zk1".into(),
+            late: Late::Apply,
         };
         let mut log = ServerLog::default();
         log.margin(margin("a", 1, 30));

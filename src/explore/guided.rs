@@ -8,11 +8,13 @@
 //! to what comes after the entry's first new transition, so a mutant replays its parent up
 //! to there and tries something new after it. Which mutations and which fault kinds are
 //! drawn follows what found new transitions before (a bandit). A run whose first new
-//! transition was a reply it lost is followed up before anything else: its client's next
-//! requests lose their replies too (`mutate`'s `follow-up`, which reads the requests the
-//! run's servers answered). A clean run whose servers measured a margin a stall could close
-//! (a follower's read that came near missing its session's own write, `recorder::Margin`)
-//! is squeezed before that: its mutant closes the margin (`mutate`'s `squeeze`).
+//! transition was a reply it lost is followed up: its client's next requests lose their
+//! replies too (`mutate`'s `follow-up`, which reads the requests the run's servers
+//! answered). A clean run whose servers measured a margin a fault could close
+//! (`recorder::Margin`: a follower's read that came near missing its session's own write, a
+//! read that came near missing a node a session's end deleted) is squeezed before any other
+//! mutant, taking turns with owed follow-ups: its mutant closes the margin (`mutate`'s
+//! `squeeze`).
 //!
 //! The campaign seed decides every choice; a generation's runs are made in parallel and
 //! taken in in their fixed order, and budgets count runs: the same campaign gives the same
@@ -136,6 +138,11 @@ const FOLLOW: f64 = 0.5;
 /// Follow-up mutants owed to a run whose first new transition was a reply it lost.
 const OWED: u32 = 4;
 
+/// While follow-ups are owed, the share of mutants that squeeze a queued run instead: a
+/// profile whose sessions end often has a run to squeeze nearly every time, and follow-ups
+/// find what a lost reply leads to, which no squeeze does.
+const SHARED: f64 = 0.5;
+
 /// Whether a reply was lost at about `at_ms` (the loss and the first new transition it made
 /// may be a ms or two apart).
 fn lost_at(log: &ServerLog, at_ms: u64) -> bool {
@@ -229,8 +236,8 @@ impl Candidate {
     }
 }
 
-/// A clean run whose servers measured a margin a stall could close (`mutate::squeezable`):
-/// it is squeezed once, before any other mutant is made.
+/// A clean run whose servers measured a margin a fault could close (`mutate::squeezable`):
+/// it is squeezed once, before any other mutant is made (but owed follow-ups, in turns).
 struct ToSqueeze {
     seed: u64,
     genes: Vec<Gene>,
@@ -334,16 +341,18 @@ impl Campaign<'_> {
         if !self.mutable || self.rng.random_bool(fresh) {
             return self.fresh();
         }
-        if let Some(run) = self.to_squeeze.pop_front() {
+        // Runs to squeeze go first, taking turns (`SHARED`) with the follow-ups owed to a run
+        // whose lost reply was the new thing it reached (its client's next requests lost
+        // too, `OWED` times). Any parent that lost a reply at or after its branch point is
+        // followed up half the time.
+        let owed = self.corpus.iter().position(|e| e.owed > 0);
+        if !self.to_squeeze.is_empty() && (owed.is_none() || self.rng.random_bool(SHARED)) {
+            let run = self.to_squeeze.pop_front().expect("a run to squeeze");
             return self.squeezed(run);
         }
         if self.corpus.is_empty() {
             return self.fresh();
         }
-        // A run whose lost reply was the new thing it reached is followed up at once (its
-        // client's next requests lost too), `OWED` times; any parent that lost a reply at
-        // or after its branch point, half the time.
-        let owed = self.corpus.iter().position(|e| e.owed > 0);
         let parent = match owed {
             Some(i) => {
                 self.corpus[i].owed -= 1;

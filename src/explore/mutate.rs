@@ -56,7 +56,9 @@ pub(crate) enum Mutation {
     FollowUp,
     /// Close the least margin the parent's servers measured (`squeeze`): stall the
     /// follower whose read came nearest to missing its session's write, from just before
-    /// the write was due there until after the read.
+    /// the write was due there until after the read; or make the read that came nearest to
+    /// missing a node a session's end deleted late (a delay on its link, or a pause of the
+    /// waiter at its step), from its request before on.
     Squeeze,
 }
 

@@ -2,7 +2,7 @@
 //! gate, its randomness, and the recorder it appends events to.
 
 use crate::history::{Event, Kind, Op, ServerEvent};
-use crate::recorder::{Margin, Recorder};
+use crate::recorder::{Late, Margin, Recorder};
 use crate::sim::clock::Clock;
 use crate::sim::param::{Param, ParamValue, ParamValues};
 use crate::sim::pause::PauseGate;
@@ -175,6 +175,33 @@ impl Node {
             at_ms: Self::true_ms(),
             ms,
             node: self.name.clone(),
+            late: Late::Apply,
+        });
+    }
+
+    /// Notes, beside the history, that this server measured `ms` to spare before a flaw of
+    /// `name` at `client`'s read, which came in at `read_ms` of the server's monotonic clock,
+    /// its previous request at `since_ms`: making `client`'s requests late from that one on
+    /// closes it (`recorder::Late::Requests`).
+    pub(crate) fn request_margin(
+        &self,
+        name: &'static str,
+        client: &str,
+        since_ms: u64,
+        read_ms: u64,
+        ms: u64,
+    ) {
+        let (now_ms, mono_ms) = (Self::true_ms(), self.clocks_ms().0);
+        let true_of = |mono: u64| now_ms.saturating_sub(mono_ms.saturating_sub(mono));
+        self.recorder.margin(Margin {
+            name,
+            at_ms: true_of(read_ms),
+            ms: i64::try_from(ms).unwrap_or(i64::MAX),
+            node: self.name.clone(),
+            late: Late::Requests {
+                client: client.to_string(),
+                since_ms: true_of(since_ms),
+            },
         });
     }
 

@@ -60,6 +60,15 @@ pub enum HostEvent<'a> {
     /// A read had this many ms to spare before it would miss its session's own write
     /// (`Output::ReadMargin`).
     ReadMargin(i64),
+    /// A read on `conn` found a node a session's end deleted `ms` later; the reader's
+    /// previous request came in at `since_ms`, the read at `read_ms` (monotonic ms;
+    /// `Output::ReadBeforeEnd`).
+    ReadBeforeEnd {
+        conn: ConnId,
+        since_ms: u64,
+        read_ms: u64,
+        ms: u64,
+    },
 }
 
 /// Everything about the surroundings the core's driver needs.
@@ -200,6 +209,17 @@ impl<E: Env> Host<E> {
                 | Output::Close { conn } => self.send(conn, Outgoing::Close),
                 Output::Changed(change) => self.env.observe(HostEvent::Changed(&change)),
                 Output::ReadMargin(ms) => self.env.observe(HostEvent::ReadMargin(ms)),
+                Output::ReadBeforeEnd {
+                    conn,
+                    since_ms,
+                    read_ms,
+                    ms,
+                } => self.env.observe(HostEvent::ReadBeforeEnd {
+                    conn,
+                    since_ms,
+                    read_ms,
+                    ms,
+                }),
                 Output::Peer { to, msg } if msg.is_election() => self.vote_to(to, msg),
                 Output::Peer { to, msg } => {
                     if let Some((_, link)) = self.peers.get(&to) {

@@ -176,8 +176,8 @@ impl Env for RealEnv {
             }
             HostEvent::Changed(Change::Leading { epoch, .. }) => info!("leading epoch {epoch}"),
             HostEvent::Changed(change) => debug!("{change:?}"),
-            // Measured for a guided search only, never here (`measures_reads: false`).
-            HostEvent::ReadMargin(_) => {}
+            // Measured for a guided search only, never here (`measures_margins: false`).
+            HostEvent::ReadMargin(_) | HostEvent::ReadBeforeEnd { .. } => {}
         }
     }
 }
@@ -236,7 +236,6 @@ fn member(config: &ServeConfig, id: ServerId, servers: ServerId) -> SharedHost<R
         members: (1..=servers).collect(),
         leader: servers,
         apply_lag_ms: 0,
-        measures_reads: false,
     });
     let server = Server::new(ServerConfig {
         server_id: id,

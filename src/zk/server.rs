@@ -34,6 +34,7 @@ pub use ids::{ConnId, Now, ServerId};
 pub use output::{Change, Output, Refusal};
 pub use own_writes::READ_YOUR_WRITES;
 pub use peer::{PeerMsg, QuorumRole};
+pub use session_ends::READ_BEFORE_END;
 
 mod apply_wake;
 mod commit;
@@ -52,6 +53,7 @@ mod own_writes;
 mod peer;
 mod replica;
 mod requests;
+mod session_ends;
 mod write;
 
 #[cfg(test)]
@@ -84,7 +86,7 @@ impl Server {
         let ensemble = config
             .ensemble
             .clone()
-            .map(|e| Ensemble::new(config.server_id, e, config.tick_ms));
+            .map(|e| Ensemble::new(config.server_id, e, config.tick_ms, config.measures_margins));
         Server {
             replica: Replica::new(config),
             ensemble,
@@ -153,17 +155,14 @@ impl Server {
         }
         let closing = matches!(req, Request::CloseSession);
         let out = self.due(now);
-        self.replica.handle(
-            now,
-            conn,
-            xid,
-            closing,
-            out,
-            |rep, session, out| match is_write(&req) {
-                true => rep.write_now(now, conn, session, WriteOp::Request(req), out),
-                false => rep.read_request(conn, session, req, out),
-            },
-        )
+        self.replica
+            .handle(now, conn, xid, closing, out, |rep, session, out| {
+                rep.measure(now, conn, session, &req);
+                match is_write(&req) {
+                    true => rep.write_now(now, conn, session, WriteOp::Request(req), out),
+                    false => rep.read_request(conn, session, req, out),
+                }
+            })
     }
 
     /// A request refused before it could be decoded in full, as ZooKeeper 3.8 refuses a
@@ -209,6 +208,9 @@ impl Server {
         if let Some(session) = rep.live_session(now, conn, &mut out)
             && let Some(ens) = self.ensemble.as_mut()
         {
+            if let Ok(req) = &req {
+                rep.measure(now, conn, session, req);
+            }
             let req = ClientRequest::new(conn, xid, req);
             ens.request(rep, now, session, req, &mut out);
         }

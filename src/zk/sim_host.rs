@@ -11,12 +11,14 @@ use crate::zk::events::ZkEvent;
 use crate::zk::host::{self, Env, Host, HostEvent, SharedHost};
 use crate::zk::proto::Request;
 use crate::zk::server::{
-    Change, EnsembleConfig, Now, READ_YOUR_WRITES, Server, ServerConfig, ServerId,
+    Change, ConnId, EnsembleConfig, Now, READ_BEFORE_END, READ_YOUR_WRITES, Server, ServerConfig,
+    ServerId,
 };
 use crate::zk::sim_peers::{Links, Mailbox};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Duration;
 use turmoil::net::TcpListener;
@@ -96,7 +98,6 @@ impl Member {
             members: (1..=self.servers).collect(),
             leader: self.leader(),
             apply_lag_ms: if self.id == self.leader() { 0 } else { lag },
-            measures_reads: node.keeps_server_log(),
         }
     }
 }
@@ -173,11 +174,13 @@ impl ServerFamily for ZkFamily {
             extended_types: self.extended_types,
             server_id: self.member.as_ref().map_or(1, |m| m.id),
             ensemble: self.member.as_ref().map(|m| m.config(&node)),
+            measures_margins: node.keeps_server_log(),
             ..ServerConfig::with_tick(self.tick_ms, node.seed())
         });
         let env = SimEnv {
             node,
             lose: Vec::new(),
+            clients: BTreeMap::new(),
             reported: self.member.as_ref().map(|m| (m.id, m.reported.clone())),
         };
         let host = Host::new(env, server, self.tick_ms);
@@ -234,6 +237,9 @@ struct SimEnv {
     node: Node,
     /// Armed lose_reply faults: (client, op).
     lose: Vec<(String, String)>,
+    /// The client host of each connection, when it measures margins: a margin names the
+    /// client it would make late, after its connection may have closed.
+    clients: BTreeMap<ConnId, String>,
     /// A member's id and its ensemble's last recorded change.
     reported: Option<(ServerId, Reported)>,
 }
@@ -291,6 +297,23 @@ impl Env for SimEnv {
         let change = match event {
             HostEvent::Changed(change) => change,
             HostEvent::ReadMargin(ms) => return self.node.margin(READ_YOUR_WRITES, ms),
+            HostEvent::Accepted { conn, client } if self.node.keeps_server_log() => {
+                self.clients.insert(conn, client.to_string());
+                return;
+            }
+            HostEvent::ReadBeforeEnd {
+                conn,
+                since_ms,
+                read_ms,
+                ms,
+            } => {
+                if let Some(client) = self.clients.get(&conn) {
+                    let name = READ_BEFORE_END;
+                    self.node
+                        .request_margin(name, client, since_ms, read_ms, ms);
+                }
+                return;
+            }
             _ => return,
         };
         if !self.first_report(change) {
@@ -349,6 +372,7 @@ mod tests {
                 .iter()
                 .map(|(c, o)| (c.to_string(), o.to_string()))
                 .collect(),
+            clients: BTreeMap::new(),
             reported: None,
         }
     }

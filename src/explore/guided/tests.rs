@@ -228,3 +228,28 @@ fn a_run_that_came_near_a_stale_read_of_its_own_write_is_squeezed_into_one() {
         e.fresh
     );
 }
+
+/// A clean run whose waiter found its predecessor's node shortly before the predecessor's
+/// session ended is squeezed at once, and on the lock that takes a predecessor gone at
+/// `exists` for the lock being its own, the squeeze finds the flaw many times more often
+/// than fresh plans do.
+#[test]
+fn a_run_whose_read_came_near_missing_a_node_of_an_ending_session_is_squeezed_into_one() {
+    let e = campaign(
+        &spec("zk-lock-vanished", &[], 0, 320, 2),
+        &(),
+        Until::Budget,
+    );
+    let squeeze = e
+        .mutations
+        .iter()
+        .find(|(name, _)| *name == "squeeze")
+        .map(|&(_, t)| t)
+        .unwrap();
+    assert!(squeeze.made >= 20, "{squeeze:?}");
+    assert!(
+        squeeze.found * 1000 / squeeze.made >= 50 && squeeze.found > e.fresh.found,
+        "squeeze {squeeze:?}, fresh {:?}",
+        e.fresh
+    );
+}

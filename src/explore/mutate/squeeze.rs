@@ -1,13 +1,19 @@
 //! The squeeze: a run whose servers measured a margin (`recorder::Margin`) came that near
-//! to a flaw, and the host the margin measures was that much early. Making that host late by
-//! more than the margin, from just before the instant the margin counts from, closes it:
-//! where a follower's read had 7 ms to spare after applying its session's write, a stall of
-//! its apply from 1 ms before the write was due until after the read makes the read miss the
-//! write. The run is the same up to the stall, so what the run did next with the read it now
-//! misses is what the recipe does with a stale read of its own write.
+//! to a flaw, and what the margin measures was that much early. Making it late by more than
+//! the margin, from just before the instant the margin counts from, closes it:
+//! - where a follower's read had 7 ms to spare after applying its session's write, a stall
+//!   of its apply from 1 ms before the write was due until after the read makes the read
+//!   miss the write;
+//! - where a read found another session's node 4 ms before that session's end deleted it,
+//!   a delay of 5 ms or more on the reader's link, from its request before the read until
+//!   the read was sent, makes the read find the node gone, while what the reader listed
+//!   before still showed it.
+//!
+//! The run is the same up to the fault, so what the run did next with the read it now
+//! misses is what the recipe does with it.
 
-use crate::recorder::{Margin, ServerLog};
-use crate::sim::fault::Fault;
+use crate::recorder::{Late, Margin, ServerLog};
+use crate::sim::fault::{Fault, Target, Trigger};
 use crate::sim::gene::Gene;
 use crate::sim::swarm::SwarmConfig;
 use crate::sim::vocab::FaultKind;
@@ -18,31 +24,141 @@ use rand_chacha::ChaCha8Rng;
 /// the recipe's next step may come a little later than the read.
 const BEYOND_MS: u64 = 20;
 
-/// The stall that closes `margin` (no earlier than `from_ms`), if the profile stalls that
-/// host's apply and the stall fits its bounds: when it starts and how long it lasts.
-fn stall(cfg: &SwarmConfig, margin: &Margin, from_ms: u64) -> Option<(u64, u64)> {
+/// The fault that closes a margin: when it starts, and the least it must make late.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Closing<'a> {
+    /// A stall of the margin's server's apply, from before the write was due there.
+    Stall { start: u64, at_least: u64 },
+    /// A delay of every message between `client` and the margin's server, from the
+    /// client's request before the read until the read was sent.
+    Delay {
+        client: &'a str,
+        start: u64,
+        at_least: u64,
+        span: u64,
+    },
+    /// A pause of the waiter that next reaches a step only a waiter reaches (such as its
+    /// look at its predecessor), armed from the reader's request before the read: for a
+    /// margin longer than a delay may add.
+    Pause { start: u64, at_least: u64 },
+}
+
+impl Closing<'_> {
+    fn start(&self) -> u64 {
+        match *self {
+            Closing::Stall { start, .. }
+            | Closing::Delay { start, .. }
+            | Closing::Pause { start, .. } => start,
+        }
+    }
+
+    /// Whether the profile has faults of its kind.
+    fn allowed(&self, cfg: &SwarmConfig) -> bool {
+        match self {
+            Closing::Stall { .. } => cfg.kinds.contains(&FaultKind::StallApply),
+            Closing::Delay { .. } => cfg.kinds.contains(&FaultKind::Delay),
+            Closing::Pause { .. } => cfg.targeted_max > 0 && !cfg.kinds.is_empty(),
+        }
+    }
+
+    /// Whether `gene` counts against the same bound as this fault, and that bound.
+    fn counts(&self, cfg: &SwarmConfig, gene: &Gene) -> bool {
+        match self {
+            Closing::Stall { .. } => gene.kind(cfg) == FaultKind::StallApply,
+            Closing::Delay { .. } => gene.kind(cfg) == FaultKind::Delay,
+            Closing::Pause { .. } => gene.fault.is_targeted(),
+        }
+    }
+
+    fn bound(&self, cfg: &SwarmConfig) -> usize {
+        match self {
+            Closing::Stall { .. } | Closing::Delay { .. } => cfg.per_kind_max.max(1) as usize,
+            Closing::Pause { .. } => cfg.targeted_max as usize,
+        }
+    }
+
+    /// The fault, past the margin by up to the bound its kind allows.
+    fn gene(&self, cfg: &SwarmConfig, margin: &Margin, rng: &mut ChaCha8Rng) -> Gene {
+        let fault = match *self {
+            Closing::Stall { at_least, .. } => Fault::StallApply {
+                node: margin.node.clone(),
+                for_ms: (at_least + rng.random_range(1..=BEYOND_MS)).min(cfg.crash_down_max_ms),
+            },
+            Closing::Delay {
+                client,
+                at_least,
+                span,
+                ..
+            } => Fault::Delay {
+                a: client.to_string(),
+                b: margin.node.clone(),
+                ms: rng.random_range(at_least..=cfg.delay_max_ms),
+                for_ms: span,
+            },
+            Closing::Pause { at_least, .. } => Fault::PauseRole {
+                target: Target::Blocked,
+                on: Some(Trigger::Step {
+                    step: cfg.wait_steps[rng.random_range(0..cfg.wait_steps.len())].clone(),
+                }),
+                for_ms: (at_least + rng.random_range(1..=BEYOND_MS)).min(cfg.targeted_pause_max_ms),
+            },
+        };
+        Gene::at(self.start(), fault)
+    }
+}
+
+/// The fault that closes `margin` (no earlier than `from_ms`, within the fault phase), if
+/// the profile has its kind and it fits the profile's bounds.
+fn closing<'a>(cfg: &SwarmConfig, margin: &'a Margin, from_ms: u64) -> Option<Closing<'a>> {
     let ms = u64::try_from(margin.ms).ok()?;
-    let stallable = cfg
-        .servers
-        .iter()
-        .any(|s| s.name == margin.node && s.stalls_apply);
-    let start = margin.at_ms.checked_sub(ms + 1)?;
-    let fits = ms + 2 <= cfg.crash_down_max_ms && start >= from_ms;
-    (cfg.kinds.contains(&FaultKind::StallApply) && stallable && fits && start < cfg.fault_phase_ms)
-        .then_some((start, ms + 1))
+    let closing = match &margin.late {
+        Late::Apply => {
+            let stallable = cfg
+                .servers
+                .iter()
+                .any(|s| s.name == margin.node && s.stalls_apply);
+            let start = margin.at_ms.checked_sub(ms + 1)?;
+            (stallable && ms + 2 <= cfg.crash_down_max_ms).then_some(Closing::Stall {
+                start,
+                at_least: ms + 1,
+            })?
+        }
+        Late::Requests { client, since_ms } => {
+            let span = margin.at_ms.checked_sub(*since_ms)? + 1;
+            let delay = Closing::Delay {
+                client,
+                start: *since_ms,
+                at_least: ms + 1,
+                span,
+            };
+            let pause = Closing::Pause {
+                start: *since_ms,
+                at_least: ms + 1,
+            };
+            let delays = ms < cfg.delay_max_ms && span <= cfg.delay_span_max_ms();
+            let pauses = ms < cfg.targeted_pause_max_ms && !cfg.wait_steps.is_empty();
+            match (delays && delay.allowed(cfg), pauses) {
+                (true, _) => delay,
+                (false, true) => pause,
+                (false, false) => return None,
+            }
+        }
+    };
+    let start = closing.start();
+    (closing.allowed(cfg) && start >= from_ms && start < cfg.fault_phase_ms).then_some(closing)
 }
 
 /// Whether some margin of `log` could be closed by a squeeze of a plan from `from_ms` on.
 pub(crate) fn squeezable(cfg: &SwarmConfig, log: &ServerLog, from_ms: u64) -> bool {
     log.margins()
         .iter()
-        .any(|m| stall(cfg, m, from_ms).is_some())
+        .any(|m| closing(cfg, m, from_ms).is_some())
 }
 
-/// Adds to `genes` the stall that closes the least closable margin of `log`, from `from_ms`
-/// on, giving up stalls that start no earlier than it, the latest first, while the plan is
-/// at the profile's count of stalls. False when no margin can be closed, or no room made
-/// (the mutation then falls back as any other does).
+/// Adds to `genes` the fault that closes the least closable margin of `log`, from `from_ms`
+/// on, giving up faults of its kind that start no earlier than it, the latest first, while
+/// the plan is at the profile's count of that kind. False when no margin can be closed, or
+/// no room made (the mutation then falls back as any other does).
 pub(super) fn squeeze(
     cfg: &SwarmConfig,
     genes: &mut Vec<Gene>,
@@ -53,35 +169,22 @@ pub(super) fn squeeze(
     let closable = log
         .margins()
         .iter()
-        .filter_map(|m| Some((m, stall(cfg, m, from_ms)?)))
+        .filter_map(|m| Some((m, closing(cfg, m, from_ms)?)))
         .min_by_key(|(m, _)| m.ms);
-    let Some((margin, (start, at_least))) = closable else {
+    let Some((margin, closing)) = closable else {
         return false;
     };
-    let stalls = |genes: &[Gene]| {
-        genes
-            .iter()
-            .filter(|g| matches!(g.fault, Fault::StallApply { .. }))
-            .count()
-    };
-    while stalls(genes) >= cfg.per_kind_max.max(1) as usize {
+    let count = |genes: &[Gene]| genes.iter().filter(|g| closing.counts(cfg, g)).count();
+    while count(genes) >= closing.bound(cfg) {
         let Some(later) = genes
             .iter()
-            .rposition(|g| matches!(g.fault, Fault::StallApply { .. }) && g.at_ms >= start)
+            .rposition(|g| closing.counts(cfg, g) && g.at_ms >= closing.start())
         else {
             return false;
         };
         genes.remove(later);
     }
-    let beyond = rng.random_range(1..=BEYOND_MS);
-    let for_ms = (at_least + beyond).min(cfg.crash_down_max_ms);
-    genes.push(Gene::at(
-        start,
-        Fault::StallApply {
-            node: margin.node.clone(),
-            for_ms,
-        },
-    ));
+    genes.push(closing.gene(cfg, margin, rng));
     true
 }
 
@@ -116,6 +219,7 @@ mod tests {
                 at_ms,
                 ms,
                 node: node.into(),
+                late: Late::Apply,
             });
         }
         log
@@ -184,6 +288,51 @@ mod tests {
         let mut rng = Seeds::new(3).stream("campaign");
         let log = log(&[("zk1", 300, 7)]);
         assert!(!squeeze(&without, &mut Vec::new(), &log, 0, &mut rng));
+    }
+
+    /// A read by c1 at zk3, at 300 ms, its previous request at 296, that found a node
+    /// `ms` before a session's end deleted it.
+    fn read_before_end(ms: i64) -> ServerLog {
+        let mut log = ServerLog::default();
+        log.margin(Margin {
+            name: "read-before-end",
+            at_ms: 300,
+            ms,
+            node: "zk3".into(),
+            late: Late::Requests {
+                client: "c1".into(),
+                since_ms: 296,
+            },
+        });
+        log
+    }
+
+    #[test]
+    fn a_read_before_a_session_end_gets_its_link_delayed_past_the_end() {
+        let cfg = config();
+        for _ in 0..20 {
+            let genes = squeezed(&cfg, &[], &read_before_end(6), 0);
+            let [gene] = genes.as_slice() else {
+                panic!("{genes:?}")
+            };
+            assert_eq!(gene.at_ms, 296, "from the request before the read");
+            let Fault::Delay { a, b, ms, for_ms } = &gene.fault else {
+                panic!("{gene:?}")
+            };
+            assert_eq!((a.as_str(), b.as_str(), *for_ms), ("c1", "zk3", 5));
+            assert!((7..=cfg.delay_max_ms).contains(ms), "{ms}");
+        }
+        let no = |cfg: &SwarmConfig, ms, from_ms| !squeezable(cfg, &read_before_end(ms), from_ms);
+        assert!(
+            no(&cfg, cfg.delay_max_ms as i64, 0),
+            "more than a delay adds"
+        );
+        assert!(no(&cfg, 6, 297), "before the branch point");
+        let without = SwarmConfig {
+            kinds: vec![FaultKind::StallApply],
+            ..config()
+        };
+        assert!(no(&without, 6, 0), "the profile delays nothing");
     }
 
     #[test]

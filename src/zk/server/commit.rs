@@ -56,7 +56,7 @@ impl Replica {
             ..
         } = write;
         let txn = txn(wall_ms, session, zxid, &who);
-        match op {
+        let result = match op {
             WriteOp::Request(req) => self.apply_write(txn, req, out),
             WriteOp::Refused(err) => Err(err),
             WriteOp::CreateSession { timeout_ms, passwd } => {
@@ -76,12 +76,18 @@ impl Replica {
                 }
                 Ok(Response::CloseSession)
             }
-            WriteOp::DeleteContainer { path } => {
-                self.tree.delete_container(&path, zxid)?;
-                self.deleted(&path, 0, zxid, out);
-                Ok(Response::Delete)
-            }
+            WriteOp::DeleteContainer { path } => match self.tree.delete_container(&path, zxid) {
+                Ok(()) => {
+                    self.deleted(&path, 0, zxid, out);
+                    Ok(Response::Delete)
+                }
+                Err(err) => Err(err),
+            },
+        };
+        if let Some(ends) = &mut self.session_ends {
+            ends.margins(now.mono_ms, out);
         }
+        result
     }
 
     /// Takes a zxid for `op` from `conn`'s session and applies it at once, as a server

@@ -33,6 +33,11 @@ pub struct ServerConfig {
     pub extended_types: bool,
     /// The ensemble this server is a member of (`server_id` its id); None: it serves alone.
     pub ensemble: Option<EnsembleConfig>,
+    /// Whether it measures how near its clients' requests came to a flaw's window (a read
+    /// missing its session's own write, `Output::ReadMargin`; a read missing a node a
+    /// session's end deleted, `Output::ReadBeforeEnd`): a guided search's runs, at a map
+    /// update per request and per applied write.
+    pub measures_margins: bool,
 }
 
 impl ServerConfig {
@@ -49,6 +54,7 @@ impl ServerConfig {
             container_check_ms: CONTAINER_CHECK_MS,
             extended_types: false,
             ensemble: None,
+            measures_margins: false,
         }
     }
 }
@@ -62,7 +68,4 @@ pub struct EnsembleConfig {
     pub leader: ServerId,
     /// How long a follower takes to apply a write after it learns it committed.
     pub apply_lag_ms: u64,
-    /// Whether each read measures how near it came to missing its session's own write
-    /// (`Output::ReadMargin`): a guided search's runs, at a map update per applied write.
-    pub measures_reads: bool,
 }

@@ -66,8 +66,9 @@ pub(super) struct Ensemble {
 
 impl Ensemble {
     /// The first start's roles: the configured leader leads, every other member follows.
-    pub(super) fn new(me: ServerId, config: EnsembleConfig, tick_ms: u64) -> Self {
-        let m = Member::new(me, config, tick_ms);
+    /// `measures`: whether it measures its reads' margins (`ServerConfig::measures_margins`).
+    pub(super) fn new(me: ServerId, config: EnsembleConfig, tick_ms: u64, measures: bool) -> Self {
+        let m = Member::new(me, config, tick_ms, measures);
         let until = m.init_limit_ms;
         let role = match m.config.leader == me {
             true => Role::Leading(Leading::new(Phase::Boot { until })),

@@ -140,14 +140,14 @@ pub(super) struct Member {
     /// The leader's record of the server each session is on; a new leader's starts empty
     /// once it establishes its epoch.
     pub(super) owners: BTreeMap<i64, ServerId>,
-    /// When it measures its reads' margins (`EnsembleConfig::measures_reads`): its
+    /// When it measures its reads' margins (`ServerConfig::measures_margins`): its
     /// sessions' last writes from elsewhere, and when they were due here.
     pub(super) own_writes: Option<OwnWrites>,
 }
 
 impl Member {
-    pub(super) fn new(me: ServerId, config: EnsembleConfig, tick_ms: u64) -> Self {
-        let own_writes = config.measures_reads.then(OwnWrites::default);
+    pub(super) fn new(me: ServerId, config: EnsembleConfig, tick_ms: u64, measures: bool) -> Self {
+        let own_writes = measures.then(OwnWrites::default);
         let ballot = Ballot {
             round: 1,
             vote: Vote {

@@ -79,6 +79,15 @@ pub enum Output {
     /// A read had this many ms to spare before it would miss its session's own write
     /// (`own_writes`), for a search to read beside the history.
     ReadMargin(i64),
+    /// A read on `conn` found a node that a session's end deleted `ms` later
+    /// (`session_ends`); the reader's previous request came in at `since_ms`, the read at
+    /// `read_ms` (monotonic ms), for a search to read beside the history.
+    ReadBeforeEnd {
+        conn: ConnId,
+        since_ms: u64,
+        read_ms: u64,
+        ms: u64,
+    },
     /// A message for another member of the ensemble.
     Peer {
         to: ServerId,
@@ -88,7 +97,7 @@ pub enum Output {
 
 impl Output {
     /// The connection and the exact bytes a driver sends for this output; None for outputs
-    /// that are not packets (Close, Changed, ReadMargin).
+    /// that are not packets (Close, Changed, the margins).
     pub fn packet(&self) -> Option<(ConnId, Vec<u8>)> {
         match self {
             Output::Connected { conn, response, .. } => {
@@ -112,6 +121,7 @@ impl Output {
             Output::Close { .. }
             | Output::Changed(_)
             | Output::ReadMargin(_)
+            | Output::ReadBeforeEnd { .. }
             | Output::Peer { .. } => None,
         }
     }

@@ -13,6 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use super::config::{EPOCH, ServerConfig};
 use super::ids::{ConnId, Now};
 use super::output::{Output, connected, refused_connect};
+use super::session_ends::SessionEnds;
 use super::write::{Write, WriteOp};
 use crate::zk::acl::AuthId;
 use crate::zk::proto::{ConnectRequest, ErrorCode, Response};
@@ -41,6 +42,9 @@ pub(super) struct Replica {
     pub(super) last_proposed: i64,
     /// When the reaper next looks for empty containers and expired TTL nodes (monotonic ms).
     next_reap_ms: u64,
+    /// When it measures margins (`ServerConfig::measures_margins`): the reads of nodes of
+    /// other sessions, until the nodes go.
+    pub(super) session_ends: Option<SessionEnds>,
 }
 
 impl Replica {
@@ -55,6 +59,7 @@ impl Replica {
             last_zxid: EPOCH << 32,
             last_proposed: EPOCH << 32,
             next_reap_ms: config.container_check_ms,
+            session_ends: config.measures_margins.then(SessionEnds::default),
             config,
         }
     }

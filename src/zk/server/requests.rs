@@ -4,11 +4,11 @@
 
 use std::collections::BTreeSet;
 
-use super::ids::ConnId;
+use super::ids::{ConnId, Now};
 use super::output::{Change, Output};
 use super::replica::Replica;
 use crate::zk::acl::AuthId;
-use crate::zk::proto::{CreateMode, ErrorCode, EventType, KeeperState, WatcherEvent};
+use crate::zk::proto::{CreateMode, ErrorCode, EventType, KeeperState, Request, WatcherEvent};
 use crate::zk::tree::{Txn, parent_of};
 
 /// The longest time to live 3.8 accepts (`EphemeralType.TTL.maxValue()`, 2⁴⁰ − 1 ms).
@@ -43,7 +43,29 @@ impl Replica {
     /// Deletes the session's ephemerals inside the txn `zxid`, firing their watches.
     pub(super) fn kill_session(&mut self, session: i64, zxid: i64, out: &mut Vec<Output>) {
         for path in self.tree.kill_session(session, zxid) {
+            if let Some(ends) = &mut self.session_ends {
+                ends.deleted(&path, true);
+            }
             self.deleted(&path, session, zxid, out);
+        }
+        if let Some(ends) = &mut self.session_ends {
+            ends.ended(session);
+        }
+    }
+
+    /// Notes `session`'s request `req` on `conn`, come in at `now`, when it measures margins
+    /// (`session_ends`): a read of an ephemeral node of another session's is one a session's
+    /// end could make miss.
+    pub(super) fn measure(&mut self, now: Now, conn: ConnId, session: i64, req: &Request) {
+        let path = match req {
+            Request::Ping => return,
+            Request::Exists { path, .. } | Request::GetData { path, .. } => Some(path.as_str()),
+            _ => None,
+        };
+        let owner = |path: &&str| self.tree.stat(path).map(|stat| stat.ephemeral_owner);
+        let reads = path.filter(|path| owner(path).is_some_and(|o| o != 0 && o != session));
+        if let Some(ends) = &mut self.session_ends {
+            ends.request(session, conn, now.mono_ms, reads);
         }
     }
 
@@ -62,6 +84,9 @@ impl Replica {
 
     /// Reports a node deleted in the txn `zxid` made by `session`, and fires its watches.
     pub(super) fn deleted(&mut self, path: &str, session: i64, zxid: i64, out: &mut Vec<Output>) {
+        if let Some(ends) = &mut self.session_ends {
+            ends.deleted(path, false);
+        }
         out.push(Output::Changed(Change::Deleted {
             path: path.to_string(),
             session,

@@ -43,8 +43,8 @@ impl Net {
                         members: members.clone(),
                         leader: LEADER,
                         apply_lag_ms: if id == LEADER { 0 } else { apply_lag_ms },
-                        measures_reads,
                     }),
+                    measures_margins: measures_reads,
                     ..ServerConfig::with_tick(TICK, u64::from(id))
                 };
                 (id, Server::new(config))

@@ -267,3 +267,78 @@ fn restart_keeps_tree_and_sessions_and_rearms() {
         })]
     );
 }
+
+/// A server that measures its clients' margins (a guided search's runs).
+fn measuring() -> Server {
+    Server::new(ServerConfig {
+        measures_margins: true,
+        ..ServerConfig::with_tick(TICK, 42)
+    })
+}
+
+/// Each `ReadBeforeEnd` among `out`: (conn, since, read, ms).
+fn read_before_end(out: &[Output]) -> Vec<(u64, u64, u64, u64)> {
+    out.iter()
+        .filter_map(|o| match *o {
+            Output::ReadBeforeEnd {
+                conn,
+                since_ms,
+                read_ms,
+                ms,
+            } => Some((conn, since_ms, read_ms, ms)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_read_of_a_node_its_owner_s_expiry_deleted_later_had_that_long_to_spare() {
+    let mut s = measuring();
+    let a = open(&mut s, at(50), A, 1_000).session_id;
+    open(&mut s, at(50), B, 1_000);
+    create(&mut s, at(60), A, "/lock", Ephemeral).unwrap();
+    get_children(&mut s, at(70), B, "/", false);
+    assert_eq!(exists(&mut s, at(74), B, "/lock", true), ErrorCode::Ok);
+    send(&mut s, at(600), B, Request::Ping);
+    let deadline = s.session_deadline(a).unwrap();
+    let out = s.handle_timeout(at(deadline));
+    assert_eq!(closes(&out), vec![A]);
+    assert_eq!(read_before_end(&out), [(B, 70, 74, deadline - 74)]);
+}
+
+#[test]
+fn a_node_its_owner_deleted_a_read_first_in_its_session_or_a_server_not_measuring_has_none() {
+    let mut s = measuring();
+    open(&mut s, at(50), A, 1_000);
+    open(&mut s, at(50), B, 1_000);
+    create(&mut s, at(60), A, "/lock", Ephemeral).unwrap();
+    create(&mut s, at(60), A, "/gone", Ephemeral).unwrap();
+    get_children(&mut s, at(70), B, "/", false);
+    exists(&mut s, at(74), B, "/gone", true);
+    assert_eq!(delete(&mut s, at(80), A, "/gone"), ErrorCode::Ok);
+    open(&mut s, at(90), A2, 1_000);
+    get_data(&mut s, at(95), A2, "/lock", false);
+    let out = send(&mut s, at(100), A, Request::CloseSession);
+    assert!(read_before_end(&out).is_empty(), "{out:?}");
+
+    let mut s = server();
+    open(&mut s, at(50), A, 1_000);
+    open(&mut s, at(50), B, 1_000);
+    create(&mut s, at(60), A, "/lock", Ephemeral).unwrap();
+    get_children(&mut s, at(70), B, "/", false);
+    exists(&mut s, at(74), B, "/lock", true);
+    let out = send(&mut s, at(100), A, Request::CloseSession);
+    assert!(read_before_end(&out).is_empty(), "{out:?}");
+}
+
+#[test]
+fn a_close_of_the_owner_s_session_counts_as_its_end() {
+    let mut s = measuring();
+    open(&mut s, at(50), A, 1_000);
+    open(&mut s, at(50), B, 1_000);
+    create(&mut s, at(60), A, "/lock", Ephemeral).unwrap();
+    get_children(&mut s, at(70), B, "/", false);
+    get_data(&mut s, at(74), B, "/lock", false);
+    let out = send(&mut s, at(100), A, Request::CloseSession);
+    assert_eq!(read_before_end(&out), [(B, 70, 74, 26)]);
+}
