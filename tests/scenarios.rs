@@ -1198,3 +1198,39 @@ fn the_swarm_loses_get_children_replies_too() {
         "no getChildren reply lost in seeds 0..40"
     );
 }
+
+/// A double barrier whose process is told its session expired while the session lives on
+/// (its leader marked it closing, then lost its quorum before the close committed; the next
+/// leader tracks it anew): the process, on a new session, finds its old node still there
+/// and waits for it to go. Meanwhile the barrier opens with that node counted, so when it
+/// goes, the process has left as far as the others can tell; it must look at `ready` again
+/// rather than create its node anew and enter after the others passed the leave.
+#[test]
+fn a_double_barrier_process_whose_old_node_was_counted_does_not_enter_again() {
+    use locksim::sim::fault::{FaultPlan, TimedFault};
+    use locksim::world::run::{RunSpec, run};
+    let barrier = scenario::find("zk-double-barrier").unwrap();
+    let at = |at_ms, fault| TimedFault { at_ms, fault };
+    let cut = |a: &str, b: &str| Fault::Partition {
+        a: a.into(),
+        b: b.into(),
+    };
+    let loss = Fault::Loss {
+        a: "c4".into(),
+        b: "zk2".into(),
+        rate: 0.26,
+        for_ms: 23,
+    };
+    let params = barrier
+        .params::<&str>(None, &["zk_servers=3", "follower_lag_ms=50"])
+        .unwrap();
+    let plan = FaultPlan::new(vec![
+        at(472, cut("zk1", "zk3")),
+        at(496, loss),
+        at(567, cut("zk2", "zk1")),
+        at(567, cut("zk2", "zk3")),
+    ]);
+    let spec = RunSpec::generated(barrier, params, 2_506_995_019_319_001_758).with_plan(plan);
+    let report = run(&spec).expect("the run completes");
+    assert!(report.violations().is_empty(), "{:?}", report.violations());
+}

@@ -13,7 +13,11 @@
 //! (the others may pass the leave without it), whether or not it saw `ready` before its
 //! session ended: it does not create its node again, finishes its work and runs the leave,
 //! which finds no node of its own. The `barrier` checker counts it as done from its node's
-//! deletion.
+//! deletion. A process told its session expired may find its node still there, held by
+//! that session until the server is done with it (a leader that marked the session closing
+//! lost its quorum before the close committed, and the next leader tracks the session
+//! anew): it waits for the node to go, then looks at `ready` again before creating one,
+//! since the barrier may have opened with that node counted meanwhile.
 
 use super::barrier::{BarrierError, delete, wait};
 use super::is_transient;
@@ -188,10 +192,14 @@ impl ZkDoubleBarrier {
             .map_or_else(|| self.node.name.clone(), |(_, n)| n.clone())
     }
 
-    /// Creates my node in round `round`'s barrier, unless this session already did.
-    async fn join(&mut self, round: u32) -> Result<(), BarrierError> {
+    /// Creates my node in round `round`'s barrier, unless this session already did: true.
+    /// False when a node of my name was another session's (an earlier one of mine, the
+    /// server not yet done with it) and is gone by now: the barrier may have opened with it
+    /// counted meanwhile, which was my leave, so `ready` is to be looked at again before a
+    /// node of mine is created.
+    async fn join(&mut self, round: u32) -> Result<bool, BarrierError> {
         if self.mine.iter().any(|(r, _)| *r == round) {
-            return Ok(());
+            return Ok(true);
         }
         let c = &self.client;
         let mut name = self.node.name.clone();
@@ -206,8 +214,11 @@ impl ZkDoubleBarrier {
                     let (stat, watch) = retrying(c, async || c.exists_watch(&path).await).await?;
                     match stat {
                         Some(s) if s.ephemeral_owner == c.session_id() => break,
-                        Some(_) => wait(&self.node, watch).await?,
-                        None => {}
+                        Some(_) => {
+                            wait(&self.node, watch).await?;
+                            return Ok(false);
+                        }
+                        None => return Ok(false),
                     }
                 }
                 AfterCreate::Rename => {
@@ -230,7 +241,7 @@ impl ZkDoubleBarrier {
             }),
         );
         self.mine.push((round, name));
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -254,7 +265,9 @@ impl ZkDoubleBarrier {
                     Some(watch)
                 }
             };
-            self.join(round).await?;
+            if !self.join(round).await? {
+                continue;
+            }
             let c = &self.client;
             let (listed, children_watch) = match watch {
                 Some(w) => (retrying(c, async || c.get_children(&dir).await).await?, w),
