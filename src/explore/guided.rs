@@ -12,9 +12,10 @@
 //! replies too (`mutate`'s `follow-up`, which reads the requests the run's servers
 //! answered). A clean run whose servers measured a margin a fault could close
 //! (`recorder::Margin`: a follower's read that came near missing its session's own write, a
-//! read that came near missing a node a session's end deleted) is squeezed before any other
-//! mutant, taking turns with owed follow-ups: its mutant closes the margin (`mutate`'s
-//! `squeeze`).
+//! read that came near missing a node a session's end deleted) is squeezed: its mutant
+//! closes the margin (`mutate`'s `squeeze`). The first eight of each margin's name go before
+//! anything else, fresh plans included; later ones before other mutants, taking turns with
+//! owed follow-ups.
 //!
 //! The campaign seed decides every choice; a generation's runs are made in parallel and
 //! taken in in their fixed order, and budgets count runs: the same campaign gives the same
@@ -36,7 +37,7 @@ use crate::world::Prepared;
 use crate::world::run::{RunError, RunReport, RunSpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -138,6 +139,12 @@ const FOLLOW: f64 = 0.5;
 /// Follow-up mutants owed to a run whose first new transition was a reply it lost.
 const OWED: u32 = 4;
 
+/// Runs of each margin's name squeezed before anything else, fresh plans included: a
+/// squeeze asks whether the recipe fails when the read misses, and asks it of a run that
+/// came near, so the first few are worth more than a fresh plan; once a recipe has passed
+/// that many, further ones wait for the mutants' turn.
+const SQUEEZE_FIRST: u32 = 8;
+
 /// While follow-ups are owed, the share of mutants that squeeze a queued run instead: a
 /// profile whose sessions end often has a run to squeeze nearly every time, and follow-ups
 /// find what a lost reply leads to, which no squeeze does.
@@ -237,7 +244,8 @@ impl Candidate {
 }
 
 /// A clean run whose servers measured a margin a fault could close (`mutate::squeezable`):
-/// it is squeezed once, before any other mutant is made (but owed follow-ups, in turns).
+/// it is squeezed once, before anything else while its margin's name has been squeezed
+/// fewer than `SQUEEZE_FIRST` times, else before other mutants (owed follow-ups in turns).
 struct ToSqueeze {
     seed: u64,
     genes: Vec<Gene>,
@@ -282,8 +290,13 @@ struct Campaign<'a> {
     rng: ChaCha8Rng,
     map: CoverageMap,
     corpus: Vec<Entry>,
-    /// Runs still to be squeezed, in the order they ran.
-    to_squeeze: VecDeque<ToSqueeze>,
+    /// Runs to be squeezed before anything else, in the order they ran: the first
+    /// `SQUEEZE_FIRST` of each margin's name.
+    squeeze_first: VecDeque<ToSqueeze>,
+    /// Runs to be squeezed in the mutants' turn, in the order they ran.
+    squeeze_later: VecDeque<ToSqueeze>,
+    /// How many runs of each margin's name went to `squeeze_first`.
+    squeezed_first: BTreeMap<&'static str, u32>,
     mutations: Bandit<Mutation>,
     kinds: Bandit<NewKind>,
     yields: Yields,
@@ -338,16 +351,19 @@ impl Campaign<'_> {
 
     fn next(&mut self) -> Candidate {
         let fresh = self.yields.fresh_share();
+        if let Some(run) = self.squeeze_first.pop_front() {
+            return self.squeezed(run);
+        }
         if !self.mutable || self.rng.random_bool(fresh) {
             return self.fresh();
         }
-        // Runs to squeeze go first, taking turns (`SHARED`) with the follow-ups owed to a run
-        // whose lost reply was the new thing it reached (its client's next requests lost
-        // too, `OWED` times). Any parent that lost a reply at or after its branch point is
-        // followed up half the time.
+        // Other runs to squeeze come before other mutants, taking turns (`SHARED`) with the
+        // follow-ups owed to a run whose lost reply was the new thing it reached (its
+        // client's next requests lost too, `OWED` times). Any parent that lost a reply at or
+        // after its branch point is followed up half the time.
         let owed = self.corpus.iter().position(|e| e.owed > 0);
-        if !self.to_squeeze.is_empty() && (owed.is_none() || self.rng.random_bool(SHARED)) {
-            let run = self.to_squeeze.pop_front().expect("a run to squeeze");
+        if !self.squeeze_later.is_empty() && (owed.is_none() || self.rng.random_bool(SHARED)) {
+            let run = self.squeeze_later.pop_front().expect("a run to squeeze");
             return self.squeezed(run);
         }
         if self.corpus.is_empty() {
@@ -460,12 +476,19 @@ impl Campaign<'_> {
             self.fresh.made += 1;
             self.fresh.new += u64::from(won);
         }
-        if self.mutable && mutate::squeezable(&self.cfg, &log, 0) {
-            self.to_squeeze.push_back(ToSqueeze {
+        if let Some(name) = mutate::squeezable(&self.cfg, &log, 0).filter(|_| self.mutable) {
+            let run = ToSqueeze {
                 seed: candidate.seed,
                 genes: candidate.genes.clone(),
                 log: log.clone(),
-            });
+            };
+            let first = self.squeezed_first.entry(name).or_default();
+            if *first < SQUEEZE_FIRST {
+                *first += 1;
+                self.squeeze_first.push_back(run);
+            } else {
+                self.squeeze_later.push_back(run);
+            }
         }
         let Some(&(_, branch_ms)) = new.first() else {
             return;
@@ -635,7 +658,9 @@ pub(super) fn campaign(
         rng: Seeds::new(spec.campaign).stream("campaign"),
         map: CoverageMap::default(),
         corpus: Vec::new(),
-        to_squeeze: VecDeque::new(),
+        squeeze_first: VecDeque::new(),
+        squeeze_later: VecDeque::new(),
+        squeezed_first: BTreeMap::new(),
         mutations: Bandit::new(Mutation::ALL),
         kinds: Bandit::new(kinds),
         yields: Yields::default(),

@@ -50,8 +50,8 @@ fn replays(name: &str, (seed, plan, digest): (u64, FaultPlan, String)) {
 /// coverage and outcome on one job and on two.
 #[test]
 fn a_campaign_is_the_same_on_one_job_and_two() {
-    let one = guided(&spec("zk-lock-vanished", &[], 1, 300, 1), &());
-    let two = guided(&spec("zk-lock-vanished", &[], 1, 300, 2), &());
+    let one = guided(&spec("zk-lock-stale-session", &[], 1, 300, 1), &());
+    let two = guided(&spec("zk-lock-stale-session", &[], 1, 300, 2), &());
     assert_eq!(one.runs, two.runs);
     assert_eq!(one.corpus_digest, two.corpus_digest);
     assert_eq!(one.curve, two.curve);
@@ -62,7 +62,7 @@ fn a_campaign_is_the_same_on_one_job_and_two() {
     };
     assert_eq!(outcome(&one), outcome(&two));
     if let Some(found) = outcome(&one) {
-        replays("zk-lock-vanished", found);
+        replays("zk-lock-stale-session", found);
     }
 }
 

@@ -148,11 +148,14 @@ fn closing<'a>(cfg: &SwarmConfig, margin: &'a Margin, from_ms: u64) -> Option<Cl
     (closing.allowed(cfg) && start >= from_ms && start < cfg.fault_phase_ms).then_some(closing)
 }
 
-/// Whether some margin of `log` could be closed by a squeeze of a plan from `from_ms` on.
-pub(crate) fn squeezable(cfg: &SwarmConfig, log: &ServerLog, from_ms: u64) -> bool {
+/// The name of the margin of `log` a squeeze of a plan from `from_ms` on would close (the
+/// least closable), if any.
+pub(crate) fn squeezable(cfg: &SwarmConfig, log: &ServerLog, from_ms: u64) -> Option<&'static str> {
     log.margins()
         .iter()
-        .any(|m| closing(cfg, m, from_ms).is_some())
+        .filter(|m| closing(cfg, m, from_ms).is_some())
+        .min_by_key(|m| m.ms)
+        .map(|m| m.name)
 }
 
 /// Adds to `genes` the fault that closes the least closable margin of `log`, from `from_ms`
@@ -247,7 +250,7 @@ mod tests {
         let cfg = config();
         // The leader's margin is least but cannot be stalled; zk1's 7 ms can.
         let log = log(&[("zk1", 300, 7), ("zk3", 200, 2), ("zk1", 400, 30)]);
-        assert!(squeezable(&cfg, &log, 0));
+        assert!(squeezable(&cfg, &log, 0).is_some());
         for _ in 0..20 {
             let genes = squeezed(&cfg, &[], &log, 0);
             let [gene] = genes.as_slice() else {
@@ -268,7 +271,8 @@ mod tests {
         let no = |log: &ServerLog, from_ms| {
             let mut genes = Vec::new();
             let mut rng = Seeds::new(3).stream("campaign");
-            !squeezable(&cfg, log, from_ms) && !squeeze(&cfg, &mut genes, log, from_ms, &mut rng)
+            squeezable(&cfg, log, from_ms).is_none()
+                && !squeeze(&cfg, &mut genes, log, from_ms, &mut rng)
         };
         assert!(no(&log(&[("zk1", 300, -4)]), 0), "the read missed already");
         assert!(
@@ -322,7 +326,9 @@ mod tests {
             assert_eq!((a.as_str(), b.as_str(), *for_ms), ("c1", "zk3", 5));
             assert!((7..=cfg.delay_max_ms).contains(ms), "{ms}");
         }
-        let no = |cfg: &SwarmConfig, ms, from_ms| !squeezable(cfg, &read_before_end(ms), from_ms);
+        let no = |cfg: &SwarmConfig, ms, from_ms| {
+            squeezable(cfg, &read_before_end(ms), from_ms).is_none()
+        };
         assert!(
             no(&cfg, cfg.delay_max_ms as i64, 0),
             "more than a delay adds"
