@@ -5,8 +5,8 @@
 
 use crate::zk::proto::{self, DecodeError, FrameReader, OpCode, ReplyHeader, Request};
 use crate::zk::server::{
-    Change, ConnId, ErrorCode, Now, Output, PeerMsg, QuorumRole, Refusal, Response, Server,
-    ServerId,
+    Change, ConnId, ErrorCode, Now, Output, PeerMsg, QuorumRole, ReadBeforeEnd, Refusal, Response,
+    Server, ServerId,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -60,15 +60,8 @@ pub enum HostEvent<'a> {
     /// A read had this many ms to spare before it would miss its session's own write
     /// (`Output::ReadMargin`).
     ReadMargin(i64),
-    /// A read on `conn` found a node a session's end deleted `ms` later; the reader's
-    /// previous request came in at `since_ms`, the read at `read_ms` (monotonic ms;
-    /// `Output::ReadBeforeEnd`).
-    ReadBeforeEnd {
-        conn: ConnId,
-        since_ms: u64,
-        read_ms: u64,
-        ms: u64,
-    },
+    /// A read found a node a session's end deleted later (`Output::ReadBeforeEnd`).
+    ReadBeforeEnd(ReadBeforeEnd),
 }
 
 /// Everything about the surroundings the core's driver needs.
@@ -209,17 +202,7 @@ impl<E: Env> Host<E> {
                 | Output::Close { conn } => self.send(conn, Outgoing::Close),
                 Output::Changed(change) => self.env.observe(HostEvent::Changed(&change)),
                 Output::ReadMargin(ms) => self.env.observe(HostEvent::ReadMargin(ms)),
-                Output::ReadBeforeEnd {
-                    conn,
-                    since_ms,
-                    read_ms,
-                    ms,
-                } => self.env.observe(HostEvent::ReadBeforeEnd {
-                    conn,
-                    since_ms,
-                    read_ms,
-                    ms,
-                }),
+                Output::ReadBeforeEnd(read) => self.env.observe(HostEvent::ReadBeforeEnd(read)),
                 Output::Peer { to, msg } if msg.is_election() => self.vote_to(to, msg),
                 Output::Peer { to, msg } => {
                     if let Some((_, link)) = self.peers.get(&to) {

@@ -31,7 +31,7 @@ pub use crate::zk::proto::{ErrorCode, Response};
 pub use config::CONTAINER_CHECK_MS;
 pub use config::{EnsembleConfig, ServerConfig};
 pub use ids::{ConnId, Now, ServerId};
-pub use output::{Change, Output, Refusal};
+pub use output::{Change, Output, ReadBeforeEnd, Refusal};
 pub use own_writes::READ_YOUR_WRITES;
 pub use peer::{PeerMsg, QuorumRole};
 pub use session_ends::READ_BEFORE_END;

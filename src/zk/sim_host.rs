@@ -301,16 +301,11 @@ impl Env for SimEnv {
                 self.clients.insert(conn, client.to_string());
                 return;
             }
-            HostEvent::ReadBeforeEnd {
-                conn,
-                since_ms,
-                read_ms,
-                ms,
-            } => {
-                if let Some(client) = self.clients.get(&conn) {
+            HostEvent::ReadBeforeEnd(read) => {
+                if let Some(client) = self.clients.get(&read.conn) {
                     let name = READ_BEFORE_END;
                     self.node
-                        .request_margin(name, client, since_ms, read_ms, ms);
+                        .request_margin(name, client, read.since_ms, read.read_ms, read.ms);
                 }
                 return;
             }

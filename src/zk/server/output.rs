@@ -79,20 +79,29 @@ pub enum Output {
     /// A read had this many ms to spare before it would miss its session's own write
     /// (`own_writes`), for a search to read beside the history.
     ReadMargin(i64),
-    /// A read on `conn` found a node that a session's end deleted `ms` later
-    /// (`session_ends`); the reader's previous request came in at `since_ms`, the read at
-    /// `read_ms` (monotonic ms), for a search to read beside the history.
-    ReadBeforeEnd {
-        conn: ConnId,
-        since_ms: u64,
-        read_ms: u64,
-        ms: u64,
-    },
+    /// A read found a node that a session's end deleted later (`session_ends`), for a
+    /// search to read beside the history.
+    ReadBeforeEnd(ReadBeforeEnd),
     /// A message for another member of the ensemble.
     Peer {
         to: ServerId,
         msg: PeerMsg,
     },
+}
+
+/// A read on `conn` that found a node a session's end deleted `ms` later: the reader's
+/// previous request came in at `since_ms`, the read at `read_ms` (monotonic ms). What the
+/// server tells its host (`Output::ReadBeforeEnd`) for a search to read beside the history.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadBeforeEnd {
+    /// The reader's connection.
+    pub conn: ConnId,
+    /// When the reader's previous request came in.
+    pub since_ms: u64,
+    /// When the read came in.
+    pub read_ms: u64,
+    /// How long after the read the node went.
+    pub ms: u64,
 }
 
 impl Output {
@@ -121,7 +130,7 @@ impl Output {
             Output::Close { .. }
             | Output::Changed(_)
             | Output::ReadMargin(_)
-            | Output::ReadBeforeEnd { .. }
+            | Output::ReadBeforeEnd(_)
             | Output::Peer { .. } => None,
         }
     }

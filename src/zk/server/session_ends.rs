@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::ids::ConnId;
-use super::output::Output;
+use super::output::{Output, ReadBeforeEnd};
 
 /// The margin's name, as the search reads it.
 pub const READ_BEFORE_END: &str = "read-before-end";
@@ -75,12 +75,12 @@ impl SessionEnds {
     /// `out`.
     pub(super) fn margins(&mut self, now_ms: u64, out: &mut Vec<Output>) {
         for read in self.ended.drain(..) {
-            out.push(Output::ReadBeforeEnd {
+            out.push(Output::ReadBeforeEnd(ReadBeforeEnd {
                 conn: read.conn,
                 since_ms: read.since_ms,
                 read_ms: read.at_ms,
                 ms: now_ms.saturating_sub(read.at_ms),
-            });
+            }));
         }
     }
 }
@@ -101,18 +101,13 @@ mod tests {
         ends.request(2, 7, 100, None);
         ends.request(2, 7, 104, Some("/lock/n1"));
         ends.deleted("/lock/n1", true);
-        let out = margins(&mut ends, 130);
-        let [
-            Output::ReadBeforeEnd {
-                conn: 7,
-                since_ms: 100,
-                read_ms: 104,
-                ms: 26,
-            },
-        ] = out.as_slice()
-        else {
-            panic!("{out:?}");
+        let read = ReadBeforeEnd {
+            conn: 7,
+            since_ms: 100,
+            read_ms: 104,
+            ms: 26,
         };
+        assert_eq!(margins(&mut ends, 130), [Output::ReadBeforeEnd(read)]);
         assert!(
             margins(&mut ends, 140).is_empty(),
             "each margin goes out once"
@@ -144,11 +139,11 @@ mod tests {
         assert!(
             matches!(
                 out.as_slice(),
-                [Output::ReadBeforeEnd {
+                [Output::ReadBeforeEnd(ReadBeforeEnd {
                     read_ms: 120,
                     ms: 10,
                     ..
-                }]
+                })]
             ),
             "{out:?}"
         );

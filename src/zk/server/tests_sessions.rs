@@ -280,12 +280,7 @@ fn measuring() -> Server {
 fn read_before_end(out: &[Output]) -> Vec<(u64, u64, u64, u64)> {
     out.iter()
         .filter_map(|o| match *o {
-            Output::ReadBeforeEnd {
-                conn,
-                since_ms,
-                read_ms,
-                ms,
-            } => Some((conn, since_ms, read_ms, ms)),
+            Output::ReadBeforeEnd(r) => Some((r.conn, r.since_ms, r.read_ms, r.ms)),
             _ => None,
         })
         .collect()
