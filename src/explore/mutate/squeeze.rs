@@ -61,7 +61,7 @@ impl Closing<'_> {
         }
     }
 
-    /// Whether `gene` counts against the same bound as this fault, and that bound.
+    /// Whether `gene` counts against the same bound (`bound`) as this fault.
     fn counts(&self, cfg: &SwarmConfig, gene: &Gene) -> bool {
         match self {
             Closing::Stall { .. } => gene.kind(cfg) == FaultKind::StallApply,
@@ -339,6 +339,38 @@ mod tests {
             ..config()
         };
         assert!(no(&without, 6, 0), "the profile delays nothing");
+    }
+
+    #[test]
+    fn a_read_before_an_end_beyond_a_delay_gets_a_blocked_pause_at_a_wait_step() {
+        let cfg = SwarmConfig {
+            targeted_max: 3,
+            wait_steps: vec!["exists".into()],
+            ..config()
+        };
+        for _ in 0..20 {
+            let genes = squeezed(&cfg, &[], &read_before_end(50), 0);
+            let [gene] = genes.as_slice() else {
+                panic!("{genes:?}")
+            };
+            assert_eq!(gene.at_ms, 296, "armed from the request before the read");
+            let Fault::PauseRole {
+                target: Target::Blocked,
+                on: Some(Trigger::Step { step }),
+                for_ms,
+            } = &gene.fault
+            else {
+                panic!("{gene:?}")
+            };
+            assert_eq!(step, "exists");
+            assert!((51..=50 + BEYOND_MS).contains(for_ms), "{for_ms}");
+        }
+        let no = |cfg: &SwarmConfig, ms| squeezable(cfg, &read_before_end(ms), 0).is_none();
+        assert!(no(&config(), 50), "no targeted pauses, no wait step");
+        assert!(
+            no(&cfg, cfg.targeted_pause_max_ms as i64),
+            "longer than it may pause"
+        );
     }
 
     #[test]
