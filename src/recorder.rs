@@ -104,15 +104,17 @@ pub(crate) struct Sent {
 /// session's, how long before the read it applied the session's latest write that came in
 /// on another member (`read-your-writes`): below zero, the read missed the session's own
 /// write. A ZooKeeper server measures, for a read that found another session's ephemeral
-/// node, how long after it that session's end deleted the node (`read-before-end`).
+/// node, how long after it that session's end deleted the node (`read-before-end`), and for
+/// a session's first look at a node another session created by name, how long after the
+/// create it came (`create-before-read`).
 /// Coverage counts states; a margin is a distance, so the guided search can push a run that
 /// came near the rest of the way (`explore::mutate`'s squeeze), where a state it counts
 /// would only say whether the run got there (IJON's `min` annotations, in effect).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Margin {
-    /// What it measures (`read-your-writes`, `read-before-end`).
+    /// What it measures (`read-your-writes`, `read-before-end`, `create-before-read`).
     pub name: &'static str,
-    /// True ms of the instant it closes (the read).
+    /// True ms of the instant it closes (the read; for `create-before-read`, the create).
     pub at_ms: u64,
     /// Time to spare, ms: below zero, none.
     pub ms: i64,
@@ -129,12 +131,15 @@ pub(crate) enum Late {
     /// write was due there.
     Apply,
     /// `client`'s requests to the server from `since_ms` on (true ms: its request before
-    /// the read), so the read alone comes later.
+    /// the read, or before the create), so the read (or the create) alone comes later.
     Requests {
         /// The client host.
         client: String,
         /// True ms its previous request came in.
         since_ms: u64,
+        /// Whether they are a waiter's look at what it waits on: a pause of the waiter at
+        /// its wait step makes them late as well.
+        reader: bool,
     },
 }
 

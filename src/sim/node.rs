@@ -179,28 +179,29 @@ impl Node {
         });
     }
 
-    /// Notes, beside the history, that this server measured `ms` to spare before a flaw of
-    /// `name` at `client`'s read, which came in at `read_ms` of the server's monotonic clock,
-    /// its previous request at `since_ms`: making `client`'s requests late from that one on
-    /// closes it (`recorder::Late::Requests`).
+    /// Notes, beside the history, that this server measured `ms` to spare before a read
+    /// missed a node (margin `name`): `client`'s requests, from the one that came in at
+    /// `since_ms` of the server's monotonic clock until the one at `at_ms`, made that much
+    /// later close it (`recorder::Late::Requests`; `reader` when they are the reader's own).
     pub(crate) fn request_margin(
         &self,
         name: &'static str,
         client: &str,
-        since_ms: u64,
-        read_ms: u64,
+        (since_ms, at_ms): (u64, u64),
         ms: u64,
+        reader: bool,
     ) {
         let (now_ms, mono_ms) = (Self::true_ms(), self.clocks_ms().0);
         let true_of = |mono: u64| now_ms.saturating_sub(mono_ms.saturating_sub(mono));
         self.recorder.margin(Margin {
             name,
-            at_ms: true_of(read_ms),
+            at_ms: true_of(at_ms),
             ms: i64::try_from(ms).unwrap_or(i64::MAX),
             node: self.name.clone(),
             late: Late::Requests {
                 client: client.to_string(),
                 since_ms: true_of(since_ms),
+                reader,
             },
         });
     }

@@ -5,7 +5,7 @@
 
 use crate::zk::proto::{self, DecodeError, FrameReader, OpCode, ReplyHeader, Request};
 use crate::zk::server::{
-    Change, ConnId, ErrorCode, Now, Output, PeerMsg, QuorumRole, ReadBeforeEnd, Refusal, Response,
+    Change, ConnId, ErrorCode, Now, Output, PeerMsg, QuorumRole, Refusal, RequestMargin, Response,
     Server, ServerId,
 };
 use std::cell::RefCell;
@@ -60,8 +60,8 @@ pub enum HostEvent<'a> {
     /// A read had this many ms to spare before it would miss its session's own write
     /// (`Output::ReadMargin`).
     ReadMargin(i64),
-    /// A read found a node a session's end deleted later (`Output::ReadBeforeEnd`).
-    ReadBeforeEnd(ReadBeforeEnd),
+    /// A request came near making a read miss a node (`Output::RequestMargin`).
+    RequestMargin(RequestMargin),
 }
 
 /// Everything about the surroundings the core's driver needs.
@@ -202,7 +202,7 @@ impl<E: Env> Host<E> {
                 | Output::Close { conn } => self.send(conn, Outgoing::Close),
                 Output::Changed(change) => self.env.observe(HostEvent::Changed(&change)),
                 Output::ReadMargin(ms) => self.env.observe(HostEvent::ReadMargin(ms)),
-                Output::ReadBeforeEnd(read) => self.env.observe(HostEvent::ReadBeforeEnd(read)),
+                Output::RequestMargin(m) => self.env.observe(HostEvent::RequestMargin(m)),
                 Output::Peer { to, msg } if msg.is_election() => self.vote_to(to, msg),
                 Output::Peer { to, msg } => {
                     if let Some((_, link)) = self.peers.get(&to) {

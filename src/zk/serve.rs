@@ -177,7 +177,7 @@ impl Env for RealEnv {
             HostEvent::Changed(Change::Leading { epoch, .. }) => info!("leading epoch {epoch}"),
             HostEvent::Changed(change) => debug!("{change:?}"),
             // Measured for a guided search only, never here (`measures_margins: false`).
-            HostEvent::ReadMargin(_) | HostEvent::ReadBeforeEnd(_) => {}
+            HostEvent::ReadMargin(_) | HostEvent::RequestMargin(_) => {}
         }
     }
 }

@@ -31,10 +31,9 @@ pub use crate::zk::proto::{ErrorCode, Response};
 pub use config::CONTAINER_CHECK_MS;
 pub use config::{EnsembleConfig, ServerConfig};
 pub use ids::{ConnId, Now, ServerId};
-pub use output::{Change, Output, ReadBeforeEnd, Refusal};
+pub use output::{Change, Output, Refusal, RequestMargin};
 pub use own_writes::READ_YOUR_WRITES;
 pub use peer::{PeerMsg, QuorumRole};
-pub use session_ends::READ_BEFORE_END;
 
 mod apply_wake;
 mod commit;
@@ -47,13 +46,13 @@ mod learner_handler;
 mod looking;
 mod member;
 mod multi;
+mod near_misses;
 mod ops;
 mod output;
 mod own_writes;
 mod peer;
 mod replica;
 mod requests;
-mod session_ends;
 mod write;
 
 #[cfg(test)]
@@ -157,7 +156,7 @@ impl Server {
         let out = self.due(now);
         self.replica
             .handle(now, conn, xid, closing, out, |rep, session, out| {
-                rep.measure(now, conn, session, &req);
+                rep.measure(now, conn, session, &req, out);
                 match is_write(&req) {
                     true => rep.write_now(now, conn, session, WriteOp::Request(req), out),
                     false => rep.read_request(conn, session, req, out),
@@ -209,7 +208,7 @@ impl Server {
             && let Some(ens) = self.ensemble.as_mut()
         {
             if let Ok(req) = &req {
-                rep.measure(now, conn, session, req);
+                rep.measure(now, conn, session, req, &mut out);
             }
             let req = ClientRequest::new(conn, xid, req);
             ens.request(rep, now, session, req, &mut out);

@@ -11,8 +11,7 @@ use crate::zk::events::ZkEvent;
 use crate::zk::host::{self, Env, Host, HostEvent, SharedHost};
 use crate::zk::proto::Request;
 use crate::zk::server::{
-    Change, ConnId, EnsembleConfig, Now, READ_BEFORE_END, READ_YOUR_WRITES, Server, ServerConfig,
-    ServerId,
+    Change, ConnId, EnsembleConfig, Now, READ_YOUR_WRITES, Server, ServerConfig, ServerId,
 };
 use crate::zk::sim_peers::{Links, Mailbox};
 use rand::{Rng, SeedableRng};
@@ -301,11 +300,11 @@ impl Env for SimEnv {
                 self.clients.insert(conn, client.to_string());
                 return;
             }
-            HostEvent::ReadBeforeEnd(read) => {
-                if let Some(client) = self.clients.get(&read.conn) {
-                    let name = READ_BEFORE_END;
+            HostEvent::RequestMargin(m) => {
+                if let Some(client) = self.clients.get(&m.conn) {
+                    let span = (m.since_ms, m.at_ms);
                     self.node
-                        .request_margin(name, client, read.since_ms, read.read_ms, read.ms);
+                        .request_margin(m.name, client, span, m.ms, m.reader);
                 }
                 return;
             }

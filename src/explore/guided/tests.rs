@@ -243,3 +243,12 @@ fn a_run_that_came_near_a_stale_read_of_its_own_write_is_squeezed_into_one() {
 fn a_run_whose_read_came_near_missing_a_node_of_an_ending_session_is_squeezed_into_one() {
     squeezes_find_more_than_fresh_plans("zk-lock-vanished");
 }
+
+/// A clean run in which a process first looked at a barrier node shortly after the
+/// coordinator created it is squeezed at once, and on the barrier whose processes do not
+/// wait for it to be armed the squeeze finds the flaw many times more often than fresh
+/// plans do.
+#[test]
+fn a_run_whose_look_came_shortly_after_a_create_is_squeezed_into_one_before_it() {
+    squeezes_find_more_than_fresh_plans("zk-barrier-unarmed");
+}

@@ -123,7 +123,11 @@ fn closing<'a>(cfg: &SwarmConfig, margin: &'a Margin, from_ms: u64) -> Option<Cl
                 at_least: ms + 1,
             })?
         }
-        Late::Requests { client, since_ms } => {
+        Late::Requests {
+            client,
+            since_ms,
+            reader,
+        } => {
             let span = margin.at_ms.checked_sub(*since_ms)? + 1;
             let delay = Closing::Delay {
                 client,
@@ -136,7 +140,7 @@ fn closing<'a>(cfg: &SwarmConfig, margin: &'a Margin, from_ms: u64) -> Option<Cl
                 at_least: ms + 1,
             };
             let delays = ms < cfg.delay_max_ms && span <= cfg.delay_span_max_ms();
-            let pauses = ms < cfg.targeted_pause_max_ms && !cfg.wait_steps.is_empty();
+            let pauses = *reader && ms < cfg.targeted_pause_max_ms && !cfg.wait_steps.is_empty();
             match (delays && delay.allowed(cfg), pauses) {
                 (true, _) => delay,
                 (false, true) => pause,
@@ -294,28 +298,37 @@ mod tests {
         assert!(!squeeze(&without, &mut Vec::new(), &log, 0, &mut rng));
     }
 
-    /// A read by c1 at zk3, at 300 ms, its previous request at 296, that found a node
-    /// `ms` before a session's end deleted it.
-    fn read_before_end(ms: i64) -> ServerLog {
+    /// A request of c1 at zk3, at 300 ms, its previous one at 296, `ms` from a read's miss:
+    /// its read found a node `ms` before a session's end deleted it (`reader`), or another
+    /// session's first look at the node it created came `ms` after.
+    fn requests(ms: i64, reader: bool) -> ServerLog {
         let mut log = ServerLog::default();
         log.margin(Margin {
-            name: "read-before-end",
+            name: match reader {
+                true => "read-before-end",
+                false => "create-before-read",
+            },
             at_ms: 300,
             ms,
             node: "zk3".into(),
             late: Late::Requests {
                 client: "c1".into(),
                 since_ms: 296,
+                reader,
             },
         });
         log
     }
 
+    fn read_before_end(ms: i64) -> ServerLog {
+        requests(ms, true)
+    }
+
     #[test]
-    fn a_read_before_a_session_end_gets_its_link_delayed_past_the_end() {
+    fn a_read_before_a_session_end_or_a_create_before_a_look_gets_its_link_delayed_past_it() {
         let cfg = config();
-        for _ in 0..20 {
-            let genes = squeezed(&cfg, &[], &read_before_end(6), 0);
+        for log in (0..20).flat_map(|_| [requests(6, true), requests(6, false)]) {
+            let genes = squeezed(&cfg, &[], &log, 0);
             let [gene] = genes.as_slice() else {
                 panic!("{genes:?}")
             };
@@ -367,6 +380,10 @@ mod tests {
         }
         let no = |cfg: &SwarmConfig, ms| squeezable(cfg, &read_before_end(ms), 0).is_none();
         assert!(no(&config(), 50), "no targeted pauses, no wait step");
+        assert!(
+            squeezable(&cfg, &requests(50, false), 0).is_none(),
+            "a create is no waiter's look: a pause at a wait step does not make it late"
+        );
         assert!(
             no(&cfg, cfg.targeted_pause_max_ms as i64),
             "longer than it may pause"

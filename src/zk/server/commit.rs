@@ -84,8 +84,8 @@ impl Replica {
                 Err(err) => Err(err),
             },
         };
-        if let Some(ends) = &mut self.session_ends {
-            ends.margins(now.mono_ms, out);
+        if let Some(misses) = &mut self.near_misses {
+            misses.margins(now.mono_ms, out);
         }
         result
     }

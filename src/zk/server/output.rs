@@ -79,9 +79,9 @@ pub enum Output {
     /// A read had this many ms to spare before it would miss its session's own write
     /// (`own_writes`), for a search to read beside the history.
     ReadMargin(i64),
-    /// A read found a node that a session's end deleted later (`session_ends`), for a
-    /// search to read beside the history.
-    ReadBeforeEnd(ReadBeforeEnd),
+    /// A request came near making a read miss a node (`near_misses`), for a search to read
+    /// beside the history.
+    RequestMargin(RequestMargin),
     /// A message for another member of the ensemble.
     Peer {
         to: ServerId,
@@ -89,19 +89,25 @@ pub enum Output {
     },
 }
 
-/// A read on `conn` that found a node a session's end deleted `ms` later: the reader's
-/// previous request came in at `since_ms`, the read at `read_ms` (monotonic ms). What the
-/// server tells its host (`Output::ReadBeforeEnd`) for a search to read beside the history.
+/// How near a read came to missing a node (`near_misses`): the requests on `conn`, from the
+/// one that came in at `since_ms` until the one at `at_ms`, made later by more than `ms`,
+/// would make it miss. What the server tells its host (`Output::RequestMargin`) for a
+/// search to read beside the history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReadBeforeEnd {
-    /// The reader's connection.
+pub struct RequestMargin {
+    /// What it measures (`READ_BEFORE_END`, `CREATE_BEFORE_READ`).
+    pub name: &'static str,
+    /// The connection whose requests are to be late.
     pub conn: ConnId,
-    /// When the reader's previous request came in.
+    /// When that connection's session's request before them came in.
     pub since_ms: u64,
-    /// When the read came in.
-    pub read_ms: u64,
-    /// How long after the read the node went.
+    /// When the last of them came in (the read, or the create).
+    pub at_ms: u64,
+    /// The time to spare.
     pub ms: u64,
+    /// Whether they are the reader's own: a waiter's look at what it waits on, which a
+    /// pause of the waiter at its wait step makes late as well.
+    pub reader: bool,
 }
 
 impl Output {
@@ -130,7 +136,7 @@ impl Output {
             Output::Close { .. }
             | Output::Changed(_)
             | Output::ReadMargin(_)
-            | Output::ReadBeforeEnd(_)
+            | Output::RequestMargin(_)
             | Output::Peer { .. } => None,
         }
     }

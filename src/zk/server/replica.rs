@@ -12,8 +12,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::config::{EPOCH, ServerConfig};
 use super::ids::{ConnId, Now};
+use super::near_misses::NearMisses;
 use super::output::{Output, connected, refused_connect};
-use super::session_ends::SessionEnds;
 use super::write::{Write, WriteOp};
 use crate::zk::acl::AuthId;
 use crate::zk::proto::{ConnectRequest, ErrorCode, Response};
@@ -44,7 +44,7 @@ pub(super) struct Replica {
     next_reap_ms: u64,
     /// When it measures margins (`ServerConfig::measures_margins`): the reads of nodes of
     /// other sessions, until the nodes go.
-    pub(super) session_ends: Option<SessionEnds>,
+    pub(super) near_misses: Option<NearMisses>,
 }
 
 impl Replica {
@@ -59,7 +59,7 @@ impl Replica {
             last_zxid: EPOCH << 32,
             last_proposed: EPOCH << 32,
             next_reap_ms: config.container_check_ms,
-            session_ends: config.measures_margins.then(SessionEnds::default),
+            near_misses: config.measures_margins.then(NearMisses::default),
             config,
         }
     }

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::ids::{ConnId, Now};
+use super::near_misses::Looks;
 use super::output::{Change, Output};
 use super::replica::Replica;
 use crate::zk::acl::AuthId;
@@ -43,30 +44,51 @@ impl Replica {
     /// Deletes the session's ephemerals inside the txn `zxid`, firing their watches.
     pub(super) fn kill_session(&mut self, session: i64, zxid: i64, out: &mut Vec<Output>) {
         for path in self.tree.kill_session(session, zxid) {
-            if let Some(ends) = &mut self.session_ends {
-                ends.deleted(&path, true);
+            if let Some(misses) = &mut self.near_misses {
+                misses.deleted(&path, true);
             }
             self.deleted(&path, session, zxid, out);
         }
-        if let Some(ends) = &mut self.session_ends {
-            ends.ended(session);
+        if let Some(misses) = &mut self.near_misses {
+            misses.ended(session);
         }
     }
 
     /// Notes `session`'s request `req` on `conn`, come in at `now`, when it measures margins
-    /// (`session_ends`): a read of an ephemeral node of another session's is one a session's
-    /// end could make miss.
-    pub(super) fn measure(&mut self, now: Now, conn: ConnId, session: i64, req: &Request) {
-        let path = match req {
-            Request::Ping => return,
-            Request::Exists { path, .. } | Request::GetData { path, .. } => Some(path.as_str()),
-            _ => None,
+    /// (`near_misses`): what the request looks at or makes that a read could come near
+    /// missing. A margin it closes goes into `out`.
+    pub(super) fn measure(
+        &mut self,
+        now: Now,
+        conn: ConnId,
+        session: i64,
+        req: &Request,
+        out: &mut Vec<Output>,
+    ) {
+        let Some(misses) = &mut self.near_misses else {
+            return;
         };
-        let owner = |path: &&str| self.tree.stat(path).map(|stat| stat.ephemeral_owner);
-        let reads = path.filter(|path| owner(path).is_some_and(|o| o != 0 && o != session));
-        if let Some(ends) = &mut self.session_ends {
-            ends.request(session, conn, now.mono_ms, reads);
-        }
+        let owner = |path: &str| self.tree.stat(path).map(|stat| stat.ephemeral_owner);
+        let looks = match req {
+            Request::Ping => return,
+            Request::Exists { path, .. } | Request::GetData { path, .. } => match owner(path) {
+                Some(owner) => Looks::Finds {
+                    path,
+                    ephemeral_of_other: owner != 0 && owner != session,
+                },
+                None => Looks::Other,
+            },
+            Request::Create(c) | Request::Create2(c) | Request::CreateContainer(c)
+                if !c.mode.is_sequential() && owner(&c.path).is_none() =>
+            {
+                Looks::Creates { path: &c.path }
+            }
+            Request::GetChildren { path, .. } | Request::GetChildren2 { path, .. } => {
+                Looks::Lists { path }
+            }
+            _ => Looks::Other,
+        };
+        misses.request(session, conn, now.mono_ms, looks, out);
     }
 
     /// Reports a node `txn` created and fires NodeCreated, then the parent's
@@ -84,8 +106,8 @@ impl Replica {
 
     /// Reports a node deleted in the txn `zxid` made by `session`, and fires its watches.
     pub(super) fn deleted(&mut self, path: &str, session: i64, zxid: i64, out: &mut Vec<Output>) {
-        if let Some(ends) = &mut self.session_ends {
-            ends.deleted(path, false);
+        if let Some(misses) = &mut self.near_misses {
+            misses.deleted(path, false);
         }
         out.push(Output::Changed(Change::Deleted {
             path: path.to_string(),

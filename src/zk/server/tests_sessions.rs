@@ -1,5 +1,6 @@
 //! Sessions: negotiation, expiry on the tick grid, pings, close, reconnect, restart.
 
+use super::near_misses::{CREATE_BEFORE_READ, READ_BEFORE_END};
 use super::test_support::*;
 use super::{Change, Output, Server, ServerConfig};
 use crate::zk::proto::{
@@ -276,14 +277,18 @@ fn measuring() -> Server {
     })
 }
 
-/// Each `ReadBeforeEnd` among `out`: (conn, since, read, ms).
-fn read_before_end(out: &[Output]) -> Vec<(u64, u64, u64, u64)> {
+/// Each `RequestMargin` of `name` among `out`: (conn, since, at, ms).
+fn margins(out: &[Output], name: &str) -> Vec<(u64, u64, u64, u64)> {
     out.iter()
         .filter_map(|o| match *o {
-            Output::ReadBeforeEnd(r) => Some((r.conn, r.since_ms, r.read_ms, r.ms)),
+            Output::RequestMargin(m) if m.name == name => Some((m.conn, m.since_ms, m.at_ms, m.ms)),
             _ => None,
         })
         .collect()
+}
+
+fn read_before_end(out: &[Output]) -> Vec<(u64, u64, u64, u64)> {
+    margins(out, READ_BEFORE_END)
 }
 
 #[test]
@@ -336,4 +341,32 @@ fn a_close_of_the_owner_s_session_counts_as_its_end() {
     get_data(&mut s, at(74), B, "/lock", false);
     let out = send(&mut s, at(100), A, Request::CloseSession);
     assert_eq!(read_before_end(&out), [(B, 70, 74, 26)]);
+}
+
+#[test]
+fn a_first_look_at_a_node_another_session_created_by_name_had_the_time_since_the_create() {
+    let look = |s: &mut Server, ms, path: &str| {
+        let req = Request::Exists {
+            path: path.into(),
+            watch: true,
+        };
+        margins(&send(s, at(ms), B, req), CREATE_BEFORE_READ)
+    };
+    for measures in [true, false] {
+        let mut s = if measures { measuring() } else { server() };
+        open(&mut s, at(50), A, 1_000);
+        open(&mut s, at(50), B, 1_000);
+        create(&mut s, at(55), A, "/barrier", Persistent).unwrap();
+        create(&mut s, at(60), A, "/barrier/r0", Persistent).unwrap();
+        let first = look(&mut s, 67, "/barrier/r0");
+        match measures {
+            true => assert_eq!(first, [(A, 55, 60, 7)]),
+            false => assert!(first.is_empty(), "{first:?}"),
+        }
+        assert!(look(&mut s, 70, "/barrier/r0").is_empty(), "a second look");
+        assert!(
+            look(&mut s, 72, "/barrier").is_empty(),
+            "a create first in its session"
+        );
+    }
 }
