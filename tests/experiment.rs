@@ -75,9 +75,8 @@ fn a_finding_is_asserted_reported_and_replayed_from_its_one_trace() {
 #[test]
 fn a_guided_campaign_is_asserted_and_replayed_like_an_exploration() {
     let dir = traces("guided");
-    // Campaign 3's first finding is the flaw's mutex face (campaign 2's, since the squeezes
-    // went first, its herd face).
-    let experiment = builtin("zk-lock-stale-session").traces(&dir).campaign(3);
+    // Campaign 2's first finding is the flaw's mutex face (campaign 1's is its herd face).
+    let experiment = builtin("zk-lock-stale-session").traces(&dir).campaign(2);
     let found = experiment.clone().jobs(2).explore_guided(200);
     let finding = found.assert_violates(Property::MUTEX);
     let on_one = experiment.clone().jobs(1).explore_guided(200);
@@ -88,7 +87,7 @@ fn a_guided_campaign_is_asserted_and_replayed_like_an_exploration() {
     assert_eq!(replay.report.digest(), finding.report.digest());
     let report = panic_message(|| found.assert_clean());
     assert!(
-        report.contains("guided campaign 3, up to 200 runs"),
+        report.contains("guided campaign 2, up to 200 runs"),
         "{report}"
     );
 

@@ -140,8 +140,8 @@ mod tests {
 
     #[test]
     fn a_curve_is_drawn_at_every_generation_and_the_budget() {
-        assert_eq!(steps(40), [16, 32, 40]);
-        assert_eq!(steps(32), [16, 32]);
+        assert_eq!(steps(20), [8, 16, 20]);
+        assert_eq!(steps(16), [8, 16]);
         assert_eq!(steps(5), [5]);
     }
 
