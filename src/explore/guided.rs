@@ -12,8 +12,9 @@
 //! replies too (`mutate`'s `follow-up`, which reads the requests the run's servers
 //! answered). A clean run whose servers measured a margin a fault could close
 //! (`recorder::Margin`: a follower's read that came near missing its session's own write, a
-//! read that came near missing a node a session's end deleted) is squeezed: its mutant
-//! closes the margin (`mutate`'s `squeeze`). The first eight of each margin's name go before
+//! read that came near missing a node a session's end deleted, a look that came shortly
+//! after another session created the node) is squeezed: its mutant closes the margin
+//! (`mutate`'s `squeeze`). The first two of each margin's name go before
 //! anything else, fresh plans included; later ones before other mutants, taking turns with
 //! owed follow-ups.
 //!
@@ -145,8 +146,10 @@ const OWED: u32 = 4;
 /// Runs of each margin's name squeezed before anything else, fresh plans included: a
 /// squeeze asks whether the recipe fails when the read misses, and asks it of a run that
 /// came near, so the first few are worth more than a fresh plan; once a recipe has passed
-/// that many, further ones wait for the mutants' turn.
-const SQUEEZE_FIRST: u32 = 8;
+/// that many, further ones wait for the mutants' turn. Where the flaw is the miss itself,
+/// the first squeeze finds it; two leave the rest of the second generation to fresh plans
+/// and follow-ups (8 cost `zk-lock-stale-session` a third more runs).
+const SQUEEZE_FIRST: u32 = 2;
 
 /// While follow-ups are owed, the share of mutants that squeeze a queued run instead: a
 /// profile whose sessions end often has a run to squeeze nearly every time, and follow-ups
