@@ -42,8 +42,8 @@ pub(super) struct Replica {
     pub(super) last_proposed: i64,
     /// When the reaper next looks for empty containers and expired TTL nodes (monotonic ms).
     next_reap_ms: u64,
-    /// When it measures margins (`ServerConfig::measures_margins`): the reads of nodes of
-    /// other sessions, until the nodes go.
+    /// When it measures margins (`ServerConfig::measures_margins`): the reads and creates
+    /// of nodes that a read could come near missing, until the nodes go.
     pub(super) near_misses: Option<NearMisses>,
 }
 
