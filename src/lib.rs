@@ -79,7 +79,7 @@
 //! - `docs/scenarios.md`: the built-in scenarios, their properties, and the ZooKeeper recipes.
 //! - `docs/commands.md`: the command line, the time scale and the parameters.
 //! - `docs/faults-and-traces.md`: faults, trace files, targeted faults, reading a violation.
-//! - `docs/catalogue.md`: the ZooKeeper (Z1–Z16) and Redis (R1–R8) bug catalogues.
+//! - `docs/catalogue.md`: the ZooKeeper (Z1–Z17) and Redis (R1–R8) bug catalogues.
 //! - `docs/serving.md`: serving the simulated servers to real clients; which clients run in
 //!   a simulated run.
 //! - `docs/scaling-out.md`: exploring in shards and merging their reports.

@@ -1,4 +1,4 @@
-//! The catalogues in `docs/catalogue.md`, ZooKeeper's (Z1–Z16) and Redis's (R1–R8): every
+//! The catalogues in `docs/catalogue.md`, ZooKeeper's (Z1–Z17) and Redis's (R1–R8): every
 //! row's trace replays to the verdict the row states and the row's scenario and settings are
 //! the trace's; in the Redis catalogue each contrast between two rows differs in nothing but
 //! the setting it names, so a flipped verdict is that setting's.
@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// The guide that holds both catalogues.
 const CATALOGUE: &str = "docs/catalogue.md";
 const SECTION: &str = "## The Redis catalogue (R1–R8)";
-const ZK_SECTION: &str = "## The ZooKeeper catalogue (Z1–Z16)";
+const ZK_SECTION: &str = "## The ZooKeeper catalogue (Z1–Z17)";
 
 /// Two rows whose traces differ in exactly `differs` (parameter names, and `scenario` when
 /// the recipe is the setting); the same seed and fault plan otherwise. `flips`: whether the

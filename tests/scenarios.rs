@@ -345,6 +345,33 @@ fn a_process_whose_session_ended_after_the_barrier_opened_does_not_join_it_again
 }
 
 #[test]
+fn creating_its_node_again_after_an_old_sessions_node_went_enters_a_round_being_left() {
+    let rejoin = scenario::find("zk-double-barrier-rejoin").unwrap();
+    let closing = rejoin.params::<&str>(None, &[]).unwrap();
+    assert_eq!(
+        closing.zookeeper.zk_servers, 3,
+        "its default profile is closing"
+    );
+    let e = explore(&ExploreSpec {
+        scenario: rejoin.clone(),
+        params: closing,
+        properties: rejoin.properties.to_vec(),
+        seeds: 0..300,
+        jobs: 2,
+        check_determinism: false,
+    });
+    assert_eq!(found(&e), vec![Property::BARRIER]);
+    let faults = shrunk_faults(&e);
+    assert!(faults.len() <= 3, "{faults:?}");
+    assert!(
+        faults.iter().any(|f| matches!(f, Fault::Partition { a, b }
+            if a.starts_with("zk") && b.starts_with("zk"))),
+        "the leader loses its quorum: {faults:?}"
+    );
+    assert_eq!(recipe_on_finding(&e), [], "the recipe looks at ready again");
+}
+
+#[test]
 fn a_barrier_looked_at_before_it_is_armed_is_taken_for_lifted() {
     let e = explore_seeds("zk-barrier-unarmed", &[], &[], 0..200);
     assert_eq!(found(&e), vec![Property::BARRIER]);

@@ -329,23 +329,30 @@ fn builtin_list() -> Vec<Scenario> {
     Scenario::new(
         "zk-double-barrier",
         "ZooKeeper recipes-doc double barrier: an ephemeral node per process, the last to arrive creates `ready`; on leave the lowest waits on the highest, the others delete theirs and wait on the lowest",
-        ZkBarrierProgram::double(double_barrier::Flavor::Recipe),
+        ZkBarrierProgram::double(double_barrier::Flavor::Recipe, zk_barrier::DOUBLE_PROFILES),
         BARRIER_PROPERTIES,
     ),
     Scenario::new(
         "zk-double-barrier-no-ready",
         "flawed: counts the children instead of waiting for `ready` (Z11); one woken by the last arrival that lists again after a passed process left sees too few and waits for ever",
-        ZkBarrierProgram::double(double_barrier::Flavor::NoReady),
+        ZkBarrierProgram::double(double_barrier::Flavor::NoReady, &[]),
         BARRIER_PROPERTIES,
     )
     .flawed(&[Property::BARRIER, Property::LIVENESS]),
     Scenario::new(
         "zk-double-barrier-reenter",
         "flawed: takes NodeExists on a create retried after a lost reply for someone else's node and enters again under a new name (Z11); counted twice, it opens the barrier early, and its first node, never deleted, blocks the leave for ever",
-        ZkBarrierProgram::double(double_barrier::Flavor::Reenter),
+        ZkBarrierProgram::double(double_barrier::Flavor::Reenter, &[]),
         BARRIER_PROPERTIES,
     )
     .flawed(&[Property::BARRIER, Property::LIVENESS]),
+    Scenario::new(
+        "zk-double-barrier-rejoin",
+        "flawed: having waited out a node of its name that an earlier session of its own left, creates its node again without looking at `ready` (Z17); the barrier opened with the old node counted, and it enters a round the others are leaving. Default profile closing (3 servers, short sessions)",
+        ZkBarrierProgram::double(double_barrier::Flavor::Rejoin, zk_barrier::CLOSING_PROFILES),
+        BARRIER_PROPERTIES,
+    )
+    .flawed(&[Property::BARRIER]),
     Scenario::new(
         "zk-counter",
         "ZooKeeper shared counter (Curator's DistributedAtomicLong): each client reads the counter znode and writes value + 1 on condition of its version, a round at a time; every session's reads are judged against what it has seen. Default profile lagging (3 servers)",

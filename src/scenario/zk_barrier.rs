@@ -2,7 +2,7 @@
 //! run the barrier workload over the barrier (c1 coordinates) or the double barrier, or
 //! over a user's own.
 
-use super::{Program, UserClients, settings, zk};
+use super::{Profile, Program, UserClients, settings, zk};
 use crate::params::{self, Faults, Group, Network, ParamError, Params, Zookeeper};
 use crate::recipes::zk::barrier::{self, BarrierError, ZkBarrier};
 use crate::recipes::zk::double_barrier::{self, ZkDoubleBarrier};
@@ -28,23 +28,57 @@ enum Kind {
 #[derive(Debug, Clone)]
 pub struct ZkBarrierProgram {
     kind: Kind,
+    /// Its named profiles, the first the default.
+    profiles: &'static [Profile],
     /// A user's barrier, run in place of the recipe.
     user: Option<UserClients>,
 }
+
+/// The swarm on three servers with short sessions and long client partitions: a session
+/// can expire at a leader about to lose its quorum, whose close never commits, so the next
+/// leader tracks the session anew and its nodes outlive what its client was told (Z17).
+const CLOSING: Profile = Profile {
+    name: "closing",
+    summary: "three servers, 100 ms sessions, client partitions up to 300 ms: a session told expired by a leader losing its quorum keeps its nodes until the next leader expires it",
+    settings: &[
+        "zk_servers=3",
+        "follower_lag_ms=50",
+        "session_timeout_ms=100",
+        "partition_max_ms=300",
+    ],
+};
+
+/// The swarm on the parameters' defaults (one server).
+const DEFAULT: Profile = Profile {
+    name: "default",
+    summary: "the swarm on one server",
+    settings: &[],
+};
+
+/// The double barrier's profiles: the swarm on one server first.
+pub(super) const DOUBLE_PROFILES: &[Profile] = &[DEFAULT, CLOSING];
+
+/// For a flaw only a session outliving its client's word reaches: `closing` first.
+pub(super) const CLOSING_PROFILES: &[Profile] = &[CLOSING, DEFAULT];
 
 impl ZkBarrierProgram {
     /// The built-in barrier of `flavor`.
     pub(super) const fn single(flavor: barrier::Flavor) -> ZkBarrierProgram {
         ZkBarrierProgram {
             kind: Kind::Single(flavor),
+            profiles: &[],
             user: None,
         }
     }
 
-    /// The built-in double barrier of `flavor`.
-    pub(super) const fn double(flavor: double_barrier::Flavor) -> ZkBarrierProgram {
+    /// The built-in double barrier of `flavor`, with named profiles, the first the default.
+    pub(super) const fn double(
+        flavor: double_barrier::Flavor,
+        profiles: &'static [Profile],
+    ) -> ZkBarrierProgram {
         ZkBarrierProgram {
             kind: Kind::Double(flavor),
+            profiles,
             user: None,
         }
     }
@@ -102,7 +136,7 @@ impl ZkBarrierProgram {
         };
         ZkBarrierProgram {
             user: Some(UserClients::new(run)),
-            ..ZkBarrierProgram::double(double_barrier::Flavor::Recipe)
+            ..ZkBarrierProgram::double(double_barrier::Flavor::Recipe, &[])
         }
     }
 
@@ -159,6 +193,10 @@ impl Program for ZkBarrierProgram {
             + liveness_bound_ms
             + u64::from(p.workload.rounds) * Self::round_ms(p)
             + p.zookeeper.session_timeout_ms
+    }
+
+    fn profiles(&self) -> &'static [Profile] {
+        self.profiles
     }
 
     fn validate(&self, p: &Params) -> Result<(), ParamError> {

@@ -46,6 +46,11 @@ pub enum Flavor {
     /// enters again under a new name (Z11): its first node still counts, so the barrier
     /// counts it twice and opens one process early.
     Reenter,
+    /// Having waited out a node of its name held by an earlier session of its own (the
+    /// server not yet done with it), creates its node again without looking at `ready`
+    /// (Z17, the recipe as it was until a guided campaign found it): the barrier may have
+    /// opened with the old node counted, and it enters a round the others are leaving.
+    Rejoin,
 }
 
 /// A reply as the decisions see it.
@@ -94,6 +99,13 @@ pub fn after_create(flavor: Flavor, outcome: Outcome) -> AfterCreate {
         (Outcome::NodeExists, _) => AfterCreate::CheckOwner,
         (Outcome::Failed, _) => AfterCreate::Fail,
     }
+}
+
+/// Whether a process that found a node of its name held by another session (an earlier one
+/// of its own), and waited for it to go, looks at `ready` again before creating its node:
+/// the barrier may have opened with that node counted, which was its own leave.
+pub fn looks_at_ready_again(flavor: Flavor) -> bool {
+    flavor != Flavor::Rejoin
 }
 
 /// The process nodes of a listing (everything but `ready`), lowest name first.
@@ -214,11 +226,11 @@ impl ZkDoubleBarrier {
                     let (stat, watch) = retrying(c, async || c.exists_watch(&path).await).await?;
                     match stat {
                         Some(s) if s.ephemeral_owner == c.session_id() => break,
-                        Some(_) => {
-                            wait(&self.node, watch).await?;
-                            return Ok(false);
-                        }
-                        None => return Ok(false),
+                        Some(_) => wait(&self.node, watch).await?,
+                        None => {}
+                    }
+                    if looks_at_ready_again(self.flavor) {
+                        return Ok(false);
                     }
                 }
                 AfterCreate::Rename => {
@@ -398,5 +410,13 @@ mod tests {
             after_create(Flavor::Recipe, Outcome::Failed),
             AfterCreate::Fail
         );
+    }
+
+    #[test]
+    fn only_the_rejoining_flaw_creates_its_node_again_without_looking_at_ready() {
+        assert!(looks_at_ready_again(Flavor::Recipe));
+        assert!(looks_at_ready_again(Flavor::NoReady));
+        assert!(looks_at_ready_again(Flavor::Reenter));
+        assert!(!looks_at_ready_again(Flavor::Rejoin));
     }
 }
