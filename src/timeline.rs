@@ -13,10 +13,10 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The lines of the timeline of a run that applied `plan`. With violations, it covers their
-/// clients from the last acquire each held before the first violation began, up to the last
-/// violation's end, with every fault and server event in that window, and every earlier
-/// fault that struck one of those clients (a pause long before can be the whole cause);
-/// without, the whole run. A fault's line says when it stopped acting, where that is known.
+/// clients from the last acquire each held (or barrier each began to enter) before the first
+/// violation began, up to the last violation's end, with every fault and server event in
+/// that window, and every earlier fault that struck one of those clients (a pause long
+/// before can be the whole cause); without, the whole run. A fault's line says when it stopped acting, where that is known.
 pub fn timeline(history: &History, violations: &[Violation], plan: &FaultPlan) -> Vec<String> {
     let window = Window::of(history, violations);
     let spans = Spans::of(history, plan);
@@ -54,6 +54,18 @@ fn line(time_ms: u64, node: &str, what: &str) -> String {
     format!("{time_ms:>7} ms  {node:<8} {what}")
 }
 
+/// Whether a client's story of a violation may begin at `e`: it acquired a lock or became
+/// leader, or it began to enter a barrier (a barrier holds nothing: its round is the story).
+fn began(e: &Event) -> bool {
+    matches!(
+        (&e.op, e.kind),
+        (
+            Op::Lock(LockOp::Acquire { .. }) | Op::Election(ElectionOp::Lead { .. }),
+            Kind::Ok
+        ) | (Op::Barrier(BarrierOp::Enter { .. }), Kind::Invoke)
+    )
+}
+
 /// The stretch of a run a story of its violations tells (the HTML picture opens on it too).
 pub(crate) struct Window {
     pub(crate) from_ms: u64,
@@ -81,13 +93,7 @@ impl Window {
             history
                 .events
                 .iter()
-                .filter(|e| &e.node == client && e.kind == Kind::Ok && e.time_ms <= start)
-                .filter(|e| {
-                    matches!(
-                        e.op,
-                        Op::Lock(LockOp::Acquire { .. }) | Op::Election(ElectionOp::Lead { .. })
-                    )
-                })
+                .filter(|e| &e.node == client && e.time_ms <= start && began(e))
                 .map(|e| e.time_ms)
                 .next_back()
         };

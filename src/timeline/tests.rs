@@ -69,6 +69,48 @@ fn a_violation_is_told_from_the_holders_acquires_to_its_end() {
 }
 
 #[test]
+fn a_barrier_violation_is_told_from_the_round_its_client_began_to_enter() {
+    let cut = TimedFault {
+        at_ms: 150,
+        fault: Fault::Partition {
+            a: "zk1".into(),
+            b: "zk3".into(),
+        },
+    };
+    let plan = FaultPlan(vec![cut]);
+    let (r0, r1) = ("/b/r0".to_string(), "/b/r1".to_string());
+    let enter = |barrier: &String| {
+        Op::Barrier(BarrierOp::Enter {
+            barrier: barrier.clone(),
+            count: 2,
+        })
+    };
+    let leave = |barrier: &String| {
+        Op::Barrier(BarrierOp::Leave {
+            barrier: barrier.clone(),
+        })
+    };
+    let events = vec![
+        event(10, "c1", Kind::Invoke, enter(&r0)),
+        event(40, "c1", Kind::Ok, leave(&r0)),
+        event(100, "c1", Kind::Invoke, enter(&r1)),
+        applied(&plan.0[0]),
+        event(250, "c1", Kind::Ok, enter(&r1)),
+        event(300, "c1", Kind::Ok, leave(&r1)),
+    ];
+    let violation = Violation {
+        property: Property::BARRIER,
+        clients: vec!["c1".into()],
+        times_ms: vec![300],
+        detail: "c1 passed the leave of /b/r1 at 300 ms while c2 had not finished its work".into(),
+    };
+    let lines = timeline(&History { events }, &[violation], &plan);
+    assert_eq!(lines.len(), 5, "{lines:#?}");
+    assert!(lines[0].starts_with("    100 ms  c1 "), "{lines:#?}");
+    assert!(lines[1].contains("partition zk1 <-> zk3"), "{lines:#?}");
+}
+
+#[test]
 fn a_quorum_grant_tells_where_and_for_how_long() {
     let grant = Op::Lock(LockOp::Acquire {
         lock: "k".into(),
