@@ -312,7 +312,11 @@ pub fn list(out: &Output, name: Option<&str>) -> Status {
                     outln!("\nProfiles (--profile NAME; the first is the default, --set applies on top):");
                     for p in profiles {
                         outln!("  {:<16} {}", p.name, p.summary);
-                        outln!("  {:<16} sets: {}", "", p.settings.join(" "));
+                        let sets = match p.settings {
+                            [] => "nothing (the parameters' defaults)".to_string(),
+                            settings => settings.join(" "),
+                        };
+                        outln!("  {:<16} sets: {sets}", "");
                     }
                 }
             }

@@ -141,6 +141,15 @@ fn list_of_a_scenario_shows_its_profiles_and_their_defaults() {
     assert_eq!(pause["default"], 400, "the default profile's value");
     let text = s.run(&["list", "redlock"]).stdout;
     assert!(text.contains("own-assumptions"), "{text}");
+    let text = s.run(&["list", "zk-double-barrier"]).stdout;
+    assert!(
+        text.contains("sets: nothing (the parameters' defaults)"),
+        "a profile that sets nothing says so: {text}"
+    );
+    assert!(
+        text.contains("sets: zk_servers=3 follower_lag_ms=50"),
+        "{text}"
+    );
 
     let own = s.json(
         &[
