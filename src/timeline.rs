@@ -16,7 +16,8 @@ use std::collections::{BTreeMap, BTreeSet};
 /// clients from the last acquire each held (or barrier each began to enter) before the first
 /// violation began, up to the last violation's end, with every fault and server event in
 /// that window, and every earlier fault that struck one of those clients (a pause long
-/// before can be the whole cause); without, the whole run. A fault's line says when it stopped acting, where that is known.
+/// before can be the whole cause); without, the whole run. A fault's line says when it
+/// stopped acting, where that is known.
 pub fn timeline(history: &History, violations: &[Violation], plan: &FaultPlan) -> Vec<String> {
     let window = Window::of(history, violations);
     let spans = Spans::of(history, plan);
