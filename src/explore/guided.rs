@@ -38,7 +38,7 @@ use crate::world::Prepared;
 use crate::world::run::{RunError, RunReport, RunSpec};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -155,6 +155,9 @@ const SQUEEZE_FIRST: u32 = 2;
 /// profile whose sessions end often has a run to squeeze nearly every time, and follow-ups
 /// find what a lost reply leads to, which no squeeze does.
 const SHARED: f64 = 0.5;
+
+/// Candidates drawn in a row that repeat a run before a fresh plan is taken instead.
+const DRAWS: u32 = 8;
 
 /// Whether a reply was lost at about `at_ms` (the loss and the first new transition it made
 /// may be a ms or two apart).
@@ -312,9 +315,41 @@ struct Campaign<'a> {
     found: [u64; Mutation::ALL.len()],
     /// Whether plans can be mutated at all (the profile has faults, hosts to aim them at).
     mutable: bool,
+    /// The keys of the runs made or drawn so far (`Campaign::key`).
+    tried: BTreeSet<u64>,
 }
 
-impl Campaign<'_> {
+impl<'a> Campaign<'a> {
+    /// A campaign at its start: nothing run, every source and bandit as new, drawing plans
+    /// for `cfg` (the prepared scenario's swarm).
+    fn new(spec: &'a GuidedSpec, cfg: SwarmConfig) -> Campaign<'a> {
+        let mutable = !cfg.kinds.is_empty()
+            && !cfg.clients.is_empty()
+            && !cfg.servers.is_empty()
+            && cfg.fault_phase_ms > 0;
+        let mut kinds: Vec<NewKind> = cfg.kinds.iter().copied().map(Some).collect();
+        if cfg.targeted_max > 0 {
+            kinds.push(None);
+        }
+        Campaign {
+            spec,
+            rng: Seeds::new(spec.campaign).stream("campaign"),
+            map: CoverageMap::default(),
+            corpus: Vec::new(),
+            squeeze_first: VecDeque::new(),
+            squeeze_later: VecDeque::new(),
+            squeezed_first: BTreeMap::new(),
+            mutations: Bandit::new(Mutation::ALL),
+            kinds: Bandit::new(kinds),
+            yields: Yields::default(),
+            fresh: Tally::default(),
+            found: [0; Mutation::ALL.len()],
+            mutable,
+            cfg,
+            tried: BTreeSet::new(),
+        }
+    }
+
     fn run_spec(&self, candidate: &Candidate) -> RunSpec {
         RunSpec {
             scenario: self.spec.scenario.clone(),
@@ -355,7 +390,38 @@ impl Campaign<'_> {
         chosen
     }
 
+    /// The next run: a candidate no run of the campaign had (its seed and plan). A mutation
+    /// can give back its parent's plan, and follow-ups of one parent each other's: such a run
+    /// would repeat one already made, to the transition. After `DRAWS` repeats, a fresh plan.
     fn next(&mut self) -> Candidate {
+        for _ in 0..DRAWS {
+            let candidate = self.draw();
+            if self.tried.insert(self.key(&candidate)) {
+                return candidate;
+            }
+        }
+        loop {
+            let candidate = self.fresh();
+            if self.tried.insert(self.key(&candidate)) {
+                return candidate;
+            }
+        }
+    }
+
+    /// What tells a run from every other: its seed and its plan.
+    fn key(&self, candidate: &Candidate) -> u64 {
+        seed::fnv1a(self.told(candidate.seed, &candidate.genes).as_bytes())
+    }
+
+    /// A run as text: its seed and its plan in JSON.
+    fn told(&self, seed: u64, genes: &[Gene]) -> String {
+        let plan = gene::plan_of(&self.cfg, genes);
+        let plan = serde_json::to_string(&plan).expect("a plan serialises");
+        format!("{seed} {plan}")
+    }
+
+    /// A candidate drawn from the campaign's sources, in their order.
+    fn draw(&mut self) -> Candidate {
         let fresh = self.yields.fresh_share();
         if let Some(run) = self.squeeze_first.pop_front() {
             return self.squeezed(run);
@@ -551,9 +617,8 @@ impl Campaign<'_> {
     fn digest(&self) -> String {
         let mut text = String::new();
         for entry in &self.corpus {
-            let plan = gene::plan_of(&self.cfg, &entry.genes);
-            let plan = serde_json::to_string(&plan).expect("a plan serialises");
-            text.push_str(&format!("{} {plan}\n", entry.seed));
+            text.push_str(&self.told(entry.seed, &entry.genes));
+            text.push('\n');
         }
         format!("{:016x}", seed::fnv1a(text.as_bytes()))
     }
@@ -650,31 +715,7 @@ pub(super) fn campaign(
     until: Until,
 ) -> GuidedExploration {
     let prepared = Prepared::new(&spec.scenario, &spec.params, &spec.properties);
-    let cfg = prepared.swarm().clone();
-    let mutable = !cfg.kinds.is_empty()
-        && !cfg.clients.is_empty()
-        && !cfg.servers.is_empty()
-        && cfg.fault_phase_ms > 0;
-    let mut kinds: Vec<NewKind> = cfg.kinds.iter().copied().map(Some).collect();
-    if cfg.targeted_max > 0 {
-        kinds.push(None);
-    }
-    let mut campaign = Campaign {
-        spec,
-        rng: Seeds::new(spec.campaign).stream("campaign"),
-        map: CoverageMap::default(),
-        corpus: Vec::new(),
-        squeeze_first: VecDeque::new(),
-        squeeze_later: VecDeque::new(),
-        squeezed_first: BTreeMap::new(),
-        mutations: Bandit::new(Mutation::ALL),
-        kinds: Bandit::new(kinds),
-        yields: Yields::default(),
-        fresh: Tally::default(),
-        found: [0; Mutation::ALL.len()],
-        mutable,
-        cfg,
-    };
+    let mut campaign = Campaign::new(spec, prepared.swarm().clone());
     let mut runs = 0;
     let (mut curve, mut failed) = (Vec::new(), Vec::new());
     while runs < spec.runs {

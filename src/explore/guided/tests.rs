@@ -252,3 +252,35 @@ fn a_run_whose_read_came_near_missing_a_node_of_an_ending_session_is_squeezed_in
 fn a_run_whose_look_came_shortly_after_a_create_is_squeezed_into_one_before_it() {
     squeezes_find_more_than_fresh_plans("zk-barrier-unarmed");
 }
+
+/// The keys of the runs a campaign of `generations` on `name` makes when `draw` chooses
+/// each, and how many of them repeat an earlier one.
+fn repeats(name: &str, generations: usize, draw: fn(&mut Campaign) -> Candidate) -> usize {
+    let s = spec(name, &[], 0, 0, 1);
+    let prepared = Prepared::new(&s.scenario, &s.params, &s.properties);
+    let mut campaign = Campaign::new(&s, prepared.swarm().clone());
+    let mut keys = BTreeSet::new();
+    let mut repeated = 0;
+    for _ in 0..generations {
+        campaign.yields.next_generation();
+        let candidates: Vec<Candidate> = (0..GENERATION).map(|_| draw(&mut campaign)).collect();
+        for candidate in candidates {
+            repeated += usize::from(!keys.insert(campaign.key(&candidate)));
+            let (ran, log) = run_logged(&prepared, &campaign.run_spec(&candidate), false);
+            let report = ran.unwrap().unwrap();
+            assert!(report.violations.is_empty(), "{name} is correct");
+            campaign.take_in(candidate, &report, log);
+        }
+    }
+    repeated
+}
+
+/// A follow-up of a parent can be another's, and a mutation can give its parent's plan
+/// back: drawn as they come, some runs would repeat one made before, which reaches nothing
+/// new. The campaign draws again instead.
+#[test]
+fn a_campaign_never_makes_the_same_run_twice() {
+    let drawn = repeats("zk-lock", 15, |c| c.draw());
+    assert!(drawn > 0, "drawn as they come, some runs repeat");
+    assert_eq!(repeats("zk-lock", 15, |c| c.next()), 0);
+}
