@@ -253,8 +253,8 @@ fn a_run_whose_look_came_shortly_after_a_create_is_squeezed_into_one_before_it()
     squeezes_find_more_than_fresh_plans("zk-barrier-unarmed");
 }
 
-/// The keys of the runs a campaign of `generations` on `name` makes when `draw` chooses
-/// each, and how many of them repeat an earlier one.
+/// How many of the runs a campaign of `generations` on `name` makes repeat an earlier one
+/// (its seed and plan) when `draw` chooses each.
 fn repeats(name: &str, generations: usize, draw: fn(&mut Campaign) -> Candidate) -> usize {
     let s = spec(name, &[], 0, 0, 1);
     let prepared = Prepared::new(&s.scenario, &s.params, &s.properties);
