@@ -24,6 +24,8 @@
 //! was, a seed and an explicit plan, shrunk (`explore::failure`), that replays with no
 //! search involved.
 
+mod yields;
+
 use super::mutate::{self, Mutation, NewKind, Parent};
 use super::{MAX_JOBS, Observer, Outcome, SeedResult};
 use crate::check::Property;
@@ -41,6 +43,7 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use yields::{Source, Yields};
 
 /// What to search: a scenario with its parameters, a campaign seed and a budget of runs.
 #[derive(Debug, Clone)]
@@ -125,20 +128,9 @@ impl Tally {
 /// squeezes than it saves.
 pub(crate) const GENERATION: u64 = 8;
 
-/// Of every generation, at least this share is fresh swarm plans; more while fresh plans
-/// reach new transitions more often than mutants do (`Yields`).
-const FRESH: f64 = 0.25;
-
-/// The generations over which fresh plans and mutants are compared.
-const WINDOW: usize = 4;
-
 /// Of mutants, the share whose mutations are confined to what comes after their parent's
 /// first new transition.
 const BRANCH: f64 = 0.8;
-
-/// Of mutants of a parent that lost a reply at or after its first new transition, the
-/// share made by `follow-up` alone.
-const FOLLOW: f64 = 0.5;
 
 /// Follow-up mutants owed to a run whose first new transition was a reply it lost.
 const OWED: u32 = 4;
@@ -151,11 +143,6 @@ const OWED: u32 = 4;
 /// and follow-ups (8 cost `zk-lock-stale-session` a third more runs).
 const SQUEEZE_FIRST: u32 = 2;
 
-/// While follow-ups are owed, the share of mutants that squeeze a queued run instead: a
-/// profile whose sessions end often has a run to squeeze nearly every time, and follow-ups
-/// find what a lost reply leads to, which no squeeze does.
-const SHARED: f64 = 0.5;
-
 /// Candidates drawn in a row that repeat a run before a fresh plan is taken instead.
 const DRAWS: u32 = 8;
 
@@ -165,47 +152,6 @@ fn lost_at(log: &ServerLog, at_ms: u64) -> bool {
     log.sent()
         .iter()
         .any(|s| s.lost && s.at_ms.abs_diff(at_ms) <= 2)
-}
-
-/// How many new transitions fresh plans and mutants reached per run, over the last
-/// `WINDOW` generations: early in a campaign, and on scenarios whose states a mutant's
-/// prefix does not lead toward, fresh plans reach more, and a fixed share of mutants would
-/// spend runs on less than random exploration reaches.
-#[derive(Debug, Default)]
-struct Yields {
-    /// Per generation, (new transitions, runs) of fresh plans and of mutants.
-    generations: VecDeque<[(u64, u64); 2]>,
-}
-
-impl Yields {
-    fn next_generation(&mut self) {
-        if self.generations.len() == WINDOW {
-            self.generations.pop_front();
-        }
-        self.generations.push_back([(0, 0); 2]);
-    }
-
-    fn record(&mut self, fresh: bool, new: usize) {
-        if let Some(generation) = self.generations.back_mut() {
-            let (reached, runs) = &mut generation[usize::from(!fresh)];
-            *reached += new as u64;
-            *runs += 1;
-        }
-    }
-
-    /// The share of fresh plans: each side's new transitions per run, normalised, and at
-    /// least `FRESH`.
-    fn fresh_share(&self) -> f64 {
-        let rate = |side: usize| {
-            let (reached, runs) = self
-                .generations
-                .iter()
-                .fold((0, 0), |(n, r), g| (n + g[side].0, r + g[side].1));
-            (reached as f64 + 1.0) / (runs as f64 + 2.0)
-        };
-        let (fresh, mutant) = (rate(0), rate(1));
-        (fresh / (fresh + mutant)).max(FRESH)
-    }
 }
 
 /// A run of the corpus.
@@ -224,6 +170,8 @@ struct Entry {
     log: ServerLog,
     /// Follow-up mutants still to be made of it before any other mutant.
     owed: u32,
+    /// Whether it lost a reply at or after its branch point: it can be followed up.
+    lossy: bool,
 }
 
 impl Entry {
@@ -244,6 +192,7 @@ struct Candidate {
     /// Its mutations: none for a fresh swarm plan.
     mutations: Vec<Mutation>,
     new_kinds: Vec<NewKind>,
+    source: Source,
 }
 
 impl Candidate {
@@ -369,18 +318,26 @@ impl<'a> Campaign<'a> {
             parent: None,
             mutations: Vec::new(),
             new_kinds: Vec::new(),
+            source: Source::Fresh,
         }
     }
 
-    /// A corpus entry, drawn in proportion to its energy.
-    fn parent(&mut self) -> usize {
-        let total: u64 = self.corpus.iter().map(Entry::energy).sum();
+    /// A corpus entry of those `lossy` admits, drawn in proportion to its energy.
+    fn parent(&mut self, lossy: bool) -> usize {
+        let energy = |entry: &Entry| {
+            if entry.lossy || !lossy {
+                entry.energy()
+            } else {
+                0
+            }
+        };
+        let total: u64 = self.corpus.iter().map(energy).sum();
         let mut at = self.rng.random_range(0..total.max(1));
         let chosen = self
             .corpus
             .iter()
             .position(|entry| {
-                let energy = entry.energy();
+                let energy = energy(entry);
                 let here = at < energy;
                 at = at.saturating_sub(energy);
                 here
@@ -429,33 +386,32 @@ impl<'a> Campaign<'a> {
         if !self.mutable || self.rng.random_bool(fresh) {
             return self.fresh();
         }
-        // Other runs to squeeze come before other mutants, taking turns (`SHARED`) with the
-        // follow-ups owed to a run whose lost reply was the new thing it reached (its
-        // client's next requests lost too, `OWED` times). Any parent that lost a reply at or
-        // after its branch point is followed up half the time.
+        // The other sources take turns as their yields say: runs to squeeze, follow-ups
+        // (first those owed to a run whose lost reply was the new thing it reached: its
+        // client's next requests lost too, `OWED` times; then any parent that lost a reply at
+        // or after its branch point), and, while none is owed, mutants of any parent.
         let owed = self.corpus.iter().position(|e| e.owed > 0);
-        if !self.squeeze_later.is_empty() && (owed.is_none() || self.rng.random_bool(SHARED)) {
+        let lossy = self.corpus.iter().any(|e| e.lossy);
+        let open = [
+            !self.squeeze_later.is_empty(),
+            owed.is_some() || lossy,
+            owed.is_none() && !self.corpus.is_empty(),
+        ];
+        let Some(source) = self.yields.turn(open, &mut self.rng) else {
+            return self.fresh();
+        };
+        if source == Source::Squeeze {
             let run = self.squeeze_later.pop_front().expect("a run to squeeze");
             return self.squeezed(run);
         }
-        if self.corpus.is_empty() {
-            return self.fresh();
-        }
+        let follow = source == Source::FollowUp;
         let parent = match owed {
-            Some(i) => {
+            Some(i) if follow => {
                 self.corpus[i].owed -= 1;
                 i
             }
-            None => self.parent(),
+            _ => self.parent(follow),
         };
-        let entry = &self.corpus[parent];
-        let follow = owed.is_some()
-            || (entry
-                .log
-                .sent()
-                .iter()
-                .any(|s| s.lost && s.at_ms >= entry.branch_ms)
-                && self.rng.random_bool(FOLLOW));
         let from_ms = if follow || self.rng.random_bool(BRANCH) {
             self.corpus[parent].branch_ms
         } else {
@@ -496,6 +452,7 @@ impl<'a> Campaign<'a> {
             parent: Some(parent),
             mutations,
             new_kinds,
+            source,
         }
     }
 
@@ -515,6 +472,7 @@ impl<'a> Campaign<'a> {
             parent: None,
             mutations: vec![Mutation::Squeeze],
             new_kinds: vec![new_kind],
+            source: Source::Squeeze,
         }
     }
 
@@ -543,7 +501,7 @@ impl<'a> Campaign<'a> {
         for &k in &candidate.new_kinds {
             self.kinds.reward(k, won);
         }
-        self.yields.record(candidate.fresh(), new.len());
+        self.yields.record(candidate.source, new.len());
         if candidate.fresh() {
             self.fresh.made += 1;
             self.fresh.new += u64::from(won);
@@ -576,6 +534,7 @@ impl<'a> Campaign<'a> {
             found,
             picked: 0,
             owed: if lost_at(&log, branch_ms) { OWED } else { 0 },
+            lossy: log.sent().iter().any(|s| s.lost && s.at_ms >= branch_ms),
             log,
         });
     }

@@ -1,3 +1,4 @@
+use super::yields::{FRESH, WINDOW};
 use super::*;
 use crate::scenario;
 use crate::sim::fault::FaultPlan;
@@ -73,22 +74,61 @@ fn the_fresh_share_follows_what_each_side_reached_lately() {
     let mut yields = Yields::default();
     yields.next_generation();
     for _ in 0..8 {
-        yields.record(true, 30);
-        yields.record(false, 2);
+        yields.record(Source::Fresh, 30);
+        yields.record(Source::Mutant, 2);
     }
     let early = yields.fresh_share();
     assert!(early > 0.9, "{early}");
     for _ in 0..WINDOW {
         yields.next_generation();
         for _ in 0..8 {
-            yields.record(true, 0);
-            yields.record(false, 5);
+            yields.record(Source::Fresh, 0);
+            yields.record(Source::Squeeze, 5);
         }
     }
     assert_eq!(
         yields.fresh_share(),
         FRESH,
         "the first generation is out of the window"
+    );
+}
+
+/// A run that is not fresh is a squeeze, a follow-up or a mutant as often as each reached
+/// new transitions lately: on a correct recipe whose every run came near something,
+/// squeezing them reaches little, and the follow-ups get those runs. A source that cannot
+/// be drawn (no run to squeeze, no lost reply to follow) gets none.
+#[test]
+fn the_other_sources_take_turns_as_they_reached_lately() {
+    let mut rng = Seeds::new(0).stream("test");
+    let mut yields = Yields::default();
+    let count = |yields: &Yields, open: [bool; 3], rng: &mut ChaCha8Rng| {
+        let mut counts = BTreeMap::new();
+        for _ in 0..1000 {
+            *counts
+                .entry(format!("{:?}", yields.turn(open, rng)))
+                .or_insert(0) += 1;
+        }
+        counts
+    };
+    yields.next_generation();
+    for _ in 0..8 {
+        yields.record(Source::Squeeze, 0);
+        yields.record(Source::FollowUp, 6);
+        yields.record(Source::Mutant, 1);
+    }
+    let drawn = count(&yields, [true; 3], &mut rng);
+    assert!(drawn["Some(Squeeze)"] < 100, "{drawn:?}");
+    assert!(drawn["Some(FollowUp)"] > 700, "{drawn:?}");
+    let closed = count(&yields, [true, false, false], &mut rng);
+    assert_eq!(closed["Some(Squeeze)"], 1000, "the only open source");
+    assert_eq!(count(&yields, [false; 3], &mut rng)["None"], 1000);
+    for _ in 0..WINDOW {
+        yields.next_generation();
+    }
+    let even = count(&yields, [true; 3], &mut rng);
+    assert!(
+        even.values().all(|&n| n > 250),
+        "the window moved past: {even:?}"
     );
 }
 
