@@ -192,6 +192,7 @@ struct Candidate {
     /// Its mutations: none for a fresh swarm plan.
     mutations: Vec<Mutation>,
     new_kinds: Vec<NewKind>,
+    /// What made it, as `Yields` counts what each source reaches.
     source: Source,
 }
 

@@ -15,6 +15,7 @@ pub(super) const WINDOW: usize = 4;
 /// Where a run came from: the share of runs each source gets follows what it reaches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Source {
+    /// A swarm plan drawn as random exploration draws one.
     Fresh,
     /// A run that came near something, squeezed (`ToSqueeze`).
     Squeeze,
