@@ -52,7 +52,8 @@ pub(crate) enum Mutation {
     /// Lose the reply to one of the next requests of a client after a reply it lost in the
     /// parent's run (the look that would settle what happened), and perhaps its retry's. At
     /// the profile's count of lost replies it gives up another that struck before the
-    /// branch point if it must, so its mutant may differ from its parent before there.
+    /// branch point if it must, so its mutant may differ from its parent before there. The
+    /// campaign runs it on a new seed (`guided::Campaign::draw`).
     FollowUp,
     /// Close the least margin the parent's servers measured (`squeeze`): stall the
     /// follower whose read came nearest to missing its session's write, from just before

@@ -132,6 +132,51 @@ fn the_other_sources_take_turns_as_they_reached_lately() {
     );
 }
 
+/// While a follow-up is owed, half the runs are one, ahead of fresh plans, and every
+/// follow-up runs on a seed of its own, not its parent's.
+#[test]
+fn owed_follow_ups_come_ahead_of_fresh_plans_on_new_seeds() {
+    let s = spec("zk-lock", &[], 0, 0, 1);
+    let prepared = Prepared::new(&s.scenario, &s.params, &s.properties);
+    let drawn = |owed: u32| {
+        let mut campaign = Campaign::new(&s, prepared.swarm().clone());
+        let mut log = ServerLog::default();
+        log.push(20, "zk1", "c1", "create", true);
+        log.push(30, "zk1", "c1", "sync", false);
+        campaign.corpus.push(Entry {
+            seed: 7,
+            genes: Vec::new(),
+            branch_ms: 20,
+            found: 1,
+            picked: 0,
+            log,
+            owed,
+            lossy: true,
+        });
+        let mut counts: BTreeMap<&str, u32> = BTreeMap::new();
+        for _ in 0..1000 {
+            campaign.corpus[0].owed = owed;
+            let candidate = campaign.draw();
+            let source = match candidate.source {
+                Source::FollowUp => {
+                    assert_ne!(candidate.seed, 7, "a follow-up on its parent's seed");
+                    "follow-up"
+                }
+                Source::Fresh => "fresh",
+                _ => "other",
+            };
+            *counts.entry(source).or_default() += 1;
+        }
+        counts
+    };
+    // Owed: half first, and half the rest past the fresh share (even yields so far).
+    let owed = drawn(1);
+    assert!(owed["follow-up"] > 680 && owed["fresh"] > 180, "{owed:?}");
+    // None owed: follow-ups only in the mutants' turns, beside other mutants.
+    let none = drawn(0);
+    assert!(none["follow-up"] < 300 && none["fresh"] > 450, "{none:?}");
+}
+
 /// Going on after findings, every run is counted against its source: a fresh plan, or
 /// each mutation of a mutant (so the mutations' counts may exceed the mutants').
 #[test]
@@ -315,12 +360,12 @@ fn repeats(name: &str, generations: usize, draw: fn(&mut Campaign) -> Candidate)
     repeated
 }
 
-/// A follow-up of a parent can be another's, and a mutation can give its parent's plan
-/// back: drawn as they come, some runs would repeat one made before, which reaches nothing
-/// new. The campaign draws again instead.
+/// A mutation can give back its parent's plan or another mutant's (follow-ups, on seeds of
+/// their own, seldom do): drawn as they come, a few runs would repeat one made before, which
+/// reaches nothing new. The campaign draws again instead.
 #[test]
 fn a_campaign_never_makes_the_same_run_twice() {
-    let drawn = repeats("zk-lock", 15, |c| c.draw());
+    let drawn = repeats("zk-rwlock", 30, |c| c.draw());
     assert!(drawn > 0, "drawn as they come, some runs repeat");
-    assert_eq!(repeats("zk-lock", 15, |c| c.next()), 0);
+    assert_eq!(repeats("zk-rwlock", 30, |c| c.next()), 0);
 }

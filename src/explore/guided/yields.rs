@@ -19,7 +19,7 @@ pub(super) enum Source {
     Fresh,
     /// A run that came near something, squeezed (`ToSqueeze`).
     Squeeze,
-    /// A corpus entry's client's next requests after a lost reply, lost too.
+    /// A corpus entry's client's next requests after a lost reply, lost too, on a new seed.
     FollowUp,
     /// A corpus entry's plan under the mutations' bandit.
     Mutant,
