@@ -7,16 +7,18 @@
 //! of corpus entries drawn in proportion to what each found, their mutations confined (mostly)
 //! to what comes after the entry's first new transition, so a mutant replays its parent up
 //! to there and tries something new after it. Which mutations and which fault kinds are
-//! drawn follows what found new transitions before (a bandit). A run whose first new
-//! transition was a reply it lost is followed up: its client's next requests lose their
-//! replies too (`mutate`'s `follow-up`, which reads the requests the run's servers
-//! answered), on a new seed, half the runs ahead of fresh plans while one is owed. A clean
-//! run whose servers measured a margin a fault could close (`recorder::Margin`: a follower's
-//! read that came near missing its session's own write, a read that came near missing a node
-//! a session's end deleted, a look that came shortly after another session created the node)
-//! is squeezed: its mutant closes the margin (`mutate`'s `squeeze`). The first two of each
-//! margin's name go before anything else, fresh plans included; later ones take turns with
-//! follow-ups and other mutants.
+//! drawn follows what found new transitions before (a bandit). Nearly half the runs, once
+//! the corpus holds one, are fresh plans that also lose the reply to a request of a kind a
+//! corpus run sent, drawn by client and kind (`mutate`'s `aim`), ahead of the rest. A run
+//! whose first new transition was a reply it lost is followed up: its client's next
+//! requests lose their replies too (`mutate`'s `follow-up`, which reads the requests the
+//! run's servers answered), on a new seed, half the other runs ahead of fresh plans while
+//! one is owed. A clean run whose servers measured a margin a fault could close
+//! (`recorder::Margin`: a follower's read that came near missing its session's own write, a
+//! read that came near missing a node a session's end deleted, a look that came shortly
+//! after another session created the node) is squeezed: its mutant closes the margin
+//! (`mutate`'s `squeeze`). The first two of each margin's name go before anything else,
+//! fresh plans included; later ones take turns with follow-ups and other mutants.
 //!
 //! The campaign seed decides every choice; a generation's runs are made in parallel and
 //! taken in in their fixed order, and budgets count runs: the same campaign gives the same
@@ -24,6 +26,7 @@
 //! was, a seed and an explicit plan, shrunk (`explore::failure`), that replays with no
 //! search involved.
 
+mod bandit;
 mod yields;
 
 use super::mutate::{self, Mutation, NewKind, Parent};
@@ -36,8 +39,10 @@ use crate::scenario::Scenario;
 use crate::sim::gene::{self, Gene};
 use crate::sim::seed::{self, Seeds};
 use crate::sim::swarm::{self, SwarmConfig};
+use crate::sim::vocab::FaultKind;
 use crate::world::Prepared;
 use crate::world::run::{RunError, RunReport, RunSpec};
+use bandit::Bandit;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -135,12 +140,23 @@ const BRANCH: f64 = 0.8;
 /// Follow-up mutants owed to a run whose first new transition was a reply it lost.
 const OWED: u32 = 4;
 
-/// While a follow-up is owed, the share of runs that is one, drawn ahead of fresh plans.
+/// While a follow-up is owed, the share of runs that is one (of those not aimed losses),
+/// drawn ahead of fresh plans.
 /// Follow-ups find lost-reply flaws several times as often as fresh plans do
 /// (`zk-lock-stale-session`: a median of 42 runs over 60 campaigns, 67.5 with follow-ups in
 /// the mutants' turns only); every owed one first (34.5) cost `zk-lock` early coverage (450
 /// transitions within 100 runs, random 464), half of them did not (468).
 const OWED_FIRST: f64 = 0.5;
+
+/// Once the corpus holds a run, the share of runs that is a fresh swarm plan with one more
+/// lost reply, aimed at a request a corpus run sent (`Mutation::Aim`: drawn by client and
+/// kind, so a rare request is aimed at as often as a frequent one), ahead of follow-ups and
+/// fresh plans. The swarm loses requests in proportion to how often they are sent, mostly
+/// pings; aimed, a create or a delete is lost several times as often
+/// (`zk-lock-stale-session`: 24.5 runs over 60 campaigns, 42 without). On the corpus run's
+/// own plan and seed instead, aims reached fewer transitions than fresh plans do (`zk-queue`:
+/// 194 within 100 runs, random 212.5; with a fresh plan, 223).
+const AIM_FIRST: f64 = 0.45;
 
 /// Runs of each margin's name squeezed before anything else, fresh plans included: a
 /// squeeze asks whether the recipe fails when the read misses, and asks it of a run that
@@ -219,37 +235,6 @@ struct ToSqueeze {
     log: ServerLog,
 }
 
-/// Wins and tries of each arm: how often a choice found a new transition.
-#[derive(Debug, Clone)]
-struct Bandit<T> {
-    arms: Vec<(T, u64, u64)>,
-}
-
-impl<T: Copy + PartialEq> Bandit<T> {
-    fn new(arms: impl IntoIterator<Item = T>) -> Self {
-        Bandit {
-            arms: arms.into_iter().map(|a| (a, 0, 0)).collect(),
-        }
-    }
-
-    /// An arm drawn in proportion to its estimated chance of finding something new.
-    fn draw(&self, rng: &mut ChaCha8Rng) -> T {
-        let weights: Vec<f64> = self
-            .arms
-            .iter()
-            .map(|&(_, wins, tries)| (wins as f64 + 1.0) / (tries as f64 + 2.0))
-            .collect();
-        self.arms[mutate::weighted(&weights, rng)].0
-    }
-
-    fn reward(&mut self, arm: T, won: bool) {
-        if let Some(entry) = self.arms.iter_mut().find(|(a, _, _)| *a == arm) {
-            entry.1 += u64::from(won);
-            entry.2 += 1;
-        }
-    }
-}
-
 /// The campaign's state between generations.
 struct Campaign<'a> {
     spec: &'a GuidedSpec,
@@ -273,6 +258,8 @@ struct Campaign<'a> {
     found: [u64; Mutation::ALL.len()],
     /// Whether plans can be mutated at all (the profile has faults, hosts to aim them at).
     mutable: bool,
+    /// Whether lost replies can be aimed: plans can be mutated and the profile loses replies.
+    aims: bool,
     /// The keys of the runs made or drawn so far (`Campaign::key`).
     tried: BTreeSet<u64>,
 }
@@ -303,6 +290,7 @@ impl<'a> Campaign<'a> {
             fresh: Tally::default(),
             found: [0; Mutation::ALL.len()],
             mutable,
+            aims: mutable && cfg.kinds.contains(&FaultKind::LoseReply),
             cfg,
             tried: BTreeSet::new(),
         }
@@ -392,11 +380,15 @@ impl<'a> Campaign<'a> {
         if let Some(run) = self.squeeze_first.pop_front() {
             return self.squeezed(run);
         }
-        // An owed follow-up (to a run whose lost reply was the new thing it reached: its
-        // client's next requests lost too, `OWED` times) comes first for `OWED_FIRST` of the
-        // runs. Otherwise, past the fresh share, the other sources take turns as their yields
-        // say: runs to squeeze, follow-ups (owed ones first, then of any parent that lost a
-        // reply at or after its branch point), and, while none is owed, mutants of any parent.
+        // An aimed loss comes first for `AIM_FIRST` of the runs, then an owed follow-up (to a
+        // run whose lost reply was the new thing it reached: its client's next requests lost
+        // too, `OWED` times) for `OWED_FIRST` of the rest. Otherwise, past the fresh share,
+        // the other sources take turns as their yields say: runs to squeeze, follow-ups (owed
+        // ones first, then of any parent that lost a reply at or after its branch point),
+        // and, while none is owed, mutants of any parent.
+        if self.aims && !self.corpus.is_empty() && self.rng.random_bool(AIM_FIRST) {
+            return self.aimed();
+        }
         let owed = self.corpus.iter().position(|e| e.owed > 0);
         let owed_first = self.mutable && owed.is_some() && self.rng.random_bool(OWED_FIRST);
         if !owed_first && (!self.mutable || self.rng.random_bool(fresh)) {
@@ -474,6 +466,38 @@ impl<'a> Campaign<'a> {
             mutations,
             new_kinds,
             source,
+        }
+    }
+
+    /// A fresh swarm plan on a new seed, and a lost reply aimed at a request a corpus entry
+    /// (drawn by its energy) sent, after its branch point for `BRANCH` of them: armed when
+    /// the entry's client sent its previous request of that kind, it loses the client's next
+    /// one, about the entry's request on other timings.
+    fn aimed(&mut self) -> Candidate {
+        let parent = self.parent(false);
+        let entry = &self.corpus[parent];
+        let from_ms = if self.rng.random_bool(BRANCH) {
+            entry.branch_ms
+        } else {
+            0
+        };
+        let new_kind = self.kinds.draw(&mut self.rng);
+        let seed: u64 = self.rng.random();
+        let fresh = swarm::swarm_genes(&self.cfg, &mut Seeds::new(seed).stream("faults"));
+        let from = Parent {
+            genes: &fresh,
+            log: &entry.log,
+            from_ms,
+            other: &[],
+        };
+        let genes = mutate::apply(&self.cfg, Mutation::Aim, &from, new_kind, &mut self.rng);
+        Candidate {
+            seed,
+            genes,
+            parent: Some(parent),
+            mutations: vec![Mutation::Aim],
+            new_kinds: vec![new_kind],
+            source: Source::Aim,
         }
     }
 

@@ -47,7 +47,8 @@ pub(crate) enum Mutation {
     /// clients and the network under the same faults (the guided search draws the seed).
     Reseed,
     /// Lose the reply to a request the parent's run sent, drawn by its client and kind, so
-    /// a rare request is aimed at as often as a frequent one.
+    /// a rare request is aimed at as often as a frequent one. The campaign also adds one to
+    /// fresh plans, drawn from a corpus run's requests (`guided::Campaign::aimed`).
     Aim,
     /// Lose the reply to one of the next requests of a client after a reply it lost in the
     /// parent's run (the look that would settle what happened), and perhaps its retry's. At

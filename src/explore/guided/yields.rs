@@ -23,6 +23,9 @@ pub(super) enum Source {
     FollowUp,
     /// A corpus entry's plan under the mutations' bandit.
     Mutant,
+    /// A fresh swarm plan with a reply lost to a request of the kind a corpus entry's client
+    /// sent, drawn by client and kind.
+    Aim,
 }
 
 /// How many new transitions each source reached per run, over the last `WINDOW`
@@ -34,7 +37,7 @@ pub(super) enum Source {
 #[derive(Debug, Default)]
 pub(super) struct Yields {
     /// Per generation and source (`Source as usize`), (new transitions, runs).
-    generations: VecDeque<[(u64, u64); 4]>,
+    generations: VecDeque<[(u64, u64); 5]>,
 }
 
 impl Yields {
@@ -42,7 +45,7 @@ impl Yields {
         if self.generations.len() == WINDOW {
             self.generations.pop_front();
         }
-        self.generations.push_back([(0, 0); 4]);
+        self.generations.push_back([(0, 0); 5]);
     }
 
     pub(super) fn record(&mut self, source: Source, new: usize) {
@@ -79,7 +82,12 @@ impl Yields {
     /// least `FRESH`.
     pub(super) fn fresh_share(&self) -> f64 {
         let fresh = self.rate(&[Source::Fresh]);
-        let other = self.rate(&[Source::Squeeze, Source::FollowUp, Source::Mutant]);
+        let other = self.rate(&[
+            Source::Squeeze,
+            Source::FollowUp,
+            Source::Mutant,
+            Source::Aim,
+        ]);
         (fresh / (fresh + other)).max(FRESH)
     }
 }
