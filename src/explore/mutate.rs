@@ -15,8 +15,10 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod carried;
 mod squeeze;
 
+pub(crate) use carried::carried;
 pub(crate) use squeeze::squeezable;
 
 /// One way to change a plan.

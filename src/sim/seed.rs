@@ -2,6 +2,7 @@
 //! place (say, a new fault kind) does not shift the draws of every other place.
 
 use rand::SeedableRng;
+use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 /// A run's seed, as the source of its named random streams.
@@ -26,6 +27,17 @@ impl Seeds {
     /// A u64 drawn from the stream `name`, for components that seed themselves.
     pub fn derive(&self, name: &str) -> u64 {
         rand::Rng::random(&mut self.stream(name))
+    }
+
+    /// `servers` in the order client host `host` tries them: shuffled once, from the host's
+    /// own stream. ZooKeeper's clients connect in this order (`zk::try_order`), and the guided
+    /// search reads it to find, on another seed, the member a client's session would reach.
+    pub(crate) fn try_order(&self, host: &str, mut servers: Vec<String>) -> Vec<String> {
+        if servers.len() > 1 {
+            let seed = self.derive(&format!("{host}/servers"));
+            servers.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
+        }
+        servers
     }
 }
 

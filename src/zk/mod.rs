@@ -20,9 +20,6 @@ pub(crate) mod tree;
 pub(crate) mod watch;
 
 use crate::sim::node::Node;
-use rand::SeedableRng;
-use rand::seq::SliceRandom;
-use rand_chacha::ChaCha8Rng;
 
 /// ZooKeeper's client port, where the simulated servers listen.
 pub const PORT: u16 = 2181;
@@ -35,10 +32,6 @@ pub(crate) fn server_name(id: u32) -> String {
 /// The order in which client host `node` tries `servers`: as the Java client's
 /// `StaticHostProvider`, shuffled once, here from the host's seed, so every client of the
 /// host (locksim's own and tokio-zookeeper) tries them alike on every replay.
-pub(crate) fn try_order(node: &Node, mut servers: Vec<String>) -> Vec<String> {
-    if servers.len() > 1 {
-        let seed = node.seeds.derive(&format!("{}/servers", node.name));
-        servers.shuffle(&mut ChaCha8Rng::seed_from_u64(seed));
-    }
-    servers
+pub(crate) fn try_order(node: &Node, servers: Vec<String>) -> Vec<String> {
+    node.seeds.try_order(&node.name, servers)
 }

@@ -192,6 +192,70 @@ fn aimed_losses_and_owed_follow_ups_come_ahead_of_fresh_plans_on_new_seeds() {
     assert!(lossless["fresh"] > 450, "{lossless:?}");
 }
 
+/// On an ensemble an aimed loss of a run on seed 7 is carried onto the new seed: it names
+/// the member at the same place in the client's order there, where the client's session of
+/// the same number goes, not the member that answered on seed 7.
+#[test]
+fn an_aimed_loss_on_an_ensemble_follows_the_client_onto_the_new_seed() {
+    let s = spec("zk-lock", &["zk_servers=3"], 0, 0, 1);
+    let prepared = Prepared::new(&s.scenario, &s.params, &s.properties);
+    let mut campaign = Campaign::new(&s, prepared.swarm().clone());
+    let members = || vec!["zk1".to_string(), "zk2".into(), "zk3".into()];
+    let answered = Seeds::new(7).try_order("c1", members())[1].clone();
+    let mut log = ServerLog::default();
+    log.push(20, &answered, "c1", "create", false);
+    campaign.corpus.push(Entry {
+        seed: 7,
+        genes: Vec::new(),
+        branch_ms: 0,
+        found: 1,
+        picked: 0,
+        log,
+        owed: 0,
+        lossy: false,
+    });
+    let (mut aims, mut moved) = (0, 0);
+    while aims < 40 {
+        let candidate = campaign.draw();
+        if candidate.source != Source::Aim {
+            continue;
+        }
+        aims += 1;
+        let lost: Vec<&str> = candidate
+            .genes
+            .iter()
+            .filter_map(|g| match &g.fault {
+                crate::sim::fault::Fault::LoseReply { node, client, op }
+                    if client == "c1" && op == "create" =>
+                {
+                    Some(node.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        let second = Seeds::new(candidate.seed).try_order("c1", members())[1].clone();
+        assert!(lost.contains(&second.as_str()), "{lost:?} on {second}");
+        moved += usize::from(second != answered);
+    }
+    assert!(moved > 10, "{moved} of 40 aims moved off {answered}");
+}
+
+/// The first runs come in generations of 1, 1, 2 and 4, then 8, so what a campaign does
+/// with its first run (aim at its requests, squeeze it) starts at the second.
+#[test]
+fn the_first_runs_are_taken_in_a_few_at_a_time() {
+    let ends = |runs| -> Vec<u64> {
+        let e = guided(&spec("zk-lock", &[], 2, runs, 2), &());
+        e.curve.iter().map(|&(made, _)| made).collect()
+    };
+    assert_eq!(ends(40), [1, 2, 4, 8, 16, 24, 32, 40]);
+    assert_eq!(ends(11), [1, 2, 4, 8, 11]);
+    let fresh: u64 = (0..4)
+        .map(|k| guided(&spec("zk-lock", &[], k, 8, 2), &()).fresh.made)
+        .sum();
+    assert!(fresh < 28, "{fresh} of the first 32 runs were fresh plans");
+}
+
 /// Going on after findings, every run is counted against its source: a fresh plan, or
 /// each mutation of a mutant (so the mutations' counts may exceed the mutants').
 #[test]
