@@ -127,10 +127,10 @@ impl Tally {
     }
 }
 
-/// Runs of one generation, whatever the number of jobs. A run is taken in (kept, squeezed)
-/// only once its generation is done, so a smaller one squeezes sooner: 8 finds the flaws a
-/// squeeze makes in about half the runs 16 does, while 4 spends more of the first runs on
-/// squeezes than it saves.
+/// Runs of a generation past the first few, whatever the number of jobs. A run is taken in
+/// (kept, squeezed) only once its generation is done, so a smaller one squeezes sooner: 8
+/// finds the flaws a squeeze makes in about half the runs 16 does, while 4 spends more of the
+/// first runs on squeezes than it saves.
 pub(crate) const GENERATION: u64 = 8;
 
 /// Runs of a campaign's generation after `made` runs: 1, 1, 2 and 4, then `GENERATION`. What
