@@ -489,8 +489,8 @@ impl<'a> Campaign<'a> {
     /// A fresh swarm plan on a new seed, and a lost reply aimed at a request a corpus entry
     /// (drawn by its energy) sent, after its branch point for `BRANCH` of them: armed when
     /// the entry's client sent its previous request of that kind, it loses the client's next
-    /// one, about the entry's request on other timings, at the member its session of the
-    /// same number reaches on the new seed (`mutate::carried`).
+    /// one, about the entry's request on other timings, at whichever ensemble member its
+    /// session reaches on the new seed (`mutate::everywhere`).
     fn aimed(&mut self) -> Candidate {
         let parent = self.parent(false);
         let entry = &self.corpus[parent];
@@ -512,11 +512,12 @@ impl<'a> Campaign<'a> {
         // The aimed loss is the parent's request's; the fresh plan's own genes are this seed's.
         let genes = aimed
             .into_iter()
-            .map(|g| match fresh.contains(&g) {
-                true => g,
-                false => mutate::carried(&self.cfg, g, entry.seed, seed),
+            .flat_map(|g| match fresh.contains(&g) {
+                true => vec![g],
+                false => mutate::everywhere(&self.cfg, g, entry.seed, seed),
             })
             .collect();
+        let genes = gene::conform(&self.cfg, genes);
         Candidate {
             seed,
             genes,

@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 mod carried;
 mod squeeze;
 
-pub(crate) use carried::carried;
+pub(crate) use carried::{carried, everywhere};
 pub(crate) use squeeze::squeezable;
 
 /// One way to change a plan.
