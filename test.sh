@@ -93,6 +93,12 @@ if [ $# -gt 0 ]; then
   exec cargo test --profile suite --workspace --exclude locksim-turmoil "$@"
 fi
 start=$SECONDS
+# Cargo makes a missing target directory as a sibling `target<random>` that it renames into
+# place. Step 1's first build lists this repository's untracked files (its fingerprint of
+# locksim's build script) and fails if such a sibling vanishes under it, as it did in CI: so
+# the workspace's target directory exists before the two builds start.
+mkdir -p "$(cargo metadata --no-deps --format-version 1 |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 crate="$(mktemp -d)"
 export USER_CRATE_TARGET_DIR="$crate/target"
 setsid nice -n 10 tests/user_crate/run.sh --step 1 "$crate/user-recipes" >"$crate/step1.log" 2>&1 &
