@@ -10,9 +10,11 @@ mod every_property;
 pub(crate) mod guided;
 mod mutate;
 pub(crate) mod shard;
+mod shrink;
 
 pub use every_property::explore_every_property;
 pub use shard::{BadShard, Shard};
+use shrink::{shrink, shrink_keeping};
 
 use crate::check::{Property, Witness};
 use crate::params::Params;
@@ -349,76 +351,6 @@ pub fn divergence(a: &RunReport, b: &RunReport) -> Option<String> {
     ))
 }
 
-/// Most runs the shrinker may spend.
-const SHRINK_BUDGET: usize = 150;
-
-/// Shrinks a failing plan to a small one that still breaks one of the same properties.
-/// Removing faults one at a time alone gets stuck where the failure has several causes (a
-/// pause that breaks the lock by itself, among crashes that break it only together): each
-/// removal keeps some failure, and the greedy path ends at the wrong one. So it first tries
-/// the smallest plans: no fault, each fault alone, then each pair while the budget allows;
-/// then it removes faults one at a time from the best plan found, until no single removal
-/// keeps it failing (or the budget is spent).
-fn shrink(spec: RunSpec, report: RunReport) -> Finding {
-    let wanted: Vec<Property> = report.violations.iter().map(|v| v.property).collect();
-    shrink_keeping(spec, report, &wanted)
-}
-
-/// `shrink`, keeping one of `wanted` broken (`report` breaks one of them).
-fn shrink_keeping(spec: RunSpec, report: RunReport, wanted: &[Property]) -> Finding {
-    let original_faults = spec.plan.0.len();
-    let budget = std::cell::Cell::new(SHRINK_BUDGET);
-    let attempt = |candidate: &RunSpec| {
-        budget.set(budget.get().saturating_sub(1));
-        match run::run(candidate) {
-            Ok(r) if r.violations.iter().any(|v| wanted.contains(&v.property)) => Some(r),
-            _ => None,
-        }
-    };
-    let keeping = |indices: &[usize]| {
-        let mut candidate = spec.clone();
-        candidate.plan.0 = indices.iter().map(|&i| spec.plan.0[i].clone()).collect();
-        candidate
-    };
-    let n = original_faults;
-    let singles = (0..n).map(|i| vec![i]);
-    let pairs = (0..n).flat_map(|i| (i + 1..n).map(move |j| vec![i, j]));
-    let small: Vec<Vec<usize>> = std::iter::once(vec![])
-        .chain(singles)
-        .chain(pairs)
-        .take_while(|kept| kept.len() < n)
-        .take(SHRINK_BUDGET / 2)
-        .collect();
-    let mut best = small
-        .iter()
-        .find_map(|kept| {
-            let candidate = keeping(kept);
-            attempt(&candidate).map(|r| (candidate, r))
-        })
-        .unwrap_or((spec.clone(), report));
-    let mut progress = true;
-    while progress && budget.get() > 0 {
-        progress = false;
-        let mut i = 0;
-        while i < best.0.plan.0.len() && budget.get() > 0 {
-            let mut candidate = best.0.clone();
-            candidate.plan.0.remove(i);
-            match attempt(&candidate) {
-                Some(r) => {
-                    best = (candidate, r);
-                    progress = true;
-                }
-                None => i += 1,
-            }
-        }
-    }
-    Finding {
-        spec: best.0,
-        report: best.1,
-        original_faults,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -449,48 +381,6 @@ mod tests {
             };
             assert_eq!(f.spec.seed, u64::MAX - 3, "jobs {jobs}");
         }
-    }
-
-    /// A plan whose one fault breaks the lock alone, behind faults that only add noise,
-    /// shrinks to that fault; a flaw that needs no fault shrinks to the empty plan.
-    #[test]
-    fn shrinking_finds_the_smallest_cause() {
-        use crate::sim::fault::{Fault, FaultPlan, TimedFault};
-        let scenario = scenario::find("zk-lock-noguid").unwrap();
-        let params = Params::default().overridden(&["faults=none"]).unwrap();
-        let at = |at_ms, fault| TimedFault { at_ms, fault };
-        let lost = Fault::LoseReply {
-            node: "zk1".into(),
-            op: "create".into(),
-            client: "c2".into(),
-        };
-        let noise = |ms: u64| Fault::ClockDrift {
-            node: format!("c{}", 1 + ms % 5),
-            ppm: 1_000,
-        };
-        let plan = FaultPlan(vec![
-            at(5, noise(1)),
-            at(10, lost.clone()),
-            at(20, noise(2)),
-        ]);
-        let spec = RunSpec {
-            plan,
-            ..RunSpec::generated(scenario, params.clone(), 0)
-        };
-        let report = run::run(&spec).unwrap();
-        assert!(
-            !report.violations.is_empty(),
-            "the lost create orphans c2's node"
-        );
-        let found = shrink(spec, report);
-        assert_eq!(found.spec.plan.0, vec![at(10, lost)]);
-        assert_eq!(found.original_faults, 3);
-
-        let herd = scenario::find("zk-lock-herd").unwrap();
-        let spec = RunSpec::generated(herd, Params::default(), 0);
-        assert!(!spec.plan.0.is_empty());
-        let report = run::run(&spec).unwrap();
-        assert!(shrink(spec, report).spec.plan.0.is_empty());
     }
 
     /// Remembers what it heard.

@@ -362,7 +362,10 @@ fn creating_its_node_again_after_an_old_sessions_node_went_enters_a_round_being_
     });
     assert_eq!(found(&e), vec![Property::BARRIER]);
     let faults = shrunk_faults(&e);
-    assert!(faults.len() <= 3, "{faults:?}");
+    // A partition shrinks with its repair (it shrank to three partitions, their repairs
+    // dropped), so four cuts, repaired as the generated plan repaired them.
+    let cuts = faults.iter().filter(|f| !matches!(f, Fault::Repair { .. }));
+    assert!(cuts.count() <= 4, "{faults:?}");
     assert!(
         faults.iter().any(|f| matches!(f, Fault::Partition { a, b }
             if a.starts_with("zk") && b.starts_with("zk"))),
