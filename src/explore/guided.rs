@@ -27,10 +27,11 @@
 //! search involved.
 
 mod bandit;
+mod running;
 mod yields;
 
 use super::mutate::{self, Mutation, NewKind, Parent};
-use super::{MAX_JOBS, Observer, Outcome, SeedResult};
+use super::{Observer, Outcome, SeedResult};
 use crate::check::Property;
 use crate::coverage::{self, CoverageMap};
 use crate::params::Params;
@@ -41,13 +42,15 @@ use crate::sim::seed::{self, Seeds};
 use crate::sim::swarm::{self, SwarmConfig};
 use crate::sim::vocab::FaultKind;
 use crate::world::Prepared;
-use crate::world::run::{RunError, RunReport, RunSpec};
+use crate::world::run::{RunReport, RunSpec};
 use bandit::Bandit;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+pub(super) use running::run_all;
+use running::run_logged;
+#[cfg(feature = "cli")]
+pub(super) use running::run_once;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use yields::{Source, Yields};
 
 /// What to search: a scenario with its parameters, a campaign seed and a budget of runs.
@@ -653,73 +656,6 @@ impl<'a> Campaign<'a> {
         }
         format!("{:016x}", seed::fnv1a(text.as_bytes()))
     }
-}
-
-/// What one run of a campaign showed: its report, or the harness's error, or that its two
-/// runs differed.
-pub(super) type Ran = Result<Result<RunReport, RunError>, String>;
-
-/// Runs `spec`, twice when `check_determinism` asks: a difference is the `Err`.
-#[cfg(feature = "cli")]
-pub(super) fn run_once(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> Ran {
-    let first = prepared.run(spec);
-    compared(prepared, spec, check_determinism, first)
-}
-
-/// `run_once`, keeping what the run's servers told (nothing when it failed).
-fn run_logged(prepared: &Prepared, spec: &RunSpec, check_determinism: bool) -> (Ran, ServerLog) {
-    let (first, log) = match prepared.run_keeping_server_log(spec) {
-        Ok((report, log)) => (Ok(report), log),
-        Err(e) => (Err(e), ServerLog::default()),
-    };
-    (compared(prepared, spec, check_determinism, first), log)
-}
-
-/// `first`, or the difference from a second run of `spec` when `check_determinism` asks.
-fn compared(
-    prepared: &Prepared,
-    spec: &RunSpec,
-    check_determinism: bool,
-    first: Result<RunReport, RunError>,
-) -> Ran {
-    if check_determinism
-        && let (Ok(a), Ok(b)) = (&first, &prepared.run(spec))
-        && let Some(detail) = super::divergence(a, b)
-    {
-        return Err(detail);
-    }
-    Ok(first)
-}
-
-/// Runs `specs` by `run` on `jobs` threads; the results in their order.
-pub(super) fn run_all<T: Send>(
-    specs: &[RunSpec],
-    jobs: usize,
-    observer: &dyn Observer,
-    run: impl Fn(&RunSpec) -> (Ran, T) + Sync,
-) -> Vec<(Ran, T)> {
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<(Ran, T)>>> = Mutex::new(specs.iter().map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, MAX_JOBS).min(specs.len()) {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(spec) = specs.get(index) else { break };
-                    let result = run(spec);
-                    let failed = !matches!(&result.0, Ok(Ok(r)) if r.violations.is_empty());
-                    observer.seed_done(spec.seed, failed);
-                    results.lock().expect("no thread panics holding it")[index] = Some(result);
-                }
-            });
-        }
-    });
-    results
-        .into_inner()
-        .expect("no thread panicked")
-        .into_iter()
-        .map(|r| r.expect("every run is made"))
-        .collect()
 }
 
 /// Where a campaign stops.
