@@ -1,5 +1,5 @@
-//! `locksim explore` (over seeds; `guided.rs` runs a campaign) and the default exploration
-//! (`locksim` with no command).
+//! `locksim explore` (over seeds; `guided.rs` runs a campaign), and what it shares with the
+//! default run (`default_run.rs`).
 
 use super::identity::{Identity, Search};
 use super::progress::Progress;
@@ -10,8 +10,8 @@ use super::{
 use crate::check::Property;
 use crate::explore::guided::GuidedSpec;
 use crate::explore::{self, Exploration, ExploreSpec, Finding, Outcome, Shard};
-use crate::scenario::{self, Scenario};
-use crate::trace::{self, Trace};
+use crate::scenario::Scenario;
+use crate::trace::Trace;
 use serde_json::{Value, json};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -36,7 +36,7 @@ pub(super) struct Explored {
 
 /// Explores `spec` (on after a finding, to each property's first, when `every_property`)
 /// and writes the traces of what it found into `traces`.
-fn explore_one(
+pub(super) fn explore_one(
     spec: &ExploreSpec,
     every_property: bool,
     traces: &Path,
@@ -181,7 +181,7 @@ pub(super) fn print_broken(outcome: &Outcome) {
 
 /// What the checkers saw put to the test, a line per property: "rw-exclusion seen in 1873
 /// of 2000 seeds (seed 0: ...)".
-fn witnessed_lines(e: &Explored) -> Vec<String> {
+pub(super) fn witnessed_lines(e: &Explored) -> Vec<String> {
     e.exploration
         .witnessed
         .iter()
@@ -350,117 +350,4 @@ fn explore_seeds(
         || print_explored(&explored),
     );
     status_of(&explored.exploration.outcome)
-}
-
-/// A correct recipe must stay clean; a flawed variant must show (one of) its flaws.
-fn as_expected(e: &Explored) -> bool {
-    match &e.exploration.outcome {
-        Outcome::Clean => e.scenario.flaw.is_empty(),
-        Outcome::Violation(f) => trace::violated(&f.report)
-            .iter()
-            .any(|p| e.scenario.flaw.contains(p)),
-        Outcome::HarnessError { .. } | Outcome::Nondeterminism { .. } => false,
-    }
-}
-
-/// Seeds a correct recipe runs in the default exploration (`locksim` with no command): a
-/// quick look, where `explore` runs thousands.
-pub const CLEAN_SEEDS: u64 = 200;
-
-/// Seeds a flawed variant may take in the default exploration: it stops at its first
-/// finding, and the issue's bound for finding one is 1,000 seeds.
-pub const FLAW_SEEDS: u64 = 1_000;
-
-/// The default exploration's seeds for `scenario`.
-fn default_seeds(scenario: &Scenario) -> Range<u64> {
-    match scenario.flaw[..] {
-        [] => 0..CLEAN_SEEDS,
-        _ => 0..FLAW_SEEDS,
-    }
-}
-
-/// Explores every built-in scenario over its default seeds, under one progress line whose
-/// total loses the seeds a flawed variant did not need.
-fn explore_every(out: &Output, jobs: usize, traces: &Path) -> Result<Vec<Explored>, String> {
-    let builtins = scenario::builtins();
-    let seeds_len = |s: &Scenario| default_seeds(s).end - default_seeds(s).start;
-    let progress = Progress::up_to(out, builtins.iter().map(seeds_len).sum());
-    let mut rows = Vec::new();
-    for (i, scenario) in builtins.iter().enumerate() {
-        progress.set_label(format!("({}/{} {})", i + 1, builtins.len(), scenario.name));
-        let params = scenario
-            .params::<&str>(None, &[])
-            .map_err(|e| format!("{}: {e}", scenario.name))?;
-        let spec = ExploreSpec {
-            scenario: scenario.clone(),
-            params,
-            properties: scenario.properties.to_vec(),
-            seeds: default_seeds(scenario),
-            jobs,
-            check_determinism: false,
-        };
-        let before = progress.position();
-        let explored = explore_one(&spec, false, traces, &progress);
-        progress.skip(seeds_len(scenario) - (progress.position() - before));
-        rows.push(explored?);
-    }
-    progress.finish();
-    Ok(rows)
-}
-
-/// `locksim` with no command: every built-in scenario for a short budget, as a findings
-/// table; clean when each behaved as expected (correct recipes clean, flawed ones caught).
-pub fn default_exploration(out: &Output) -> Status {
-    let traces = Path::new("traces");
-    if let Err(e) = super::check_traces_dir(traces) {
-        return out.bad_input(&e);
-    }
-    let jobs = jobs_default(None);
-    let rows = match explore_every(out, jobs, traces) {
-        Ok(rows) => rows,
-        Err(e) => return out.error(&e, Status::HarnessError),
-    };
-    let status = rows
-        .iter()
-        .map(|e| match status_of(&e.exploration.outcome) {
-            Status::HarnessError => Status::HarnessError,
-            _ if as_expected(e) => Status::Clean,
-            _ => Status::Violation,
-        })
-        .max_by_key(|s| *s as u8)
-        .unwrap_or(Status::Clean);
-    let findings: Vec<Value> = rows
-        .iter()
-        .map(|e| {
-            let mut v = explored_json(e);
-            v["as_expected"] = json!(as_expected(e));
-            v
-        })
-        .collect();
-    out.emit(json!({ "findings": findings }), || {
-        outln!("Explored every scenario on its default profile (see `locksim list`), {jobs} jobs: correct recipes over seeds 0..{CLEAN_SEEDS}, flawed variants until their first finding (at most 0..{FLAW_SEEDS}).\n");
-        // The scenario column is as wide as the longest name, so a new scenario never skews it.
-        let w = rows.iter().map(|e| e.scenario.name.len()).max().unwrap_or(0).max(24);
-        outln!("{:<w$} {:>5}  {:<28} {:>10}  {:<12} trace", "scenario", "runs", "violations", "first seed", "verdict");
-        for e in &rows {
-            let (found, seed) = match &e.exploration.outcome {
-                Outcome::Clean => ("none".to_string(), "-".to_string()),
-                Outcome::Violation(f) => (trace::violated(&f.report).iter().map(|p| p.name()).collect::<Vec<_>>().join(", "), f.spec.seed.to_string()),
-                Outcome::HarnessError { seed, .. } => ("HARNESS ERROR".into(), seed.to_string()),
-                Outcome::Nondeterminism { seed, .. } => ("NON-DETERMINISM".into(), seed.to_string()),
-            };
-            let trace = e.trace.as_ref().map_or("-".to_string(), |p| p.display().to_string());
-            let verdict = if as_expected(e) { "as expected" } else { "UNEXPECTED" };
-            outln!("{:<w$} {:>5}  {:<28} {:>10}  {verdict:<12} {trace}", e.scenario.name, e.exploration.seeds_run, found, seed);
-        }
-        for e in &rows {
-            for line in witnessed_lines(e) {
-                outln!("{}: {line}", e.scenario.name);
-            }
-        }
-        outln!("\nFlawed variants are negative controls: finding their flaw is the expected result, and the");
-        outln!("exit status is 0 when every scenario behaved as expected.");
-        outln!("Replay a finding with: locksim replay TRACE");
-    });
-    status
 }

@@ -3,7 +3,8 @@
 //!
 //! - `mod.rs`: exit statuses, output mode, options, shared printing; `list` and `bench`
 //! - `single.rs`: `run` and `replay`, one run each
-//! - `explore.rs`: `explore` and the default exploration
+//! - `explore.rs`: `explore` over seeds
+//! - `default_run.rs`: `locksim` with no command, every scenario searched for a short budget
 //! - `guided.rs`: `explore --guided`, one campaign or a shard's sub-campaign
 //! - `compare.rs`: `compare`, the guided search against random exploration
 //! - `identity.rs`: what makes shard reports parts of one exploration
@@ -32,6 +33,7 @@ macro_rules! out {
 
 mod compare;
 mod compare_svg;
+mod default_run;
 mod explore;
 mod guided;
 mod identity;
@@ -43,7 +45,8 @@ mod single;
 pub mod write;
 
 pub use compare::{CompareOptions, compare};
-pub use explore::{default_exploration, explore};
+pub use default_run::default_exploration;
+pub use explore::explore;
 pub use identity::Search;
 pub use merge::merge;
 pub use serve::{parse_memory, serve_redis, serve_zk};
