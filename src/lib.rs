@@ -45,7 +45,7 @@
 //!     .profile("own-assumptions")
 //!     .set("faults=delay")
 //!     .set("delay_max_ms=400")
-//!     .explore(0..300);
+//!     .explore_guided(300);
 //! // Its DEL, delayed past its key's expiry, removes the next holder's key.
 //! found.assert_violates(Property::MUTEX);
 //! ```

@@ -8,7 +8,7 @@ use user_recipes::election::{MyElection, OnWatch};
 fn leading_on_any_watch_event_elects_two_leaders() {
     Scenario::zookeeper()
         .election_workload(|node, client| MyElection::new(node, client, OnWatch::Lead))
-        .explore(0..300)
+        .explore_guided(300)
         .assert_violates(Property::LEADER);
 }
 

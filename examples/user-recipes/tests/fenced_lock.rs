@@ -83,14 +83,14 @@ fn the_timeline_tells_whose_wake_up_a_waiter_popped() {
 #[test]
 fn a_fence_kept_through_crashes_keeps_the_store_whole_when_a_stalled_holder_outlives_its_lock() {
     stalls(false, "aof-always")
-        .explore(0..300)
+        .explore_guided(300)
         .assert_violates(Property::RESOURCE);
     stalls(true, "aof-always").explore(0..300).assert_clean();
 }
 
 #[test]
 fn a_fence_that_a_restart_forgets_hands_a_token_out_twice() {
-    let found = stalls(true, "none").explore(0..1_000);
+    let found = stalls(true, "none").explore_guided(1_000);
     let finding = found.assert_violates(Property::RESOURCE);
     let mut tokens: Vec<i64> = finding
         .report
@@ -111,7 +111,7 @@ fn a_fence_that_a_restart_forgets_hands_a_token_out_twice() {
 #[test]
 fn a_notice_awaited_without_a_bound_hangs_a_waiter() {
     unbounded()
-        .explore(0..300)
+        .explore_guided(300)
         .assert_violates(Property::LIVENESS);
 }
 

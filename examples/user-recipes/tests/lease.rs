@@ -46,7 +46,7 @@ fn a_pause_before_the_commit_outlasts_the_lease() {
 
 #[test]
 fn the_swarm_pauses_at_the_declared_step() {
-    at_commit().explore(0..20).assert_violates(WITHIN_LEASE);
+    at_commit().explore_guided(20).assert_violates(WITHIN_LEASE);
 }
 
 #[test]

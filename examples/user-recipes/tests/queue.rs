@@ -8,7 +8,7 @@ use user_recipes::queue::{MyQueue, Take};
 fn deleting_before_reading_loses_an_item() {
     Scenario::zookeeper()
         .queue_workload(|node, client| MyQueue::new(node, client, Take::DeleteFirst))
-        .explore(0..300)
+        .explore_guided(300)
         .assert_violates(Property::QUEUE);
 }
 

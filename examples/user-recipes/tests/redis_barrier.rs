@@ -10,7 +10,7 @@ fn counting_arrivals_with_incr_lifts_the_barrier_early() {
     Scenario::redis(1)
         .barrier_workload(|node| MyBarrier::connect(node, Count::Incr))
         .profile("own-assumptions")
-        .explore(0..20)
+        .explore_guided(20)
         .assert_violates(Property::BARRIER);
 }
 

@@ -20,7 +20,7 @@ fn election(renewal: Renewal) -> Experiment {
 #[test]
 fn waiting_on_a_renewal_past_the_lease_elects_two_leaders() {
     election(Renewal::AsLongAsItTakes)
-        .explore(0..100)
+        .explore_guided(100)
         .assert_violates(Property::LEADER);
 }
 

@@ -10,7 +10,7 @@ fn get_then_del_breaks_mutual_exclusion() {
         .lock_workload(|node| MyLock::connect(node, Release::GetThenDel))
         .clients(3)
         .profile("full")
-        .explore(0..500);
+        .explore_guided(500);
     found.assert_violates(Property::MUTEX);
 }
 
@@ -34,7 +34,7 @@ fn get_then_del_removes_the_next_holders_key_when_its_del_is_delayed() {
             .set("faults=delay")
             .set("delay_max_ms=400")
     };
-    let found = delays(Release::GetThenDel).explore(0..500);
+    let found = delays(Release::GetThenDel).explore_guided(500);
     found.assert_violates(Property::MUTEX);
     // The report's timeline names the culprit: whose DEL removed whose key.
     let report = found.to_string();

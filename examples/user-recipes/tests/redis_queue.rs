@@ -16,7 +16,7 @@ fn queue(take: Take) -> Experiment {
 
 #[test]
 fn popping_loses_the_item_whose_reply_is_lost() {
-    let found = queue(Take::Pop).explore(0..20);
+    let found = queue(Take::Pop).explore_guided(20);
     found.assert_violates(Property::QUEUE);
     assert!(
         found

@@ -20,7 +20,7 @@ fn check_then_set_admits_more_than_k() {
     let found = semaphore(Take::CheckThenSet)
         .set("permits=3")
         .clients(5)
-        .explore(0..200);
+        .explore_guided(200);
     found.assert_violates(AT_MOST_K);
     let trace = Trace::load(found.trace().unwrap()).unwrap();
     assert_eq!(

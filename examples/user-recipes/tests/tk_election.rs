@@ -15,7 +15,7 @@ fn tk(on_watch: OnWatch) -> Experiment {
 #[test]
 fn leading_whatever_fires_the_watch_elects_two_leaders() {
     tk(OnWatch::Lead)
-        .explore(0..10)
+        .explore_guided(10)
         .assert_violates(Property::LEADER);
 }
 

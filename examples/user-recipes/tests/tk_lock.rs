@@ -50,14 +50,14 @@ fn members_lost() -> FaultPlan {
 #[test]
 fn watching_the_lowest_node_wakes_a_herd() {
     tk(Watches::Lowest, Waits::Bounded)
-        .explore(0..200)
+        .explore_guided(200)
         .assert_violates(Property::HERD);
 }
 
 #[test]
 fn unbounded_waits_hang_every_client_after_a_partition() {
     unbounded()
-        .explore(0..200)
+        .explore_guided(200)
         .assert_violates(Property::LIVENESS);
 }
 

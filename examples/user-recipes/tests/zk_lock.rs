@@ -8,7 +8,7 @@ use user_recipes::zk_lock::{Watches, ZkLock};
 fn watching_the_lowest_node_wakes_a_herd() {
     Scenario::zookeeper()
         .lock_workload(|node, client| ZkLock::new(node, client, Watches::Lowest))
-        .explore(0..200)
+        .explore_guided(200)
         .assert_violates(Property::HERD);
 }
 
