@@ -53,8 +53,8 @@
 //! A failed assertion prints the violations, the shrunk fault plan, the timeline, the trace
 //! it wrote (under `target/locksim-traces`, or `LOCKSIM_TRACES`) and the command that
 //! replays it through your own test binary (`LOCKSIM_REPLAY=<trace> cargo test ...`).
-//! `LOCKSIM_SEED=N` and `LOCKSIM_SEEDS=A..B` pin the seeds. `examples/user-recipes` in the
-//! repository is a crate of such tests.
+//! `LOCKSIM_SEED=N` and `LOCKSIM_SEEDS=A..B` pin the seeds, in place of a guided campaign
+//! too. `examples/user-recipes` in the repository is a crate of such tests.
 //!
 //! A property of your own is a [`Property::new`] judged by a [`check::Checker`] you add with
 //! [`Experiment::check`]; a parameter of your own is a [`Param`] you declare with

@@ -333,6 +333,40 @@ fn proptest_cases_says_how_many_cases_fuzzing_runs() {
     }
 }
 
+/// Run again as a child with `LOCKSIM_SEEDS` set (as above): a pinned range replaces the
+/// campaign, so a user's guided test runs just the seeds they pinned.
+#[test]
+fn pinned_seeds_replace_a_guided_campaign() {
+    const TEST: &str = "pinned_seeds_replace_a_guided_campaign";
+    if std::env::var_os("LOCKSIM_PIN_CHILD").is_some() {
+        let found = builtin("redis-lock")
+            .set("faults=none")
+            .traces(traces("pin-child"))
+            .explore_guided(40);
+        found.assert_clean();
+        println!("guided ran {} runs", found.seeds_run());
+        return;
+    }
+    for (pin, runs) in [(None, 40), (Some("3..7"), 4)] {
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+        child
+            .args([TEST, "--nocapture"])
+            .env("LOCKSIM_PIN_CHILD", "1")
+            .env_remove("LOCKSIM_SEED")
+            .env_remove("LOCKSIM_SEEDS");
+        if let Some(pin) = pin {
+            child.env("LOCKSIM_SEEDS", pin);
+        }
+        let out = child.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains(&format!("guided ran {runs} runs")),
+            "{pin:?}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 /// A barrier that lets everyone through at once, and a double barrier that never waits.
 struct Open;
 

@@ -596,8 +596,12 @@ impl Experiment {
     /// flawed.explore_guided(1_000).assert_violates(Property::MUTEX);
     /// ```
     ///
+    /// `LOCKSIM_SEED` / `LOCKSIM_SEEDS` pin the seeds here too: with either set, it explores
+    /// those seeds as `explore` does, in place of the campaign. A guided finding's own plan
+    /// runs again only from its trace (`LOCKSIM_REPLAY`): its seed alone draws another plan.
+    ///
     /// # Panics
-    /// On parameters the scenario refuses, on a bad `LOCKSIM_REPLAY`, and when
+    /// On parameters the scenario refuses, on a bad `LOCKSIM_*` variable, and when
     /// `every_property` is set (a campaign stops at its first finding).
     pub fn explore_guided(&self, runs: u64) -> Explored {
         self.first_finding_only("explore_guided");
@@ -605,6 +609,9 @@ impl Experiment {
             && let Some(explored) = self.replay_if_mine(&path)
         {
             return explored;
+        }
+        if let Some(seeds) = env::seeds().unwrap_or_else(|e| panic!("{e}")) {
+            return self.explore(seeds);
         }
         let spec = GuidedSpec {
             scenario: self.scenario.clone(),
