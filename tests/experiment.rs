@@ -303,12 +303,38 @@ fn fuzzing_shrinks_the_first_failing_case_and_writes_only_its_trace() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Run again as a child with `PROPTEST_CASES` set (the variable is read once per process,
-/// and setting it here would race the other tests' threads).
+/// Whether this process is the child `run_as_child` started for `test`.
+fn is_child(test: &str) -> bool {
+    std::env::var_os("LOCKSIM_TEST_CHILD").is_some_and(|t| t == test)
+}
+
+/// Runs `test` again in a child process of this test binary, with each of `env` set (or
+/// removed, for None), for variables read once per process or that setting here would race
+/// the other tests' threads. Returns what it printed: its stdout, then its stderr.
+fn run_as_child(test: &str, env: &[(&str, Option<&str>)]) -> String {
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+    child
+        .args([test, "--nocapture"])
+        .env("LOCKSIM_TEST_CHILD", test);
+    for (key, value) in env {
+        match value {
+            Some(value) => child.env(key, value),
+            None => child.env_remove(key),
+        };
+    }
+    let out = child.output().unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// `PROPTEST_CASES` is read once per process: a child runs with it set.
 #[test]
 fn proptest_cases_says_how_many_cases_fuzzing_runs() {
     const TEST: &str = "proptest_cases_says_how_many_cases_fuzzing_runs";
-    if std::env::var_os("LOCKSIM_FUZZ_CHILD").is_some() {
+    if is_child(TEST) {
         let found = builtin("redis-lock")
             .set("faults=none")
             .traces(traces("fuzz-child"))
@@ -318,27 +344,20 @@ fn proptest_cases_says_how_many_cases_fuzzing_runs() {
         return;
     }
     for cases in [3, 7] {
-        let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([TEST, "--nocapture"])
-            .env("LOCKSIM_FUZZ_CHILD", "1")
-            .env("PROPTEST_CASES", cases.to_string())
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
+        let printed = run_as_child(TEST, &[("PROPTEST_CASES", Some(&cases.to_string()))]);
         assert!(
-            stdout.contains(&format!("fuzz ran {cases} cases")),
-            "{stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
+            printed.contains(&format!("fuzz ran {cases} cases")),
+            "{printed}"
         );
     }
 }
 
-/// Run again as a child with `LOCKSIM_SEEDS` set (as above): a pinned range replaces the
-/// campaign, so a user's guided test runs just the seeds they pinned.
+/// A pinned range replaces the campaign, so a user's guided test runs just the seeds they
+/// pinned (a child runs with `LOCKSIM_SEEDS` set, and one with neither variable).
 #[test]
 fn pinned_seeds_replace_a_guided_campaign() {
     const TEST: &str = "pinned_seeds_replace_a_guided_campaign";
-    if std::env::var_os("LOCKSIM_PIN_CHILD").is_some() {
+    if is_child(TEST) {
         let found = builtin("redis-lock")
             .set("faults=none")
             .traces(traces("pin-child"))
@@ -348,21 +367,11 @@ fn pinned_seeds_replace_a_guided_campaign() {
         return;
     }
     for (pin, runs) in [(None, 40), (Some("3..7"), 4)] {
-        let mut child = std::process::Command::new(std::env::current_exe().unwrap());
-        child
-            .args([TEST, "--nocapture"])
-            .env("LOCKSIM_PIN_CHILD", "1")
-            .env_remove("LOCKSIM_SEED")
-            .env_remove("LOCKSIM_SEEDS");
-        if let Some(pin) = pin {
-            child.env("LOCKSIM_SEEDS", pin);
-        }
-        let out = child.output().unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
+        let env = [("LOCKSIM_SEED", None), ("LOCKSIM_SEEDS", pin)];
+        let printed = run_as_child(TEST, &env);
         assert!(
-            stdout.contains(&format!("guided ran {runs} runs")),
-            "{pin:?}: {stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
+            printed.contains(&format!("guided ran {runs} runs")),
+            "{pin:?}: {printed}"
         );
     }
 }
